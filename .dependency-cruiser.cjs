@@ -1,0 +1,72 @@
+// The layering of cumem, checked by `pnpm lint`:
+//   core-types  <-  driver-ffi / driver-napi  <-  memory  <-  utils, interop-arrow
+// Only the adapters talk to libcuda; everything above talks to the `Driver` contract.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-types-is-pure',
+      comment: 'core-types has no runtime dependency and imports nothing outside itself.',
+      severity: 'error',
+      from: { path: '^packages/core-types/src', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: ['^packages/core-types/src', '^node:', '^(fs|path|url|util|os)$'] },
+    },
+    {
+      name: 'adapters-import-only-core-types',
+      severity: 'error',
+      from: { path: '^packages/driver-(ffi|napi)/src', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/(memory|utils|interop-arrow|driver-(ffi|napi))/', pathNot: '^packages/$1' },
+    },
+    {
+      name: 'adapter-not-imported-by-another-adapter',
+      severity: 'error',
+      from: { path: '^packages/driver-ffi/' },
+      to: { path: '^packages/driver-napi/' },
+    },
+    {
+      name: 'adapter-not-imported-by-another-adapter-2',
+      severity: 'error',
+      from: { path: '^packages/driver-napi/' },
+      to: { path: '^packages/driver-ffi/' },
+    },
+    {
+      name: 'only-driver-selection-loads-adapters',
+      comment: 'memory reaches an adapter only to choose one; every driver call goes through the contract.',
+      severity: 'error',
+      from: { path: '^packages/memory/src', pathNot: ['driver-selection\\.ts$', '\\.test\\.ts$'] },
+      to: { path: '^packages/driver-(ffi|napi)/' },
+    },
+    {
+      name: 'upper-layers-never-load-adapters',
+      severity: 'error',
+      from: { path: '^packages/(utils|interop-arrow)/src', pathNot: '\\.test\\.ts$' },
+      to: { path: '^packages/driver-(ffi|napi)/' },
+    },
+    {
+      name: 'koffi-only-in-the-ffi-adapter',
+      severity: 'error',
+      from: { pathNot: '^packages/driver-ffi/' },
+      to: { path: 'node_modules/.*koffi' },
+    },
+    {
+      name: 'published-code-never-imports-test-support',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src', pathNot: '\\.test\\.ts$' },
+      to: { path: '^testing/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|build|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['@cumem/source', 'import', 'types', 'default'] },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

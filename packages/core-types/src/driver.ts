@@ -1,0 +1,311 @@
+import type { MemAdvise, MemLocation, MemPoolAttribute, MemRangeAttribute, PointerAttribute, PointerHandleAttribute, DeviceAttribute } from './driver-constants.js';
+
+/**
+ * Version of the contract below. Adapters report the version they implement; a higher layer
+ * refuses an adapter of another major version with a clear error instead of misbehaving.
+ */
+export const DRIVER_CONTRACT_VERSION = 1;
+
+/** A device or unified-address pointer (`CUdeviceptr`, or a host pointer under UVA). */
+export type DevicePointer = bigint;
+/** An opaque driver handle: `CUcontext`, `CUstream`, `CUevent` or `CUmemoryPool`. `0n` is the null handle. */
+export type DriverHandle = bigint;
+/** Either end of a 2D/3D copy: a unified-address pointer, or JS host memory (its first byte). */
+export type CopyEndpoint = DevicePointer | ArrayBufferView;
+
+/**
+ * What this driver, as loaded, can do. Callers branch on these instead of catching errors.
+ * Every flag is fixed once the driver has loaded.
+ */
+export interface DriverCapabilities {
+  /**
+   * `cuMemAdvise` / `cuMemPrefetchAsync` take a `CUmemLocation` (CUDA >= 12.2, the `_v2` entry
+   * points). When false the adapter uses the older forms, which take a device ordinal or
+   * `CU_DEVICE_CPU`: `MemLocation`s of type Device and Host still work, HostNuma* do not.
+   */
+  readonly memoryLocations: boolean;
+  /** Host NUMA locations (`HostNuma`, `HostNumaCurrent`) in advise, prefetch, range attributes and pools. cumem requires a CUDA 13 driver for them. */
+  readonly hostNumaLocations: boolean;
+  /** `cuMemPrefetchBatchAsync`, `cuMemDiscardBatchAsync`, `cuMemDiscardAndPrefetchBatchAsync` (CUDA >= 13.0). */
+  readonly batchPrefetchDiscard: boolean;
+  /** `cuMemcpyBatchAsync` (CUDA >= 12.8). */
+  readonly batchMemcpy: boolean;
+  /** Pools of page-locked host memory: `cuMemPoolCreate` with a Host or HostNuma location (CUDA >= 12.6 for HostNuma, 13.0 for Host). */
+  readonly hostMemoryPools: boolean;
+  /** Pools of managed memory: `cuMemPoolCreate` with `MemAllocationType.Managed` (CUDA >= 13.0). */
+  readonly managedMemoryPools: boolean;
+  /** Cross-process sharing: pool export as a POSIX file descriptor, and `cuIpcGetMemHandle`. False for the host-memory reference driver. */
+  readonly interprocess: boolean;
+}
+
+/** How the adapter resolves versioned entry points. */
+export type EntryPointMode = 'auto' | 'legacy';
+
+/** Options every adapter's `createDriver(options?)` accepts. */
+export interface DriverOptions {
+  /**
+   * `'auto'` (default): the newest form of each entry point this driver has. `'legacy'`: the
+   * forms of a CUDA 12.0 driver (advise and prefetch by device ordinal, no batch or NUMA entry
+   * points), to test the fallbacks on a newer driver. `capabilities` reflects the choice.
+   */
+  readonly entryPoints?: EntryPointMode;
+  /** Path of the driver library. Default `'libcuda.so.1'`, found by the system loader. */
+  readonly libraryPath?: string;
+}
+
+/** `cuMemPoolCreate` properties. */
+export interface MemPoolProperties {
+  /** `MemAllocationType.Pinned` (device or host memory) or `MemAllocationType.Managed`. */
+  readonly allocationType: number;
+  /** Where allocations live: a Device, Host or HostNuma location; for managed pools, Invalid/None means "no preference". */
+  readonly location: MemLocation;
+  /** `MemHandleType` bitmask the pool's allocations can be exported as (`PosixFileDescriptor` for IPC). */
+  readonly handleTypes: number;
+  /** Maximum pool size in bytes; 0 = the driver's default. */
+  readonly maxSize: number;
+}
+
+/** A 2D copy between pitched rows (`cuMemcpy2DAsync`). All sizes in bytes. */
+export interface Memcpy2D {
+  readonly src: CopyEndpoint;
+  readonly srcPitch: number;
+  readonly dst: CopyEndpoint;
+  readonly dstPitch: number;
+  /** Bytes copied from each row. */
+  readonly widthInBytes: number;
+  /** Number of rows. */
+  readonly height: number;
+}
+
+/** A 3D copy between pitched slices (`cuMemcpy3DAsync`). All sizes in bytes or rows. */
+export interface Memcpy3D extends Memcpy2D {
+  /** Rows per slice of the source (slice stride = srcPitch * srcHeight). */
+  readonly srcHeight: number;
+  /** Rows per slice of the destination. */
+  readonly dstHeight: number;
+  /** Number of slices. */
+  readonly depth: number;
+}
+
+/**
+ * The driver contract: a thin, typed, synchronous mirror of the CUDA driver entry points that
+ * cumem's higher layers use. Implemented by `@cumem/driver-napi`, `@cumem/driver-ffi` and
+ * the test-only reference driver; all pass one conformance suite.
+ *
+ * Rules every adapter keeps:
+ * - Loading is lazy: constructing an adapter never touches `libcuda.so.1`. The first member
+ *   used loads it and calls `cuInit(0)`; failure is a `DriverUnavailableError`, every time.
+ * - A driver error becomes a `CudaError` with the code, its `cuGetErrorName`, the entry point
+ *   and `cuGetErrorString`. Nothing is retried or swallowed.
+ * - Sizes and counts are numbers (bytes unless named otherwise); addresses and handles are bigint.
+ *   The contract does not validate user input: `@cumem/memory` does, before calling it.
+ * - Calls that need a context (allocation, copies, streams, `memGetInfo`) use the calling
+ *   thread's current context: the caller makes one current with `contextSetCurrent`.
+ * - Every call is synchronous and returns when the driver returns, except the `*Async`
+ *   waits that return a Promise and keep the event loop free. Driver `...Async` entry points
+ *   are mirrored as synchronous calls that enqueue work, exactly as the driver does.
+ * - JS memory passed in (`ArrayBufferView`) is read or written in place: for `*Async` copies
+ *   the caller keeps it alive until the stream has passed the copy.
+ */
+export interface Driver {
+  /** Adapter name: `'napi'`, `'ffi'`, `'reference'`, or another adapter's own. */
+  readonly name: string;
+  /** {@link DRIVER_CONTRACT_VERSION} this adapter implements. Reading it never loads the driver. */
+  readonly contractVersion: number;
+  /** `cuDriverGetVersion`: 1000 * major + 10 * minor (13000 = CUDA 13.0). Loads the driver. */
+  readonly driverVersion: number;
+  /** What the loaded driver can do. Loads the driver. */
+  readonly capabilities: DriverCapabilities;
+
+  // --- Devices --------------------------------------------------------------------------
+  /** `cuDeviceGetCount`. */
+  deviceGetCount(): number;
+  /** `cuDeviceGetName`. */
+  deviceGetName(ordinal: number): string;
+  /** `cuDeviceGetUuid`: 16 bytes. */
+  deviceGetUuid(ordinal: number): Uint8Array;
+  /** `cuDeviceTotalMem`, in bytes. */
+  deviceTotalMem(ordinal: number): number;
+  /** `cuDeviceGetAttribute`. */
+  deviceGetAttribute(attribute: DeviceAttribute | number, ordinal: number): number;
+  /** `cuDeviceGetDefaultMemPool`. */
+  deviceGetDefaultMemPool(ordinal: number): DriverHandle;
+  /** `cuDeviceGetMemPool`: the pool `cuMemAllocAsync` uses on this device now. */
+  deviceGetMemPool(ordinal: number): DriverHandle;
+
+  // --- Contexts -------------------------------------------------------------------------
+  /** `cuDevicePrimaryCtxRetain`: retains (reference-counted) and returns the primary context. */
+  primaryContextRetain(ordinal: number): DriverHandle;
+  /** `cuDevicePrimaryCtxRelease`: drops one reference taken by {@link primaryContextRetain}. */
+  primaryContextRelease(ordinal: number): void;
+  /** `cuCtxSetCurrent` for the calling thread. `0n` unbinds. */
+  contextSetCurrent(context: DriverHandle): void;
+  /** `cuCtxGetCurrent`: `0n` when none is current. */
+  contextGetCurrent(): DriverHandle;
+  /** `cuCtxGetDevice`: ordinal of the current context's device. The cheapest real driver call; benchmarks time it. */
+  contextGetDevice(): number;
+  /** `cuCtxSynchronize`. */
+  contextSynchronize(): void;
+  /** `cuMemGetInfo` for the current context's device, in bytes. */
+  memGetInfo(): { free: number; total: number };
+  /** `cuCtxGetStreamPriorityRange`: `greatest` is the numerically lowest (highest) priority. */
+  contextGetStreamPriorityRange(): { least: number; greatest: number };
+
+  // --- Streams and events ---------------------------------------------------------------
+  /** `cuStreamCreateWithPriority`. `flags`: `StreamFlags`. */
+  streamCreate(flags: number, priority: number): DriverHandle;
+  /** `cuStreamDestroy`: pending work still completes. */
+  streamDestroy(stream: DriverHandle): void;
+  /** `cuStreamSynchronize`: blocks the calling thread. */
+  streamSynchronize(stream: DriverHandle): void;
+  /** `cuStreamSynchronize` on a worker thread: resolves when the stream is idle, rejects with the `CudaError`. */
+  streamSynchronizeAsync(stream: DriverHandle): Promise<void>;
+  /** `cuStreamQuery`: true when all work is done, false while work is pending (`CUDA_ERROR_NOT_READY`). */
+  streamQuery(stream: DriverHandle): boolean;
+  /** `cuStreamWaitEvent`: later work on `stream` waits for `event`. */
+  streamWaitEvent(stream: DriverHandle, event: DriverHandle): void;
+  /** `cuEventCreate`. `flags`: `EventFlags`. */
+  eventCreate(flags: number): DriverHandle;
+  /** `cuEventDestroy`. */
+  eventDestroy(event: DriverHandle): void;
+  /** `cuEventRecord`. */
+  eventRecord(event: DriverHandle, stream: DriverHandle): void;
+  /** `cuEventSynchronize`: blocks the calling thread. */
+  eventSynchronize(event: DriverHandle): void;
+  /** `cuEventSynchronize` on a worker thread. */
+  eventSynchronizeAsync(event: DriverHandle): Promise<void>;
+  /** `cuEventQuery`: true when the event has completed. */
+  eventQuery(event: DriverHandle): boolean;
+  /** `cuEventElapsedTime`: milliseconds from `start` to `end`. */
+  eventElapsedTime(start: DriverHandle, end: DriverHandle): number;
+
+  // --- Stream-ordered pools ---------------------------------------------------------------
+  /** `cuMemPoolCreate`. The caller owns the pool and destroys it with {@link memPoolDestroy}. */
+  memPoolCreate(properties: MemPoolProperties): DriverHandle;
+  /** `cuMemPoolDestroy`. */
+  memPoolDestroy(pool: DriverHandle): void;
+  /** `cuMemPoolSetAttribute`. Byte-count attributes take a number of bytes; reuse attributes 0 or 1. */
+  memPoolSetAttribute(pool: DriverHandle, attribute: MemPoolAttribute | number, value: number): void;
+  /** `cuMemPoolGetAttribute`. */
+  memPoolGetAttribute(pool: DriverHandle, attribute: MemPoolAttribute | number): number;
+  /** `cuMemPoolSetAccess` for one location. `flags`: `MemAccessFlags`. */
+  memPoolSetAccess(pool: DriverHandle, location: MemLocation, flags: number): void;
+  /** `cuMemPoolGetAccess`: the `MemAccessFlags` `location` has on the pool. */
+  memPoolGetAccess(pool: DriverHandle, location: MemLocation): number;
+  /** `cuMemPoolTrimTo`: release reserved memory down to `minBytesToKeep`. */
+  memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void;
+  /** `cuMemAllocFromPoolAsync`: `size` bytes from `pool`, ordered on `stream`. Hot path. */
+  memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer;
+  /** `cuMemFreeAsync`: returns a pool allocation, ordered on `stream`. Hot path. */
+  memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void;
+  /** `cuMemPoolExportToShareableHandle` as a POSIX file descriptor, owned by the caller (close it with `fs.closeSync`). */
+  memPoolExportToFileDescriptor(pool: DriverHandle): number;
+  /** `cuMemPoolImportFromShareableHandle` from a POSIX file descriptor; the descriptor stays the caller's. */
+  memPoolImportFromFileDescriptor(fd: number): DriverHandle;
+  /** `cuMemPoolExportPointer`: 64 opaque bytes naming one allocation of an exported pool. */
+  memPoolExportPointer(pointer: DevicePointer): Uint8Array;
+  /** `cuMemPoolImportPointer`: the allocation named by `data` in an imported pool. Free it with {@link memFreeAsync}. */
+  memPoolImportPointer(pool: DriverHandle, data: Uint8Array): DevicePointer;
+
+  // --- Classic allocation -----------------------------------------------------------------
+  /** `cuMemAlloc`. */
+  memAlloc(size: number): DevicePointer;
+  /** `cuMemFree`. */
+  memFree(pointer: DevicePointer): void;
+  /** `cuMemHostAlloc`: page-locked host memory. `flags`: `MemHostAllocFlags`. */
+  memHostAlloc(size: number, flags: number): DevicePointer;
+  /** `cuMemFreeHost`. */
+  memFreeHost(pointer: DevicePointer): void;
+  /** `cuMemAllocManaged`. `flags`: `MemAttachFlags`. */
+  memAllocManaged(size: number, flags: number): DevicePointer;
+  /** `cuIpcGetMemHandle`: 64 bytes for a `memAlloc` allocation. */
+  ipcGetMemHandle(pointer: DevicePointer): Uint8Array;
+  /** `cuIpcOpenMemHandle`. `flags`: `IpcMemFlags`. */
+  ipcOpenMemHandle(handle: Uint8Array, flags: number): DevicePointer;
+  /** `cuIpcCloseMemHandle`. */
+  ipcCloseMemHandle(pointer: DevicePointer): void;
+
+  // --- Copies and fills --------------------------------------------------------------------
+  /** `cuMemcpyAsync` between unified-address pointers. */
+  memcpyAsync(dst: DevicePointer, src: DevicePointer, size: number, stream: DriverHandle): void;
+  /** `cuMemcpyHtoDAsync` of all of `src` (its `byteLength`). */
+  memcpyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle): void;
+  /** `cuMemcpyDtoHAsync` filling all of `dst`. */
+  memcpyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle): void;
+  /** `cuMemcpyHtoD`, synchronous. */
+  memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void;
+  /** `cuMemcpyDtoH`, synchronous. Benchmarks time it with 8 bytes. */
+  memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void;
+  /** `cuMemcpy2DAsync`: pointers as `CU_MEMORYTYPE_UNIFIED`, JS memory as `CU_MEMORYTYPE_HOST`. */
+  memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void;
+  /** `cuMemcpy3DAsync`, endpoints as in {@link memcpy2DAsync}. */
+  memcpy3DAsync(copy: Memcpy3D, stream: DriverHandle): void;
+  /**
+   * `cuMemcpyBatchAsync`: `count` copies of `sizes[i]` bytes from `srcs[i]` to `dsts[i]`, all
+   * with source access order "stream". Requires `capabilities.batchMemcpy`.
+   */
+  memcpyBatchAsync(
+    dsts: BigUint64Array,
+    srcs: BigUint64Array,
+    sizes: BigUint64Array,
+    count: number,
+    stream: DriverHandle,
+  ): void;
+  /** `cuMemsetD8Async`: `count` bytes. */
+  memsetD8Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
+  /** `cuMemsetD16Async`: `count` 16-bit elements. */
+  memsetD16Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
+  /** `cuMemsetD32Async`: `count` 32-bit elements. */
+  memsetD32Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
+
+  // --- Managed memory ---------------------------------------------------------------------
+  /** `cuMemAdvise` (the `CUmemLocation` form, or the ordinal form when `!capabilities.memoryLocations`). */
+  memAdvise(pointer: DevicePointer, size: number, advice: MemAdvise | number, location: MemLocation): void;
+  /** `cuMemPrefetchAsync` (forms as in {@link memAdvise}). */
+  memPrefetchAsync(pointer: DevicePointer, size: number, location: MemLocation, stream: DriverHandle): void;
+  /**
+   * `cuMemPrefetchBatchAsync`: ranges `pointers[i]`, `sizes[i]` for i < count;
+   * `locations[k]` applies from `locationStarts[k]` up to the next start. Requires
+   * `capabilities.batchPrefetchDiscard`.
+   */
+  memPrefetchBatchAsync(
+    pointers: BigUint64Array,
+    sizes: BigUint64Array,
+    count: number,
+    locations: readonly MemLocation[],
+    locationStarts: readonly number[],
+    stream: DriverHandle,
+  ): void;
+  /** `cuMemDiscardBatchAsync`. Requires `capabilities.batchPrefetchDiscard`. */
+  memDiscardBatchAsync(pointers: BigUint64Array, sizes: BigUint64Array, count: number, stream: DriverHandle): void;
+  /** `cuMemDiscardAndPrefetchBatchAsync`, arguments as {@link memPrefetchBatchAsync}. */
+  memDiscardAndPrefetchBatchAsync(
+    pointers: BigUint64Array,
+    sizes: BigUint64Array,
+    count: number,
+    locations: readonly MemLocation[],
+    locationStarts: readonly number[],
+    stream: DriverHandle,
+  ): void;
+  /** `cuMemRangeGetAttribute` for a 4-byte integer attribute. */
+  memRangeGetAttribute(pointer: DevicePointer, size: number, attribute: MemRangeAttribute | number): number;
+  /** `cuMemRangeGetAttribute(ACCESSED_BY)`: ordinals of devices advised as accessors (`CU_DEVICE_CPU` = -1 for the host). */
+  memRangeGetAccessedBy(pointer: DevicePointer, size: number): number[];
+
+  // --- Pointers ------------------------------------------------------------------------
+  /** `cuPointerGetAttribute` for attributes whose value is a number (booleans as 0/1). */
+  pointerGetAttribute(pointer: DevicePointer, attribute: PointerAttribute | number): number;
+  /** `cuPointerGetAttribute` for attributes whose value is an address or handle. */
+  pointerGetHandleAttribute(pointer: DevicePointer, attribute: PointerHandleAttribute | number): bigint;
+  /**
+   * A zero-copy view of `size` bytes of host-accessible memory at `pointer` (page-locked,
+   * managed, or host memory the driver mapped). Not a driver call; the view does not keep the
+   * memory alive, so the caller must not use it after freeing.
+   */
+  hostView(pointer: DevicePointer, size: number): Uint8Array;
+  /** The address of the first byte of JS memory (for handing host arrays to native code). Not a driver call. */
+  addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer;
+}
+
+/** What each adapter package exports. */
+export type CreateDriver = (options?: DriverOptions) => Driver;

@@ -1,0 +1,37 @@
+export { Device } from './device.js';
+export { Host, type HostOptions } from './host.js';
+export { isLocation, type Location, type ManagedAdvice } from './location.js';
+export {
+  CudaError,
+  type CudaErrorOptions,
+  CudaStateError,
+  DriverUnavailableError,
+  type DriverUnavailableReason,
+  isCumemError,
+  NotSupportedError,
+} from './errors.js';
+export * from './driver-constants.js';
+export {
+  type CopyEndpoint,
+  type CreateDriver,
+  type DevicePointer,
+  DRIVER_CONTRACT_VERSION,
+  type Driver,
+  type DriverCapabilities,
+  type DriverHandle,
+  type DriverOptions,
+  type EntryPointMode,
+  type Memcpy2D,
+  type Memcpy3D,
+  type MemPoolProperties,
+} from './driver.js';
+export {
+  checkAddress,
+  checkBoolean,
+  checkInteger,
+  checkOptions,
+  checkSize,
+  checkSizeAtMost,
+  describeValue,
+} from './validate.js';
+export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';

@@ -1,0 +1,6 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@cumem/source'] },
+  test: { name: 'driver-ffi', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+});
