@@ -20,6 +20,7 @@ export class Device {
     checkInteger(ordinal, 'Device ordinal');
     if (ordinal < 0) throw new RangeError(`Device ordinal must be >= 0, got ${ordinal}`);
     const existing = devices.get(ordinal);
+    // biome-ignore lint/correctness/noConstructorReturn: the spec makes locations interned, so `new` hands back the one instance.
     if (existing) return existing;
     Object.defineProperty(this, 'ordinal', { value: ordinal, enumerable: true });
     devices.set(ordinal, this);
@@ -32,6 +33,8 @@ export class Device {
 
   /** True for a Device, also one made by another copy of this package. */
   static isInstance(value: unknown): value is Device {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[deviceMarker] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[deviceMarker] === true
+    );
   }
 }

@@ -1,4 +1,12 @@
-import type { MemAdvise, MemLocation, MemPoolAttribute, MemRangeAttribute, PointerAttribute, PointerHandleAttribute, DeviceAttribute } from './driver-constants.js';
+import type {
+  DeviceAttribute,
+  MemAdvise,
+  MemLocation,
+  MemPoolAttribute,
+  MemRangeAttribute,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from './driver-constants.js';
 
 /**
  * Version of the contract below. Adapters report the version they implement; a higher layer
@@ -277,7 +285,12 @@ export interface Driver {
     stream: DriverHandle,
   ): void;
   /** `cuMemDiscardBatchAsync`. Requires `capabilities.batchPrefetchDiscard`. */
-  memDiscardBatchAsync(pointers: BigUint64Array, sizes: BigUint64Array, count: number, stream: DriverHandle): void;
+  memDiscardBatchAsync(
+    pointers: BigUint64Array,
+    sizes: BigUint64Array,
+    count: number,
+    stream: DriverHandle,
+  ): void;
   /** `cuMemDiscardAndPrefetchBatchAsync`, arguments as {@link memPrefetchBatchAsync}. */
   memDiscardAndPrefetchBatchAsync(
     pointers: BigUint64Array,

@@ -39,6 +39,7 @@ export class Host {
       if (numaId < 0) throw new RangeError(`Host numaId must be >= 0, got ${numaId}`);
     }
     const existing = hostsByNuma.get(numaId);
+    // biome-ignore lint/correctness/noConstructorReturn: the spec makes locations interned, so `new` hands back the one instance.
     if (existing) return existing;
     Object.defineProperty(this, 'numaId', { value: numaId, enumerable: true });
     Object.defineProperty(this, 'isNumaCurrent', { value: false, enumerable: true });
@@ -66,6 +67,8 @@ export class Host {
 
   /** True for a Host, also one made by another copy of this package. */
   static isInstance(value: unknown): value is Host {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[hostMarker] === true;
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[hostMarker] === true
+    );
   }
 }

@@ -1,16 +1,4 @@
 export { Device } from './device.js';
-export { Host, type HostOptions } from './host.js';
-export { isLocation, type Location, type ManagedAdvice } from './location.js';
-export {
-  CudaError,
-  type CudaErrorOptions,
-  CudaStateError,
-  DriverUnavailableError,
-  type DriverUnavailableReason,
-  isCumemError,
-  NotSupportedError,
-} from './errors.js';
-export * from './driver-constants.js';
 export {
   type CopyEndpoint,
   type CreateDriver,
@@ -25,6 +13,19 @@ export {
   type Memcpy3D,
   type MemPoolProperties,
 } from './driver.js';
+export * from './driver-constants.js';
+export {
+  CudaError,
+  type CudaErrorOptions,
+  CudaStateError,
+  DriverUnavailableError,
+  type DriverUnavailableReason,
+  isCumemError,
+  NotSupportedError,
+} from './errors.js';
+export { Host, type HostOptions } from './host.js';
+export { isLocation, type Location, type ManagedAdvice } from './location.js';
+export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
 export {
   checkAddress,
   checkBoolean,
@@ -34,4 +35,3 @@ export {
   checkSizeAtMost,
   describeValue,
 } from './validate.js';
-export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';

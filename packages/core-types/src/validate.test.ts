@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  checkAddress,
+  checkBoolean,
+  checkInteger,
+  checkOptions,
+  checkSize,
+  checkSizeAtMost,
+} from './validate.js';
+
+describe('checkSize', () => {
+  it('accepts non-negative safe integers', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (n) => checkSize(n, 'size') === n),
+    );
+  });
+
+  it.each([true, '4', null, undefined, 4n, {}])('rejects %s with TypeError', (value) => {
+    expect(() => checkSize(value, 'size')).toThrow(TypeError);
+  });
+
+  it.each([Number.NaN, 1.5, -1, 2 ** 53, Number.POSITIVE_INFINITY])('rejects %s with RangeError', (value) => {
+    expect(() => checkSize(value, 'size')).toThrow(RangeError);
+  });
+
+  it('names the argument in the message', () => {
+    expect(() => checkSize(-1, 'offset')).toThrow(/offset/);
+  });
+
+  it('checkSizeAtMost bounds the value', () => {
+    expect(checkSizeAtMost(4, 4, 'n')).toBe(4);
+    expect(() => checkSizeAtMost(5, 4, 'n')).toThrow(RangeError);
+  });
+});
+
+describe('checkAddress', () => {
+  it('returns bigints for numbers and bigints in range', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (b) => checkAddress(b, 'ptr') === b),
+    );
+    expect(checkAddress(4096, 'ptr')).toBe(4096n);
+  });
+
+  it('rejects out-of-range addresses with RangeError', () => {
+    expect(() => checkAddress(-1n, 'ptr')).toThrow(RangeError);
+    expect(() => checkAddress(1n << 64n, 'ptr')).toThrow(RangeError);
+    expect(() => checkAddress(1.5, 'ptr')).toThrow(RangeError);
+    expect(() => checkAddress(-1, 'ptr')).toThrow(RangeError);
+  });
+
+  it('rejects other kinds with TypeError', () => {
+    expect(() => checkAddress('0x10', 'ptr')).toThrow(TypeError);
+    expect(() => checkAddress(null, 'ptr')).toThrow(TypeError);
+  });
+});
+
+describe('other checks', () => {
+  it('checkInteger accepts negatives and rejects fractions', () => {
+    expect(checkInteger(-3, 'priority')).toBe(-3);
+    expect(() => checkInteger(0.5, 'priority')).toThrow(TypeError);
+    expect(() => checkInteger(true, 'priority')).toThrow(TypeError);
+  });
+
+  it('checkBoolean', () => {
+    expect(checkBoolean(false, 'flag')).toBe(false);
+    expect(() => checkBoolean(0, 'flag')).toThrow(TypeError);
+  });
+
+  it('checkOptions', () => {
+    expect(checkOptions(undefined)).toEqual({});
+    const options = { stream: 1 };
+    expect(checkOptions(options)).toBe(options);
+    expect(() => checkOptions(null as unknown as object)).toThrow(TypeError);
+    expect(() => checkOptions([] as unknown as object)).toThrow(TypeError);
+    expect(() => checkOptions(3 as unknown as object)).toThrow(TypeError);
+  });
+});
