@@ -31,7 +31,11 @@ export function checkByteCount(nbytes: unknown, name = 'nbytes'): number {
 }
 
 /** `copyToHost` into a new host array: how many bytes to copy from `position`. */
-export function resolveCopyToNewHost(size: number, position: unknown, nbytes: unknown): { position: number; nbytes: number } {
+export function resolveCopyToNewHost(
+  size: number,
+  position: unknown,
+  nbytes: unknown,
+): { position: number; nbytes: number } {
   const start = checkPosition(position, size);
   const count = checkByteCount(nbytes);
   const available = size - start;
@@ -100,7 +104,11 @@ export function resolveCopyInto(
  * `slice(offset, length)`: zero-copy view bounds. `offset` must be < size (or 0 for an empty
  * buffer); a `length` past the end is clamped to what is available, as in pyarrow.
  */
-export function resolveSlice(size: number, offset: unknown, length: unknown): { offset: number; length: number } {
+export function resolveSlice(
+  size: number,
+  offset: unknown,
+  length: unknown,
+): { offset: number; length: number } {
   const start = checkPosition(offset, size, 'offset');
   if (size > 0 && start === size) {
     throw new RangeError(`offset out of range: ${start} is not in [0, ${size})`);
@@ -115,7 +123,11 @@ export function resolveSlice(size: number, offset: unknown, length: unknown): { 
  * `bufferFromData(data, { offset, size })`: the byte range of a source of `sourceSize` bytes.
  * `size` -1 (default) means "to the end".
  */
-export function resolveDataRange(sourceSize: number, offset: unknown, size: unknown): { offset: number; size: number } {
+export function resolveDataRange(
+  sourceSize: number,
+  offset: unknown,
+  size: unknown,
+): { offset: number; size: number } {
   const start = checkSize(offset, 'offset');
   if (sourceSize > 0 ? start >= sourceSize : start > 0) {
     throw new RangeError(`offset out of range: ${start} is not in [0, ${sourceSize})`);
@@ -139,7 +151,8 @@ export function resolveSeek(offset: unknown, whence: unknown, current: number, s
     if (typeof whence !== 'number') throw new TypeError(`whence must be 0, 1 or 2, got ${String(whence)}`);
     throw new RangeError(`whence must be 0 (start), 1 (current) or 2 (end), got ${whence}`);
   }
-  if (typeof offset !== 'number') throw new TypeError(`offset must be an integer number, got ${typeof offset}`);
+  if (typeof offset !== 'number')
+    throw new TypeError(`offset must be an integer number, got ${typeof offset}`);
   if (!Number.isSafeInteger(offset)) throw new RangeError(`offset must be a safe integer, got ${offset}`);
   const base = whence === 0 ? 0 : whence === 1 ? current : size;
   const target = base + offset;

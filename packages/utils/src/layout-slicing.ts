@@ -13,7 +13,11 @@ export interface SliceRange {
  * What `sliced` accepts for each axis: an integer index (drops the axis), `null` (the whole
  * axis), a {@link SliceRange}, or a tuple `[start, stop?, step?]`.
  */
-export type AxisSlice = number | null | SliceRange | readonly [(number | null)?, (number | null)?, (number | null)?];
+export type AxisSlice =
+  | number
+  | null
+  | SliceRange
+  | readonly [(number | null)?, (number | null)?, (number | null)?];
 
 /** The result of resolving one {@link AxisSlice} against an axis of `length` elements. */
 export interface ResolvedSlice {
@@ -29,7 +33,8 @@ export interface ResolvedSlice {
 
 function optionalInteger(value: unknown, name: string): number | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'number') throw new TypeError(`${name} must be an integer or null, got ${describeValue(value)}`);
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be an integer or null, got ${describeValue(value)}`);
   if (!Number.isSafeInteger(value)) throw new RangeError(`${name} must be a safe integer, got ${value}`);
   return value;
 }
@@ -49,7 +54,8 @@ export function resolveSlice(slice: unknown, length: number, where: string): Res
   let stop: number | null;
   let step: number | null;
   if (Array.isArray(slice)) {
-    if (slice.length > 3) throw new RangeError(`${where}: a slice tuple has at most 3 entries [start, stop, step]`);
+    if (slice.length > 3)
+      throw new RangeError(`${where}: a slice tuple has at most 3 entries [start, stop, step]`);
     start = optionalInteger(slice[0], `${where}[0] (start)`);
     stop = optionalInteger(slice[1], `${where}[1] (stop)`);
     step = optionalInteger(slice[2], `${where}[2] (step)`);
@@ -78,5 +84,5 @@ export function resolveSlice(slice: unknown, length: number, where: string): Res
 }
 
 function clamp(value: number, low: number, high: number): number {
-  return value < low ? low : value > high ? high : value;
+  return Math.min(Math.max(value, low), high);
 }

@@ -60,7 +60,8 @@ export function checkPermutation(value: unknown, ndim: number, name = 'axes'): n
   }
   const seen = new Array<boolean>(ndim).fill(false);
   for (const axis of axes) {
-    if (axis < 0 || axis >= ndim) throw new RangeError(`${name} entry ${axis} is not an axis in [0, ${ndim})`);
+    if (axis < 0 || axis >= ndim)
+      throw new RangeError(`${name} entry ${axis} is not an axis in [0, ${ndim})`);
     if (seen[axis]) throw new RangeError(`${name} names axis ${axis} twice: not a permutation`);
     seen[axis] = true;
   }
@@ -81,7 +82,8 @@ export function normalizeAxis(value: unknown, ndim: number, name = 'axis'): numb
 export function volumeOf(shape: readonly number[]): number {
   let volume = 1;
   for (const extent of shape) volume *= extent;
-  if (!Number.isSafeInteger(volume)) throw new RangeError(`shape [${shape.join(', ')}] has too many elements`);
+  if (!Number.isSafeInteger(volume))
+    throw new RangeError(`shape [${shape.join(', ')}] has too many elements`);
   return volume;
 }
 
@@ -102,7 +104,9 @@ export function orderToAxes(order: unknown, ndim: number, name = 'order'): numbe
   if (order === 'C') return Array.from({ length: ndim }, (_, i) => i);
   if (order === 'F') return Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
   if (typeof order === 'string') {
-    throw new RangeError(`${name} must be 'C', 'F' or a permutation of the axes, got ${JSON.stringify(order)}`);
+    throw new RangeError(
+      `${name} must be 'C', 'F' or a permutation of the axes, got ${JSON.stringify(order)}`,
+    );
   }
   return checkPermutation(order, ndim, name);
 }

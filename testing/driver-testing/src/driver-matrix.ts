@@ -1,6 +1,8 @@
 import type { CreateDriver, Driver } from '@cumem/core-types';
-import { describe, it } from 'vitest';
+import { describeGated, gpuRequired, probeDriver, type TestDriver } from './driver-gate.js';
 import { createReferenceDriver } from './reference-driver.js';
+
+export { gpuRequired, type TestDriver };
 
 /** The real adapters a test file can run against; each package's test passes the ones it imports. */
 export interface AdapterFactories {
@@ -8,51 +10,15 @@ export interface AdapterFactories {
   readonly napi?: CreateDriver;
 }
 
-/** One driver a suite runs against. */
-export interface TestDriver {
-  /** `'reference'`, `'ffi'` or `'napi'`. */
-  readonly name: string;
-  /** True for the host-memory reference driver, which runs on every machine. */
-  readonly isReference: boolean;
-  /** The driver; reading it when the driver is unavailable throws {@link skipReason}. */
-  readonly driver: Driver;
-  /** Why this driver cannot run here, or undefined when it can. */
-  readonly skipReason: string | undefined;
-}
-
-/**
- * True when GPU cases must not be skipped (`pnpm test:gpu` sets CUMEM_REQUIRE_GPU=1): an
- * unavailable adapter then fails its suite instead of skipping it.
- */
-export const gpuRequired = process.env.CUMEM_REQUIRE_GPU === '1';
-
 function wanted(name: string): boolean {
   const list = process.env.CUMEM_TEST_DRIVERS;
-  return !list || list.split(',').map((s) => s.trim()).includes(name);
-}
-
-function probe(name: string, create: CreateDriver | undefined): TestDriver {
-  if (!create) return unavailable(name, `the ${name} adapter is not passed to this suite`);
-  let driver: Driver;
-  try {
-    driver = create();
-    const count = driver.deviceGetCount();
-    if (count < 1) return unavailable(name, 'the driver reports no CUDA device');
-  } catch (error) {
-    return unavailable(name, `no usable GPU driver: ${(error as Error).message.split('\n')[0]}`);
-  }
-  return { name, isReference: false, driver, skipReason: undefined };
-}
-
-function unavailable(name: string, skipReason: string): TestDriver {
-  return {
-    name,
-    isReference: false,
-    skipReason,
-    get driver(): Driver {
-      throw new Error(skipReason);
-    },
-  };
+  return (
+    !list ||
+    list
+      .split(',')
+      .map((s) => s.trim())
+      .includes(name)
+  );
 }
 
 const probed = new Map<string, TestDriver>();
@@ -64,13 +30,18 @@ const probed = new Map<string, TestDriver>();
 export function driverMatrix(adapters: AdapterFactories, options: { gpuOnly?: boolean } = {}): TestDriver[] {
   const result: TestDriver[] = [];
   if (!options.gpuOnly && wanted('reference')) {
-    result.push({ name: 'reference', isReference: true, driver: createReferenceDriver(), skipReason: undefined });
+    result.push({
+      name: 'reference',
+      isReference: true,
+      driver: createReferenceDriver(),
+      skipReason: undefined,
+    });
   }
   for (const name of ['ffi', 'napi'] as const) {
     if (!wanted(name)) continue;
     let entry = probed.get(name);
     if (!entry) {
-      entry = probe(name, adapters[name]);
+      entry = probeDriver(name, adapters[name]);
       probed.set(name, entry);
     }
     result.push(entry);
@@ -104,18 +75,7 @@ function describeWithDriver(
   body: (entry: TestDriver) => void,
   requires?: (driver: Driver) => string | undefined,
 ): void {
-  const name = `${title} [${entry.name}]`;
   let reason = entry.skipReason;
   if (reason === undefined && requires) reason = requires(entry.driver);
-  if (reason === undefined) {
-    describe(name, () => body(entry));
-  } else if (gpuRequired && !entry.isReference && !reason.startsWith('not applicable:')) {
-    describe(name, () => {
-      it('runs on a GPU (CUMEM_REQUIRE_GPU=1)', () => {
-        throw new Error(`required GPU driver unavailable: ${reason}`);
-      });
-    });
-  } else {
-    describe.skip(`${name} — skipped: ${reason}`, () => body(entry));
-  }
+  describeGated(entry, `${title} [${entry.name}]`, reason, () => body(entry));
 }

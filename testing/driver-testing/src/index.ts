@@ -1,5 +1,5 @@
-export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
-export { driverConformanceSuite, type ConformanceOptions } from './conformance/index.js';
+export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
+export { countingDriver, type DriverCallLog } from './counting-driver.js';
 export {
   type AdapterFactories,
   describeEachDriver,
@@ -7,4 +7,4 @@ export {
   gpuRequired,
   type TestDriver,
 } from './driver-matrix.js';
-export { countingDriver, type DriverCallLog } from './counting-driver.js';
+export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';

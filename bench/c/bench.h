@@ -1,0 +1,298 @@
+/*
+ * The C floor of cumem's benchmarks: helpers shared by contract.c, memory.c, utils.c, arrow.c.
+ *
+ * The driver is loaded with dlopen("libcuda.so.1") and dlsym of the exact versioned symbol that
+ * cuda.h maps each name to (cuMemAlloc -> cuMemAlloc_v2, ...), which is the symbol `-lcuda`
+ * would bind. Loading it ourselves means the programs build without the driver stub library
+ * (not every toolkit image ships lib64/stubs) and fail with a JSON error instead of a loader
+ * error where no driver is installed.
+ *
+ * Every program prints one JSON object on stdout:
+ *   {"impl":"c","suite":"...","info":{...},"rows":{"<id>":{"value":..,"unit":"..","samples":[..],
+ *    "variants":{..},"reference":..,"via":"..","error":".."}}}
+ * A failed driver call fails only its row; the program goes on with the next row.
+ */
+#ifndef CUMEM_BENCH_H
+#define CUMEM_BENCH_H
+
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Entry points every program may use. The batch ones (CUDA 13) are looked up as optional. */
+#define BENCH_REQUIRED(X)                                                                         \
+  X(cuInit) X(cuGetErrorName) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetName)             \
+  X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize)            \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuDeviceGetDefaultMemPool)        \
+  X(cuDeviceGetMemPool) X(cuMemAllocFromPoolAsync) X(cuMemFreeAsync) X(cuMemAlloc) X(cuMemFree)   \
+  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemcpyDtoH) X(cuMemcpyAsync) X(cuMemsetD8Async)          \
+  X(cuMemAllocManaged) X(cuMemAdvise) X(cuMemPrefetchAsync) X(cuMemPoolCreate) X(cuMemPoolDestroy) \
+  X(cuMemPoolSetAccess) X(cuMemcpy2DAsync) X(cuMemGetInfo)
+#define BENCH_OPTIONAL(X)                                                                         \
+  X(cuMemPrefetchBatchAsync) X(cuMemDiscardBatchAsync) X(cuMemDiscardAndPrefetchBatchAsync)       \
+  X(cuMemcpyBatchAsync)
+
+#define BENCH_STR_(x) #x
+/* Expands the macro first: BENCH_STR(cuMemAlloc) is "cuMemAlloc_v2". */
+#define BENCH_STR(x) BENCH_STR_(x)
+#define BENCH_DECLARE(name) static __typeof__(name) *p_##name;
+BENCH_REQUIRED(BENCH_DECLARE)
+BENCH_OPTIONAL(BENCH_DECLARE)
+
+/* Helpers each program may leave unused. */
+#define BENCH_API static __attribute__((unused))
+
+#define MAX_SAMPLES 32
+#define MiB (1024.0 * 1024.0)
+
+typedef struct {
+  const char *id;
+  const char *unit;
+  double value;
+  double samples[MAX_SAMPLES];
+  int nsamples;
+  int has_value;
+  char error[600];
+  char variants[1024]; /* a JSON object body, without braces: "\"loop\":1.5,\"batch\":0.7" */
+  double reference;    /* a second C measurement a row's target refers to (e.g. a contiguous copy) */
+  int has_reference;
+  const char *reference_label;
+} row_t;
+
+static int bench_row_count = 0;
+
+BENCH_API double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+BENCH_API void json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') printf("\\%c", c);
+    else if (c < 0x20) printf("\\u%04x", c);
+    else putchar(c);
+  }
+  putchar('"');
+}
+
+BENCH_API const char *error_name(CUresult code) {
+  const char *name = NULL;
+  if (p_cuGetErrorName && p_cuGetErrorName(code, &name) == CUDA_SUCCESS && name) return name;
+  return "CUDA_ERROR_UNKNOWN_CODE";
+}
+
+BENCH_API void row_fail(row_t *r, const char *call, CUresult code, int line) {
+  if (r->error[0]) return; /* keep the first failure: later ones are usually its consequences */
+  snprintf(r->error, sizeof r->error, "%s returned %s (%d) at line %d", call, error_name(code), (int)code, line);
+}
+
+BENCH_API void row_failf(row_t *r, const char *format, ...) {
+  if (r->error[0]) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(r->error, sizeof r->error, format, args);
+  va_end(args);
+}
+
+BENCH_API void row_variant(row_t *r, const char *name, double value) {
+  size_t used = strlen(r->variants);
+  snprintf(r->variants + used, sizeof r->variants - used, "%s\"%s\":%.6g", used ? "," : "", name, value);
+}
+
+/* Checks a driver call inside a row function, which must have `row_t *r` and a `done:` label. */
+#define CK(call)                                                  \
+  do {                                                            \
+    CUresult ck_result_ = (call);                                 \
+    if (ck_result_ != CUDA_SUCCESS) {                             \
+      row_fail(r, #call, ck_result_, __LINE__);                   \
+      goto done;                                                  \
+    }                                                             \
+  } while (0)
+
+BENCH_API int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+BENCH_API double median(const double *values, int count) {
+  double sorted[MAX_SAMPLES];
+  memcpy(sorted, values, sizeof(double) * (size_t)count);
+  qsort(sorted, (size_t)count, sizeof(double), compare_doubles);
+  return count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+}
+
+/* Runs `n` operations and waits for the device; returns the first driver error. */
+typedef CUresult (*batch_fn)(void *state, long n);
+
+/*
+ * Time per operation in nanoseconds: doubles `n` until one batch takes 20 ms (that is also the
+ * warm-up), sizes a repetition to `rep_ms`, and takes the median of `reps` repetitions.
+ */
+BENCH_API CUresult measure_per_op(row_t *r, batch_fn fn, void *state, double rep_ms, int reps) {
+  long n = 1;
+  double elapsed = 0;
+  CUresult e;
+  for (;;) {
+    double t0 = now_s();
+    if ((e = fn(state, n)) != CUDA_SUCCESS) return e;
+    elapsed = now_s() - t0;
+    if (elapsed >= 0.02 || n >= (1L << 30)) break;
+    n *= 2;
+  }
+  long iterations = (long)((double)n * (rep_ms / 1000.0) / (elapsed > 0 ? elapsed : 1e-9));
+  if (iterations < 1) iterations = 1;
+  if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
+  for (int i = 0; i < reps; i++) {
+    double t0 = now_s();
+    if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
+    r->samples[i] = (now_s() - t0) / (double)iterations * 1e9;
+  }
+  r->nsamples = reps;
+  r->value = median(r->samples, reps);
+  r->has_value = 1;
+  return CUDA_SUCCESS;
+}
+
+/* Throughput in GB/s (1e9 bytes per second) of `fn(state, per_rep)` moving `bytes` per operation. */
+BENCH_API CUresult measure_bandwidth(row_t *r, batch_fn fn, void *state, double bytes, long per_rep, int reps) {
+  CUresult e;
+  if ((e = fn(state, 1)) != CUDA_SUCCESS) return e; /* warm-up */
+  if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
+  for (int i = 0; i < reps; i++) {
+    double t0 = now_s();
+    if ((e = fn(state, per_rep)) != CUDA_SUCCESS) return e;
+    r->samples[i] = bytes * (double)per_rep / (now_s() - t0) / 1e9;
+  }
+  r->nsamples = reps;
+  r->value = median(r->samples, reps);
+  r->has_value = 1;
+  return CUDA_SUCCESS;
+}
+
+/* Fills host memory with a non-zero pseudo-random pattern (never time copies of zeros). */
+BENCH_API void fill_pattern(void *memory, size_t bytes, uint32_t seed) {
+  uint32_t *words = (uint32_t *)memory;
+  uint32_t x = seed ? seed : 1u;
+  for (size_t i = 0; i < bytes / 4; i++) {
+    x = x * 1664525u + 1013904223u;
+    words[i] = x | 0x01010101u;
+  }
+}
+
+static CUdevice bench_device;
+static CUcontext bench_context;
+static CUstream bench_stream;
+static int bench_driver_version;
+static char bench_device_name[256];
+
+BENCH_API void print_fatal(const char *suite, const char *message) {
+  printf("{\"impl\":\"c\",\"suite\":");
+  json_string(suite);
+  printf(",\"error\":");
+  json_string(message);
+  printf(",\"rows\":{}}\n");
+}
+
+/*
+ * Loads the driver, makes device 0's primary context current and creates one non-blocking
+ * stream. Prints the JSON header on success; prints a whole JSON error object and returns
+ * non-zero on failure.
+ */
+BENCH_API int bench_begin(const char *suite) {
+  char message[600];
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    snprintf(message, sizeof message, "dlopen(libcuda.so.1) failed: %s", dlerror());
+    print_fatal(suite, message);
+    return 1;
+  }
+#define BENCH_LOAD_REQUIRED(name)                                                    \
+  p_##name = (__typeof__(name) *)dlsym(library, BENCH_STR(name));                    \
+  if (!p_##name) {                                                                   \
+    snprintf(message, sizeof message, "libcuda.so.1 has no %s", BENCH_STR(name));    \
+    print_fatal(suite, message);                                                     \
+    return 1;                                                                        \
+  }
+#define BENCH_LOAD_OPTIONAL(name) p_##name = (__typeof__(name) *)dlsym(library, BENCH_STR(name));
+  BENCH_REQUIRED(BENCH_LOAD_REQUIRED)
+  BENCH_OPTIONAL(BENCH_LOAD_OPTIONAL)
+  CUresult e;
+  const char *step = "cuInit";
+  if ((e = p_cuInit(0)) != CUDA_SUCCESS) goto fail;
+  step = "cuDriverGetVersion";
+  if ((e = p_cuDriverGetVersion(&bench_driver_version)) != CUDA_SUCCESS) goto fail;
+  step = "cuDeviceGet";
+  if ((e = p_cuDeviceGet(&bench_device, 0)) != CUDA_SUCCESS) goto fail;
+  step = "cuDeviceGetName";
+  if ((e = p_cuDeviceGetName(bench_device_name, sizeof bench_device_name, bench_device)) != CUDA_SUCCESS) goto fail;
+  step = "cuDevicePrimaryCtxRetain";
+  if ((e = p_cuDevicePrimaryCtxRetain(&bench_context, bench_device)) != CUDA_SUCCESS) goto fail;
+  step = "cuCtxSetCurrent";
+  if ((e = p_cuCtxSetCurrent(bench_context)) != CUDA_SUCCESS) goto fail;
+  step = "cuStreamCreate";
+  if ((e = p_cuStreamCreate(&bench_stream, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) goto fail;
+  printf("{\"impl\":\"c\",\"suite\":");
+  json_string(suite);
+  printf(",\"info\":{\"device\":");
+  json_string(bench_device_name);
+  printf(",\"driverVersion\":%d,\"batchEntryPoints\":%s},\"rows\":{", bench_driver_version,
+         p_cuMemPrefetchBatchAsync && p_cuMemcpyBatchAsync ? "true" : "false");
+  fflush(stdout);
+  return 0;
+fail:
+  snprintf(message, sizeof message, "%s returned %s (%d)", step, error_name(e), (int)e);
+  print_fatal(suite, message);
+  return 1;
+}
+
+/* Prints one row; call once per row, after the row's function returned. */
+BENCH_API void bench_row(const row_t *r) {
+  printf("%s\n", bench_row_count++ ? "," : "");
+  json_string(r->id);
+  printf(":{\"unit\":");
+  json_string(r->unit);
+  if (r->has_value && !r->error[0]) {
+    printf(",\"value\":%.6g,\"samples\":[", r->value);
+    for (int i = 0; i < r->nsamples; i++) printf("%s%.6g", i ? "," : "", r->samples[i]);
+    printf("]");
+  }
+  if (r->variants[0]) printf(",\"variants\":{%s}", r->variants);
+  if (r->has_reference) {
+    printf(",\"reference\":{\"value\":%.6g,\"label\":", r->reference);
+    json_string(r->reference_label ? r->reference_label : "");
+    printf("}");
+  }
+  printf(",\"via\":\"driver API (C)\"");
+  if (r->error[0]) {
+    printf(",\"error\":");
+    json_string(r->error);
+  }
+  printf("}");
+  fflush(stdout);
+}
+
+BENCH_API int bench_end(void) {
+  printf("\n}}\n");
+  return 0;
+}
+
+/* A location on device 0, or on the host. */
+BENCH_API CUmemLocation device_location(void) {
+  CUmemLocation location = {CU_MEM_LOCATION_TYPE_DEVICE, (int)bench_device};
+  return location;
+}
+BENCH_API CUmemLocation host_location(void) {
+  CUmemLocation location = {CU_MEM_LOCATION_TYPE_HOST, 0};
+  return location;
+}
+
+#endif

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the C benchmark programs and runs each against mock/libcuda-mock.c (host memory posing
+# as a GPU) to prove, without a GPU, that they load, run every row and print valid JSON.
+# The numbers mean nothing. Usage: bash bench/c/check-mock.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -shared -fPIC -O1 -I"$cuda_include" -o "$work/libcuda.so.1" "$here/mock/libcuda-mock.c"
+status=0
+for source in "$here"/*.c; do
+  name=$(basename "$source" .c)
+  cc -O2 -Wall -Wextra -Werror -std=c11 -I"$cuda_include" -o "$work/$name" "$source" -ldl
+  if LD_LIBRARY_PATH="$work" "$work/$name" >"$work/$name.json"; then
+    node -e '
+      const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      const rows = Object.entries(r.rows);
+      const bad = rows.filter(([, v]) => v.error || typeof v.value !== "number");
+      console.log(`${process.argv[2]}: ${rows.length} rows, ${bad.length} without a value`, bad.length ? bad : "");
+      process.exit(r.error || bad.length || rows.length === 0 ? 1 : 0);
+    ' "$work/$name.json" "$name" || status=1
+  else
+    echo "$name: exited with $?"; cat "$work/$name.json"; status=1
+  fi
+done
+exit $status

@@ -1,0 +1,184 @@
+// Shared by the JS suites: arguments, timing, and a result file rewritten after every row, so a
+// crash (or a native fault in an adapter) keeps the rows already measured. A row that throws
+// records its error and the suite goes on. Usage of every suite:
+//   node --expose-gc bench/js/<suite>.mjs --driver ffi|napi --out FILE
+import { writeFileSync } from 'node:fs';
+
+/** Parses `--driver` and `--out`. */
+export function parseArguments(argv = process.argv.slice(2)) {
+  const options = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i];
+    const value = argv[i + 1];
+    if (key !== '--driver' && key !== '--out') throw new Error(`unknown argument ${key}`);
+    if (value === undefined) throw new Error(`${key} needs a value`);
+    options[key.slice(2)] = value;
+  }
+  if (!['ffi', 'napi', 'reference'].includes(options.driver))
+    throw new Error('--driver must be ffi, napi or reference');
+  if (!options.out) throw new Error('--out FILE is required');
+  return options;
+}
+
+/**
+ * The adapter's package, taken as a user would: through its public entry point. `reference` is
+ * the host-memory driver of the test suites: it runs without a GPU, to check the suites' code
+ * paths; its numbers mean nothing.
+ */
+export async function loadDriverPackage(name) {
+  if (name === 'ffi') return import('@cumem/driver-ffi');
+  if (name === 'napi') return import('@cumem/driver-napi');
+  const { createReferenceDriver } = await import('../../testing/driver-testing/dist/reference-driver.js');
+  return { createDriver: createReferenceDriver };
+}
+
+/** What `useDriver` takes for `name`: the adapter's name, or a reference driver object. */
+export async function driverChoice(name) {
+  if (name !== 'reference') return name;
+  return (await loadDriverPackage(name)).createDriver();
+}
+
+const now = () => process.hrtime.bigint();
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * Nanoseconds per operation: `batch(n)` runs n operations and waits for the device. n doubles
+ * until one batch takes 20 ms (the doubling is also the JIT warm-up), a repetition is sized to
+ * `repMs`, and the median of `reps` repetitions is kept.
+ */
+export function perOpNs(batch, { repMs = 100, reps = 9 } = {}) {
+  let n = 1;
+  let elapsed = 0n;
+  for (;;) {
+    const start = now();
+    batch(n);
+    elapsed = now() - start;
+    if (elapsed >= 20_000_000n || n >= 2 ** 30) break;
+    n *= 2;
+  }
+  const iterations = Math.max(1, Math.floor((n * repMs * 1e6) / Math.max(1, Number(elapsed))));
+  const samples = [];
+  for (let i = 0; i < reps; i++) {
+    const start = now();
+    batch(iterations);
+    samples.push(Number(now() - start) / iterations);
+  }
+  return samples;
+}
+
+/** GB/s (1e9 bytes per second) of `batch(n)`, which moves `bytes` n times and waits. */
+export function bandwidthGBps(batch, bytes, { perRep, reps }) {
+  batch(1);
+  const samples = [];
+  for (let i = 0; i < reps; i++) {
+    const start = now();
+    batch(perRep);
+    samples.push((bytes * perRep) / Number(now() - start));
+  }
+  return samples;
+}
+
+/**
+ * Microseconds per timed step (the step must end by waiting), median over `reps` of the mean of
+ * `perRep` steps; `setup(i)` runs untimed before each step. `i` counts steps across the run.
+ */
+export function stepsUs(timed, { setup, perRep = 10, reps = 5 } = {}) {
+  let iteration = 0;
+  const samples = [];
+  for (let rep = -1; rep < reps; rep++) {
+    let total = 0n;
+    for (let i = 0; i < perRep; i++, iteration++) {
+      if (setup) setup(iteration);
+      const start = now();
+      timed(iteration);
+      total += now() - start;
+    }
+    if (rep >= 0) samples.push(Number(total) / perRep / 1000);
+  }
+  return samples;
+}
+
+/** A row result from samples: `{ value: median, unit, samples, ...extra }`. */
+export function result(samples, unit, extra = {}) {
+  return { value: median(samples), unit, samples, ...extra };
+}
+
+/** Fills bytes with a non-zero pseudo-random pattern (copies are never timed on zeros). */
+export function fillPattern(bytes, seed = 1) {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    words[i] = (x | 0x01010101) >>> 0;
+  }
+}
+
+/** Calls `global.gc` when node runs with --expose-gc, so dropped native memory is released between rows. */
+export function collectGarbage() {
+  if (typeof globalThis.gc === 'function') globalThis.gc();
+}
+
+function describeError(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+/** Collects rows and rewrites the output file after each one. */
+export class Suite {
+  constructor(suite, { driver, out }) {
+    this.out = out;
+    this.data = { impl: driver, suite, info: { node: process.version }, rows: {} };
+    this.save();
+  }
+
+  save() {
+    writeFileSync(this.out, `${JSON.stringify(this.data, null, 1)}\n`);
+  }
+
+  fatal(error) {
+    this.data.error = describeError(error);
+    this.data.stack = error instanceof Error ? error.stack : undefined;
+    this.save();
+  }
+
+  /** Runs one row; `measure` returns a row result (see {@link result}) or throws. */
+  async row(id, unit, measure) {
+    const started = Date.now();
+    let entry;
+    try {
+      entry = { unit, ...(await measure()) };
+    } catch (error) {
+      entry = { unit, error: describeError(error), stack: error instanceof Error ? error.stack : undefined };
+    }
+    entry.seconds = (Date.now() - started) / 1000;
+    this.data.rows[id] = entry;
+    this.save();
+    collectGarbage();
+    process.stderr.write(`[${this.data.impl}] ${id}: ${entry.error ?? entry.value}\n`);
+  }
+
+  /**
+   * Measures `variants` ({ name: () => samples }) one after another; the row's value is the
+   * `main` variant, every other variant's median (or error) goes under `variants`.
+   */
+  static variants(unit, main, variants, extra = {}) {
+    const summary = {};
+    let mainResult;
+    for (const [name, measure] of Object.entries(variants)) {
+      try {
+        const samples = measure();
+        summary[name] = median(samples);
+        if (name === main) mainResult = result(samples, unit, extra);
+      } catch (error) {
+        summary[name] = { error: describeError(error) };
+        if (name === main) throw error;
+      }
+    }
+    return { ...mainResult, variants: summary };
+  }
+}

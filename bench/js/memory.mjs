@@ -1,0 +1,156 @@
+// @cumem/memory rows: memory resources, Buffer copies and ManagedBuffer advice/prefetch, with
+// the adapter chosen through useDriver(), as a user would.
+import { Device, Host } from '@cumem/core-types';
+import {
+  bandwidthGBps,
+  collectGarbage,
+  driverChoice,
+  fillPattern,
+  median,
+  parseArguments,
+  perOpNs,
+  result,
+  Suite,
+} from './harness.mjs';
+
+const COPY_BYTES = 256 * 1024 * 1024;
+const PREFETCH_BYTES = 1024 * 1024 * 1024;
+const ADVISE_BYTES = 2 * 1024 * 1024;
+
+const options = parseArguments();
+const suite = new Suite('memory', options);
+
+let memory;
+let device;
+let stream;
+try {
+  memory = await import('@cumem/memory');
+  memory.useDriver(await driverChoice(options.driver));
+  device = new Device(0);
+  stream = memory.Stream.create(device, { nonBlocking: true });
+  const driver = memory.currentDriver();
+  suite.data.info = { ...suite.data.info, adapter: driver.name, driverVersion: driver.driverVersion };
+  suite.save();
+} catch (error) {
+  suite.fatal(error);
+  process.exit(2);
+}
+
+const onStream = { stream };
+
+await suite.row('memory.deviceAllocateClose4KiB', 'ns', () => {
+  const resource = new memory.DeviceMemoryResource(device);
+  const batch = (n) => {
+    for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
+    stream.sync();
+  };
+  return result(perOpNs(batch), 'ns', { via: 'DeviceMemoryResource.allocate + Buffer.close' });
+});
+
+// One set of buffers serves the three copy rows: pinned source, device, pinned destination.
+let copyBuffers;
+function copySetup() {
+  if (copyBuffers) return copyBuffers;
+  const pinned = new memory.PinnedMemoryResource();
+  const deviceResource = new memory.DeviceMemoryResource(device);
+  const source = pinned.allocate(COPY_BYTES, onStream);
+  const target = pinned.allocate(COPY_BYTES, onStream);
+  const onDevice = deviceResource.allocate(COPY_BYTES, onStream);
+  const second = deviceResource.allocate(COPY_BYTES, onStream);
+  stream.sync();
+  fillPattern(source.hostView(), 11);
+  // Round trip once before timing, and check it, so the timed copies are known to move data.
+  onDevice.copyFrom(source, onStream);
+  second.copyFrom(onDevice, onStream);
+  target.copyFrom(second, onStream);
+  stream.sync();
+  const sent = source.hostView();
+  const received = target.hostView();
+  for (const offset of [0, COPY_BYTES / 2, COPY_BYTES - 4096]) {
+    for (let i = offset; i < offset + 4096; i++) {
+      if (sent[i] !== received[i]) throw new Error(`round trip differs at byte ${i}`);
+    }
+  }
+  copyBuffers = { source, target, onDevice, second };
+  return copyBuffers;
+}
+
+function copyRow(destination, source, perRep) {
+  const batch = (n) => {
+    for (let i = 0; i < n; i++) destination.copyFrom(source, onStream);
+    stream.sync();
+  };
+  return result(bandwidthGBps(batch, COPY_BYTES, { perRep, reps: 7 }), 'GB/s', {
+    via: 'Buffer.copyFrom (PinnedMemoryResource / DeviceMemoryResource buffers)',
+  });
+}
+
+await suite.row('memory.copyHtoD256MiB', 'GB/s', () => {
+  const { source, onDevice } = copySetup();
+  return copyRow(onDevice, source, 8);
+});
+
+await suite.row('memory.copyDtoH256MiB', 'GB/s', () => {
+  const { target, onDevice } = copySetup();
+  return copyRow(target, onDevice, 8);
+});
+
+await suite.row('memory.copyDtoD256MiB', 'GB/s', () => {
+  const { onDevice, second } = copySetup();
+  return copyRow(second, onDevice, 20);
+});
+
+if (copyBuffers) {
+  for (const buffer of Object.values(copyBuffers)) buffer.close(onStream);
+  stream.sync();
+  copyBuffers = undefined;
+  collectGarbage();
+}
+
+await suite.row('memory.readMostlySet', 'ns', () => {
+  const buffer = new memory.ManagedMemoryResource().allocate(ADVISE_BYTES, onStream);
+  stream.sync();
+  try {
+    // Alternates, as the C floor does, so every setter call changes the advice.
+    const batch = (n) => {
+      for (let i = 0; i < n; i++) buffer.readMostly = (i & 1) === 0;
+    };
+    return result(perOpNs(batch), 'ns', { via: 'ManagedBuffer.readMostly setter' });
+  } finally {
+    buffer.close(onStream);
+    stream.sync();
+  }
+});
+
+await suite.row('memory.prefetchHtoD1GiB', 'GB/s', () => {
+  const buffer = new memory.ManagedMemoryResource().allocate(PREFETCH_BYTES, onStream);
+  const host = new Host();
+  try {
+    buffer.fill(0x5a, onStream);
+    stream.sync();
+    const samples = [];
+    const toHost = [];
+    for (let rep = -1; rep < 5; rep++) {
+      const start = process.hrtime.bigint();
+      buffer.prefetch(host, onStream);
+      stream.sync();
+      const middle = process.hrtime.bigint();
+      buffer.prefetch(device, onStream);
+      stream.sync();
+      const end = process.hrtime.bigint();
+      if (rep >= 0) {
+        toHost.push(PREFETCH_BYTES / Number(middle - start));
+        samples.push(PREFETCH_BYTES / Number(end - middle));
+      }
+    }
+    return result(samples, 'GB/s', {
+      via: 'ManagedBuffer.prefetch',
+      variants: { deviceToHost: median(toHost) },
+    });
+  } finally {
+    buffer.close(onStream);
+    stream.sync();
+  }
+});
+
+stream.close();

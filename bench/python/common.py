@@ -1,0 +1,174 @@
+"""Shared helpers of the Python baselines (cuda.core, cuda.bindings, pyarrow.cuda / cupy).
+
+Each suite script runs its rows, one at a time, and rewrites the JSON result file after every
+row, so a crash keeps the rows already measured. A row that raises records its error and the
+script goes on. Usage of every suite: python3 bench/python/<suite>.py --out FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+import traceback
+
+
+def import_cuda_core():
+    """cuda.core 1.x exports its classes at the top level; 0.x had them under .experimental."""
+    errors = []
+    for name in ("cuda.core", "cuda.core.experimental"):
+        try:
+            module = __import__(name, fromlist=["Device"])
+            if hasattr(module, "Device"):
+                return module, name
+        except Exception as error:  # noqa: BLE001 - report every failed import path
+            errors.append(f"{name}: {error}")
+    raise ImportError("cuda.core not importable: " + "; ".join(errors))
+
+
+def import_driver():
+    """The cuda.bindings driver module (cuda-python >= 12.6), or the older cuda.cuda path."""
+    try:
+        from cuda.bindings import driver
+
+        return driver, "cuda.bindings.driver"
+    except ImportError:
+        from cuda import cuda as driver  # type: ignore[no-redef]
+
+        return driver, "cuda.cuda"
+
+
+def check(driver, result):
+    """Raises on a CUresult other than CUDA_SUCCESS; returns the call's outputs."""
+    if not isinstance(result, tuple):
+        result = (result,)
+    code = result[0]
+    if code != driver.CUresult.CUDA_SUCCESS:
+        name = getattr(code, "name", str(code))
+        raise RuntimeError(f"driver call failed: {name} ({int(code)})")
+    if len(result) == 1:
+        return None
+    return result[1] if len(result) == 2 else result[1:]
+
+
+def cuda_core_version(module) -> str:
+    for source in (module, sys.modules.get("cuda.core")):
+        version = getattr(source, "__version__", None)
+        if version:
+            return str(version)
+    try:
+        from importlib.metadata import version
+
+        return version("cuda-core")
+    except Exception:  # noqa: BLE001
+        return "unknown"
+
+
+def median_result(samples, unit, **extra):
+    result = {"value": statistics.median(samples), "unit": unit, "samples": samples}
+    result.update(extra)
+    return result
+
+
+def per_op_ns(batch, rep_seconds=0.1, reps=9):
+    """Nanoseconds per operation: `batch(n)` runs n operations and waits. Calibrates n to
+    `rep_seconds` per repetition (the doubling is the warm-up); median of `reps`."""
+    n = 1
+    while True:
+        start = time.perf_counter_ns()
+        batch(n)
+        elapsed = time.perf_counter_ns() - start
+        if elapsed >= 20_000_000 or n >= 1 << 30:
+            break
+        n *= 2
+    iterations = max(1, int(n * rep_seconds * 1e9 / max(elapsed, 1)))
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter_ns()
+        batch(iterations)
+        samples.append((time.perf_counter_ns() - start) / iterations)
+    return samples
+
+
+def bandwidth_gbps(batch, nbytes, per_rep, reps):
+    """GB/s (1e9 bytes/s) of `batch(n)`, which moves `nbytes` n times and waits."""
+    batch(1)
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter_ns()
+        batch(per_rep)
+        samples.append(nbytes * per_rep / (time.perf_counter_ns() - start))
+    return samples
+
+
+def steps_us(timed, setup=None, per_rep=10, reps=5):
+    """Microseconds per timed step (which must end by waiting), median over reps of the mean;
+    `setup(i)` runs untimed before each step. `i` counts steps across the measurement."""
+    iteration = 0
+    samples = []
+    for rep in range(-1, reps):  # rep -1 is the warm-up
+        total = 0
+        for _ in range(per_rep):
+            if setup:
+                setup(iteration)
+            start = time.perf_counter_ns()
+            timed(iteration)
+            total += time.perf_counter_ns() - start
+            iteration += 1
+        if rep >= 0:
+            samples.append(total / per_rep / 1000)
+    return samples
+
+
+class Suite:
+    """Collects rows and rewrites `--out` after each one."""
+
+    def __init__(self, suite: str):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--out", required=True)
+        self.args = parser.parse_args()
+        self.data = {"impl": "cudaCore", "suite": suite, "info": {}, "rows": {}}
+        self.save()
+
+    def save(self):
+        with open(self.args.out, "w", encoding="utf-8") as handle:
+            json.dump(self.data, handle, indent=1)
+
+    def fatal(self, error: BaseException):
+        self.data["error"] = f"{type(error).__name__}: {error}"
+        self.data["traceback"] = traceback.format_exc()
+        self.save()
+
+    def row(self, row_id: str, unit: str, function):
+        started = time.time()
+        try:
+            result = function()
+            result.setdefault("unit", unit)
+        except Exception as error:  # noqa: BLE001 - one failed row must not lose the run
+            result = {"unit": unit, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}
+        result["seconds"] = round(time.time() - started, 3)
+        self.data["rows"][row_id] = result
+        self.save()
+        print(f"[python] {row_id}: {result.get('value', result.get('error'))}", file=sys.stderr, flush=True)
+
+
+def setup_device(cc):
+    """Device 0 current, one non-blocking stream (cuda.core streams are non-blocking by default)."""
+    device = cc.Device(0)
+    device.set_current()
+    options_class = getattr(cc, "StreamOptions", None)
+    stream = device.create_stream(options=options_class(nonblocking=True)) if options_class else device.create_stream()
+    return device, stream
+
+
+def fill(buffer, value, stream):
+    """Buffer.fill where this cuda.core has it, else cuMemsetD8Async through cuda.bindings.
+    Fills with a non-zero byte so nothing is timed on zeros; waits for the fill."""
+    if hasattr(buffer, "fill"):
+        buffer.fill(value, stream=stream)
+    else:
+        driver, _ = import_driver()
+        check(driver, driver.cuMemsetD8Async(int(buffer.handle), value, buffer.size, stream.handle))
+    stream.sync()

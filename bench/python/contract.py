@@ -1,0 +1,92 @@
+"""Contract-level rows in Python: cuda.bindings for the raw driver calls (cuda.core has no public
+cuCtxGetDevice or pageable synchronous copy), cuda.core's DeviceMemoryResource for the pool row."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from common import Suite, check, cuda_core_version, import_cuda_core, import_driver, median_result, per_op_ns, setup_device  # noqa: E402
+
+
+def main():
+    suite = Suite("contract")
+    try:
+        cc, core_path = import_cuda_core()
+        driver, driver_path = import_driver()
+        device, stream = setup_device(cc)
+    except Exception as error:  # noqa: BLE001
+        suite.fatal(error)
+        return 2
+    suite.data["info"] = {"cudaCore": core_path, "cudaCoreVersion": cuda_core_version(cc), "driverModule": driver_path}
+
+    def ctx_get_device():
+        call = driver.cuCtxGetDevice
+        success = driver.CUresult.CUDA_SUCCESS
+
+        def batch(n):
+            for _ in range(n):
+                if call()[0] != success:
+                    raise RuntimeError("cuCtxGetDevice failed")
+
+        return median_result(per_op_ns(batch), "ns", via=f"{driver_path}.cuCtxGetDevice")
+
+    def pool_alloc_free():
+        resource = cc.DeviceMemoryResource(device)
+        pool = check(driver, driver.cuDeviceGetDefaultMemPool(device.device_id))
+        stream_handle = stream.handle
+
+        def core_batch(n):
+            for _ in range(n):
+                resource.allocate(4096, stream=stream).close(stream)
+            stream.sync()
+
+        def bindings_batch(n):
+            allocate, free = driver.cuMemAllocFromPoolAsync, driver.cuMemFreeAsync
+            for _ in range(n):
+                error, pointer = allocate(4096, pool, stream_handle)
+                if error != driver.CUresult.CUDA_SUCCESS:
+                    raise RuntimeError(f"cuMemAllocFromPoolAsync failed: {error}")
+                check(driver, free(pointer, stream_handle))
+            stream.sync()
+
+        bindings = per_op_ns(bindings_batch)
+        result = median_result(per_op_ns(core_batch), "ns", via="cuda.core DeviceMemoryResource.allocate + Buffer.close")
+        result["variants"] = {"cudaBindings": sorted(bindings)[len(bindings) // 2]}
+        return result
+
+    def memcpy_dtoh():
+        import numpy as np
+
+        pointer = check(driver, driver.cuMemAlloc(8))
+        try:
+            expected = np.frombuffer(os.urandom(8), dtype=np.uint8).copy()
+            expected[expected == 0] = 1
+            check(driver, driver.cuMemcpyHtoD(pointer, expected.ctypes.data, 8))
+            host = np.zeros(8, dtype=np.uint8)
+            address = host.ctypes.data
+            copy = driver.cuMemcpyDtoH
+            success = driver.CUresult.CUDA_SUCCESS
+
+            def batch(n):
+                for _ in range(n):
+                    if copy(address, pointer, 8)[0] != success:
+                        raise RuntimeError("cuMemcpyDtoH failed")
+
+            samples = per_op_ns(batch)
+            if not np.array_equal(host, expected):
+                raise RuntimeError("the 8 bytes read back differ from those written")
+            return median_result(samples, "ns", via=f"{driver_path}.cuMemcpyDtoH")
+        finally:
+            check(driver, driver.cuMemFree(pointer))
+
+    suite.row("contract.ctxGetDevice", "ns", ctx_get_device)
+    suite.row("contract.poolAllocFree4KiB", "ns", pool_alloc_free)
+    suite.row("contract.memcpyDtoH8B", "ns", memcpy_dtoh)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

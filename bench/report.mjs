@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Turns a results JSON from bench/run.mjs into a Markdown table of ratios against the C floor,
+// rewrites the table between the bench markers of README.md, and files the results under
+// bench/results/<date>-<device>.json.
+//
+//   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save]
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const START_MARKER = '<!-- bench:start -->';
+export const END_MARKER = '<!-- bench:end -->';
+
+const COLUMNS = [
+  ['ffi', 'ffiVsC', 'FFI (koffi)'],
+  ['napi', 'napiVsC', 'N-API'],
+  ['cudaCore', 'cudaCoreVsC', 'Python (cuda.core)'],
+];
+
+function formatNumber(value) {
+  if (value >= 100) return value.toFixed(0);
+  if (value >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+/** "1.23× C (45.1 ns)" for times, "98% of C (53.1 GB/s)" for bandwidths. */
+function formatCell(row, impl, ratioKey) {
+  const value = row.results[impl];
+  if (value === null || value === undefined) return row.errors?.[impl] ? 'error' : '—';
+  const ratio = row.ratios[ratioKey];
+  const absolute = `${formatNumber(value)} ${row.unit}`;
+  if (ratio === null || ratio === undefined) return absolute;
+  const relative = row.unit === 'GB/s' ? `${Math.round(ratio * 100)}% of C` : `${ratio.toFixed(2)}× C`;
+  return `${relative} (${absolute})`;
+}
+
+function formatPass(row) {
+  const failing = row.checks.filter((check) => check.applicable && check.ok !== true);
+  if (row.pass) return 'yes';
+  return failing.length ? `**no** (${failing.map((check) => check.impl).join(', ')})` : 'n/a';
+}
+
+function escapeCell(text) {
+  return String(text).replaceAll('|', '\\|');
+}
+
+/** The Markdown table (with a short header and notes) for a results object. */
+export function renderMarkdown(results) {
+  const lines = [
+    `Measured on ${results.device} (driver ${results.driverVersion ?? 'unknown'}, CUDA ${
+      results.cudaDriverVersion ? (results.cudaDriverVersion / 1000).toFixed(1) : 'unknown'
+    }), commit \`${String(results.commit).slice(0, 12)}\`, ${String(results.date).slice(0, 10)}. ` +
+      'Each cell is the ratio to the C program on the driver API (the floor), then the median of several repetitions. ' +
+      'Times: lower is better, 1.00× C is the floor. Bandwidths: higher is better, 100% of C is the floor.',
+    '',
+    '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of results.rows) {
+    const c = row.results.c;
+    const cCell =
+      c === null || c === undefined ? (row.errors?.c ? 'error' : '—') : `${formatNumber(c)} ${row.unit}`;
+    const cells = [
+      `\`${row.id}\`<br>${row.description}`,
+      row.target,
+      ...COLUMNS.map(([impl, ratioKey]) => formatCell(row, impl, ratioKey)),
+      row.reference ? `${cCell}<br>contiguous: ${formatNumber(row.reference.value)} ${row.unit}` : cCell,
+      formatPass(row),
+    ];
+    lines.push(`| ${cells.map(escapeCell).join(' | ')} |`);
+  }
+  // One note per distinct message: a suite that could not start fails all its rows alike.
+  const notes = [];
+  const errorRows = new Map();
+  for (const row of results.rows) {
+    if (row.via?.cudaCore && !row.via.cudaCore.startsWith('cuda.core'))
+      notes.push(`\`${row.id}\` Python: ${row.via.cudaCore}.`);
+    for (const [impl, message] of Object.entries(row.errors ?? {})) {
+      const key = `${impl} error: ${String(message).split('\n')[0].slice(0, 240)}`;
+      errorRows.set(key, [...(errorRows.get(key) ?? []), row.id]);
+    }
+  }
+  for (const [message, ids] of errorRows)
+    notes.push(`${message} (${ids.map((id) => `\`${id}\``).join(', ')})`);
+  if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
+  return lines.join('\n');
+}
+
+/** Replaces what lies between the bench markers of `readme` with `table`; false when the markers are missing. */
+export function rewriteReadme(readmePath, table) {
+  const text = readFileSync(readmePath, 'utf8');
+  const start = text.indexOf(START_MARKER);
+  const end = text.indexOf(END_MARKER);
+  if (start < 0 || end < start) return false;
+  const updated = `${text.slice(0, start + START_MARKER.length)}\n${table}\n${text.slice(end)}`;
+  writeFileSync(readmePath, updated);
+  return true;
+}
+
+/** `2025-11-21-nvidia-h100-80gb-hbm3`: the name results are filed under. */
+export function resultsFileName(results) {
+  const device = String(results.device)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+  return `${String(results.date).slice(0, 10)}-${device || 'unknown-device'}.json`;
+}
+
+function main(argv) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const input = argv.find((arg) => !arg.startsWith('--') && argv[argv.indexOf(arg) - 1] !== '--readme');
+  if (!input) {
+    process.stderr.write(
+      'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save]\n',
+    );
+    return 2;
+  }
+  const results = JSON.parse(readFileSync(resolve(input), 'utf8'));
+  const table = renderMarkdown(results);
+  process.stdout.write(`${table}\n`);
+  if (!argv.includes('--no-readme')) {
+    const readmeIndex = argv.indexOf('--readme');
+    const readme = readmeIndex >= 0 ? resolve(argv[readmeIndex + 1]) : join(here, '..', 'README.md');
+    if (!existsSync(readme)) process.stderr.write(`no ${readme}: README not updated\n`);
+    else if (!rewriteReadme(readme, table)) {
+      process.stderr.write(
+        `${readme} has no ${START_MARKER} ... ${END_MARKER} markers: README not updated\n`,
+      );
+      return 1;
+    } else process.stderr.write(`updated the table in ${readme}\n`);
+  }
+  if (!argv.includes('--no-save')) {
+    const target = join(here, 'results', resultsFileName(results));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(resolve(input), target);
+    process.stderr.write(`saved ${target}\n`);
+  }
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = main(process.argv.slice(2));
+}

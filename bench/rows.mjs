@@ -1,0 +1,197 @@
+// The benchmark rows and the targets the issues set for them. Every row is measured four ways on
+// the same work: our FFI adapter, our N-API adapter, Python (cuda.core, or cuda.bindings where
+// cuda.core has no such call), and a C program on the driver API (the floor).
+//
+// Ratios are always `implementation / C` in the row's unit: above 1 is slower for times (ns, us)
+// and faster for bandwidths (GB/s).
+
+/** The suites, in the order they run; each is one process per implementation. */
+export const SUITES = ['contract', 'memory', 'utils', 'arrow'];
+
+/** The implementations, in the order they run within a suite. */
+export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
+
+const both = (check) => [
+  { impl: 'ffi', ...check },
+  { impl: 'napi', ...check },
+];
+
+/**
+ * Check kinds: `max` / `min` compare the value itself; `maxRatio` / `minRatio` compare
+ * value / C; `minOfReference` compares value / the row's C reference measurement. `onDevice`
+ * limits a check to devices whose name contains that text.
+ */
+export const ROWS = [
+  {
+    id: 'contract.ctxGetDevice',
+    suite: 'contract',
+    unit: 'ns',
+    description: 'Trivial driver call: contextGetDevice() (cuCtxGetDevice), per call',
+    checks: [
+      { impl: 'ffi', kind: 'max', value: 150 },
+      { impl: 'napi', kind: 'max', value: 60 },
+    ],
+  },
+  {
+    id: 'contract.poolAllocFree4KiB',
+    suite: 'contract',
+    unit: 'ns',
+    description: 'memAllocFromPoolAsync + memFreeAsync of 4 KiB, default pool, non-blocking stream, per pair',
+    checks: [
+      { impl: 'ffi', kind: 'maxRatio', value: 1.6 },
+      { impl: 'napi', kind: 'maxRatio', value: 1.2 },
+    ],
+  },
+  {
+    id: 'contract.memcpyDtoH8B',
+    suite: 'contract',
+    unit: 'ns',
+    description: 'Synchronous 8-byte device-to-host copy (memcpyDtoH into pageable memory), per copy',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  {
+    id: 'memory.deviceAllocateClose4KiB',
+    suite: 'memory',
+    unit: 'ns',
+    description: 'DeviceMemoryResource.allocate(4 KiB, { stream }) + Buffer.close({ stream }), per pair',
+    checks: both({ kind: 'maxRatio', value: 1.3 }),
+  },
+  {
+    id: 'memory.copyHtoD256MiB',
+    suite: 'memory',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB PinnedMemoryResource buffer to device (C: best of cuMemHostAlloc / host pool)',
+    checks: [
+      ...both({ kind: 'minRatio', value: 0.97 }),
+      ...both({ kind: 'min', value: 54, onDevice: 'H200' }),
+    ],
+  },
+  {
+    id: 'memory.copyDtoH256MiB',
+    suite: 'memory',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB device buffer to PinnedMemoryResource buffer (C: best of cuMemHostAlloc / host pool)',
+    checks: [
+      ...both({ kind: 'minRatio', value: 0.97 }),
+      ...both({ kind: 'min', value: 54, onDevice: 'H200' }),
+    ],
+  },
+  {
+    id: 'memory.copyDtoD256MiB',
+    suite: 'memory',
+    unit: 'GB/s',
+    description: 'Buffer.copyFrom: 256 MiB device to device (bytes copied, not read + written)',
+    checks: both({ kind: 'minRatio', value: 0.97 }),
+  },
+  {
+    id: 'memory.readMostlySet',
+    suite: 'memory',
+    unit: 'ns',
+    description: 'ManagedBuffer.readMostly setter, alternating true/false (one cuMemAdvise each), per call',
+    checks: both({ kind: 'maxRatio', value: 1.3 }),
+  },
+  {
+    id: 'memory.prefetchHtoD1GiB',
+    suite: 'memory',
+    unit: 'GB/s',
+    description: 'ManagedBuffer.prefetch(device) of 1 GiB resident on the host',
+    checks: both({ kind: 'minRatio', value: 0.95 }),
+  },
+  {
+    id: 'utils.prefetchBatch',
+    suite: 'utils',
+    unit: 'us',
+    description:
+      'prefetchBatch of 1024 x 64 KiB managed ranges, alternating device/host, per batch incl. sync (C: faster of loop / batch)',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  {
+    id: 'utils.discardBatch',
+    suite: 'utils',
+    unit: 'us',
+    description:
+      'discardBatch of 1024 x 64 KiB device-resident managed ranges, per batch incl. sync (C: faster of loop / batch)',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  {
+    id: 'utils.discardPrefetchBatch',
+    suite: 'utils',
+    unit: 'us',
+    description:
+      'discardPrefetchBatch of 1024 x 64 KiB managed ranges, alternating device/host, per batch incl. sync (C: faster of loop / batch)',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  {
+    id: 'utils.copyBatch',
+    suite: 'utils',
+    unit: 'us',
+    description:
+      'copyBatch of 1024 x 64 KiB device-to-device copies, per batch incl. sync (C: faster of loop / cuMemcpyBatchAsync)',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  {
+    id: 'utils.strided2DHtoD',
+    suite: 'utils',
+    unit: 'GB/s',
+    description:
+      '4096 x 4096 float32 block of an 8192-wide pinned host matrix to a dense device matrix (C: cuMemcpy2DAsync)',
+    checks: both({ kind: 'minOfReference', value: 0.8 }),
+  },
+  {
+    id: 'arrow.tableToDevice',
+    suite: 'arrow',
+    unit: 'GB/s',
+    description:
+      'tableToDevice: 100M rows (int32 + float64, 1.2e9 bytes) (C: pinned copy of the same bytes, the limit)',
+    checks: both({ kind: 'minRatio', value: 0.8 }),
+  },
+  {
+    id: 'arrow.tableFromDevice',
+    suite: 'arrow',
+    unit: 'GB/s',
+    description:
+      'tableFromDevice: the same table back to the host (C: pinned copy of the same bytes, the limit)',
+    checks: both({ kind: 'minRatio', value: 0.8 }),
+  },
+];
+
+const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥' };
+
+/** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
+export function describeChecks(row) {
+  return row.checks
+    .map((check) => {
+      const { impl, kind, value, onDevice } = check;
+      let text;
+      if (kind === 'max' || kind === 'min') text = `${impl} ${SYMBOL[kind]} ${value} ${row.unit}`;
+      else if (kind === 'minOfReference')
+        text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
+      else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
+      else text = `${impl} ${SYMBOL[kind]} ${value}× C`;
+      return onDevice ? `${text} (on ${onDevice})` : text;
+    })
+    .join(', ');
+}
+
+/**
+ * Evaluates a row's checks against its merged results. A check whose values are missing fails;
+ * one limited to another device is reported as not applicable.
+ */
+export function evaluateChecks(row, { results, reference, deviceName }) {
+  return row.checks.map((check) => {
+    const value = results[check.impl];
+    const base = check.kind === 'minOfReference' ? reference : check.kind.endsWith('Ratio') ? results.c : 1;
+    const outcome = { ...check };
+    if (check.onDevice && !String(deviceName ?? '').includes(check.onDevice)) {
+      return { ...outcome, applicable: false, ok: null };
+    }
+    if (typeof value !== 'number' || typeof base !== 'number' || !(base > 0)) {
+      return { ...outcome, applicable: true, ok: false, note: 'missing measurement' };
+    }
+    const measured = check.kind === 'max' || check.kind === 'min' ? value : value / base;
+    const ok = check.kind.startsWith('max') ? measured <= check.value : measured >= check.value;
+    return { ...outcome, applicable: true, measured, ok };
+  });
+}

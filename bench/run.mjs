@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// Runs every benchmark row four ways (C floor, FFI adapter, N-API adapter, Python) on the GPU
+// machine and writes one results JSON. Each suite runs as one process per implementation, one
+// process at a time (never two timing runs at once), each under a time limit, so a crash or a
+// hang costs only that process's rows.
+//
+//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow]
+//                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
+//
+// Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
+// headers, python3 with cuda.core. The exit code is 0 when every row was measured by every
+// implementation asked for, 1 otherwise; targets missed do not change it (see `pass`).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderMarkdown } from './report.mjs';
+import { describeChecks, evaluateChecks, IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const started = Date.now();
+
+function parseArguments(argv) {
+  const options = {
+    out: join(tmpdir(), 'cumem-bench.json'),
+    suites: SUITES,
+    impls: IMPLEMENTATIONS,
+    budget: 330,
+    timeout: 150,
+  };
+  for (let i = 0; i < argv.length; i += 2) {
+    const [key, value] = [argv[i], argv[i + 1]];
+    if (value === undefined) throw new Error(`${key} needs a value`);
+    if (key === '--out') options.out = resolve(value);
+    else if (key === '--suites') options.suites = value.split(',').filter((s) => SUITES.includes(s));
+    else if (key === '--impls') options.impls = value.split(',').filter((s) => IMPLEMENTATIONS.includes(s));
+    else if (key === '--budget') options.budget = Number(value);
+    else if (key === '--timeout') options.timeout = Number(value);
+    else throw new Error(`unknown argument ${key}`);
+  }
+  return options;
+}
+
+const options = parseArguments(process.argv.slice(2));
+const scratch = mkdtempSync(join(tmpdir(), 'cumem-bench-'));
+const log = (message) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+
+function secondsLeft() {
+  return options.budget - (Date.now() - started) / 1000;
+}
+
+function commandOutput(command, args) {
+  try {
+    return execFileSync(command, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 20_000,
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** HEAD, or the commit pack.sh recorded (the device copy of the tree may have no .git). */
+function commit() {
+  const fromGit = commandOutput('git', ['-C', root, 'rev-parse', 'HEAD']);
+  if (fromGit) {
+    const dirty = commandOutput('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no']);
+    return dirty ? `${fromGit}-dirty` : fromGit;
+  }
+  const file = join(root, '.device', 'commit.txt');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : 'unknown';
+}
+
+function gpuFacts() {
+  const line = commandOutput('nvidia-smi', [
+    '--query-gpu=name,driver_version,memory.total',
+    '--format=csv,noheader',
+  ]);
+  if (!line) return {};
+  const [name, driverVersion, memoryTotal] = line
+    .split('\n')[0]
+    .split(',')
+    .map((s) => s.trim());
+  return { name, driverVersion, memoryTotal };
+}
+
+function cudaInclude() {
+  const candidates = [process.env.CUDA_HOME, process.env.CUDA_PATH, '/usr/local/cuda'].filter(Boolean);
+  const nvcc = commandOutput('sh', ['-c', 'command -v nvcc']);
+  if (nvcc) candidates.push(resolve(dirname(nvcc), '..'));
+  return candidates.map((base) => join(base, 'include')).find((dir) => existsSync(join(dir, 'cuda.h')));
+}
+
+/** Builds bench/c/<suite>.c with the first compiler that works; returns the binary or throws. */
+function compileC(suite, include) {
+  const source = join(here, 'c', `${suite}.c`);
+  const output = join(scratch, `c-${suite}`);
+  const attempts = [];
+  for (const compiler of ['cc', 'gcc', 'nvcc']) {
+    const args =
+      compiler === 'nvcc'
+        ? ['-O2', `-I${include}`, '-o', output, source, '-ldl']
+        : ['-O2', '-std=c11', `-I${include}`, '-o', output, source, '-ldl'];
+    const run = spawnSync(compiler, args, { encoding: 'utf8', timeout: 120_000 });
+    if (run.status === 0) return { binary: output, compiler: `${compiler} ${args.join(' ')}` };
+    attempts.push(
+      `${compiler}: ${run.error?.message ?? run.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
+  }
+  throw new Error(`could not compile ${suite}.c: ${attempts.join('; ')}`);
+}
+
+/** Parses a C program's stdout; if it died mid-way, keeps the rows it had printed. */
+function parseC(stdout, suite) {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    const rows = {};
+    for (const line of stdout.split('\n')) {
+      const match = /^"([^"]+)":(\{.*\}),?$/.exec(line.trim());
+      if (match) rows[match[1]] = JSON.parse(match[2]);
+    }
+    return { impl: 'c', suite, error: 'the program stopped before finishing its JSON', rows };
+  }
+}
+
+function spawnLimited(command, args, capture) {
+  const limit = Math.min(options.timeout, secondsLeft());
+  if (limit < 5) return { skipped: `skipped: the ${options.budget} s budget of bench/run.mjs is spent` };
+  const run = spawnSync(command, args, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: limit * 1000,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
+    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  });
+  let problem;
+  if (run.error) problem = `${command} could not run or was stopped: ${run.error.message}`;
+  else if (run.signal)
+    problem = `${command} ended by ${run.signal}${run.signal === 'SIGKILL' ? ` (limit ${Math.round(limit)} s?)` : ''}`;
+  else if (run.status !== 0) problem = `${command} exited with ${run.status}`;
+  return { stdout: run.stdout ?? '', problem };
+}
+
+/** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
+function runImplementation(suite, impl, compiled) {
+  log(`${suite} / ${impl}`);
+  if (impl === 'c') {
+    if (compiled.error) return { rows: {}, error: compiled.error };
+    const run = spawnLimited(compiled.binary, [], true);
+    if (run.skipped) return { rows: {}, error: run.skipped };
+    const parsed = parseC(run.stdout, suite);
+    if (run.problem && !parsed.error) parsed.error = run.problem;
+    return parsed;
+  }
+  const out = join(scratch, `${suite}-${impl}.json`);
+  const run =
+    impl === 'cudaCore'
+      ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false)
+      : spawnLimited(
+          process.execPath,
+          ['--expose-gc', join(here, 'js', `${suite}.mjs`), '--driver', impl, '--out', out],
+          false,
+        );
+  if (run.skipped) return { rows: {}, error: run.skipped };
+  let parsed = { rows: {} };
+  if (existsSync(out)) {
+    try {
+      parsed = JSON.parse(readFileSync(out, 'utf8'));
+    } catch (error) {
+      parsed = { rows: {}, error: `unreadable result file: ${error.message}` };
+    }
+  }
+  if (run.problem) parsed.error = parsed.error ? `${parsed.error}; ${run.problem}` : run.problem;
+  return parsed;
+}
+
+function ratio(value, c) {
+  return typeof value === 'number' && typeof c === 'number' && c > 0 ? value / c : null;
+}
+
+function mergeRow(row, raw, deviceName) {
+  const results = {};
+  const errors = {};
+  const variants = {};
+  const via = {};
+  let reference;
+  for (const impl of IMPLEMENTATIONS) {
+    const suiteResult = raw[impl];
+    if (!suiteResult) continue;
+    const entry = suiteResult.rows?.[row.id];
+    if (typeof entry?.value === 'number' && !entry.error) results[impl] = entry.value;
+    else errors[impl] = entry?.error ?? suiteResult.error ?? 'no result';
+    if (entry?.variants) variants[impl] = entry.variants;
+    if (entry?.via) via[impl] = entry.via;
+    if (impl === 'c' && entry?.reference) reference = entry.reference;
+  }
+  const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName });
+  const applicable = checks.filter((check) => check.applicable);
+  return {
+    id: row.id,
+    suite: row.suite,
+    description: row.description,
+    unit: row.unit,
+    results: {
+      ffi: results.ffi ?? null,
+      napi: results.napi ?? null,
+      cudaCore: results.cudaCore ?? null,
+      c: results.c ?? null,
+    },
+    ratios: {
+      ffiVsC: ratio(results.ffi, results.c),
+      napiVsC: ratio(results.napi, results.c),
+      cudaCoreVsC: ratio(results.cudaCore, results.c),
+    },
+    ...(reference ? { reference } : {}),
+    target: describeChecks(row),
+    checks,
+    pass: applicable.length > 0 && applicable.every((check) => check.ok === true),
+    ...(Object.keys(errors).length ? { errors } : {}),
+    ...(Object.keys(variants).length ? { variants } : {}),
+    via,
+  };
+}
+
+const include = cudaInclude();
+const gpu = gpuFacts();
+const raw = {};
+const info = {};
+const compilers = {};
+for (const suite of options.suites) {
+  let compiled = { error: 'C not requested' };
+  if (options.impls.includes('c')) {
+    try {
+      if (!include) throw new Error('no cuda.h found (set CUDA_HOME)');
+      compiled = compileC(suite, include);
+      compilers[suite] = compiled.compiler;
+    } catch (error) {
+      compiled = { error: error.message };
+      log(error.message);
+    }
+  }
+  raw[suite] = {};
+  for (const impl of options.impls) {
+    raw[suite][impl] = runImplementation(suite, impl, compiled);
+    info[`${suite}.${impl}`] = {
+      ...(raw[suite][impl].info ?? {}),
+      ...(raw[suite][impl].error ? { error: raw[suite][impl].error } : {}),
+    };
+  }
+}
+
+const cInfo = Object.values(raw).find((suite) => suite.c?.info)?.c.info ?? {};
+const deviceName = gpu.name ?? cInfo.device ?? 'unknown device';
+const rows = ROWS.filter((row) => options.suites.includes(row.suite)).map((row) =>
+  mergeRow(row, raw[row.suite], deviceName),
+);
+const results = {
+  schema: 1,
+  commit: commit(),
+  device: deviceName,
+  driverVersion: gpu.driverVersion ?? null,
+  cudaDriverVersion: cInfo.driverVersion ?? null,
+  date: new Date().toISOString(),
+  seconds: Math.round((Date.now() - started) / 1000),
+  environment: {
+    node: process.version,
+    gpuMemory: gpu.memoryTotal ?? null,
+    compilers,
+    implementations: info,
+  },
+  rows,
+  summary: {
+    rows: rows.length,
+    passed: rows.filter((row) => row.pass).length,
+    failed: rows.filter((row) => !row.pass).length,
+    withErrors: rows.filter((row) => row.errors).map((row) => row.id),
+  },
+};
+mkdirSync(dirname(options.out), { recursive: true });
+writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
+process.stdout.write(`${renderMarkdown(results)}\n`);
+log(`wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets`);
+const measuredAll = rows.every((row) => options.impls.every((impl) => row.results[impl] !== null));
+process.exit(measuredAll ? 0 : 1);

@@ -1,0 +1,51 @@
+// Classic allocation: device, page-locked host and managed memory, and legacy CUDA IPC.
+
+import { type DevicePointer, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import type { DriverState } from './driver-state.js';
+
+export function memAlloc(state: DriverState, size: number): DevicePointer {
+  state.check(state.native.cuMemAlloc_v2(state.scratch.address, size), 'cuMemAlloc');
+  return state.scratch.u64[0]!;
+}
+
+export function memFree(state: DriverState, pointer: DevicePointer): void {
+  state.check(state.native.cuMemFree_v2(pointer), 'cuMemFree');
+}
+
+export function memHostAlloc(state: DriverState, size: number, flags: number): DevicePointer {
+  state.check(state.native.cuMemHostAlloc(state.scratch.address, size, flags), 'cuMemHostAlloc');
+  return state.scratch.u64[0]!;
+}
+
+export function memFreeHost(state: DriverState, pointer: DevicePointer): void {
+  state.check(state.native.cuMemFreeHost(pointer), 'cuMemFreeHost');
+}
+
+export function memAllocManaged(state: DriverState, size: number, flags: number): DevicePointer {
+  state.check(state.native.cuMemAllocManaged(state.scratch.address, size, flags), 'cuMemAllocManaged');
+  return state.scratch.u64[0]!;
+}
+
+export function ipcGetMemHandle(state: DriverState, pointer: DevicePointer): Uint8Array {
+  const handle = new Uint8Array(IPC_HANDLE_SIZE);
+  state.check(state.native.cuIpcGetMemHandle(handle, pointer), 'cuIpcGetMemHandle');
+  return handle;
+}
+
+export function ipcOpenMemHandle(state: DriverState, handle: Uint8Array, flags: number): DevicePointer {
+  if (handle.byteLength !== IPC_HANDLE_SIZE) {
+    throw new RangeError(
+      `ipcOpenMemHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handle.byteLength}`,
+    );
+  }
+  // CUipcMemHandle is passed by value: koffi copies the 64 bytes into the call.
+  state.check(
+    state.native.cuIpcOpenMemHandle_v2(state.scratch.address, { reserved: handle }, flags),
+    'cuIpcOpenMemHandle',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function ipcCloseMemHandle(state: DriverState, pointer: DevicePointer): void {
+  state.check(state.native.cuIpcCloseMemHandle(pointer), 'cuIpcCloseMemHandle');
+}

@@ -1,0 +1,122 @@
+// Devices and contexts.
+
+import type { DriverHandle } from '@cumem/core-types';
+import type { EntryPointName } from './bindings.js';
+import type { DriverState } from './driver-state.js';
+
+const nameBytes = 256;
+const textDecoder = new TextDecoder();
+
+/**
+ * The `CUdevice` of `ordinal` (`cuDeviceGet`, cached). A bad ordinal is reported under `call`, the
+ * entry point the caller asked for: cuDeviceGet is this adapter's detail, and that entry point
+ * documents the same CUDA_ERROR_INVALID_DEVICE for it.
+ */
+export function deviceHandle(state: DriverState, ordinal: number, call: EntryPointName): number {
+  const cached = state.devices[ordinal];
+  if (cached !== undefined) return cached;
+  state.check(state.native.cuDeviceGet(state.scratch.address, ordinal), call);
+  const device = state.scratch.i32[0]!;
+  if (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < 4096) state.devices[ordinal] = device;
+  return device;
+}
+
+/** The ordinal of a `CUdevice`: its index among the devices seen, else the handle itself (they coincide on every known driver). */
+export function deviceOrdinal(state: DriverState, device: number): number {
+  const index = state.devices.indexOf(device);
+  return index >= 0 ? index : device;
+}
+
+export function deviceGetCount(state: DriverState): number {
+  state.check(state.native.cuDeviceGetCount(state.scratch.address), 'cuDeviceGetCount');
+  return state.scratch.i32[0]!;
+}
+
+export function deviceGetName(state: DriverState, ordinal: number): string {
+  const device = deviceHandle(state, ordinal, 'cuDeviceGetName');
+  const buffer = new Uint8Array(nameBytes);
+  state.check(state.native.cuDeviceGetName(buffer, nameBytes, device), 'cuDeviceGetName');
+  const end = buffer.indexOf(0);
+  return textDecoder.decode(buffer.subarray(0, end < 0 ? nameBytes : end));
+}
+
+export function deviceGetUuid(state: DriverState, ordinal: number): Uint8Array {
+  const device = deviceHandle(state, ordinal, 'cuDeviceGetUuid');
+  const uuid = new Uint8Array(16);
+  state.check(state.native.cuDeviceGetUuid_v2(uuid, device), 'cuDeviceGetUuid');
+  return uuid;
+}
+
+export function deviceTotalMem(state: DriverState, ordinal: number): number {
+  const device = deviceHandle(state, ordinal, 'cuDeviceTotalMem');
+  state.check(state.native.cuDeviceTotalMem_v2(state.scratch.address, device), 'cuDeviceTotalMem');
+  return Number(state.scratch.u64[0]);
+}
+
+export function deviceGetAttribute(state: DriverState, attribute: number, ordinal: number): number {
+  const device = deviceHandle(state, ordinal, 'cuDeviceGetAttribute');
+  state.check(
+    state.native.cuDeviceGetAttribute(state.scratch.address, attribute, device),
+    'cuDeviceGetAttribute',
+  );
+  return state.scratch.i32[0]!;
+}
+
+export function deviceGetDefaultMemPool(state: DriverState, ordinal: number): DriverHandle {
+  const device = deviceHandle(state, ordinal, 'cuDeviceGetDefaultMemPool');
+  state.check(
+    state.native.cuDeviceGetDefaultMemPool(state.scratch.address, device),
+    'cuDeviceGetDefaultMemPool',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function deviceGetMemPool(state: DriverState, ordinal: number): DriverHandle {
+  const device = deviceHandle(state, ordinal, 'cuDeviceGetMemPool');
+  state.check(state.native.cuDeviceGetMemPool(state.scratch.address, device), 'cuDeviceGetMemPool');
+  return state.scratch.u64[0]!;
+}
+
+export function primaryContextRetain(state: DriverState, ordinal: number): DriverHandle {
+  const device = deviceHandle(state, ordinal, 'cuDevicePrimaryCtxRetain');
+  state.check(
+    state.native.cuDevicePrimaryCtxRetain(state.scratch.address, device),
+    'cuDevicePrimaryCtxRetain',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function primaryContextRelease(state: DriverState, ordinal: number): void {
+  const device = deviceHandle(state, ordinal, 'cuDevicePrimaryCtxRelease');
+  state.check(state.native.cuDevicePrimaryCtxRelease_v2(device), 'cuDevicePrimaryCtxRelease');
+}
+
+export function contextSetCurrent(state: DriverState, context: DriverHandle): void {
+  state.check(state.native.cuCtxSetCurrent(context), 'cuCtxSetCurrent');
+}
+
+export function contextGetCurrent(state: DriverState): DriverHandle {
+  state.check(state.native.cuCtxGetCurrent(state.scratch.address), 'cuCtxGetCurrent');
+  return state.scratch.u64[0]!;
+}
+
+export function contextGetDevice(state: DriverState): number {
+  state.check(state.native.cuCtxGetDevice(state.scratch.address), 'cuCtxGetDevice');
+  return deviceOrdinal(state, state.scratch.i32[0]!);
+}
+
+export function contextSynchronize(state: DriverState): void {
+  state.check(state.native.cuCtxSynchronize(), 'cuCtxSynchronize');
+}
+
+export function memGetInfo(state: DriverState): { free: number; total: number } {
+  const { address, u64 } = state.scratch;
+  state.check(state.native.cuMemGetInfo_v2(address, address + 8), 'cuMemGetInfo');
+  return { free: Number(u64[0]), total: Number(u64[1]) };
+}
+
+export function contextGetStreamPriorityRange(state: DriverState): { least: number; greatest: number } {
+  const { address, i32 } = state.scratch;
+  state.check(state.native.cuCtxGetStreamPriorityRange(address, address + 4), 'cuCtxGetStreamPriorityRange');
+  return { least: i32[0]!, greatest: i32[1]! };
+}

@@ -1,0 +1,201 @@
+// Managed memory: advice, prefetch (single and batched), discard, and range attributes. With
+// `capabilities.memoryLocations` the CUmemLocation forms (`_v2`, CUDA 12.2) are used; otherwise
+// the CUDA 8.0 forms that take a CUdevice, emulated with `_v2` where the driver no longer has them.
+
+import {
+  CU_DEVICE_CPU,
+  CU_DEVICE_INVALID,
+  type DevicePointer,
+  type DriverHandle,
+  type MemLocation,
+  MemLocationType,
+} from '@cumem/core-types';
+import type { DriverState } from './driver-state.js';
+import { requireLength } from './ffi-copies.js';
+import { deviceGetCount, deviceHandle, deviceOrdinal } from './ffi-devices.js';
+import { locationArgument } from './location-argument.js';
+import { notSupported, requireLocationSupported } from './location-support.js';
+import { SCRATCH_BYTES } from './native-scratch.js';
+
+const CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3;
+
+/** The CUdevice argument of the CUDA 8.0 forms for a Device or Host location. */
+function legacyDevice(
+  state: DriverState,
+  location: MemLocation,
+  call: 'cuMemAdvise' | 'cuMemPrefetchAsync',
+): number {
+  if (location.type === MemLocationType.Device) return deviceHandle(state, location.id, call);
+  if (location.type === MemLocationType.Host) return CU_DEVICE_CPU;
+  return CU_DEVICE_INVALID;
+}
+
+export function memAdvise(
+  state: DriverState,
+  pointer: DevicePointer,
+  size: number,
+  advice: number,
+  location: MemLocation,
+): void {
+  requireLocationSupported(state, location, 'cuMemAdvise');
+  const { native } = state;
+  if (state.capabilities.memoryLocations || !native.cuMemAdvise) {
+    state.check(native.cuMemAdvise_v2!(pointer, size, advice, locationArgument(location)), 'cuMemAdvise');
+  } else {
+    state.check(
+      native.cuMemAdvise(pointer, size, advice, legacyDevice(state, location, 'cuMemAdvise')),
+      'cuMemAdvise',
+    );
+  }
+}
+
+export function memPrefetchAsync(
+  state: DriverState,
+  pointer: DevicePointer,
+  size: number,
+  location: MemLocation,
+  stream: DriverHandle,
+): void {
+  requireLocationSupported(state, location, 'cuMemPrefetchAsync');
+  const { native } = state;
+  if (state.capabilities.memoryLocations || !native.cuMemPrefetchAsync) {
+    state.check(
+      native.cuMemPrefetchAsync_v2!(pointer, size, locationArgument(location), 0, stream),
+      'cuMemPrefetchAsync',
+    );
+  } else {
+    state.check(
+      native.cuMemPrefetchAsync(pointer, size, legacyDevice(state, location, 'cuMemPrefetchAsync'), stream),
+      'cuMemPrefetchAsync',
+    );
+  }
+}
+
+/** `CUmemLocation[]` as the driver reads it: (type, id) pairs of int32. */
+function encodeLocations(state: DriverState, locations: readonly MemLocation[], call: string): Int32Array {
+  const encoded = new Int32Array(locations.length * 2);
+  locations.forEach((location, index) => {
+    requireLocationSupported(state, location, call);
+    encoded[index * 2] = location.type;
+    encoded[index * 2 + 1] = location.id;
+  });
+  return encoded;
+}
+
+function prefetchBatch(
+  state: DriverState,
+  call: 'cuMemPrefetchBatchAsync' | 'cuMemDiscardAndPrefetchBatchAsync',
+  pointers: BigUint64Array,
+  sizes: BigUint64Array,
+  count: number,
+  locations: readonly MemLocation[],
+  locationStarts: readonly number[],
+  stream: DriverHandle,
+): void {
+  if (!state.capabilities.batchPrefetchDiscard)
+    throw notSupported(state, call, "a CUDA 13.0 driver used with entryPoints 'auto'");
+  requireLength(call, count, { pointers, sizes });
+  if (locationStarts.length !== locations.length) {
+    throw new RangeError(
+      `${call}: ${locations.length} locations but ${locationStarts.length} locationStarts`,
+    );
+  }
+  const encoded = encodeLocations(state, locations, call);
+  if (count === 0) return;
+  const starts = BigUint64Array.from(locationStarts, (start) => BigInt(start));
+  const fn =
+    call === 'cuMemPrefetchBatchAsync'
+      ? state.native.cuMemPrefetchBatchAsync
+      : state.native.cuMemDiscardAndPrefetchBatchAsync;
+  state.check(fn!(pointers, sizes, count, encoded, starts, locations.length, 0, stream), call);
+}
+
+export function memPrefetchBatchAsync(
+  state: DriverState,
+  pointers: BigUint64Array,
+  sizes: BigUint64Array,
+  count: number,
+  locations: readonly MemLocation[],
+  locationStarts: readonly number[],
+  stream: DriverHandle,
+): void {
+  prefetchBatch(state, 'cuMemPrefetchBatchAsync', pointers, sizes, count, locations, locationStarts, stream);
+}
+
+export function memDiscardAndPrefetchBatchAsync(
+  state: DriverState,
+  pointers: BigUint64Array,
+  sizes: BigUint64Array,
+  count: number,
+  locations: readonly MemLocation[],
+  locationStarts: readonly number[],
+  stream: DriverHandle,
+): void {
+  prefetchBatch(
+    state,
+    'cuMemDiscardAndPrefetchBatchAsync',
+    pointers,
+    sizes,
+    count,
+    locations,
+    locationStarts,
+    stream,
+  );
+}
+
+export function memDiscardBatchAsync(
+  state: DriverState,
+  pointers: BigUint64Array,
+  sizes: BigUint64Array,
+  count: number,
+  stream: DriverHandle,
+): void {
+  if (!state.capabilities.batchPrefetchDiscard) {
+    throw notSupported(state, 'cuMemDiscardBatchAsync', "a CUDA 13.0 driver used with entryPoints 'auto'");
+  }
+  requireLength('cuMemDiscardBatchAsync', count, { pointers, sizes });
+  if (count === 0) return;
+  state.check(
+    state.native.cuMemDiscardBatchAsync!(pointers, sizes, count, 0, stream),
+    'cuMemDiscardBatchAsync',
+  );
+}
+
+export function memRangeGetAttribute(
+  state: DriverState,
+  pointer: DevicePointer,
+  size: number,
+  attribute: number,
+): number {
+  const { address, i32 } = state.scratch;
+  i32[0] = 0;
+  state.check(
+    state.native.cuMemRangeGetAttribute(address, 4, attribute, pointer, size),
+    'cuMemRangeGetAttribute',
+  );
+  return i32[0]!;
+}
+
+export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer, size: number): number[] {
+  // One int32 per device; entries beyond the devices advised come back as CU_DEVICE_INVALID.
+  const slots = Math.min(Math.max(deviceGetCount(state), 1), SCRATCH_BYTES / 4);
+  const { address, i32 } = state.scratch;
+  i32.fill(CU_DEVICE_INVALID, 0, slots);
+  state.check(
+    state.native.cuMemRangeGetAttribute(
+      address,
+      slots * 4,
+      CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+      pointer,
+      size,
+    ),
+    'cuMemRangeGetAttribute',
+  );
+  const result: number[] = [];
+  for (let index = 0; index < slots; index++) {
+    const device = i32[index]!;
+    if (device === CU_DEVICE_INVALID) continue;
+    result.push(device === CU_DEVICE_CPU ? CU_DEVICE_CPU : deviceOrdinal(state, device));
+  }
+  return result;
+}

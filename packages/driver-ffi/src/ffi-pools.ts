@@ -1,0 +1,156 @@
+// Stream-ordered memory pools, their IPC, and the two hot calls: allocate and free.
+
+import {
+  type DevicePointer,
+  type DriverHandle,
+  MemAllocationType,
+  MemHandleType,
+  type MemLocation,
+  MemLocationType,
+  type MemPoolProperties,
+  POOL_POINTER_EXPORT_SIZE,
+} from '@cumem/core-types';
+import type { DriverState } from './driver-state.js';
+import { notSupported, requireLocationSupported } from './location-support.js';
+
+/** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
+const lastIntAttribute = 3;
+
+export function memPoolCreate(state: DriverState, properties: MemPoolProperties): DriverHandle {
+  const { location } = properties;
+  requireLocationSupported(state, location, 'cuMemPoolCreate');
+  if (properties.allocationType === MemAllocationType.Managed && !state.capabilities.managedMemoryPools) {
+    throw notSupported(state, 'A managed memory pool', "a CUDA 13.0 driver used with entryPoints 'auto'");
+  }
+  if (
+    properties.allocationType !== MemAllocationType.Managed &&
+    location.type !== MemLocationType.Device &&
+    location.type !== MemLocationType.Invalid &&
+    !state.capabilities.hostMemoryPools
+  ) {
+    throw notSupported(state, 'A pool of host memory', "a CUDA 13.0 driver used with entryPoints 'auto'");
+  }
+  const props = {
+    allocType: properties.allocationType,
+    handleTypes: properties.handleTypes,
+    location: { type: location.type, id: location.id },
+    win32SecurityAttributes: 0,
+    maxSize: properties.maxSize,
+    usage: 0,
+    reserved: zeroReserved,
+  };
+  state.check(state.native.cuMemPoolCreate(state.scratch.address, props), 'cuMemPoolCreate');
+  return state.scratch.u64[0]!;
+}
+
+const zeroReserved = new Uint8Array(54);
+
+export function memPoolDestroy(state: DriverState, pool: DriverHandle): void {
+  state.check(state.native.cuMemPoolDestroy(pool), 'cuMemPoolDestroy');
+}
+
+export function memPoolSetAttribute(
+  state: DriverState,
+  pool: DriverHandle,
+  attribute: number,
+  value: number,
+): void {
+  const { address, u64, i32 } = state.scratch;
+  if (attribute <= lastIntAttribute) i32[0] = value;
+  else u64[0] = BigInt(value);
+  state.check(state.native.cuMemPoolSetAttribute(pool, attribute, address), 'cuMemPoolSetAttribute');
+}
+
+export function memPoolGetAttribute(state: DriverState, pool: DriverHandle, attribute: number): number {
+  const { address, u64, i32 } = state.scratch;
+  u64[0] = 0n;
+  state.check(state.native.cuMemPoolGetAttribute(pool, attribute, address), 'cuMemPoolGetAttribute');
+  return attribute <= lastIntAttribute ? i32[0]! : Number(u64[0]);
+}
+
+export function memPoolSetAccess(
+  state: DriverState,
+  pool: DriverHandle,
+  location: MemLocation,
+  flags: number,
+): void {
+  requireLocationSupported(state, location, 'cuMemPoolSetAccess');
+  const descriptor = { location: { type: location.type, id: location.id }, flags };
+  state.check(state.native.cuMemPoolSetAccess(pool, descriptor, 1), 'cuMemPoolSetAccess');
+}
+
+export function memPoolGetAccess(state: DriverState, pool: DriverHandle, location: MemLocation): number {
+  requireLocationSupported(state, location, 'cuMemPoolGetAccess');
+  const { address, i32 } = state.scratch;
+  const where = { type: location.type, id: location.id };
+  state.check(state.native.cuMemPoolGetAccess(address, pool, where), 'cuMemPoolGetAccess');
+  return i32[0]!;
+}
+
+export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesToKeep: number): void {
+  state.check(state.native.cuMemPoolTrimTo(pool, minBytesToKeep), 'cuMemPoolTrimTo');
+}
+
+export function memAllocFromPoolAsync(
+  state: DriverState,
+  size: number,
+  pool: DriverHandle,
+  stream: DriverHandle,
+): DevicePointer {
+  state.check(
+    state.native.cuMemAllocFromPoolAsync(state.scratch.address, size, pool, stream),
+    'cuMemAllocFromPoolAsync',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
+  state.check(state.native.cuMemFreeAsync(pointer, stream), 'cuMemFreeAsync');
+}
+
+export function memPoolExportToFileDescriptor(state: DriverState, pool: DriverHandle): number {
+  const { address, i32 } = state.scratch;
+  i32[0] = -1;
+  state.check(
+    state.native.cuMemPoolExportToShareableHandle(address, pool, MemHandleType.PosixFileDescriptor, 0),
+    'cuMemPoolExportToShareableHandle',
+  );
+  return i32[0]!;
+}
+
+export function memPoolImportFromFileDescriptor(state: DriverState, fd: number): DriverHandle {
+  state.check(
+    state.native.cuMemPoolImportFromShareableHandle(
+      state.scratch.address,
+      fd,
+      MemHandleType.PosixFileDescriptor,
+      0,
+    ),
+    'cuMemPoolImportFromShareableHandle',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function memPoolExportPointer(state: DriverState, pointer: DevicePointer): Uint8Array {
+  const data = new Uint8Array(POOL_POINTER_EXPORT_SIZE);
+  state.check(state.native.cuMemPoolExportPointer(data, pointer), 'cuMemPoolExportPointer');
+  return data;
+}
+
+export function memPoolImportPointer(
+  state: DriverState,
+  pool: DriverHandle,
+  data: Uint8Array,
+): DevicePointer {
+  // The driver reads 64 bytes whatever the array's length: a shorter one would be read past its end.
+  if (data.byteLength < POOL_POINTER_EXPORT_SIZE) {
+    throw new RangeError(
+      `memPoolImportPointer: data must hold ${POOL_POINTER_EXPORT_SIZE} bytes, got ${data.byteLength}`,
+    );
+  }
+  state.check(
+    state.native.cuMemPoolImportPointer(state.scratch.address, pool, data),
+    'cuMemPoolImportPointer',
+  );
+  return state.scratch.u64[0]!;
+}

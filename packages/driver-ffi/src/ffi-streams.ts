@@ -1,0 +1,121 @@
+// Streams and events, with the two waits that run on a koffi worker thread.
+
+import type { DriverHandle } from '@cumem/core-types';
+import type { BoundFunction } from './bindings.js';
+import type { DriverState } from './driver-state.js';
+import { cudaError } from './error-check.js';
+
+const CUDA_ERROR_NOT_READY = 600;
+const CU_EVENT_BLOCKING_SYNC = 1;
+const CU_EVENT_DISABLE_TIMING = 2;
+
+export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
+  state.check(
+    state.native.cuStreamCreateWithPriority(state.scratch.address, flags, priority),
+    'cuStreamCreateWithPriority',
+  );
+  return state.scratch.u64[0]!;
+}
+
+export function streamDestroy(state: DriverState, stream: DriverHandle): void {
+  state.check(state.native.cuStreamDestroy_v2(stream), 'cuStreamDestroy');
+}
+
+export function streamSynchronize(state: DriverState, stream: DriverHandle): void {
+  state.check(state.native.cuStreamSynchronize(stream), 'cuStreamSynchronize');
+}
+
+export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle): Promise<void> {
+  // The null stream (0), CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) mean "the calling
+  // thread's context", and the worker thread has none. An event recorded here on that stream
+  // carries the context with it, and completes exactly when the stream's prior work does.
+  if (stream <= 2n) {
+    let event: DriverHandle;
+    try {
+      event = eventCreate(state, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
+      try {
+        eventRecord(state, event, stream);
+      } catch (error) {
+        eventDestroy(state, event);
+        throw error;
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return onWorker(state, state.native.cuEventSynchronize, event, 'cuEventSynchronize').finally(() =>
+      state.native.cuEventDestroy_v2(event),
+    );
+  }
+  return onWorker(state, state.native.cuStreamSynchronize, stream, 'cuStreamSynchronize');
+}
+
+export function streamQuery(state: DriverState, stream: DriverHandle): boolean {
+  const result = state.native.cuStreamQuery(stream);
+  if (result === CUDA_ERROR_NOT_READY) return false;
+  state.check(result, 'cuStreamQuery');
+  return true;
+}
+
+export function streamWaitEvent(state: DriverState, stream: DriverHandle, event: DriverHandle): void {
+  state.check(state.native.cuStreamWaitEvent(stream, event, 0), 'cuStreamWaitEvent');
+}
+
+export function eventCreate(state: DriverState, flags: number): DriverHandle {
+  state.check(state.native.cuEventCreate(state.scratch.address, flags), 'cuEventCreate');
+  return state.scratch.u64[0]!;
+}
+
+export function eventDestroy(state: DriverState, event: DriverHandle): void {
+  state.check(state.native.cuEventDestroy_v2(event), 'cuEventDestroy');
+}
+
+export function eventRecord(state: DriverState, event: DriverHandle, stream: DriverHandle): void {
+  state.check(state.native.cuEventRecord(event, stream), 'cuEventRecord');
+}
+
+export function eventSynchronize(state: DriverState, event: DriverHandle): void {
+  state.check(state.native.cuEventSynchronize(event), 'cuEventSynchronize');
+}
+
+export function eventSynchronizeAsync(state: DriverState, event: DriverHandle): Promise<void> {
+  return onWorker(state, state.native.cuEventSynchronize, event, 'cuEventSynchronize');
+}
+
+export function eventQuery(state: DriverState, event: DriverHandle): boolean {
+  const result = state.native.cuEventQuery(event);
+  if (result === CUDA_ERROR_NOT_READY) return false;
+  state.check(result, 'cuEventQuery');
+  return true;
+}
+
+export function eventElapsedTime(state: DriverState, start: DriverHandle, end: DriverHandle): number {
+  // CUDA 12.8 added cuEventElapsedTime_v2 (CUDA 13 headers map the name to it); older drivers
+  // and the legacy mode use the original symbol when it is exported.
+  const native = state.native;
+  const fn = state.legacy
+    ? (native.cuEventElapsedTime ?? native.cuEventElapsedTime_v2)
+    : (native.cuEventElapsedTime_v2 ?? native.cuEventElapsedTime);
+  state.check(fn!(state.scratch.address, start, end), 'cuEventElapsedTime');
+  return state.scratch.f32[0]!;
+}
+
+/** Runs a one-handle entry point on a koffi worker thread; rejects with its CudaError. */
+function onWorker(
+  state: DriverState,
+  fn: BoundFunction<readonly ['handle']>,
+  handle: DriverHandle,
+  call: 'cuStreamSynchronize' | 'cuEventSynchronize',
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      fn.async(handle, (error, result) => {
+        if (error) reject(error);
+        else if (result !== 0) reject(cudaError(state.describe, result, call));
+        else resolve();
+      });
+    } catch (error) {
+      // koffi refuses a call synchronously when its queue of async calls is full.
+      reject(error);
+    }
+  });
+}

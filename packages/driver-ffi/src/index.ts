@@ -1,0 +1,13 @@
+import type { CreateDriver, Driver, DriverOptions } from '@cumem/core-types';
+import { FfiDriver } from './ffi-driver.js';
+
+/**
+ * The cumem Driver contract over `libcuda.so.1` through koffi. Creating it touches nothing
+ * native: the library is loaded, `cuInit(0)` called and every entry point bound on first use.
+ *
+ * @param options `entryPoints` (default `'auto'`: the newest form of each entry point the driver
+ *   has; `'legacy'`: the CUDA 12.0 forms) and `libraryPath` (default `'libcuda.so.1'`).
+ * @throws nothing; the first member that needs the driver throws `DriverUnavailableError` when
+ *   it cannot be loaded, and every later one throws the same error.
+ */
+export const createDriver: CreateDriver = (options?: DriverOptions): Driver => new FfiDriver(options);

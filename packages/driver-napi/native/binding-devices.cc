@@ -1,0 +1,176 @@
+// Devices, primary contexts and the current context; plus the driver's version and capabilities.
+#include "binding-support.h"
+
+namespace cumem {
+namespace {
+
+// The ordinal -> CUdevice step every device query needs (cuDeviceGet, as the API asks).
+#define CUMEM_DEVICE(variable, index)                          \
+  CUMEM_INT(variable##Ordinal, index);                         \
+  CUdevice variable;                                           \
+  CUMEM_CHECK(state->cu.cuDeviceGet(&variable, variable##Ordinal), "cuDeviceGet")
+
+Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  return IntValue(env, state->driverVersion);
+}
+
+Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  const Capabilities& caps = state->capabilities;
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("memoryLocations", caps.memoryLocations);
+  out.Set("hostNumaLocations", caps.hostNumaLocations);
+  out.Set("batchPrefetchDiscard", caps.batchPrefetchDiscard);
+  out.Set("batchMemcpy", caps.batchMemcpy);
+  out.Set("hostMemoryPools", caps.hostMemoryPools);
+  out.Set("managedMemoryPools", caps.managedMemoryPools);
+  out.Set("interprocess", caps.interprocess);
+  return out;
+}
+
+Napi::Value DeviceGetCount(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  int count = 0;
+  CUMEM_CHECK(state->cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  return IntValue(env, count);
+}
+
+Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  char name[256] = {0};
+  CUMEM_CHECK(state->cu.cuDeviceGetName(name, static_cast<int>(sizeof(name) - 1), device), "cuDeviceGetName");
+  return Napi::String::New(env, name);
+}
+
+Napi::Value DeviceGetUuid(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  CUuuid uuid;
+  CUMEM_CHECK(state->cu.cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid");
+  return CopyToUint8Array(env, uuid.bytes, sizeof(uuid.bytes));
+}
+
+Napi::Value DeviceTotalMem(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  size_t bytes = 0;
+  CUMEM_CHECK(state->cu.cuDeviceTotalMem(&bytes, device), "cuDeviceTotalMem");
+  return NumberValue(env, static_cast<double>(bytes));
+}
+
+Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_INT(attribute, 0);
+  CUMEM_DEVICE(device, 1);
+  int value = 0;
+  CUMEM_CHECK(state->cu.cuDeviceGetAttribute(&value, static_cast<CUdevice_attribute>(attribute), device),
+              "cuDeviceGetAttribute");
+  return IntValue(env, value);
+}
+
+Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  CUmemoryPool pool = nullptr;
+  CUMEM_CHECK(state->cu.cuDeviceGetDefaultMemPool(&pool, device), "cuDeviceGetDefaultMemPool");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+}
+
+Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  CUmemoryPool pool = nullptr;
+  CUMEM_CHECK(state->cu.cuDeviceGetMemPool(&pool, device), "cuDeviceGetMemPool");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+}
+
+Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  CUcontext context = nullptr;
+  CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
+}
+
+Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_DEVICE(device, 0);
+  CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
+  return Undefined(env);
+}
+
+Napi::Value ContextSetCurrent(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(context, 0);
+  CUMEM_CHECK(state->cu.cuCtxSetCurrent(reinterpret_cast<CUcontext>(context)), "cuCtxSetCurrent");
+  return Undefined(env);
+}
+
+Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUcontext context = nullptr;
+  CUMEM_CHECK(state->cu.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
+}
+
+// The benchmark's "trivial call": one branch, one driver call, one int.
+Napi::Value ContextGetDevice(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUdevice device = 0;
+  CUMEM_CHECK(state->cu.cuCtxGetDevice(&device), "cuCtxGetDevice");
+  return IntValue(env, device);
+}
+
+Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_CHECK(state->cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  return Undefined(env);
+}
+
+Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  size_t free = 0;
+  size_t total = 0;
+  CUMEM_CHECK(state->cu.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("free", static_cast<double>(free));
+  out.Set("total", static_cast<double>(total));
+  return out;
+}
+
+Napi::Value ContextGetStreamPriorityRange(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  int least = 0;
+  int greatest = 0;
+  CUMEM_CHECK(state->cu.cuCtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange");
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("least", least);
+  out.Set("greatest", greatest);
+  return out;
+}
+
+}  // namespace
+
+void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<DriverVersion>(env, target, "driverVersion", state);
+  Method<GetCapabilities>(env, target, "capabilities", state);
+  Method<DeviceGetCount>(env, target, "deviceGetCount", state);
+  Method<DeviceGetName>(env, target, "deviceGetName", state);
+  Method<DeviceGetUuid>(env, target, "deviceGetUuid", state);
+  Method<DeviceTotalMem>(env, target, "deviceTotalMem", state);
+  Method<DeviceGetAttribute>(env, target, "deviceGetAttribute", state);
+  Method<DeviceGetDefaultMemPool>(env, target, "deviceGetDefaultMemPool", state);
+  Method<DeviceGetMemPool>(env, target, "deviceGetMemPool", state);
+  Method<PrimaryContextRetain>(env, target, "primaryContextRetain", state);
+  Method<PrimaryContextRelease>(env, target, "primaryContextRelease", state);
+  Method<ContextSetCurrent>(env, target, "contextSetCurrent", state);
+  Method<ContextGetCurrent>(env, target, "contextGetCurrent", state);
+  Method<ContextGetDevice>(env, target, "contextGetDevice", state);
+  Method<ContextSynchronize>(env, target, "contextSynchronize", state);
+  Method<MemGetInfo>(env, target, "memGetInfo", state);
+  Method<ContextGetStreamPriorityRange>(env, target, "contextGetStreamPriorityRange", state);
+}
+
+}  // namespace cumem

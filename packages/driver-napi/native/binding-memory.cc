@@ -1,0 +1,163 @@
+// Classic allocation, legacy IPC handles, pointer attributes, and the two non-driver helpers
+// (hostView, addressOf) that move between JS memory and addresses.
+#include <cstring>
+
+#include "binding-support.h"
+
+namespace cumem {
+namespace {
+
+Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_SIZE(size, 0);
+  CUdeviceptr pointer = 0;
+  CUMEM_CHECK(state->cu.cuMemAlloc(&pointer, size), "cuMemAlloc");
+  return BigIntValue(env, pointer);
+}
+
+Napi::Value MemFree(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_CHECK(state->cu.cuMemFree(pointer), "cuMemFree");
+  return Undefined(env);
+}
+
+Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_SIZE(size, 0);
+  CUMEM_INT(flags, 1);
+  void* pointer = nullptr;
+  CUMEM_CHECK(state->cu.cuMemHostAlloc(&pointer, size, static_cast<unsigned int>(flags)), "cuMemHostAlloc");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(pointer));
+}
+
+Napi::Value MemFreeHost(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_CHECK(state->cu.cuMemFreeHost(reinterpret_cast<void*>(pointer)), "cuMemFreeHost");
+  return Undefined(env);
+}
+
+Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_SIZE(size, 0);
+  CUMEM_INT(flags, 1);
+  CUdeviceptr pointer = 0;
+  CUMEM_CHECK(state->cu.cuMemAllocManaged(&pointer, size, static_cast<unsigned int>(flags)), "cuMemAllocManaged");
+  return BigIntValue(env, pointer);
+}
+
+Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUipcMemHandle handle;
+  std::memset(&handle, 0, sizeof(handle));
+  CUMEM_CHECK(state->cu.cuIpcGetMemHandle(&handle, pointer), "cuIpcGetMemHandle");
+  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
+}
+
+Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  void* bytes = nullptr;
+  size_t length = 0;
+  if (!ReadView(env, info[0], &bytes, &length, "handle")) return Napi::Value();
+  CUMEM_INT(flags, 1);
+  CUipcMemHandle handle;
+  if (length != sizeof(handle.reserved)) {
+    napi_throw_range_error(env, nullptr, "handle must be the 64 bytes of ipcGetMemHandle");
+    return Napi::Value();
+  }
+  std::memcpy(handle.reserved, bytes, sizeof(handle.reserved));
+  CUdeviceptr pointer = 0;
+  CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
+  return BigIntValue(env, pointer);
+}
+
+Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_CHECK(state->cu.cuIpcCloseMemHandle(pointer), "cuIpcCloseMemHandle");
+  return Undefined(env);
+}
+
+bool IsWideAttribute(int attribute) {
+  // size_t / unsigned long long answers; all others are 4 bytes or a 1-byte boolean.
+  return attribute == CU_POINTER_ATTRIBUTE_BUFFER_ID || attribute == CU_POINTER_ATTRIBUTE_RANGE_SIZE ||
+         attribute == CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES || attribute == CU_POINTER_ATTRIBUTE_MAPPING_SIZE ||
+         attribute == CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID;
+}
+
+Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_INT(attribute, 1);
+  // Zeroed 8 bytes, so booleans (1 byte) and ints (4 bytes) read back exactly (little-endian).
+  uint64_t value = 0;
+  CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
+              "cuPointerGetAttribute");
+  if (IsWideAttribute(attribute)) return NumberValue(env, static_cast<double>(value));
+  if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) return IntValue(env, static_cast<int32_t>(value));
+  return NumberValue(env, static_cast<double>(static_cast<uint32_t>(value)));
+}
+
+Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_INT(attribute, 1);
+  uint64_t value = 0;
+  CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
+              "cuPointerGetAttribute");
+  return BigIntValue(env, value);
+}
+
+// Not driver calls: these never load libcuda.
+Napi::Value HostView(const Napi::CallbackInfo& info) {
+  napi_env env = info.Env();
+  uint64_t pointer;
+  if (!ReadAddress(env, info[0], &pointer, "pointer")) return Napi::Value();
+  size_t size;
+  if (!ReadSize(env, info[1], &size, "size")) return Napi::Value();
+  if (pointer == 0 && size > 0) {
+    napi_throw_range_error(env, nullptr, "hostView: pointer is 0 (null) but size is not");
+    return Napi::Value();
+  }
+  // External memory with no finalizer: the view never owns (or frees) what it shows.
+  napi_value buffer;
+  if (napi_create_external_arraybuffer(env, reinterpret_cast<void*>(pointer), size, nullptr, nullptr, &buffer) !=
+      napi_ok) {
+    if (!info.Env().IsExceptionPending()) {
+      napi_throw_error(env, nullptr, "hostView: this runtime does not allow external ArrayBuffers");
+    }
+    return Napi::Value();
+  }
+  napi_value view;
+  napi_create_typedarray(env, napi_uint8_array, size, buffer, 0, &view);
+  return Napi::Value(env, view);
+}
+
+Napi::Value AddressOf(const Napi::CallbackInfo& info) {
+  napi_env env = info.Env();
+  void* data = nullptr;
+  size_t bytes = 0;
+  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
+  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+}
+
+}  // namespace
+
+void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<MemAlloc>(env, target, "memAlloc", state);
+  Method<MemFree>(env, target, "memFree", state);
+  Method<MemHostAlloc>(env, target, "memHostAlloc", state);
+  Method<MemFreeHost>(env, target, "memFreeHost", state);
+  Method<MemAllocManaged>(env, target, "memAllocManaged", state);
+  Method<IpcGetMemHandle>(env, target, "ipcGetMemHandle", state);
+  Method<IpcOpenMemHandle>(env, target, "ipcOpenMemHandle", state);
+  Method<IpcCloseMemHandle>(env, target, "ipcCloseMemHandle", state);
+  Method<PointerGetAttribute>(env, target, "pointerGetAttribute", state);
+  Method<PointerGetHandleAttribute>(env, target, "pointerGetHandleAttribute", state);
+  Method<HostView>(env, target, "hostView", state);
+  Method<AddressOf>(env, target, "addressOf", state);
+}
+
+}  // namespace cumem

@@ -1,0 +1,212 @@
+// Stream-ordered pools: creation, attributes, access, the hot alloc/free pair, and IPC export.
+#include <cstring>
+
+#include "binding-support.h"
+#include "location-support.h"
+
+namespace cumem {
+namespace {
+
+bool IsByteCountAttribute(int attribute) {
+  // CU_MEMPOOL_ATTR_REUSE_* (1..3) are int; the others cumem uses (4..8) are cuuint64_t.
+  return attribute < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
+         attribute > CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
+}
+
+// memPoolCreate(allocationType, locationType, locationId, handleTypes, maxSize)
+Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_INT(allocationType, 0);
+  CUMEM_INT(locationType, 1);
+  CUMEM_INT(locationId, 2);
+  CUMEM_INT(handleTypes, 3);
+  CUMEM_SIZE(maxSize, 4);
+  const Capabilities& caps = state->capabilities;
+  if (!CheckLocation(env, state, locationType, "memPoolCreate")) return Napi::Value();
+  if (allocationType == kManagedAllocation && !caps.managedMemoryPools) {
+    ThrowNotSupported(env, "memPoolCreate: pools of managed memory need a CUDA 13.0 driver " +
+                               ModeNote(state, "managedMemoryPools"));
+    return Napi::Value();
+  }
+  // Any non-device location of a pinned pool is host memory (Host, HostNuma, HostNumaCurrent).
+  if (allocationType != kManagedAllocation && locationType != CU_MEM_LOCATION_TYPE_DEVICE &&
+      locationType != CU_MEM_LOCATION_TYPE_INVALID && !caps.hostMemoryPools) {
+    ThrowNotSupported(env, "memPoolCreate: pools of page-locked host memory need a CUDA 13.0 driver " +
+                               ModeNote(state, "hostMemoryPools"));
+    return Napi::Value();
+  }
+  CUmemPoolProps properties;
+  std::memset(&properties, 0, sizeof(properties));
+  properties.allocType = static_cast<CUmemAllocationType>(allocationType);
+  properties.handleTypes = static_cast<CUmemAllocationHandleType>(handleTypes);
+  properties.location.type = static_cast<CUmemLocationType>(locationType);
+  properties.location.id = locationId;
+  properties.maxSize = maxSize;
+  CUmemoryPool pool = nullptr;
+  CUMEM_CHECK(state->cu.cuMemPoolCreate(&pool, &properties), "cuMemPoolCreate");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+}
+
+Napi::Value MemPoolDestroy(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_CHECK(state->cu.cuMemPoolDestroy(reinterpret_cast<CUmemoryPool>(pool)), "cuMemPoolDestroy");
+  return Undefined(env);
+}
+
+Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_INT(attribute, 1);
+  CUMEM_SIZE(value, 2);
+  cuuint64_t bytes = value;
+  int flag = static_cast<int>(value);
+  void* data = IsByteCountAttribute(attribute) ? static_cast<void*>(&bytes) : static_cast<void*>(&flag);
+  CUMEM_CHECK(state->cu.cuMemPoolSetAttribute(reinterpret_cast<CUmemoryPool>(pool),
+                                              static_cast<CUmemPool_attribute>(attribute), data),
+              "cuMemPoolSetAttribute");
+  return Undefined(env);
+}
+
+Napi::Value MemPoolGetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_INT(attribute, 1);
+  // Zeroed 8 bytes: a 4-byte answer lands in the low half (little-endian hosts only).
+  cuuint64_t value = 0;
+  CUMEM_CHECK(state->cu.cuMemPoolGetAttribute(reinterpret_cast<CUmemoryPool>(pool),
+                                              static_cast<CUmemPool_attribute>(attribute), &value),
+              "cuMemPoolGetAttribute");
+  if (!IsByteCountAttribute(attribute)) return IntValue(env, static_cast<int32_t>(value & 0xffffffffu));
+  return NumberValue(env, static_cast<double>(value));
+}
+
+// memPoolSetAccess(pool, locationType, locationId, flags)
+Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_INT(locationType, 1);
+  CUMEM_INT(locationId, 2);
+  CUMEM_INT(flags, 3);
+  if (!CheckLocation(env, state, locationType, "memPoolSetAccess")) return Napi::Value();
+  CUmemAccessDesc access;
+  std::memset(&access, 0, sizeof(access));
+  access.location.type = static_cast<CUmemLocationType>(locationType);
+  access.location.id = locationId;
+  access.flags = static_cast<CUmemAccess_flags>(flags);
+  CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), &access, 1), "cuMemPoolSetAccess");
+  return Undefined(env);
+}
+
+// memPoolGetAccess(pool, locationType, locationId)
+Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_INT(locationType, 1);
+  CUMEM_INT(locationId, 2);
+  if (!CheckLocation(env, state, locationType, "memPoolGetAccess")) return Napi::Value();
+  CUmemLocation location;
+  location.type = static_cast<CUmemLocationType>(locationType);
+  location.id = locationId;
+  CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
+  CUMEM_CHECK(state->cu.cuMemPoolGetAccess(&flags, reinterpret_cast<CUmemoryPool>(pool), &location),
+              "cuMemPoolGetAccess");
+  return IntValue(env, static_cast<int32_t>(flags));
+}
+
+Napi::Value MemPoolTrimTo(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  CUMEM_SIZE(minBytesToKeep, 1);
+  CUMEM_CHECK(state->cu.cuMemPoolTrimTo(reinterpret_cast<CUmemoryPool>(pool), minBytesToKeep), "cuMemPoolTrimTo");
+  return Undefined(env);
+}
+
+// Hot path: the out-pointer is a C local, the only allocation is the returned bigint.
+Napi::Value MemAllocFromPoolAsync(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_SIZE(size, 0);
+  CUMEM_ADDRESS(pool, 1);
+  CUMEM_ADDRESS(stream, 2);
+  CUdeviceptr pointer = 0;
+  CUMEM_CHECK(state->cu.cuMemAllocFromPoolAsync(&pointer, size, reinterpret_cast<CUmemoryPool>(pool),
+                                                reinterpret_cast<CUstream>(stream)),
+              "cuMemAllocFromPoolAsync");
+  return BigIntValue(env, pointer);
+}
+
+Napi::Value MemFreeAsync(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_ADDRESS(stream, 1);
+  CUMEM_CHECK(state->cu.cuMemFreeAsync(pointer, reinterpret_cast<CUstream>(stream)), "cuMemFreeAsync");
+  return Undefined(env);
+}
+
+Napi::Value MemPoolExportToFileDescriptor(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  int fd = -1;
+  CUMEM_CHECK(state->cu.cuMemPoolExportToShareableHandle(&fd, reinterpret_cast<CUmemoryPool>(pool),
+                                                         CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+              "cuMemPoolExportToShareableHandle");
+  return IntValue(env, fd);
+}
+
+Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_INT(fd, 0);
+  CUmemoryPool pool = nullptr;
+  // For POSIX file descriptors the "OS handle" is the descriptor's value cast to a pointer.
+  void* handle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
+  CUMEM_CHECK(state->cu.cuMemPoolImportFromShareableHandle(&pool, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+              "cuMemPoolImportFromShareableHandle");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+}
+
+Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUmemPoolPtrExportData data;
+  std::memset(&data, 0, sizeof(data));
+  CUMEM_CHECK(state->cu.cuMemPoolExportPointer(&data, pointer), "cuMemPoolExportPointer");
+  return CopyToUint8Array(env, data.reserved, sizeof(data.reserved));
+}
+
+Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  void* bytes = nullptr;
+  size_t length = 0;
+  if (!ReadView(env, info[1], &bytes, &length, "data")) return Napi::Value();
+  CUmemPoolPtrExportData data;
+  if (length != sizeof(data.reserved)) {
+    napi_throw_range_error(env, nullptr, "data must be the 64 bytes of memPoolExportPointer");
+    return Napi::Value();
+  }
+  std::memcpy(data.reserved, bytes, sizeof(data.reserved));
+  CUdeviceptr pointer = 0;
+  CUMEM_CHECK(state->cu.cuMemPoolImportPointer(&pointer, reinterpret_cast<CUmemoryPool>(pool), &data),
+              "cuMemPoolImportPointer");
+  return BigIntValue(env, pointer);
+}
+
+}  // namespace
+
+void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<MemPoolCreate>(env, target, "memPoolCreate", state);
+  Method<MemPoolDestroy>(env, target, "memPoolDestroy", state);
+  Method<MemPoolSetAttribute>(env, target, "memPoolSetAttribute", state);
+  Method<MemPoolGetAttribute>(env, target, "memPoolGetAttribute", state);
+  Method<MemPoolSetAccess>(env, target, "memPoolSetAccess", state);
+  Method<MemPoolGetAccess>(env, target, "memPoolGetAccess", state);
+  Method<MemPoolTrimTo>(env, target, "memPoolTrimTo", state);
+  Method<MemAllocFromPoolAsync>(env, target, "memAllocFromPoolAsync", state);
+  Method<MemFreeAsync>(env, target, "memFreeAsync", state);
+  Method<MemPoolExportToFileDescriptor>(env, target, "memPoolExportToFileDescriptor", state);
+  Method<MemPoolImportFromFileDescriptor>(env, target, "memPoolImportFromFileDescriptor", state);
+  Method<MemPoolExportPointer>(env, target, "memPoolExportPointer", state);
+  Method<MemPoolImportPointer>(env, target, "memPoolImportPointer", state);
+}
+
+}  // namespace cumem

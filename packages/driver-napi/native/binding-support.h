@@ -1,0 +1,140 @@
+// Helpers every binding file uses: argument reading without heap allocation, error throwing
+// through the JS error factory, and the lazy-load gate at the top of each function.
+#pragma once
+
+#ifndef NAPI_VERSION
+#define NAPI_VERSION 8
+#endif
+#include <napi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "driver-state.h"
+
+namespace cumem {
+
+// --- Errors (binding-errors.cc) ------------------------------------------------------------
+/** Stores the JS function that builds CudaError / DriverUnavailableError / NotSupportedError. */
+void SetErrorFactory(const Napi::CallbackInfo& info);
+/** A CudaError for `result` from entry point `call`, built by the JS factory (not thrown). */
+Napi::Value MakeCudaError(Napi::Env env, PFN_cuGetErrorName_v6000 getName, PFN_cuGetErrorString_v6000 getString,
+                          CUresult result, const char* call);
+/** Throws a CudaError for `result` from entry point `call`. */
+void ThrowCudaError(Napi::Env env, const DriverState* state, CUresult result, const char* call);
+/** Throws the DriverUnavailableError that describes why `state` failed to load. */
+void ThrowUnavailable(Napi::Env env, const DriverState* state);
+/** Throws a NotSupportedError with `message`. */
+void ThrowNotSupported(Napi::Env env, const std::string& message);
+
+/** Loads the driver if needed; false (with a pending exception) when it is unavailable. */
+inline bool EnsureReady(Napi::Env env, DriverState* state) {
+  if (state->status == LoadStatus::Ready) return true;
+  LoadDriver(state);
+  if (state->status == LoadStatus::Ready) return true;
+  ThrowUnavailable(env, state);
+  return false;
+}
+
+inline DriverState* StateOf(const Napi::CallbackInfo& info) { return static_cast<DriverState*>(info.Data()); }
+
+// --- Arguments -------------------------------------------------------------------------------
+/** An address or handle: a bigint in [0, 2**64) or a non-negative safe-integer number. */
+bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name);
+/** A byte count or element count: a non-negative safe-integer number. */
+bool ReadSize(napi_env env, napi_value value, size_t* out, const char* name);
+/** Any 32-bit integer number (ordinals, priorities, attributes, flags). */
+bool ReadInt(napi_env env, napi_value value, int32_t* out, const char* name);
+/** The first byte and the length in bytes of an ArrayBufferView (a TypedArray or a DataView). */
+bool ReadView(napi_env env, napi_value value, void** data, size_t* bytes, const char* name);
+/** Like ReadView, and also a bare ArrayBuffer. */
+bool ReadMemory(napi_env env, napi_value value, void** data, size_t* bytes, const char* name);
+/** A BigUint64Array: its data, in place (no copy), and its length in elements. */
+bool ReadBigUint64Array(napi_env env, napi_value value, uint64_t** data, size_t* length, const char* name);
+
+/** A new bigint holding `value`. */
+inline Napi::Value BigIntValue(napi_env env, uint64_t value) {
+  napi_value out;
+  napi_create_bigint_uint64(env, value, &out);
+  return Napi::Value(env, out);
+}
+
+inline Napi::Value NumberValue(napi_env env, double value) {
+  napi_value out;
+  napi_create_double(env, value, &out);
+  return Napi::Value(env, out);
+}
+
+inline Napi::Value IntValue(napi_env env, int32_t value) {
+  napi_value out;
+  napi_create_int32(env, value, &out);
+  return Napi::Value(env, out);
+}
+
+inline Napi::Value BoolValue(napi_env env, bool value) {
+  napi_value out;
+  napi_get_boolean(env, value, &out);
+  return Napi::Value(env, out);
+}
+
+inline Napi::Value Undefined(napi_env env) {
+  napi_value out;
+  napi_get_undefined(env, &out);
+  return Napi::Value(env, out);
+}
+
+/** A new Uint8Array with a copy of `size` bytes at `data`. */
+Napi::Value CopyToUint8Array(napi_env env, const void* data, size_t size);
+
+// --- Registration (one per area file) ---------------------------------------------------------
+using Register = void (*)(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterStreams(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
+
+/** Drops one reference to `state`; the last one frees it. */
+void ReleaseState(DriverState* state);
+
+/** Adds `callback` as `target[name]`, bound to `state` (read back with StateOf). */
+template <Napi::Function::Callback callback>
+void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* state) {
+  Napi::Function function = Napi::Function::New<callback>(env, name, state);
+  // The functions, not the binding object, are what the JS Driver keeps, so each holds a
+  // reference to the state.
+  state->references++;
+  function.AddFinalizer([](Napi::Env, DriverState* data) { ReleaseState(data); }, state);
+  target.Set(name, function);
+}
+
+}  // namespace cumem
+
+// The first lines of every binding: the state, the lazy load, and an early return on failure.
+#define CUMEM_PROLOGUE(info)                               \
+  napi_env env = (info).Env();                             \
+  ::cumem::DriverState* state = ::cumem::StateOf(info);    \
+  if (!::cumem::EnsureReady((info).Env(), state)) return Napi::Value()
+
+#define CUMEM_ADDRESS(variable, index)                                                  \
+  uint64_t variable;                                                                    \
+  if (!::cumem::ReadAddress(env, info[index], &variable, #variable)) return Napi::Value()
+
+#define CUMEM_SIZE(variable, index)                                                  \
+  size_t variable;                                                                   \
+  if (!::cumem::ReadSize(env, info[index], &variable, #variable)) return Napi::Value()
+
+#define CUMEM_INT(variable, index)                                                  \
+  int32_t variable;                                                                 \
+  if (!::cumem::ReadInt(env, info[index], &variable, #variable)) return Napi::Value()
+
+// Calls `call` (an expression returning CUresult); on failure throws a CudaError naming `name`.
+#define CUMEM_CHECK(call, name)                                  \
+  do {                                                           \
+    CUresult cumem_result_ = (call);                             \
+    if (cumem_result_ != CUDA_SUCCESS) {                         \
+      ::cumem::ThrowCudaError((info).Env(), state, cumem_result_, name); \
+      return Napi::Value();                                      \
+    }                                                            \
+  } while (0)

@@ -1,0 +1,253 @@
+// Loads libcuda at first use (never at link time, so the addon loads on machines without a
+// GPU) and resolves every entry point at the exact ABI version its slot is typed with.
+#include <dlfcn.h>
+
+#include <string>
+#include <vector>
+
+#include "driver-state.h"
+
+namespace cumem {
+namespace {
+
+constexpr int kLegacyVersion = 12000;
+
+class Resolver {
+ public:
+  explicit Resolver(DriverState* state) : state_(state) {}
+
+  // `name` is the API name cuGetProcAddress knows; `abi` the CUDA version whose signature the
+  // slot has; `exported` the versioned symbol that dlsym finds when cuGetProcAddress cannot.
+  // Only asked for when the driver is at least `abi`: an older driver would answer with an
+  // older signature.
+  template <typename Fn>
+  bool Get(Fn* slot, const char* name, int abi, const char* exported, int ceiling) {
+    *slot = nullptr;
+    if (abi > ceiling) return false;
+    void* pointer = nullptr;
+    if (state_->cu.cuGetProcAddress != nullptr) {
+      CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+      // LEGACY_STREAM: the plain (not per-thread default stream) variants; cumem always
+      // passes explicit streams, and this matches what dlsym of the plain names returns.
+      CUresult result = state_->cu.cuGetProcAddress(name, &pointer, abi, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
+      if (result != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS) pointer = nullptr;
+    }
+    if (pointer == nullptr) pointer = dlsym(state_->library, exported);
+    *slot = reinterpret_cast<Fn>(pointer);
+    return pointer != nullptr;
+  }
+
+  // A slot every supported driver (12.0 and newer) has; a miss fails the load.
+  template <typename Fn>
+  void Require(Fn* slot, const char* name, int abi, const char* exported) {
+    if (!Get(slot, name, abi, exported, state_->driverVersion)) missing_.push_back(exported);
+  }
+
+  std::string Missing() const {
+    std::string list;
+    for (const auto& name : missing_) list += (list.empty() ? "" : ", ") + name;
+    return list;
+  }
+
+ private:
+  DriverState* state_;
+  std::vector<std::string> missing_;
+};
+
+void Fail(DriverState* state, const char* reason, std::string detail) {
+  state->status = LoadStatus::Failed;
+  state->failureReason = reason;
+  state->failureDetail = std::move(detail);
+}
+
+template <typename Fn>
+bool Symbol(void* library, Fn* slot, const char* name) {
+  *slot = reinterpret_cast<Fn>(dlsym(library, name));
+  return *slot != nullptr;
+}
+
+std::string DescribeResult(const EntryPoints& cu, CUresult result) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (cu.cuGetErrorName == nullptr || cu.cuGetErrorName(result, &name) != CUDA_SUCCESS) name = nullptr;
+  if (cu.cuGetErrorString == nullptr || cu.cuGetErrorString(result, &text) != CUDA_SUCCESS) text = nullptr;
+  std::string out = name != nullptr ? name : "CUresult";
+  out += " (" + std::to_string(static_cast<int>(result)) + ")";
+  if (text != nullptr) out += std::string(": ") + text;
+  return out;
+}
+
+void ResolveAll(DriverState* state) {
+  EntryPoints& cu = state->cu;
+  Resolver r(state);
+  // The forms of a CUDA 12.0 driver: what 'legacy' emulates and what every supported driver has.
+  r.Require(&cu.cuDeviceGet, "cuDeviceGet", 2000, "cuDeviceGet");
+  r.Require(&cu.cuDeviceGetCount, "cuDeviceGetCount", 2000, "cuDeviceGetCount");
+  r.Require(&cu.cuDeviceGetName, "cuDeviceGetName", 2000, "cuDeviceGetName");
+  r.Require(&cu.cuDeviceGetUuid, "cuDeviceGetUuid", 11040, "cuDeviceGetUuid_v2");
+  r.Require(&cu.cuDeviceTotalMem, "cuDeviceTotalMem", 3020, "cuDeviceTotalMem_v2");
+  r.Require(&cu.cuDeviceGetAttribute, "cuDeviceGetAttribute", 2000, "cuDeviceGetAttribute");
+  r.Require(&cu.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", 11020, "cuDeviceGetDefaultMemPool");
+  r.Require(&cu.cuDeviceGetMemPool, "cuDeviceGetMemPool", 11020, "cuDeviceGetMemPool");
+  r.Require(&cu.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", 7000, "cuDevicePrimaryCtxRetain");
+  r.Require(&cu.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", 11000, "cuDevicePrimaryCtxRelease_v2");
+  r.Require(&cu.cuCtxSetCurrent, "cuCtxSetCurrent", 4000, "cuCtxSetCurrent");
+  r.Require(&cu.cuCtxGetCurrent, "cuCtxGetCurrent", 4000, "cuCtxGetCurrent");
+  // ABI 2000 on purpose: at 13000 both take a CUcontext as an extra argument.
+  r.Require(&cu.cuCtxGetDevice, "cuCtxGetDevice", 2000, "cuCtxGetDevice");
+  r.Require(&cu.cuCtxSynchronize, "cuCtxSynchronize", 2000, "cuCtxSynchronize");
+  r.Require(&cu.cuMemGetInfo, "cuMemGetInfo", 3020, "cuMemGetInfo_v2");
+  r.Require(&cu.cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange", 5050, "cuCtxGetStreamPriorityRange");
+  r.Require(&cu.cuStreamCreateWithPriority, "cuStreamCreateWithPriority", 5050, "cuStreamCreateWithPriority");
+  r.Require(&cu.cuStreamDestroy, "cuStreamDestroy", 4000, "cuStreamDestroy_v2");
+  r.Require(&cu.cuStreamSynchronize, "cuStreamSynchronize", 2000, "cuStreamSynchronize");
+  r.Require(&cu.cuStreamQuery, "cuStreamQuery", 2000, "cuStreamQuery");
+  r.Require(&cu.cuStreamWaitEvent, "cuStreamWaitEvent", 3020, "cuStreamWaitEvent");
+  r.Require(&cu.cuEventCreate, "cuEventCreate", 2000, "cuEventCreate");
+  r.Require(&cu.cuEventDestroy, "cuEventDestroy", 4000, "cuEventDestroy_v2");
+  r.Require(&cu.cuEventRecord, "cuEventRecord", 2000, "cuEventRecord");
+  r.Require(&cu.cuEventSynchronize, "cuEventSynchronize", 2000, "cuEventSynchronize");
+  r.Require(&cu.cuEventQuery, "cuEventQuery", 2000, "cuEventQuery");
+  r.Require(&cu.cuMemPoolCreate, "cuMemPoolCreate", 11020, "cuMemPoolCreate");
+  r.Require(&cu.cuMemPoolDestroy, "cuMemPoolDestroy", 11020, "cuMemPoolDestroy");
+  r.Require(&cu.cuMemPoolSetAttribute, "cuMemPoolSetAttribute", 11020, "cuMemPoolSetAttribute");
+  r.Require(&cu.cuMemPoolGetAttribute, "cuMemPoolGetAttribute", 11020, "cuMemPoolGetAttribute");
+  r.Require(&cu.cuMemPoolSetAccess, "cuMemPoolSetAccess", 11020, "cuMemPoolSetAccess");
+  r.Require(&cu.cuMemPoolGetAccess, "cuMemPoolGetAccess", 11020, "cuMemPoolGetAccess");
+  r.Require(&cu.cuMemPoolTrimTo, "cuMemPoolTrimTo", 11020, "cuMemPoolTrimTo");
+  r.Require(&cu.cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync", 11020, "cuMemAllocFromPoolAsync");
+  r.Require(&cu.cuMemFreeAsync, "cuMemFreeAsync", 11020, "cuMemFreeAsync");
+  r.Require(&cu.cuMemPoolExportToShareableHandle, "cuMemPoolExportToShareableHandle", 11020,
+            "cuMemPoolExportToShareableHandle");
+  r.Require(&cu.cuMemPoolImportFromShareableHandle, "cuMemPoolImportFromShareableHandle", 11020,
+            "cuMemPoolImportFromShareableHandle");
+  r.Require(&cu.cuMemPoolExportPointer, "cuMemPoolExportPointer", 11020, "cuMemPoolExportPointer");
+  r.Require(&cu.cuMemPoolImportPointer, "cuMemPoolImportPointer", 11020, "cuMemPoolImportPointer");
+  r.Require(&cu.cuMemAlloc, "cuMemAlloc", 3020, "cuMemAlloc_v2");
+  r.Require(&cu.cuMemFree, "cuMemFree", 3020, "cuMemFree_v2");
+  r.Require(&cu.cuMemHostAlloc, "cuMemHostAlloc", 2020, "cuMemHostAlloc");
+  r.Require(&cu.cuMemFreeHost, "cuMemFreeHost", 2000, "cuMemFreeHost");
+  r.Require(&cu.cuMemAllocManaged, "cuMemAllocManaged", 6000, "cuMemAllocManaged");
+  r.Require(&cu.cuIpcGetMemHandle, "cuIpcGetMemHandle", 4010, "cuIpcGetMemHandle");
+  r.Require(&cu.cuIpcOpenMemHandle, "cuIpcOpenMemHandle", 11000, "cuIpcOpenMemHandle_v2");
+  r.Require(&cu.cuIpcCloseMemHandle, "cuIpcCloseMemHandle", 4010, "cuIpcCloseMemHandle");
+  r.Require(&cu.cuMemcpyAsync, "cuMemcpyAsync", 4000, "cuMemcpyAsync");
+  r.Require(&cu.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", 3020, "cuMemcpyHtoDAsync_v2");
+  r.Require(&cu.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync", 3020, "cuMemcpyDtoHAsync_v2");
+  r.Require(&cu.cuMemcpyHtoD, "cuMemcpyHtoD", 3020, "cuMemcpyHtoD_v2");
+  r.Require(&cu.cuMemcpyDtoH, "cuMemcpyDtoH", 3020, "cuMemcpyDtoH_v2");
+  r.Require(&cu.cuMemcpy2DAsync, "cuMemcpy2DAsync", 3020, "cuMemcpy2DAsync_v2");
+  r.Require(&cu.cuMemcpy3DAsync, "cuMemcpy3DAsync", 3020, "cuMemcpy3DAsync_v2");
+  r.Require(&cu.cuMemsetD8Async, "cuMemsetD8Async", 3020, "cuMemsetD8Async");
+  r.Require(&cu.cuMemsetD16Async, "cuMemsetD16Async", 3020, "cuMemsetD16Async");
+  r.Require(&cu.cuMemsetD32Async, "cuMemsetD32Async", 3020, "cuMemsetD32Async");
+  r.Require(&cu.cuMemRangeGetAttribute, "cuMemRangeGetAttribute", 8000, "cuMemRangeGetAttribute");
+  r.Require(&cu.cuPointerGetAttribute, "cuPointerGetAttribute", 4000, "cuPointerGetAttribute");
+
+  // Newer forms: in 'legacy' mode nothing above CUDA 12.0 is asked for.
+  const int ceiling = state->legacy ? kLegacyVersion : state->driverVersion;
+  const int real = state->driverVersion;
+  if (!r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 12080, "cuEventElapsedTime_v2", ceiling)) {
+    r.Require(&cu.cuEventElapsedTime, "cuEventElapsedTime", 2000, "cuEventElapsedTime");
+  }
+  const std::string missing = r.Missing();
+  if (!missing.empty()) {
+    Fail(state, "entry-point-missing", missing);
+    return;
+  }
+  const bool adviseV1 = r.Get(&cu.cuMemAdvise_v8000, "cuMemAdvise", 8000, "cuMemAdvise", real);
+  const bool prefetchV1 = r.Get(&cu.cuMemPrefetchAsync_v8000, "cuMemPrefetchAsync", 8000, "cuMemPrefetchAsync", real);
+  bool locations = false;
+#if CUDA_VERSION >= 12020
+  // In 'legacy' mode the CUmemLocation forms are still resolved when the ordinal forms are
+  // gone, to emulate them (Device and Host locations only).
+  const int locationCeiling = (adviseV1 && prefetchV1) ? ceiling : real;
+  const bool adviseV2 = r.Get(&cu.cuMemAdvise_v12020, "cuMemAdvise", 12020, "cuMemAdvise_v2", locationCeiling);
+  const bool prefetchV2 =
+      r.Get(&cu.cuMemPrefetchAsync_v12020, "cuMemPrefetchAsync", 12020, "cuMemPrefetchAsync_v2", locationCeiling);
+  locations = adviseV2 && prefetchV2;
+  if (!(adviseV1 || adviseV2) || !(prefetchV1 || prefetchV2)) {
+    Fail(state, "entry-point-missing", "cuMemAdvise, cuMemPrefetchAsync");
+    return;
+  }
+#else
+  if (!adviseV1 || !prefetchV1) {
+    Fail(state, "entry-point-missing", "cuMemAdvise, cuMemPrefetchAsync");
+    return;
+  }
+#endif
+
+  Capabilities& caps = state->capabilities;
+#ifdef __linux__
+  caps.interprocess = true;  // POSIX file descriptors and cuIpc*: Linux only.
+#endif
+  if (state->legacy) return;
+  caps.memoryLocations = locations;
+  caps.hostNumaLocations = locations && real >= 13000;
+  caps.hostMemoryPools = real >= 13000;
+  caps.managedMemoryPools = real >= 13000;
+#if CUDA_VERSION >= 13000
+  r.Get(&cu.cuMemcpyBatchAsync_v13000, "cuMemcpyBatchAsync", 13000, "cuMemcpyBatchAsync_v2", ceiling);
+  const bool prefetchBatch =
+      r.Get(&cu.cuMemPrefetchBatchAsync, "cuMemPrefetchBatchAsync", 13000, "cuMemPrefetchBatchAsync", ceiling);
+  const bool discardBatch =
+      r.Get(&cu.cuMemDiscardBatchAsync, "cuMemDiscardBatchAsync", 13000, "cuMemDiscardBatchAsync", ceiling);
+  const bool discardPrefetchBatch = r.Get(&cu.cuMemDiscardAndPrefetchBatchAsync, "cuMemDiscardAndPrefetchBatchAsync",
+                                          13000, "cuMemDiscardAndPrefetchBatchAsync", ceiling);
+  caps.batchPrefetchDiscard = prefetchBatch && discardBatch && discardPrefetchBatch;
+  caps.batchMemcpy = cu.cuMemcpyBatchAsync_v13000 != nullptr;
+#endif
+#if CUDA_VERSION >= 12080
+  if (!caps.batchMemcpy) {
+    caps.batchMemcpy =
+        r.Get(&cu.cuMemcpyBatchAsync_v12080, "cuMemcpyBatchAsync", 12080, "cuMemcpyBatchAsync", ceiling);
+  }
+#endif
+}
+
+}  // namespace
+
+void LoadDriver(DriverState* state) {
+  if (state->status != LoadStatus::NotLoaded) return;
+  dlerror();
+  void* library = dlopen(state->libraryPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char* why = dlerror();
+    Fail(state, "library-missing", why != nullptr ? why : "dlopen failed");
+    return;
+  }
+  // The library is never closed: drivers do not support being unloaded, and other drivers in
+  // this process may share the handle.
+  state->library = library;
+  EntryPoints& cu = state->cu;
+  Symbol(library, &cu.cuGetErrorName, "cuGetErrorName");
+  Symbol(library, &cu.cuGetErrorString, "cuGetErrorString");
+  if (!Symbol(library, &cu.cuInit, "cuInit") || !Symbol(library, &cu.cuDriverGetVersion, "cuDriverGetVersion")) {
+    Fail(state, "entry-point-missing", "cuInit, cuDriverGetVersion");
+    return;
+  }
+  CUresult result = cu.cuInit(0);
+  if (result != CUDA_SUCCESS) {
+    // The toolkit's stubs/libcuda.so loads but cannot run anything: as good as missing.
+    const char* reason = result == CUDA_ERROR_NO_DEVICE       ? "no-device"
+                         : result == CUDA_ERROR_STUB_LIBRARY ? "library-missing"
+                                                             : "init-failed";
+    Fail(state, reason, "cuInit failed: " + DescribeResult(cu, result));
+    return;
+  }
+  int version = 0;
+  result = cu.cuDriverGetVersion(&version);
+  if (result != CUDA_SUCCESS) {
+    Fail(state, "init-failed", "cuDriverGetVersion failed: " + DescribeResult(cu, result));
+    return;
+  }
+  state->driverVersion = version;
+  if (version < kMinimumDriverVersion || !Symbol(library, &cu.cuGetProcAddress, "cuGetProcAddress_v2")) {
+    Fail(state, "driver-too-old", std::to_string(version));
+    return;
+  }
+  ResolveAll(state);
+  if (state->status == LoadStatus::NotLoaded) state->status = LoadStatus::Ready;
+}
+
+}  // namespace cumem

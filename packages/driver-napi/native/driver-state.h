@@ -1,0 +1,148 @@
+// Per-driver state shared by every area of the addon: the resolved entry points, the load
+// status and the capabilities. One DriverState exists per createDriver() call, because two
+// drivers in one process may use different libraries or entry-point modes.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <string>
+
+#if !defined(CUDA_VERSION) || CUDA_VERSION < 12000
+#error "@cumem/driver-napi needs the headers of CUDA 12.0 or newer (cuda.h and cudaTypedefs.h)."
+#endif
+
+namespace cumem {
+
+// Every slot is typed with the PFN_<name>_v<ABI> typedef of cudaTypedefs.h and resolved with
+// that same ABI version, so a driver can never hand us a different signature: e.g. a CUDA 13
+// driver's cuCtxGetDevice at ABI 13000 takes a context as a second argument.
+struct EntryPoints {
+  PFN_cuGetErrorName_v6000 cuGetErrorName = nullptr;
+  PFN_cuGetErrorString_v6000 cuGetErrorString = nullptr;
+  PFN_cuInit_v2000 cuInit = nullptr;
+  PFN_cuDriverGetVersion_v2020 cuDriverGetVersion = nullptr;
+  PFN_cuGetProcAddress_v12000 cuGetProcAddress = nullptr;
+
+  PFN_cuDeviceGet_v2000 cuDeviceGet = nullptr;
+  PFN_cuDeviceGetCount_v2000 cuDeviceGetCount = nullptr;
+  PFN_cuDeviceGetName_v2000 cuDeviceGetName = nullptr;
+  PFN_cuDeviceGetUuid_v11040 cuDeviceGetUuid = nullptr;
+  PFN_cuDeviceTotalMem_v3020 cuDeviceTotalMem = nullptr;
+  PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;
+  PFN_cuDeviceGetDefaultMemPool_v11020 cuDeviceGetDefaultMemPool = nullptr;
+  PFN_cuDeviceGetMemPool_v11020 cuDeviceGetMemPool = nullptr;
+
+  PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain = nullptr;
+  PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease = nullptr;
+  PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent = nullptr;
+  PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent = nullptr;
+  PFN_cuCtxGetDevice_v2000 cuCtxGetDevice = nullptr;
+  PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;
+  PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;
+  PFN_cuCtxGetStreamPriorityRange_v5050 cuCtxGetStreamPriorityRange = nullptr;
+
+  PFN_cuStreamCreateWithPriority_v5050 cuStreamCreateWithPriority = nullptr;
+  PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;
+  PFN_cuStreamSynchronize_v2000 cuStreamSynchronize = nullptr;
+  PFN_cuStreamQuery_v2000 cuStreamQuery = nullptr;
+  PFN_cuStreamWaitEvent_v3020 cuStreamWaitEvent = nullptr;
+  PFN_cuEventCreate_v2000 cuEventCreate = nullptr;
+  PFN_cuEventDestroy_v4000 cuEventDestroy = nullptr;
+  PFN_cuEventRecord_v2000 cuEventRecord = nullptr;
+  PFN_cuEventSynchronize_v2000 cuEventSynchronize = nullptr;
+  PFN_cuEventQuery_v2000 cuEventQuery = nullptr;
+  // Same signature at ABI 2000 and 12080; the newer one is taken when the driver has it.
+  PFN_cuEventElapsedTime_v2000 cuEventElapsedTime = nullptr;
+
+  PFN_cuMemPoolCreate_v11020 cuMemPoolCreate = nullptr;
+  PFN_cuMemPoolDestroy_v11020 cuMemPoolDestroy = nullptr;
+  PFN_cuMemPoolSetAttribute_v11020 cuMemPoolSetAttribute = nullptr;
+  PFN_cuMemPoolGetAttribute_v11020 cuMemPoolGetAttribute = nullptr;
+  PFN_cuMemPoolSetAccess_v11020 cuMemPoolSetAccess = nullptr;
+  PFN_cuMemPoolGetAccess_v11020 cuMemPoolGetAccess = nullptr;
+  PFN_cuMemPoolTrimTo_v11020 cuMemPoolTrimTo = nullptr;
+  PFN_cuMemAllocFromPoolAsync_v11020 cuMemAllocFromPoolAsync = nullptr;
+  PFN_cuMemFreeAsync_v11020 cuMemFreeAsync = nullptr;
+  PFN_cuMemPoolExportToShareableHandle_v11020 cuMemPoolExportToShareableHandle = nullptr;
+  PFN_cuMemPoolImportFromShareableHandle_v11020 cuMemPoolImportFromShareableHandle = nullptr;
+  PFN_cuMemPoolExportPointer_v11020 cuMemPoolExportPointer = nullptr;
+  PFN_cuMemPoolImportPointer_v11020 cuMemPoolImportPointer = nullptr;
+
+  PFN_cuMemAlloc_v3020 cuMemAlloc = nullptr;
+  PFN_cuMemFree_v3020 cuMemFree = nullptr;
+  PFN_cuMemHostAlloc_v2020 cuMemHostAlloc = nullptr;
+  PFN_cuMemFreeHost_v2000 cuMemFreeHost = nullptr;
+  PFN_cuMemAllocManaged_v6000 cuMemAllocManaged = nullptr;
+  PFN_cuIpcGetMemHandle_v4010 cuIpcGetMemHandle = nullptr;
+  PFN_cuIpcOpenMemHandle_v11000 cuIpcOpenMemHandle = nullptr;
+  PFN_cuIpcCloseMemHandle_v4010 cuIpcCloseMemHandle = nullptr;
+
+  PFN_cuMemcpyAsync_v4000 cuMemcpyAsync = nullptr;
+  PFN_cuMemcpyHtoDAsync_v3020 cuMemcpyHtoDAsync = nullptr;
+  PFN_cuMemcpyDtoHAsync_v3020 cuMemcpyDtoHAsync = nullptr;
+  PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD = nullptr;
+  PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH = nullptr;
+  PFN_cuMemcpy2DAsync_v3020 cuMemcpy2DAsync = nullptr;
+  PFN_cuMemcpy3DAsync_v3020 cuMemcpy3DAsync = nullptr;
+#if CUDA_VERSION >= 12080
+  PFN_cuMemcpyBatchAsync_v12080 cuMemcpyBatchAsync_v12080 = nullptr;
+#endif
+#if CUDA_VERSION >= 13000
+  PFN_cuMemcpyBatchAsync_v13000 cuMemcpyBatchAsync_v13000 = nullptr;
+#endif
+  PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;
+  PFN_cuMemsetD16Async_v3020 cuMemsetD16Async = nullptr;
+  PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;
+
+  PFN_cuMemAdvise_v8000 cuMemAdvise_v8000 = nullptr;
+  PFN_cuMemPrefetchAsync_v8000 cuMemPrefetchAsync_v8000 = nullptr;
+#if CUDA_VERSION >= 12020
+  PFN_cuMemAdvise_v12020 cuMemAdvise_v12020 = nullptr;
+  PFN_cuMemPrefetchAsync_v12020 cuMemPrefetchAsync_v12020 = nullptr;
+#endif
+#if CUDA_VERSION >= 13000
+  PFN_cuMemPrefetchBatchAsync_v13000 cuMemPrefetchBatchAsync = nullptr;
+  PFN_cuMemDiscardBatchAsync_v13000 cuMemDiscardBatchAsync = nullptr;
+  PFN_cuMemDiscardAndPrefetchBatchAsync_v13000 cuMemDiscardAndPrefetchBatchAsync = nullptr;
+#endif
+  PFN_cuMemRangeGetAttribute_v8000 cuMemRangeGetAttribute = nullptr;
+  PFN_cuPointerGetAttribute_v4000 cuPointerGetAttribute = nullptr;
+};
+
+/** Mirrors DriverCapabilities of @cumem/core-types. */
+struct Capabilities {
+  bool memoryLocations = false;
+  bool hostNumaLocations = false;
+  bool batchPrefetchDiscard = false;
+  bool batchMemcpy = false;
+  bool hostMemoryPools = false;
+  bool managedMemoryPools = false;
+  bool interprocess = false;
+};
+
+enum class LoadStatus { NotLoaded, Ready, Failed };
+
+struct DriverState {
+  std::string libraryPath;
+  bool legacy = false;
+  LoadStatus status = LoadStatus::NotLoaded;
+  // Why loading failed: a DriverUnavailableReason of @cumem/core-types, and the details.
+  std::string failureReason;
+  std::string failureDetail;
+  void* library = nullptr;
+  int driverVersion = 0;
+  Capabilities capabilities;
+  EntryPoints cu;
+  // Function objects (and in-flight workers) holding this state; freed when it reaches 0.
+  int references = 0;
+};
+
+// The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that
+// `entryPoints: 'legacy'` emulates are those of CUDA 12.0.
+constexpr int kMinimumDriverVersion = 12000;
+
+/** Loads the library and resolves the entry points once; false (with `status` Failed) on failure. */
+void LoadDriver(DriverState* state);
+
+}  // namespace cumem

@@ -1,0 +1,8 @@
+/**
+ * `@cumem/driver-napi`: the cumem Driver contract as a node-addon-api C++ addon that opens
+ * `libcuda.so.1` at run time. Import never fails; the first driver call does when there is no
+ * addon, no driver library or no device.
+ */
+
+export type { Driver, DriverCapabilities, DriverOptions, EntryPointMode } from '@cumem/core-types';
+export { createDriver } from './napi-driver.js';

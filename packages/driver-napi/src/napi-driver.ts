@@ -1,0 +1,162 @@
+import {
+  checkOptions,
+  DRIVER_CONTRACT_VERSION,
+  type Driver,
+  type DriverCapabilities,
+  type DriverOptions,
+  type DriverUnavailableError,
+  describeValue,
+} from '@cumem/core-types';
+import { type AddonLoadResult, defaultAddon } from './load-addon.js';
+import type { NativeBinding } from './native-binding.js';
+
+/** Default `libraryPath`: the driver's soname, found by the system loader. */
+const DEFAULT_LIBRARY = 'libcuda.so.1';
+
+/** The Promise form of a failure, so `*Async` members always return a Promise. */
+function settle<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return start();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The Driver over one native binding. Members with the contract's exact signature ARE the
+ * addon's functions (no JS frame in between on the hot paths); the others are one-line
+ * forwards that split a `MemLocation` into two integers.
+ */
+function driverFromBinding(b: NativeBinding): Driver {
+  let capabilities: DriverCapabilities | undefined;
+  return Object.freeze({
+    name: 'napi',
+    contractVersion: DRIVER_CONTRACT_VERSION,
+    get driverVersion(): number {
+      return b.driverVersion();
+    },
+    get capabilities(): DriverCapabilities {
+      capabilities ??= Object.freeze(b.capabilities());
+      return capabilities;
+    },
+    deviceGetCount: b.deviceGetCount,
+    deviceGetName: b.deviceGetName,
+    deviceGetUuid: b.deviceGetUuid,
+    deviceTotalMem: b.deviceTotalMem,
+    deviceGetAttribute: b.deviceGetAttribute,
+    deviceGetDefaultMemPool: b.deviceGetDefaultMemPool,
+    deviceGetMemPool: b.deviceGetMemPool,
+    primaryContextRetain: b.primaryContextRetain,
+    primaryContextRelease: b.primaryContextRelease,
+    contextSetCurrent: b.contextSetCurrent,
+    contextGetCurrent: b.contextGetCurrent,
+    contextGetDevice: b.contextGetDevice,
+    contextSynchronize: b.contextSynchronize,
+    memGetInfo: b.memGetInfo,
+    contextGetStreamPriorityRange: b.contextGetStreamPriorityRange,
+    streamCreate: b.streamCreate,
+    streamDestroy: b.streamDestroy,
+    streamSynchronize: b.streamSynchronize,
+    streamSynchronizeAsync: (stream) => settle(() => b.streamSynchronizeAsync(stream)),
+    streamQuery: b.streamQuery,
+    streamWaitEvent: b.streamWaitEvent,
+    eventCreate: b.eventCreate,
+    eventDestroy: b.eventDestroy,
+    eventRecord: b.eventRecord,
+    eventSynchronize: b.eventSynchronize,
+    eventSynchronizeAsync: (event) => settle(() => b.eventSynchronizeAsync(event)),
+    eventQuery: b.eventQuery,
+    eventElapsedTime: b.eventElapsedTime,
+    memPoolCreate: (p) =>
+      b.memPoolCreate(p.allocationType, p.location.type, p.location.id, p.handleTypes, p.maxSize),
+    memPoolDestroy: b.memPoolDestroy,
+    memPoolSetAttribute: b.memPoolSetAttribute,
+    memPoolGetAttribute: b.memPoolGetAttribute,
+    memPoolSetAccess: (pool, location, flags) => b.memPoolSetAccess(pool, location.type, location.id, flags),
+    memPoolGetAccess: (pool, location) => b.memPoolGetAccess(pool, location.type, location.id),
+    memPoolTrimTo: b.memPoolTrimTo,
+    memAllocFromPoolAsync: b.memAllocFromPoolAsync,
+    memFreeAsync: b.memFreeAsync,
+    memPoolExportToFileDescriptor: b.memPoolExportToFileDescriptor,
+    memPoolImportFromFileDescriptor: b.memPoolImportFromFileDescriptor,
+    memPoolExportPointer: b.memPoolExportPointer,
+    memPoolImportPointer: b.memPoolImportPointer,
+    memAlloc: b.memAlloc,
+    memFree: b.memFree,
+    memHostAlloc: b.memHostAlloc,
+    memFreeHost: b.memFreeHost,
+    memAllocManaged: b.memAllocManaged,
+    ipcGetMemHandle: b.ipcGetMemHandle,
+    ipcOpenMemHandle: b.ipcOpenMemHandle,
+    ipcCloseMemHandle: b.ipcCloseMemHandle,
+    memcpyAsync: b.memcpyAsync,
+    memcpyHtoDAsync: b.memcpyHtoDAsync,
+    memcpyDtoHAsync: b.memcpyDtoHAsync,
+    memcpyHtoD: b.memcpyHtoD,
+    memcpyDtoH: b.memcpyDtoH,
+    memcpy2DAsync: b.memcpy2DAsync,
+    memcpy3DAsync: b.memcpy3DAsync,
+    memcpyBatchAsync: b.memcpyBatchAsync,
+    memsetD8Async: b.memsetD8Async,
+    memsetD16Async: b.memsetD16Async,
+    memsetD32Async: b.memsetD32Async,
+    memAdvise: (pointer, size, advice, location) =>
+      b.memAdvise(pointer, size, advice, location.type, location.id),
+    memPrefetchAsync: (pointer, size, location, stream) =>
+      b.memPrefetchAsync(pointer, size, location.type, location.id, stream),
+    memPrefetchBatchAsync: b.memPrefetchBatchAsync,
+    memDiscardBatchAsync: b.memDiscardBatchAsync,
+    memDiscardAndPrefetchBatchAsync: b.memDiscardAndPrefetchBatchAsync,
+    memRangeGetAttribute: b.memRangeGetAttribute,
+    memRangeGetAccessedBy: b.memRangeGetAccessedBy,
+    pointerGetAttribute: b.pointerGetAttribute,
+    pointerGetHandleAttribute: b.pointerGetHandleAttribute,
+    hostView: b.hostView,
+    addressOf: b.addressOf,
+  } satisfies Driver);
+}
+
+/**
+ * A binding whose every function throws `error`: the Driver of a package whose addon is not
+ * built. It has the same members as a working one; only using them fails.
+ */
+function unavailableBinding(error: DriverUnavailableError): NativeBinding {
+  const fail = () => {
+    throw error;
+  };
+  return new Proxy({} as NativeBinding, { get: () => fail });
+}
+
+function checkDriverOptions(options: DriverOptions | undefined): { libraryPath: string; legacy: boolean } {
+  const { entryPoints = 'auto', libraryPath = DEFAULT_LIBRARY } = checkOptions(options);
+  if (entryPoints !== 'auto' && entryPoints !== 'legacy') {
+    throw new TypeError(`options.entryPoints must be 'auto' or 'legacy', got ${describeValue(entryPoints)}`);
+  }
+  if (typeof libraryPath !== 'string' || libraryPath.length === 0) {
+    throw new TypeError(`options.libraryPath must be a non-empty string, got ${describeValue(libraryPath)}`);
+  }
+  return { libraryPath, legacy: entryPoints === 'legacy' };
+}
+
+/**
+ * {@link createDriver} over an explicit addon load result (tests point the loader elsewhere).
+ * @internal
+ */
+export function createDriverFrom(loaded: AddonLoadResult, options?: DriverOptions): Driver {
+  const { libraryPath, legacy } = checkDriverOptions(options);
+  if (loaded.addon === undefined) return driverFromBinding(unavailableBinding(loaded.error));
+  return driverFromBinding(loaded.addon.createBinding(libraryPath, legacy));
+}
+
+/**
+ * The cumem {@link Driver} over the N-API addon. Creating it never loads `libcuda.so.1`; the
+ * first member used does, and throws `DriverUnavailableError` (every time) when the library,
+ * a device or the addon itself is missing.
+ *
+ * @param options `entryPoints` (`'auto'`, default, or `'legacy'` for the CUDA 12.0 forms) and
+ *   `libraryPath` (default `'libcuda.so.1'`).
+ * @throws TypeError when `options` is not an object or has a wrong-typed field.
+ */
+export function createDriver(options?: DriverOptions): Driver {
+  return createDriverFrom(defaultAddon(), options);
+}

@@ -1,0 +1,201 @@
+// The addon against a fake libcuda (test/fixtures/fake-libcuda.c, compiled here): the ABI
+// version each entry point is resolved with, capabilities per driver version, the legacy
+// forms, and CudaError fields. Skipped where there is no compiler or no CUDA headers.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CudaError, type Driver, MemAdvise, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDriver } from '../src/index.js';
+import { defaultAddon } from '../src/load-addon.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'cumem-fake-cuda-'));
+const library = join(directory, 'libcuda-fake.so');
+const log = join(directory, 'requests.log');
+const cudaInclude = join(process.env.CUDA_PATH ?? process.env.CUDA_HOME ?? '/usr/local/cuda', 'include');
+
+function compile(): string | undefined {
+  if (!defaultAddon().addon) return 'the addon is not built';
+  try {
+    const source = fileURLToPath(new URL('./fixtures/fake-libcuda.c', import.meta.url));
+    execFileSync('cc', ['-shared', '-fPIC', '-O1', `-I${cudaInclude}`, source, '-o', library], {
+      stdio: 'pipe',
+    });
+    return undefined;
+  } catch (error) {
+    return `cannot compile the fake driver: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+const skipReason = compile();
+const describeFake = skipReason === undefined ? describe : describe.skip;
+
+/** A driver over a fresh copy of the fake (dlopen shares one handle per path). */
+function fakeDriver(version: number, entryPoints: 'auto' | 'legacy' = 'auto'): Driver {
+  process.env.FAKE_CUDA_VERSION = String(version);
+  process.env.FAKE_CUDA_LOG = log;
+  writeFileSync(log, '');
+  const driver = createDriver({ libraryPath: library, entryPoints });
+  void driver.driverVersion; // loads now, with this version
+  return driver;
+}
+
+function requested(): Map<string, number[]> {
+  const map = new Map<string, number[]>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const [name, version] = line.split(' ');
+    if (!name || name === 'call' || version === undefined) continue;
+    map.set(name, [...(map.get(name) ?? []), Number(version)]);
+  }
+  return map;
+}
+
+function calls(): string[] {
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('call '))
+    .map((line) => line.slice(5));
+}
+
+describeFake(`the addon over a fake libcuda ${skipReason ?? ''}`, () => {
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+  beforeEach(() => {
+    delete process.env.FAKE_CUDA_MISSING;
+  });
+
+  it('resolves each entry point at the ABI its typedef has (cuCtxGetDevice at 2000 on a CUDA 13 driver)', () => {
+    fakeDriver(13000);
+    const abi = requested();
+    expect(abi.get('cuCtxGetDevice')).toEqual([2000]);
+    expect(abi.get('cuCtxSynchronize')).toEqual([2000]);
+    expect(abi.get('cuMemcpyDtoH')).toEqual([3020]);
+    expect(abi.get('cuStreamDestroy')).toEqual([4000]);
+    expect(abi.get('cuMemcpyBatchAsync')).toEqual([13000]);
+    expect(abi.get('cuMemPrefetchBatchAsync')).toEqual([13000]);
+    expect(abi.get('cuEventElapsedTime')).toEqual([12080]);
+    expect(abi.get('cuMemAdvise')).toEqual([8000, 12020]);
+  });
+
+  it('derives capabilities from the driver version', () => {
+    expect(fakeDriver(13000).capabilities).toEqual({
+      memoryLocations: true,
+      hostNumaLocations: true,
+      batchPrefetchDiscard: true,
+      batchMemcpy: true,
+      hostMemoryPools: true,
+      managedMemoryPools: true,
+      interprocess: true,
+    });
+    const cuda128 = fakeDriver(12080);
+    expect(cuda128.capabilities).toMatchObject({
+      memoryLocations: true,
+      hostNumaLocations: false,
+      batchMemcpy: true,
+    });
+    expect(requested().get('cuMemcpyBatchAsync')).toEqual([12080]);
+    expect(requested().has('cuMemPrefetchBatchAsync')).toBe(false);
+    const cuda120 = fakeDriver(12000);
+    expect(cuda120.capabilities).toMatchObject({ memoryLocations: false, batchMemcpy: false });
+    expect(requested().get('cuEventElapsedTime')).toEqual([2000]);
+  });
+
+  it("'legacy' asks for nothing newer than CUDA 12.0 and advises by ordinal", () => {
+    const driver = fakeDriver(13000, 'legacy');
+    expect(driver.capabilities).toMatchObject({
+      memoryLocations: false,
+      batchMemcpy: false,
+      hostMemoryPools: false,
+    });
+    const newest = Math.max(...[...requested().values()].flat());
+    expect(newest).toBeLessThanOrEqual(12000);
+    driver.memAdvise(4096n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Host, id: 0 });
+    driver.memAdvise(4096n, 64, MemAdvise.SetAccessedBy, { type: MemLocationType.Device, id: 1 });
+    expect(calls()).toEqual(['cuMemAdvise@8000 -1', 'cuMemAdvise@8000 1']);
+    expect(() => driver.memAdvise(4096n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
+      NotSupportedError,
+    );
+    expect(() =>
+      driver.memcpyBatchAsync(new BigUint64Array(1), new BigUint64Array(1), new BigUint64Array(1), 1, 0n),
+    ).toThrow(NotSupportedError);
+  });
+
+  it("'legacy' emulates a missing ordinal form with the CUmemLocation one, Device and Host only", () => {
+    process.env.FAKE_CUDA_MISSING = 'cuMemAdvise@8000,cuMemPrefetchAsync@8000,';
+    const driver = fakeDriver(13000, 'legacy');
+    expect(driver.capabilities.memoryLocations).toBe(false);
+    driver.memAdvise(4096n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Host, id: 9 });
+    driver.memAdvise(4096n, 64, MemAdvise.SetAccessedBy, { type: MemLocationType.Device, id: 1 });
+    expect(calls()).toEqual(['cuMemAdvise@12020 200', 'cuMemAdvise@12020 101']);
+    expect(() => driver.memAdvise(4096n, 64, 3, { type: MemLocationType.HostNumaCurrent, id: 0 })).toThrow(
+      NotSupportedError,
+    );
+  });
+
+  it('fails the load, naming the entry points, when neither form of cuMemAdvise exists', () => {
+    process.env.FAKE_CUDA_MISSING = 'cuMemAdvise@8000,cuMemAdvise@12020,';
+    expect(() => fakeDriver(13000).deviceGetCount()).toThrow(
+      expect.objectContaining({
+        reason: 'entry-point-missing',
+        message: expect.stringContaining('cuMemAdvise'),
+      }),
+    );
+  });
+
+  it('passes CUmemLocation by value in the auto mode', () => {
+    const driver = fakeDriver(13000);
+    driver.memAdvise(4096n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.HostNuma, id: 2 });
+    driver.memAdvise(4096n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Device, id: 1 });
+    expect(calls()).toEqual(['cuMemAdvise@12020 302', 'cuMemAdvise@12020 101']);
+  });
+
+  it('turns a failed call into a CudaError with code, name, entry point and description', () => {
+    const driver = fakeDriver(13000);
+    let caught: unknown;
+    try {
+      driver.memAlloc(0);
+    } catch (error) {
+      caught = error;
+    }
+    expect(CudaError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({
+      code: 1,
+      codeName: 'CUDA_ERROR_INVALID_VALUE',
+      call: 'cuMemAlloc',
+      description: 'invalid argument',
+      message: 'cuMemAlloc failed: CUDA_ERROR_INVALID_VALUE (1): invalid argument',
+    });
+    expect(() => driver.deviceGetName(5)).toThrow(expect.objectContaining({ call: 'cuDeviceGet' }));
+  });
+
+  it('copies through the out-parameters and views in place', () => {
+    const driver = fakeDriver(13000);
+    expect(driver.contextGetDevice()).toBe(3);
+    const pointer = driver.memAlloc(16);
+    driver.memcpyHtoD(pointer, new Float64Array([2.5, -1]));
+    const back = new Float64Array(2);
+    driver.memcpyDtoH(back, pointer);
+    expect([...back]).toEqual([2.5, -1]);
+    expect([...driver.hostView(pointer, 16)]).toEqual([...new Uint8Array(back.buffer)]);
+    driver.memFree(pointer);
+  });
+
+  it('asks for ACCESSED_BY with one slot per device plus the CPU, and drops CU_DEVICE_INVALID', () => {
+    const driver = fakeDriver(13000);
+    expect(driver.memRangeGetAccessedBy(4096n, 64)).toEqual([1, -1, 0]);
+    expect(calls()).toEqual(['cuMemRangeGetAttribute 12']);
+  });
+
+  it('reports cuInit finding no device as DriverUnavailableError(no-device)', () => {
+    process.env.FAKE_CUDA_NO_DEVICE = '1';
+    try {
+      const copy = join(directory, 'libcuda-nodevice.so');
+      writeFileSync(copy, readFileSync(library));
+      const driver = createDriver({ libraryPath: copy });
+      expect(() => driver.deviceGetCount()).toThrow(expect.objectContaining({ reason: 'no-device' }));
+    } finally {
+      delete process.env.FAKE_CUDA_NO_DEVICE;
+    }
+  });
+});

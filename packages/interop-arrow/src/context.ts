@@ -1,0 +1,208 @@
+// pyarrow.cuda's Context: one device's primary context, and the factories of CudaBuffers.
+
+import {
+  checkAddress,
+  checkOptions,
+  checkSize,
+  Device,
+  describeValue,
+  IpcMemFlags,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
+import { arrayInterfaceSpan } from './array-interface-span.js';
+import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
+import { CudaBuffer, createCudaBuffer } from './cuda-buffer.js';
+import type { DeviceAllocation } from './device-allocation.js';
+import { HostBuffer } from './host-buffer.js';
+import { type HostData, tryHostBytes } from './host-bytes.js';
+import { IpcMemHandle } from './ipc-mem-handle.js';
+import { resolveDataRange } from './position-rules.js';
+
+/** Options of {@link Context.bufferFromData}. */
+export interface BufferFromDataOptions {
+  /** Byte offset in `data` where the copy starts. Default 0. */
+  readonly offset?: number;
+  /** Bytes to copy; -1 (default) = to the end of `data`. */
+  readonly size?: number;
+}
+
+/** A device and its primary context: allocates, views and opens device memory as CudaBuffers. */
+export class Context {
+  readonly #state: ContextState;
+
+  /**
+   * The primary context of device `deviceNumber` (default 0), made current on this thread.
+   * @throws RangeError when there is no such device.
+   */
+  constructor(deviceNumber = 0) {
+    checkSize(deviceNumber, 'deviceNumber');
+    const count = deviceCount();
+    if (deviceNumber >= count) {
+      throw new RangeError(`deviceNumber must be non-negative and less than ${count}, got ${deviceNumber}`);
+    }
+    this.#state = { driver: currentDriver(), device: new Device(deviceNumber), bytesAllocated: 0 };
+    registerContext(this, this.#state);
+    enterContext(this.#state);
+  }
+
+  /** Number of CUDA devices. */
+  static numDevices(): number {
+    return deviceCount();
+  }
+
+  /** Ordinal of this context's device. */
+  get deviceNumber(): number {
+    return this.#state.device.ordinal;
+  }
+
+  /** The device, as a @cumem/core-types Device. */
+  get device(): Device {
+    return this.#state.device;
+  }
+
+  /** The driver context handle (`CUcontext`) of the device's primary context. */
+  get handle(): bigint {
+    enterContext(this.#state);
+    return this.#state.driver.contextGetCurrent();
+  }
+
+  /** Bytes currently allocated through this Context (deviceBuffer / bufferFromData), not yet freed. */
+  get bytesAllocated(): number {
+    return this.#state.bytesAllocated;
+  }
+
+  /** Blocks until the device has finished all work (`cuCtxSynchronize`). */
+  synchronize(): void {
+    enterContext(this.#state);
+    this.#state.driver.contextSynchronize();
+  }
+
+  /** Allocates `size` bytes of device memory with `cuMemAlloc` (IPC-exportable). */
+  deviceBuffer(size: number): CudaBuffer {
+    checkSize(size, 'size');
+    if (size === 0) return this.#view(0n, 0, null, true);
+    enterContext(this.#state);
+    const address = this.#state.driver.memAlloc(size);
+    this.#state.bytesAllocated += size;
+    const allocation: DeviceAllocation = {
+      address,
+      size,
+      kind: 'device',
+      context: this.#state,
+      released: false,
+    };
+    return createCudaBuffer({
+      context: this,
+      address,
+      size,
+      parent: null,
+      allocation,
+      owner: true,
+      base: null,
+      mutable: true,
+    });
+  }
+
+  /** Alias of {@link deviceBuffer} (pyarrow's `new_buffer`). */
+  newBuffer(size: number): CudaBuffer {
+    return this.deviceBuffer(size);
+  }
+
+  /**
+   * A new device buffer holding a copy of `data` (host memory or a CudaBuffer), from `offset`
+   * for `size` bytes (default: to the end). Always copies.
+   */
+  bufferFromData(data: HostData | CudaBuffer, options?: BufferFromDataOptions): CudaBuffer {
+    const { offset = 0, size = -1 } = checkOptions(options);
+    if (data instanceof CudaBuffer) {
+      const range = resolveDataRange(data.size, offset, size);
+      const result = this.deviceBuffer(range.size);
+      result.copyFromDevice(data.slice(range.offset, range.size));
+      return result;
+    }
+    const bytes = tryHostBytes(data);
+    if (!bytes) {
+      throw new TypeError(`data must be host memory or a CudaBuffer, got ${describeValue(data)}`);
+    }
+    const range = resolveDataRange(bytes.byteLength, offset, size);
+    const result = this.deviceBuffer(range.size);
+    result.copyFromHost(bytes.subarray(range.offset, range.offset + range.size));
+    return result;
+  }
+
+  /**
+   * A zero-copy CudaBuffer view of `obj`: a CudaBuffer (itself), a HostBuffer, a
+   * device-accessible @cumem/memory Buffer, or any object with a `cudaArrayInterface`.
+   * @throws TypeError for anything else.
+   */
+  bufferFromObject(obj: unknown): CudaBuffer {
+    if (obj instanceof CudaBuffer) return obj;
+    if (obj instanceof HostBuffer) return this.foreignBuffer(obj.address, obj.size, obj);
+    if (obj instanceof MemoryBuffer) return CudaBuffer.fromMemoryBuffer(obj);
+    if (typeof obj === 'object' && obj !== null && 'cudaArrayInterface' in obj) {
+      const span = arrayInterfaceSpan((obj as { cudaArrayInterface: unknown }).cudaArrayInterface);
+      if (span.size === 0) return this.#view(0n, 0, obj, !span.readonly);
+      return this.#view(span.address, span.size, obj, !span.readonly);
+    }
+    throw new TypeError(`cannot create device buffer view from ${describeValue(obj)}`);
+  }
+
+  /**
+   * A view of `size` bytes of device-accessible memory at `address` that this package does not
+   * own. `base`, if given, is kept alive as long as the view (and any view of it).
+   */
+  foreignBuffer(address: bigint | number, size: number, base?: unknown): CudaBuffer {
+    const pointer = checkAddress(address, 'address');
+    checkSize(size, 'size');
+    return this.#view(pointer, size, base ?? null, true);
+  }
+
+  /** Opens memory another process exported with `exportForIpc` (`cuIpcOpenMemHandle`). */
+  openIpcBuffer(handle: IpcMemHandle): CudaBuffer {
+    if (!(handle instanceof IpcMemHandle)) {
+      throw new TypeError(`handle must be an IpcMemHandle, got ${describeValue(handle)}`);
+    }
+    if (handle.size === 0) return this.#view(0n, 0, null, true);
+    const driver = this.#state.driver;
+    if (!driver.capabilities.interprocess) {
+      throw new NotSupportedError(
+        `the ${driver.name} driver has no CUDA IPC (capabilities.interprocess is false)`,
+      );
+    }
+    enterContext(this.#state);
+    const address = driver.ipcOpenMemHandle(handle.handle, IpcMemFlags.LazyEnablePeerAccess);
+    const allocation: DeviceAllocation = {
+      address,
+      size: handle.size,
+      kind: 'ipc',
+      context: this.#state,
+      released: false,
+    };
+    return createCudaBuffer({
+      context: this,
+      address,
+      size: handle.size,
+      parent: null,
+      allocation,
+      owner: true,
+      base: null,
+      mutable: true,
+    });
+  }
+
+  #view(address: bigint, size: number, base: unknown, mutable: boolean): CudaBuffer {
+    return createCudaBuffer({
+      context: this,
+      address,
+      size,
+      parent: null,
+      allocation: null,
+      owner: false,
+      base,
+      mutable,
+    });
+  }
+}
+
+setContextMaker((deviceNumber) => new Context(deviceNumber));

@@ -1,0 +1,339 @@
+// pyarrow.cuda's CudaBuffer: a range of device memory with pyarrow's copy and slice rules.
+// Copies go to @cumem/memory's per-device default stream and return when done (pyarrow's
+// copies are synchronous too).
+
+import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
+import { Buffer as MemoryBuffer } from '@cumem/memory';
+import type { Context } from './context.js';
+import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
+import {
+  type DeviceAllocation,
+  releaseAllocation,
+  trackAllocation,
+  untrackAllocation,
+} from './device-allocation.js';
+import { type HostData, hostBytes } from './host-bytes.js';
+import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
+import {
+  resolveCopyInto,
+  resolveCopyToGivenHost,
+  resolveCopyToNewHost,
+  resolveSlice,
+} from './position-rules.js';
+
+const constructing = Symbol('CudaBuffer');
+let viewOf: (parent: CudaBuffer, offset: number, length: number) => CudaBuffer;
+let allocationGetter: (buffer: CudaBuffer) => DeviceAllocation | null;
+
+/** How a CudaBuffer came to be; internal to the package. */
+export interface CudaBufferInit {
+  readonly context: Context;
+  readonly address: bigint;
+  readonly size: number;
+  readonly parent: CudaBuffer | null;
+  /** The allocation this buffer lives in (owned or shared with its parent), if the package made it. */
+  readonly allocation: DeviceAllocation | null;
+  /** True for the one buffer that frees `allocation`. */
+  readonly owner: boolean;
+  /** An object kept alive as long as this buffer (foreign memory's owner). */
+  readonly base: unknown;
+  readonly mutable: boolean;
+}
+
+/** Options of the copies into a CudaBuffer. */
+export interface CopyIntoOptions {
+  /** Byte offset in this buffer where the copy starts. Default 0. */
+  readonly position?: number;
+  /** Bytes to copy; -1 (default) = as many as fit and are available. */
+  readonly nbytes?: number;
+}
+
+/** Options of {@link CudaBuffer.copyToHost}. */
+export interface CopyToHostOptions extends CopyIntoOptions {
+  /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
+  readonly buf?: HostData;
+}
+
+/** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
+export class CudaBuffer {
+  readonly #init: CudaBufferInit;
+  #closed = false;
+
+  static {
+    viewOf = (parent, offset, length) =>
+      createCudaBuffer({
+        ...parent.#init,
+        address: parent.address + BigInt(offset),
+        size: length,
+        parent,
+        owner: false,
+      });
+    allocationGetter = (buffer) => buffer.#init.allocation;
+  }
+
+  /** @internal Use `Context.deviceBuffer()` and the other Context factories. */
+  constructor(token: symbol, init: CudaBufferInit) {
+    if (token !== constructing) {
+      throw new TypeError(
+        "Do not call CudaBuffer's constructor directly, use Context.deviceBuffer(size) instead",
+      );
+    }
+    this.#init = init;
+    if (init.owner && init.allocation) trackAllocation(this, init.allocation);
+  }
+
+  /** Device address of the first byte (`0n` for an empty buffer). */
+  get address(): bigint {
+    return this.#init.address;
+  }
+
+  /** Size in bytes. */
+  get size(): number {
+    return this.#init.size;
+  }
+
+  /** The context (device) the memory belongs to. */
+  get context(): Context {
+    return this.#init.context;
+  }
+
+  /** Always false: the memory is on a device (or seen through the device's address space). */
+  get isCpu(): false {
+    return false;
+  }
+
+  /** False for views of read-only memory (a read-only `cudaArrayInterface`). */
+  get isMutable(): boolean {
+    return this.#init.mutable;
+  }
+
+  /** The buffer this one is a slice of, or null. */
+  get parent(): CudaBuffer | null {
+    return this.#init.parent;
+  }
+
+  /** The object this buffer keeps alive (foreign memory's owner), or null. */
+  get base(): unknown {
+    return this.#init.base ?? null;
+  }
+
+  /** True once this buffer, the allocation it views, or the object it views was closed. */
+  get isClosed(): boolean {
+    if (this.#closed || this.#init.allocation?.released) return true;
+    if (this.#init.parent?.isClosed) return true;
+    const base = this.#init.base as { isClosed?: unknown } | null | undefined;
+    return typeof base === 'object' && base !== null && base.isClosed === true;
+  }
+
+  #check(): void {
+    if (this.isClosed) throw CudaStateError.closed('CudaBuffer');
+  }
+
+  /**
+   * Copies host bytes into this buffer at `position` (pyarrow `copy_from_host`).
+   * @returns the number of bytes copied.
+   */
+  copyFromHost(data: HostData, options?: CopyIntoOptions): number {
+    const source = hostBytes(data, 'data');
+    const { position = 0, nbytes = -1 } = checkOptions(options);
+    const range = resolveCopyInto(this.size, source.byteLength, position, nbytes, 'host buffer');
+    this.#check();
+    this.#writable();
+    if (range.nbytes > 0) {
+      const state = contextState(this.context);
+      const stream = enterContext(state);
+      state.driver.memcpyHtoDAsync(
+        this.address + BigInt(range.position),
+        source.subarray(0, range.nbytes),
+        stream,
+      );
+      finishOn(state, stream);
+    }
+    return range.nbytes;
+  }
+
+  /**
+   * Copies device bytes from `position` to the host (pyarrow `copy_to_host`). Without `buf`
+   * a new array of the copied size is returned; with `buf`, a Uint8Array over all of `buf`.
+   */
+  copyToHost(options?: CopyToHostOptions): Uint8Array {
+    const { position = 0, nbytes = -1, buf } = checkOptions(options);
+    let target: Uint8Array;
+    let range: { position: number; nbytes: number };
+    if (buf === undefined) {
+      range = resolveCopyToNewHost(this.size, position, nbytes);
+      this.#check();
+      target = new Uint8Array(range.nbytes);
+    } else {
+      target = hostBytes(buf, 'buf');
+      range = resolveCopyToGivenHost(this.size, target.byteLength, position, nbytes);
+      this.#check();
+    }
+    if (range.nbytes > 0) {
+      const state = contextState(this.context);
+      const stream = enterContext(state);
+      state.driver.memcpyDtoHAsync(
+        target.subarray(0, range.nbytes),
+        this.address + BigInt(range.position),
+        stream,
+      );
+      finishOn(state, stream);
+    }
+    return target;
+  }
+
+  /**
+   * Copies from another device buffer (any device) into this one at `position`
+   * (pyarrow `copy_from_device`).
+   * @returns the number of bytes copied.
+   */
+  copyFromDevice(buf: CudaBuffer, options?: CopyIntoOptions): number {
+    if (!(buf instanceof CudaBuffer))
+      throw new TypeError(`buf must be a CudaBuffer, got ${describeValue(buf)}`);
+    const { position = 0, nbytes = -1 } = checkOptions(options);
+    const range = resolveCopyInto(this.size, buf.size, position, nbytes, 'device buffer');
+    this.#check();
+    buf.#check();
+    this.#writable();
+    if (range.nbytes > 0) {
+      // Unified addressing lets one cuMemcpyAsync cross devices; it runs on the destination's stream.
+      const state = contextState(this.context);
+      const stream = enterContext(state);
+      state.driver.memcpyAsync(this.address + BigInt(range.position), buf.address, range.nbytes, stream);
+      finishOn(state, stream);
+    }
+    return range.nbytes;
+  }
+
+  /**
+   * A zero-copy view from `offset` of `length` bytes (default: to the end). A length past
+   * the end is clamped to what is available; `offset` must be inside the buffer.
+   */
+  slice(offset = 0, length?: number): CudaBuffer {
+    const range = resolveSlice(this.size, offset, length);
+    this.#check();
+    return createView(this, range.offset, range.length);
+  }
+
+  /** True when `other` has the same size and bytes (device or host memory). */
+  equals(other: CudaBuffer | HostData): boolean {
+    const mine = this.toBytes();
+    const theirs = other instanceof CudaBuffer ? other.toBytes() : hostBytes(other, 'other');
+    if (mine.byteLength !== theirs.byteLength) return false;
+    for (let i = 0; i < mine.byteLength; i++) if (mine[i] !== theirs[i]) return false;
+    return true;
+  }
+
+  /** The contents as lowercase hexadecimal. */
+  hex(): string {
+    const bytes = this.toBytes();
+    return globalThis.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  }
+
+  /** A host copy of the whole buffer. */
+  toBytes(): Uint8Array {
+    return this.copyToHost();
+  }
+
+  /**
+   * Exports the memory for another process (`cuIpcGetMemHandle`). Only memory this package
+   * allocated (`deviceBuffer`, `bufferFromData`) can be exported, from its first byte; the
+   * exporting process keeps the buffer open while others use it.
+   */
+  exportForIpc(): IpcMemHandle {
+    this.#check();
+    const allocation = this.#init.allocation;
+    if (this.size === 0) return makeIpcMemHandle(0, new Uint8Array(0));
+    if (allocation?.kind !== 'device') {
+      throw new TypeError(
+        'only memory allocated by Context.deviceBuffer/bufferFromData can be exported with exportForIpc (for pool memory use @cumem/memory IPC)',
+      );
+    }
+    if (this.address !== allocation.address) {
+      throw new TypeError(
+        'cuIpcGetMemHandle exports whole allocations: export the parent buffer, not a slice at an offset',
+      );
+    }
+    const state = contextState(this.context);
+    if (!state.driver.capabilities.interprocess) {
+      throw new NotSupportedError(
+        `the ${state.driver.name} driver has no CUDA IPC (capabilities.interprocess is false)`,
+      );
+    }
+    enterContext(state);
+    return makeIpcMemHandle(this.size, state.driver.ipcGetMemHandle(this.address));
+  }
+
+  /** This memory as a @cumem/memory Buffer, without copying; the Buffer keeps this CudaBuffer alive. */
+  toMemoryBuffer(): MemoryBuffer {
+    this.#check();
+    return MemoryBuffer.fromHandle(this.address, this.size, { owner: this });
+  }
+
+  /**
+   * Frees the memory if this buffer owns it (idempotent); views of it become closed too. A
+   * view's close() only closes the view.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const allocation = this.#init.allocation;
+    if (this.#init.owner && allocation) {
+      untrackAllocation(allocation);
+      releaseAllocation(allocation);
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #writable(): void {
+    if (!this.#init.mutable) throw new TypeError('this CudaBuffer views read-only memory');
+  }
+
+  /** A CudaBuffer view of `buf`: itself for a CudaBuffer, a zero-copy view of a device-accessible memory Buffer. */
+  static fromBuffer(buf: CudaBuffer | MemoryBuffer): CudaBuffer {
+    if (buf instanceof CudaBuffer) return buf;
+    if (buf instanceof MemoryBuffer) return CudaBuffer.fromMemoryBuffer(buf);
+    throw new TypeError(`buffer is not backed by a CudaBuffer: ${describeValue(buf)}`);
+  }
+
+  /**
+   * A zero-copy view of a @cumem/memory Buffer that devices can access; the view keeps the
+   * Buffer alive and is closed when the Buffer is.
+   */
+  static fromMemoryBuffer(buf: MemoryBuffer): CudaBuffer {
+    if (!(buf instanceof MemoryBuffer)) {
+      throw new TypeError(`expected a @cumem/memory Buffer, got ${describeValue(buf)}`);
+    }
+    if (buf.isClosed) throw CudaStateError.closed('Buffer');
+    if (!buf.isDeviceAccessible) throw new TypeError('the Buffer is not device-accessible');
+    const context = contextForDevice(Math.max(buf.deviceId, 0));
+    return createCudaBuffer({
+      context,
+      address: buf.handle,
+      size: buf.size,
+      parent: null,
+      allocation: null,
+      owner: false,
+      base: buf,
+      mutable: true,
+    });
+  }
+}
+
+/** @internal Makes a CudaBuffer. */
+export function createCudaBuffer(init: CudaBufferInit): CudaBuffer {
+  return new CudaBuffer(constructing, init);
+}
+
+/** @internal A view of `parent` that may be empty at its end (the reader needs that; slice() refuses it). */
+export function createView(parent: CudaBuffer, offset: number, length: number): CudaBuffer {
+  return viewOf(parent, offset, length);
+}
+
+/** @internal The allocation a buffer lives in, if this package made it. */
+export function allocationOf(buffer: CudaBuffer): DeviceAllocation | null {
+  return allocationGetter(buffer);
+}

@@ -1,0 +1,168 @@
+// Whole Arrow tables in device memory: the table's IPC stream (Arrow JS's exact bytes) in ONE
+// device allocation, plus where each column's buffers sit in it, so native code can use the
+// columns in place. Coming back is one device-to-host copy and tableFromIPC over it.
+
+import { checkOptions, describeValue } from '@cumem/core-types';
+import { type Field, type Schema, type Table, tableFromIPC } from 'apache-arrow';
+import { BufferReader } from './buffer-reader.js';
+import { Context } from './context.js';
+import { contextState, enterContext, finishOn } from './context-internals.js';
+import { CudaBuffer } from './cuda-buffer.js';
+import { HostBuffer, newHostBuffer } from './host-buffer.js';
+import {
+  type ColumnChunkLayout,
+  type IpcMessageLayout,
+  layoutTable,
+  type RecordBatchLayout,
+} from './ipc-layout.js';
+import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
+
+/** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
+export interface DeviceColumn {
+  readonly name: string;
+  readonly field: Field;
+  /** One entry per record batch; buffer offsets are bytes from the start of `DeviceTable.buffer`. */
+  readonly chunks: readonly ColumnChunkLayout[];
+}
+
+/** An Arrow table living in device memory as its IPC stream. */
+export class DeviceTable {
+  /** The stream bytes (`tableToIPC(table, 'stream')`), in one device allocation. */
+  readonly buffer: CudaBuffer;
+  readonly schema: Schema;
+  /** Total rows. */
+  readonly numRows: number;
+  /** Every IPC message (schema, dictionaries, batches) with its offsets. */
+  readonly messages: readonly IpcMessageLayout[];
+  /** Every record batch with per-column buffer offsets. */
+  readonly batches: readonly RecordBatchLayout[];
+  /** Per column: field and buffer offsets per batch. */
+  readonly columns: readonly DeviceColumn[];
+
+  constructor(
+    buffer: CudaBuffer,
+    schema: Schema,
+    messages: readonly IpcMessageLayout[],
+    batches: readonly RecordBatchLayout[],
+  ) {
+    this.buffer = buffer;
+    this.schema = schema;
+    this.messages = messages;
+    this.batches = batches;
+    this.numRows = batches.reduce((rows, batch) => rows + batch.numRows, 0);
+    this.columns = schema.fields.map((field, index) => ({
+      name: field.name,
+      field,
+      chunks: batches.map((batch) => batch.columns[index] as ColumnChunkLayout),
+    }));
+  }
+
+  /** Bytes of the stream. */
+  get byteLength(): number {
+    return this.buffer.size;
+  }
+
+  /** The column named `name`, or undefined. */
+  getColumn(name: string): DeviceColumn | undefined {
+    return this.columns.find((column) => column.name === name);
+  }
+
+  /**
+   * A zero-copy device view of buffer `bufferIndex` of column `column` (name or index) in record
+   * batch `batch` (default 0). Buffer order is Arrow's: validity first, then offsets/values.
+   */
+  columnBuffer(column: string | number, bufferIndex: number, batch = 0): CudaBuffer {
+    const found = typeof column === 'number' ? this.columns[column] : this.getColumn(column);
+    const range = found?.chunks[batch]?.buffers[bufferIndex];
+    if (!found || !range) {
+      throw new RangeError(`no buffer ${bufferIndex} of column ${String(column)} in batch ${batch}`);
+    }
+    return range.length === 0
+      ? this.buffer.context.foreignBuffer(0n, 0)
+      : this.buffer.slice(range.offset, range.length);
+  }
+
+  /** Frees the device memory (idempotent). */
+  close(): void {
+    this.buffer.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/**
+ * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation,
+ * column memory copied once (see {@link UploadOptions} for how it is staged).
+ */
+export function tableToDevice(table: Table, context: Context, options?: UploadOptions): DeviceTable {
+  if (!(context instanceof Context))
+    throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
+  const upload = checkUploadOptions(options);
+  const layout = layoutTable(table);
+  const buffer = context.deviceBuffer(layout.byteLength);
+  try {
+    uploadChunks(buffer, layout.chunks, layout.byteLength, upload);
+  } catch (error) {
+    buffer.close();
+    throw error;
+  }
+  return new DeviceTable(buffer, table.schema, layout.messages, layout.batches);
+}
+
+/**
+ * Where {@link tableFromDevice} lands the stream before Arrow JS reads it:
+ * - `'pinned'` (default): new page-locked memory, filled by one full-speed copy; the Table's
+ *   columns are views of it (no further copy) and keep it alive.
+ * - `'pageable'`: a new ordinary ArrayBuffer (the driver stages the copy).
+ * - a {@link HostBuffer} at least as large as the stream: the Table views it; do not reuse it
+ *   while the Table is in use.
+ */
+export type HostOutputChoice = 'pinned' | 'pageable' | HostBuffer;
+
+/** Options of {@link tableFromDevice}. */
+export interface DownloadOptions {
+  /** See {@link HostOutputChoice}. Default `'pinned'`. */
+  readonly output?: HostOutputChoice;
+}
+
+/**
+ * Reads a table back from device memory: a {@link DeviceTable}, or a CudaBuffer / BufferReader
+ * holding an Arrow IPC stream (the reader from its position to the end).
+ */
+export function tableFromDevice(
+  source: DeviceTable | CudaBuffer | BufferReader,
+  options?: DownloadOptions,
+): Table {
+  const { output = 'pinned' } = checkOptions(options);
+  if (!(output instanceof HostBuffer) && output !== 'pinned' && output !== 'pageable') {
+    throw new TypeError(`output must be 'pinned', 'pageable' or a HostBuffer, got ${String(output)}`);
+  }
+  let device: CudaBuffer;
+  if (source instanceof DeviceTable) device = source.buffer;
+  else if (source instanceof CudaBuffer) device = source;
+  else if (source instanceof BufferReader) device = source.readBuffer();
+  else
+    throw new TypeError(
+      `source must be a DeviceTable, CudaBuffer or BufferReader, got ${describeValue(source)}`,
+    );
+  const size = device.size;
+  if (output instanceof HostBuffer && output.size < size) {
+    throw new RangeError(`the output HostBuffer has ${output.size} bytes, the stream ${size}`);
+  }
+  if (device.isClosed) device.copyToHost(); // throws the closed error before any allocation
+  const state = contextState(device.context);
+  const bytes =
+    output === 'pageable'
+      ? new Uint8Array(size)
+      : output === 'pinned'
+        ? newHostBuffer(size, { device: state.device, allocator: 'pool' }).bytes
+        : output.bytes.subarray(0, size);
+  if (size > 0) {
+    const stream = enterContext(state);
+    state.driver.memcpyDtoHAsync(bytes, device.address, stream);
+    finishOn(state, stream);
+  }
+  return tableFromIPC(bytes);
+}

@@ -1,0 +1,146 @@
+// Page-locked host memory (pyarrow.cuda's HostBuffer), allocated through @cumem/memory's
+// pinned resources. Its `bytes` view is zero-copy; while any view of that memory is
+// reachable the HostBuffer stays alive (a WeakMap keyed by the view's ArrayBuffer holds it),
+// so an Arrow table built over pinned memory can never outlive the memory.
+
+import { CudaStateError, checkOptions, checkSize, Device } from '@cumem/core-types';
+import {
+  currentDriver,
+  LegacyPinnedMemoryResource,
+  type Buffer as MemoryBuffer,
+  PinnedMemoryResource,
+  setCurrentDevice,
+} from '@cumem/memory';
+
+const keepAlive = new WeakMap<ArrayBufferLike, HostBuffer>();
+const constructing = Symbol('HostBuffer');
+
+/** Page-locked (pinned) host memory that devices copy to and from at full speed. */
+export class HostBuffer {
+  #memory: MemoryBuffer | null;
+  readonly #bytes: Uint8Array;
+  readonly #address: bigint;
+  readonly #device: Device;
+  #closed = false;
+
+  /** @internal Use {@link newHostBuffer}. */
+  constructor(token: symbol, memory: MemoryBuffer | null, device: Device) {
+    if (token !== constructing) {
+      throw new TypeError("Do not call HostBuffer's constructor directly, use newHostBuffer(size) instead");
+    }
+    this.#memory = memory;
+    this.#device = device;
+    this.#address = memory ? memory.handle : 0n;
+    this.#bytes = memory ? memory.hostView() : new Uint8Array(0);
+    if (memory) keepAlive.set(this.#bytes.buffer, this);
+  }
+
+  /** Size in bytes. */
+  get size(): number {
+    return this.#bytes.byteLength;
+  }
+
+  /** Host address of the first byte (`0n` for an empty buffer). */
+  get address(): bigint {
+    return this.#address;
+  }
+
+  /** Always true: the memory is on the host. */
+  get isCpu(): true {
+    return true;
+  }
+
+  /** The device whose context allocated the memory. */
+  get device(): Device {
+    return this.#device;
+  }
+
+  /** True after {@link close}. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * A zero-copy `Uint8Array` over the pinned memory. Views of it keep this HostBuffer alive;
+   * after {@link close} they must not be used.
+   */
+  get bytes(): Uint8Array {
+    if (this.#closed) throw CudaStateError.closed('HostBuffer');
+    return this.#bytes;
+  }
+
+  /** A copy of the contents. */
+  toBytes(): Uint8Array {
+    return this.bytes.slice();
+  }
+
+  /** Frees the pinned memory now (idempotent). Views of {@link bytes} must not be used afterwards. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const memory = this.#memory;
+    this.#memory = null;
+    memory?.close();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/** The HostBuffer whose memory `buffer` is, if any: used to copy pinned data without staging. */
+export function pinnedOwnerOf(buffer: ArrayBufferLike): HostBuffer | undefined {
+  const owner = keepAlive.get(buffer);
+  return owner && !owner.isClosed ? owner : undefined;
+}
+
+/** Options of {@link newHostBuffer}. */
+export interface NewHostBufferOptions {
+  /** Device (ordinal or Device) whose context allocates the memory. Default 0. */
+  readonly device?: number | Device;
+  /**
+   * `'legacy'` (default): `cuMemHostAlloc`, as pyarrow.cuda. `'pool'`: a stream-ordered pinned
+   * pool (fast to allocate again after a free; needs `capabilities.hostMemoryPools`, else legacy).
+   */
+  readonly allocator?: 'legacy' | 'pool';
+}
+
+// Resources bind the driver current when they are made, so there is one pair per driver
+// (tests switch drivers with useDriver; a cached resource must not outlive its driver's turn).
+const resources = new WeakMap<object, { legacy?: LegacyPinnedMemoryResource; pool?: PinnedMemoryResource }>();
+
+function resourceFor(allocator: 'legacy' | 'pool'): LegacyPinnedMemoryResource | PinnedMemoryResource {
+  const driver = currentDriver();
+  let entry = resources.get(driver);
+  if (!entry) {
+    entry = {};
+    resources.set(driver, entry);
+  }
+  if (allocator === 'pool' && driver.capabilities.hostMemoryPools) {
+    entry.pool ??= new PinnedMemoryResource();
+    return entry.pool;
+  }
+  entry.legacy ??= new LegacyPinnedMemoryResource();
+  return entry.legacy;
+}
+
+function toDevice(value: unknown): Device {
+  if (value instanceof Device) return value;
+  return new Device(checkSize(value, 'device'));
+}
+
+/**
+ * Allocates `size` bytes of page-locked host memory (pyarrow's `new_host_buffer`).
+ * @param size bytes; 0 gives an empty buffer without allocating.
+ */
+export function newHostBuffer(size: number, options?: NewHostBufferOptions): HostBuffer {
+  checkSize(size, 'size');
+  const { device = 0, allocator = 'legacy' } = checkOptions(options);
+  const target = toDevice(device);
+  if (allocator !== 'legacy' && allocator !== 'pool') {
+    throw new TypeError(`allocator must be 'legacy' or 'pool', got ${String(allocator)}`);
+  }
+  if (size === 0) return new HostBuffer(constructing, null, target);
+  setCurrentDevice(target);
+  return new HostBuffer(constructing, resourceFor(allocator).allocate(size), target);
+}

@@ -1,0 +1,126 @@
+// A short tour of @cumem/memory: run `pnpm demo` (or `node demo/tour.mjs` after `tsc -b`).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  Buffer,
+  currentDriver,
+  Device,
+  DeviceMemoryResource,
+  DriverUnavailableError,
+  deviceCount,
+  deviceProperties,
+  Host,
+  IpcAllocationHandle,
+  ManagedMemoryResource,
+  memoryInfo,
+  PinnedMemoryResource,
+  Stream,
+} from '@cumem/memory';
+
+const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+
+// The child half of the IPC hand-off: opens the pool from fd 3 and the buffer from a descriptor.
+if (process.argv[2] === '--ipc-child') {
+  const request = JSON.parse(process.argv[3]);
+  const mr = DeviceMemoryResource.fromAllocationHandle(
+    0,
+    IpcAllocationHandle.fromFileDescriptor(3, { uuid: request.uuid }),
+  );
+  const buffer = Buffer.fromIpcDescriptor(mr, request.descriptor);
+  const bytes = new Uint8Array(buffer.size);
+  buffer.copyTo(bytes);
+  buffer.fill(bytes[0] + 1);
+  buffer.close();
+  mr.close();
+  process.stdout.write(String(bytes[0]));
+  process.exit(0);
+}
+
+let count;
+try {
+  count = deviceCount();
+} catch (error) {
+  if (!DriverUnavailableError.isInstance(error)) throw error;
+  console.log(`cumem demo: no CUDA GPU/driver here (${error.message.split('\n')[0]})`);
+  process.exit(1);
+}
+
+const driver = currentDriver();
+console.log(
+  `driver: ${driver.name} adapter, CUDA ${Math.floor(driver.driverVersion / 1000)}.${(driver.driverVersion % 1000) / 10}`,
+);
+for (let ordinal = 0; ordinal < count; ordinal++) {
+  const properties = deviceProperties(ordinal);
+  const { free, total } = memoryInfo(ordinal);
+  console.log(
+    `device ${ordinal}: ${properties.name}, compute ${properties.computeCapability.join('.')}, ` +
+      `${properties.multiProcessorCount} SMs, ${gib(free)} free of ${gib(total)}`,
+  );
+}
+
+// 1. A stream-ordered pool allocation on the device.
+const stream = Stream.create(new Device(0));
+const deviceMemory = new DeviceMemoryResource(0);
+const size = 256 * 2 ** 20;
+const onDevice = deviceMemory.allocate(size, { stream });
+console.log(`allocated ${size / 2 ** 20} MiB from the device pool at 0x${onDevice.handle.toString(16)}`);
+
+// 2. Host <-> device round trip from page-locked pool memory, with its bandwidth.
+const pinned = new PinnedMemoryResource();
+const staging = pinned.allocate(size, { stream });
+staging.hostView().fill(42);
+onDevice.copyFrom(staging, { stream });
+stream.sync();
+const start = stream.record();
+onDevice.copyFrom(staging, { stream });
+const middle = stream.record();
+onDevice.copyTo(staging, { stream });
+const end = stream.record();
+end.sync();
+const rate = (ms) => `${(size / (ms / 1000) / 1e9).toFixed(1)} GB/s`;
+console.log(
+  `host -> device: ${rate(start.elapsedMs(middle))}, device -> host: ${rate(middle.elapsedMs(end))}`,
+);
+console.log(`round trip intact: ${staging.hostView().every((byte) => byte === 42)}`);
+
+// 3. A managed buffer, advised and prefetched.
+const managed = new ManagedMemoryResource().allocate(64 * 2 ** 20);
+managed.readMostly = true;
+managed.preferredLocation = new Device(0);
+managed.accessedBy.add(new Host());
+managed.prefetch(new Device(0), { stream });
+stream.sync();
+console.log(
+  `managed buffer: readMostly=${managed.readMostly}, preferredLocation=${managed.preferredLocation}, ` +
+    `accessedBy=[${[...managed.accessedBy].join(', ')}], prefetched to Device(0)`,
+);
+
+// 4. An IPC hand-off: the pool travels as a file descriptor, the buffer as a JSON descriptor.
+if (driver.capabilities.interprocess) {
+  const shared = new DeviceMemoryResource(0, { ipcEnabled: true });
+  const buffer = shared.allocate(4096);
+  buffer.fill(7);
+  const request = JSON.stringify({ uuid: shared.uuid, descriptor: buffer.ipcDescriptor });
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [script, '--ipc-child', request], {
+    stdio: ['ignore', 'pipe', 'inherit', shared.getAllocationHandle().fileDescriptor],
+    env: { ...process.env, CUMEM_DRIVER: driver.name },
+  });
+  let seen = '';
+  child.stdout.on('data', (chunk) => {
+    seen += chunk;
+  });
+  await new Promise((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}`)))),
+  );
+  const back = new Uint8Array(4096);
+  buffer.copyTo(back);
+  console.log(`IPC: a child process read ${seen} from our buffer and wrote ${back[0]} back`);
+  buffer.close();
+  shared.close();
+} else {
+  console.log('IPC: skipped, this driver cannot share pools between processes');
+}
+
+for (const object of [managed, staging, onDevice, pinned, deviceMemory, stream]) object.close();
+console.log('done: everything closed');

@@ -1,0 +1,107 @@
+import { isLocation, type Location } from '@cumem/core-types';
+import { checkLocation } from './location-arguments.js';
+
+/** What the view needs from its managed buffer. */
+export interface AccessAdvisor {
+  /** The locations the driver reports as advised accessors now (`ACCESSED_BY`). */
+  queryAccessedBy(): Location[];
+  /** Sets (`true`) or unsets the accessed-by advice for `location`. */
+  adviseAccessedBy(location: Location, set: boolean): void;
+  /** Throws when the buffer is closed, or `location` is a NUMA host the driver cannot take. */
+  checkAdvisable(location: Location): void;
+}
+
+/**
+ * The locations advised as accessors of a managed buffer: a live, Set-like view. Every read
+ * asks the driver (`cuMemRangeGetAttribute(ACCESSED_BY)`), every change advises it; nothing is
+ * mirrored in JS. The driver reports host accessors without NUMA detail, so they read back as
+ * `new Host()`.
+ */
+export class AccessedByView implements Iterable<Location> {
+  /** @internal */
+  constructor(private readonly advisor: AccessAdvisor) {}
+
+  /** Number of advised accessors. */
+  get size(): number {
+    return this.advisor.queryAccessedBy().length;
+  }
+
+  /** True when `location` is advised as an accessor; false for anything that is not a location. */
+  has(location: unknown): boolean {
+    if (!isLocation(location)) return false;
+    return this.advisor.queryAccessedBy().includes(location);
+  }
+
+  /**
+   * Advises `location` as an accessor (`CU_MEM_ADVISE_SET_ACCESSED_BY`).
+   * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
+   */
+  add(location: Location): this {
+    checkLocation(location, 'accessedBy location');
+    this.advisor.checkAdvisable(location);
+    this.advisor.adviseAccessedBy(location, true);
+    return this;
+  }
+
+  /** Removes the advice for `location`; false (and no driver change) when it was not advised or is not a location. */
+  delete(location: unknown): boolean {
+    if (!isLocation(location)) return false;
+    this.advisor.checkAdvisable(location);
+    if (!this.advisor.queryAccessedBy().includes(location)) return false;
+    this.advisor.adviseAccessedBy(location, false);
+    return true;
+  }
+
+  /** Removes every accessor advice. */
+  clear(): void {
+    for (const location of this.advisor.queryAccessedBy()) this.advisor.adviseAccessedBy(location, false);
+  }
+
+  /** Calls `callback(location, location, view)` for each accessor, as `Set.prototype.forEach` does. */
+  forEach(
+    callback: (value: Location, key: Location, view: AccessedByView) => void,
+    thisArgument?: unknown,
+  ): void {
+    for (const location of this.advisor.queryAccessedBy())
+      callback.call(thisArgument, location, location, this);
+  }
+
+  /** The accessors now. */
+  values(): IterableIterator<Location> {
+    return this.advisor.queryAccessedBy()[Symbol.iterator]();
+  }
+
+  /** Same as {@link values}, as on a Set. */
+  keys(): IterableIterator<Location> {
+    return this.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<Location> {
+    return this.values();
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'AccessedByView';
+  }
+}
+
+/**
+ * Every element of `locations` as a location, all checked before anything is advised.
+ * @throws TypeError for a non-iterable or any element that is not a Device or Host.
+ */
+export function checkLocationList(locations: unknown): Location[] {
+  if (
+    locations === null ||
+    typeof (locations as Iterable<unknown>)?.[Symbol.iterator] !== 'function' ||
+    typeof locations === 'string'
+  ) {
+    throw new TypeError('accessedBy must be assigned an iterable of Device / Host locations');
+  }
+  const result: Location[] = [];
+  let index = 0;
+  for (const location of locations as Iterable<unknown>) {
+    result.push(checkLocation(location, `accessedBy[${index}]`));
+    index++;
+  }
+  return result;
+}

@@ -1,0 +1,131 @@
+// Copies and fills on raw pointers, ordered on a stream. Without a stream the work goes to the
+// device's default stream and the call waits for it; with one, the call only queues the work and
+// any JS memory it touches is held until the stream has passed it.
+import { describeValue } from '@cumem/core-types';
+import type { DriverRuntime } from './driver-runtime.js';
+import { runtimeDefaultStream, type Stream } from './stream.js';
+
+/** JS memory a copy may read or write. */
+export type HostMemory = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
+
+/** True for an ArrayBufferView, ArrayBuffer or SharedArrayBuffer. */
+export function isHostMemory(value: unknown): value is HostMemory {
+  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof SharedArrayBuffer;
+}
+
+/** `memory` as a view of all its bytes. */
+export function asView(memory: HostMemory): ArrayBufferView {
+  return ArrayBuffer.isView(memory) ? memory : new Uint8Array(memory);
+}
+
+function finish(runtime: DriverRuntime, stream: Stream, waitForIt: boolean, held?: ArrayBufferView): void {
+  if (waitForIt) runtime.driver.streamSynchronize(stream.streamHandle);
+  else if (held !== undefined) stream.holdHostMemory(held);
+}
+
+/** `size` bytes from `src` to `dst` (any unified addresses). */
+export function copyPointers(
+  runtime: DriverRuntime,
+  dst: bigint,
+  src: bigint,
+  size: number,
+  stream: Stream | undefined,
+  ordinal: number,
+): void {
+  if (size === 0) return;
+  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
+  runtime.makeCurrent(target.ordinal);
+  runtime.driver.memcpyAsync(dst, src, size, target.streamHandle);
+  finish(runtime, target, stream === undefined);
+}
+
+/** All of `src` (JS memory) to `dst`. */
+export function copyFromHost(
+  runtime: DriverRuntime,
+  dst: bigint,
+  src: ArrayBufferView,
+  stream: Stream | undefined,
+  ordinal: number,
+): void {
+  if (src.byteLength === 0) return;
+  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
+  runtime.makeCurrent(target.ordinal);
+  runtime.driver.memcpyHtoDAsync(dst, src, target.streamHandle);
+  finish(runtime, target, stream === undefined, src);
+}
+
+/** `dst.byteLength` bytes from `src` into JS memory `dst`. */
+export function copyToHost(
+  runtime: DriverRuntime,
+  dst: ArrayBufferView,
+  src: bigint,
+  stream: Stream | undefined,
+  ordinal: number,
+): void {
+  if (dst.byteLength === 0) return;
+  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
+  runtime.makeCurrent(target.ordinal);
+  runtime.driver.memcpyDtoHAsync(dst, src, target.streamHandle);
+  finish(runtime, target, stream === undefined, dst);
+}
+
+/** A fill pattern: `width` bytes (1, 2 or 4) repeating `value` (read little-endian from the pattern's bytes). */
+export interface FillPattern {
+  readonly width: 1 | 2 | 4;
+  readonly value: number;
+}
+
+/**
+ * The pattern of a `fill()` value, checked against a buffer of `size` bytes at `pointer`.
+ * @throws TypeError for a non-integer or non-view; RangeError for a byte outside 0..255, a
+ *   pattern not 1, 2 or 4 bytes long, or a size (or address) not a multiple of the pattern.
+ */
+export function fillPattern(value: unknown, size: number, pointer: bigint): FillPattern {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value))
+      throw new TypeError(
+        `fill value must be an integer 0..255 or a 1-, 2- or 4-byte view, got ${describeValue(value)}`,
+      );
+    if (value < 0 || value > 255) throw new RangeError(`fill value must be in 0..255, got ${value}`);
+    return { width: 1, value };
+  }
+  if (!ArrayBuffer.isView(value)) {
+    throw new TypeError(
+      `fill value must be an integer 0..255 or a 1-, 2- or 4-byte view, got ${describeValue(value)}`,
+    );
+  }
+  const width = value.byteLength;
+  if (width !== 1 && width !== 2 && width !== 4) {
+    throw new RangeError(`fill pattern must be 1, 2 or 4 bytes long, got ${width}`);
+  }
+  if (size % width !== 0)
+    throw new RangeError(`buffer size ${size} is not a multiple of the ${width}-byte fill pattern`);
+  if (pointer % BigInt(width) !== 0n) {
+    throw new RangeError(
+      `a ${width}-byte fill needs an address aligned to ${width} bytes, got 0x${pointer.toString(16)}`,
+    );
+  }
+  const bytes = new DataView(value.buffer, value.byteOffset, width);
+  const pattern =
+    width === 1 ? bytes.getUint8(0) : width === 2 ? bytes.getUint16(0, true) : bytes.getUint32(0, true);
+  return { width, value: pattern };
+}
+
+/** Fills `size` bytes at `pointer` with `pattern`. */
+export function fillPointer(
+  runtime: DriverRuntime,
+  pointer: bigint,
+  size: number,
+  pattern: FillPattern,
+  stream: Stream | undefined,
+  ordinal: number,
+): void {
+  if (size === 0) return;
+  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
+  runtime.makeCurrent(target.ordinal);
+  const driver = runtime.driver;
+  if (pattern.width === 1) driver.memsetD8Async(pointer, pattern.value, size, target.streamHandle);
+  else if (pattern.width === 2) driver.memsetD16Async(pointer, pattern.value, size / 2, target.streamHandle);
+  else driver.memsetD32Async(pointer, pattern.value, size / 4, target.streamHandle);
+  finish(runtime, target, stream === undefined);
+}

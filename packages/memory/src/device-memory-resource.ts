@@ -1,0 +1,160 @@
+import {
+  checkBoolean,
+  checkOptions,
+  checkSize,
+  type Device,
+  DeviceAttribute,
+  MemAllocationType,
+  MemHandleType,
+  MemLocationType,
+  MemPoolAttribute,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import {
+  allocationHandleArgument,
+  checkInterprocess,
+  keepAllReleaseThreshold,
+  PoolMemoryResource,
+  type PoolSetup,
+  poolUuid,
+} from './pool-memory-resource.js';
+import { lookUpResource } from './resource-registry.js';
+
+/** Options for {@link DeviceMemoryResource}. Giving any (even `{}`) creates a pool the resource owns. */
+export interface DeviceMemoryResourceOptions {
+  /** Largest size the pool may reach, in bytes; 0 (default) = the driver's limit. */
+  readonly maxSize?: number;
+  /** Bytes the pool keeps reserved at a synchronization. Default: all of it (no release). */
+  readonly releaseThreshold?: number;
+  /** Allow sharing the pool with other processes (Linux file descriptors). Default false. */
+  readonly ipcEnabled?: boolean;
+}
+
+/**
+ * A stream-ordered pool of device memory (`cuMemAllocFromPoolAsync`). Without options it uses
+ * the device's current pool and does not own it (`isHandleOwned` false, `close()` leaves the
+ * pool alone); with options it creates a pool of its own.
+ */
+export class DeviceMemoryResource extends PoolMemoryResource {
+  /**
+   * @param device a Device or ordinal.
+   * @throws TypeError / RangeError for bad arguments; NotSupportedError when the device has no
+   *   memory pools or IPC is asked of a driver without it.
+   */
+  constructor(device: Device | number, options?: DeviceMemoryResourceOptions) {
+    super(createDevicePool(device, options));
+  }
+
+  /**
+   * Imports the pool another process exported (`getAllocationHandle()`), on `device`. An
+   * IpcAllocationHandle is consumed (closed after the import); a raw descriptor number stays
+   * the caller's. With a uuid, the result is registered under it, and a live resource already
+   * registered there is returned instead.
+   * @throws NotSupportedError on a driver without interprocess sharing.
+   */
+  static fromAllocationHandle(
+    device: Device | number,
+    handle: IpcAllocationHandle | number,
+  ): DeviceMemoryResource {
+    checkDeviceKind(device);
+    if (device === undefined) throw new TypeError('fromAllocationHandle needs the device the pool lives on');
+    const { fd, uuid, consumed } = allocationHandleArgument(handle);
+    try {
+      const existing = uuid === null ? undefined : lookUpResource(uuid);
+      if (existing instanceof DeviceMemoryResource && !existing.isClosed) return existing;
+      const runtime = activeRuntime();
+      const ordinal = deviceOrdinal(runtime, device);
+      checkInterprocess(runtime, 'DeviceMemoryResource.fromAllocationHandle');
+      runtime.makeCurrent(ordinal);
+      const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
+      importedSetup = { runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null };
+      const resource = new DeviceMemoryResource(ordinal);
+      if (uuid !== null) resource.register(uuid);
+      return resource;
+    } finally {
+      consumed?.close();
+    }
+  }
+
+  /** The device's ordinal. */
+  get deviceId(): number {
+    return this.ordinal;
+  }
+
+  /** Always true. */
+  get isDeviceAccessible(): boolean {
+    return true;
+  }
+
+  /** Always false: copy to the host, or use pinned or managed memory. */
+  get isHostAccessible(): boolean {
+    return false;
+  }
+}
+
+// fromAllocationHandle builds its resource through the constructor, handing it the imported
+// pool here (JS constructors cannot be overloaded privately).
+let importedSetup: PoolSetup | undefined;
+
+function createDevicePool(
+  device: Device | number,
+  options: DeviceMemoryResourceOptions | undefined,
+): PoolSetup {
+  if (importedSetup !== undefined) {
+    const setup = importedSetup;
+    importedSetup = undefined;
+    return setup;
+  }
+  checkDeviceKind(device);
+  if (device === undefined)
+    throw new TypeError('DeviceMemoryResource needs a device (a Device or an ordinal)');
+  const {
+    maxSize = 0,
+    releaseThreshold,
+    ipcEnabled = false,
+  } = checkOptions(options, 'DeviceMemoryResource options');
+  checkSize(maxSize, 'maxSize');
+  if (releaseThreshold !== undefined) checkSize(releaseThreshold, 'releaseThreshold');
+  checkBoolean(ipcEnabled, 'ipcEnabled');
+  const runtime = activeRuntime();
+  const ordinal = deviceOrdinal(runtime, device);
+  if (ipcEnabled) checkInterprocess(runtime, 'DeviceMemoryResource({ ipcEnabled: true })');
+  runtime.makeCurrent(ordinal);
+  checkPoolsSupported(runtime, ordinal);
+  const driver = runtime.driver;
+  if (options === undefined) {
+    const pool = driver.deviceGetMemPool(ordinal);
+    if (driver.memPoolGetAttribute(pool, MemPoolAttribute.ReleaseThreshold) === 0) {
+      driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
+    }
+    return { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
+  }
+  const pool = driver.memPoolCreate({
+    allocationType: MemAllocationType.Pinned,
+    location: { type: MemLocationType.Device, id: ordinal },
+    handleTypes: ipcEnabled ? MemHandleType.PosixFileDescriptor : MemHandleType.None,
+    maxSize,
+  });
+  try {
+    driver.memPoolSetAttribute(
+      pool,
+      MemPoolAttribute.ReleaseThreshold,
+      releaseThreshold ?? keepAllReleaseThreshold,
+    );
+  } catch (error) {
+    driver.memPoolDestroy(pool);
+    throw error;
+  }
+  return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
+}
+
+function checkPoolsSupported(runtime: DriverRuntime, ordinal: number): void {
+  if (runtime.driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, ordinal) === 0) {
+    throw new NotSupportedError(
+      `device ${ordinal} has no stream-ordered memory pools (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 0)`,
+    );
+  }
+}

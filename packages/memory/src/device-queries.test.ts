@@ -1,0 +1,89 @@
+import { Device } from '@cumem/core-types';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { deviceCount, deviceProperties, memoryInfo, setCurrentDevice } from './device-queries.js';
+import { useDriver } from './driver-selection.js';
+import { defaultStream, Stream } from './stream.js';
+
+describeEachDriver(adapters, 'devices', (entry) => {
+  beforeAll(() => useDriver(entry.driver));
+
+  it('counts devices', () => {
+    expect(deviceCount()).toBe(entry.driver.deviceGetCount());
+    expect(deviceCount()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reports the properties of a device, cached', () => {
+    const properties = deviceProperties(0);
+    expect(properties).toBe(deviceProperties(new Device(0)));
+    expect(typeof properties.name).toBe('string');
+    expect(properties.name.length).toBeGreaterThan(0);
+    expect(properties.computeCapability).toHaveLength(2);
+    expect(properties.computeCapability[0]).toBeGreaterThanOrEqual(5);
+    expect(properties.totalMemory).toBe(entry.driver.deviceTotalMem(0));
+    expect(properties.multiProcessorCount).toBeGreaterThan(0);
+    expect(typeof properties.concurrentManagedAccess).toBe('boolean');
+    expect(typeof properties.pageableMemoryAccess).toBe('boolean');
+    expect(Number.isInteger(properties.hostNumaId)).toBe(true);
+    expect(properties.uuid).toMatch(/^GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(properties.memoryPoolsSupported).toBe(true);
+    expect(properties.managedMemory).toBe(true);
+    expect(properties.unifiedAddressing).toBe(true);
+    expect(Object.isFrozen(properties)).toBe(true);
+  });
+
+  it('reports free and total memory, and free memory falls while a buffer is held', () => {
+    const before = memoryInfo(0);
+    expect(before.total).toBe(deviceProperties(0).totalMemory);
+    expect(before.free).toBeGreaterThan(0);
+    expect(before.free).toBeLessThanOrEqual(before.total);
+    const pool = new DeviceMemoryResource(0, { releaseThreshold: 0 });
+    const big = pool.allocate(64 * 1024 * 1024);
+    expect(memoryInfo(new Device(0)).free).toBeLessThanOrEqual(before.free - 64 * 1024 * 1024);
+    big.close();
+    pool.close();
+    expect(memoryInfo().total).toBe(before.total);
+  });
+
+  it('sets the current device', () => {
+    setCurrentDevice(0);
+    expect(Stream.create().device).toBe(new Device(0));
+    expect(defaultStream().device).toBe(new Device(0));
+  });
+
+  it('refuses devices that do not exist, or are not devices', () => {
+    const count = deviceCount();
+    expect(() => deviceProperties(count)).toThrow(RangeError);
+    expect(() => memoryInfo(count)).toThrow(RangeError);
+    expect(() => setCurrentDevice(count)).toThrow(RangeError);
+    expect(() => deviceProperties('0' as never)).toThrow(TypeError);
+    expect(() => setCurrentDevice(-1)).toThrow(RangeError);
+    expect(() => setCurrentDevice(undefined as never)).toThrow(TypeError);
+  });
+});
+
+describe('devices on a two-device reference driver', () => {
+  it('switches the current context only when the device changes', () => {
+    const { driver, log } = countingDriver(createReferenceDriver({ deviceCount: 2 }));
+    useDriver(driver);
+    expect(deviceCount()).toBe(2);
+    setCurrentDevice(1);
+    const one = Stream.create();
+    expect(one.device).toBe(new Device(1));
+    const zero = Stream.create(0);
+    log.reset();
+    memoryInfo(0);
+    memoryInfo(0);
+    expect(log.calls.filter((call) => call === 'contextSetCurrent')).toEqual([]);
+    memoryInfo(1);
+    memoryInfo(1);
+    expect(log.calls.filter((call) => call === 'contextSetCurrent')).toHaveLength(1);
+    expect(log.calls.filter((call) => call === 'primaryContextRetain')).toEqual([]);
+    expect(deviceProperties(1).uuid).not.toBe(deviceProperties(0).uuid);
+    one.close();
+    zero.close();
+    setCurrentDevice(0);
+  });
+});

@@ -1,0 +1,68 @@
+// Per-driver state that every call goes through: primary contexts (retained once per device
+// and never released, as cuda.core does), which one is current, and a few cached facts.
+import type { Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import { currentDriver } from './driver-selection.js';
+
+// Which (runtime, device) this thread last made current. The CUDA current context is per OS
+// thread and each worker has its own copy of this module, so a JS variable tracks it exactly
+// as long as nothing outside cumem calls cuCtxSetCurrent; one comparison replaces a driver call.
+let boundRuntime: DriverRuntime | undefined;
+let boundOrdinal = -1;
+
+/** The driver together with the state cumem keeps for it. One per driver object. */
+export class DriverRuntime {
+  /** The driver's capabilities, read once. */
+  private capabilitiesCache: DriverCapabilities | undefined;
+  private deviceCountCache = -1;
+  private readonly contexts: DriverHandle[] = [];
+  /** The device used when none is given (`setCurrentDevice`), default 0. */
+  currentDevice = 0;
+
+  constructor(readonly driver: Driver) {}
+
+  get capabilities(): DriverCapabilities {
+    if (this.capabilitiesCache === undefined) this.capabilitiesCache = this.driver.capabilities;
+    return this.capabilitiesCache;
+  }
+
+  /** `cuDeviceGetCount`, asked once. */
+  get deviceCount(): number {
+    if (this.deviceCountCache < 0) this.deviceCountCache = this.driver.deviceGetCount();
+    return this.deviceCountCache;
+  }
+
+  /** Makes device `ordinal`'s primary context current, retaining it the first time. Hot path. */
+  makeCurrent(ordinal: number): void {
+    if (boundRuntime === this && boundOrdinal === ordinal) return;
+    this.bind(ordinal);
+  }
+
+  private bind(ordinal: number): void {
+    let context = this.contexts[ordinal];
+    if (context === undefined) {
+      context = this.driver.primaryContextRetain(ordinal);
+      this.contexts[ordinal] = context;
+    }
+    this.driver.contextSetCurrent(context);
+    boundRuntime = this;
+    boundOrdinal = ordinal;
+  }
+}
+
+let active: DriverRuntime | undefined;
+// One runtime per driver object, so switching drivers back and forth keeps each one's contexts,
+// default streams and objects working together.
+const runtimes = new WeakMap<Driver, DriverRuntime>();
+
+/** The runtime of {@link currentDriver}. */
+export function activeRuntime(): DriverRuntime {
+  const driver = currentDriver();
+  if (active !== undefined && active.driver === driver) return active;
+  let runtime = runtimes.get(driver);
+  if (runtime === undefined) {
+    runtime = new DriverRuntime(driver);
+    runtimes.set(driver, runtime);
+  }
+  active = runtime;
+  return runtime;
+}

@@ -1,0 +1,123 @@
+import {
+  CudaStateError,
+  checkBoolean,
+  checkOptions,
+  type Device,
+  Device as DeviceClass,
+  type DriverHandle,
+  describeValue,
+  EventFlags,
+} from '@cumem/core-types';
+import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+
+/** Options for {@link Event.create}. */
+export interface EventOptions {
+  /** Record timestamps so {@link Event.elapsedMs} works. Default true (costs a little per record). */
+  readonly enableTiming?: boolean;
+  /** `sync()` sleeps the thread instead of spinning. Default false. */
+  readonly blockingSync?: boolean;
+}
+
+const eventToken = Symbol('cumem.event');
+
+/** A CUDA event: a marker in a stream's work, to wait on or time. Made by `stream.record()` or {@link Event.create}. */
+export class Event {
+  private closed = false;
+
+  /** @internal Use {@link Event.create} or `stream.record()`. */
+  constructor(
+    token: symbol,
+    /** @internal */ readonly runtime: DriverRuntime,
+    private readonly eventHandle: DriverHandle,
+    private readonly ordinal: number,
+  ) {
+    if (token !== eventToken) throw new TypeError('use Event.create() or stream.record() to make an Event');
+    registerFinalizer(this, () => runtime.driver.eventDestroy(eventHandle));
+  }
+
+  /**
+   * A new event on `device` (default: the current device).
+   * @throws TypeError / RangeError for a bad device or option.
+   */
+  static create(device?: Device | number, options?: EventOptions): Event {
+    checkDeviceKind(device);
+    const { enableTiming = true, blockingSync = false } = checkOptions(options, 'Event options');
+    checkBoolean(enableTiming, 'enableTiming');
+    checkBoolean(blockingSync, 'blockingSync');
+    const runtime = activeRuntime();
+    const ordinal = optionalDeviceOrdinal(runtime, device);
+    const flags =
+      (enableTiming ? 0 : EventFlags.DisableTiming) | (blockingSync ? EventFlags.BlockingSync : 0);
+    return createEvent(runtime, ordinal, flags);
+  }
+
+  /** The device the event belongs to. */
+  get device(): Device {
+    return new DeviceClass(this.ordinal);
+  }
+
+  /** The `CUevent` handle. */
+  get handle(): bigint {
+    return this.open();
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** True when all work before the event's record has completed (`cuEventQuery`). */
+  get isDone(): boolean {
+    return this.runtime.driver.eventQuery(this.open());
+  }
+
+  /** Blocks the thread until the event has completed. */
+  sync(): void {
+    this.runtime.driver.eventSynchronize(this.open());
+  }
+
+  /** Resolves when the event has completed, keeping the event loop free. */
+  syncAsync(): Promise<void> {
+    try {
+      return this.runtime.driver.eventSynchronizeAsync(this.open());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * Milliseconds from this event to `later` (both recorded and completed, timing enabled).
+   * @throws TypeError when `later` is not an Event; CudaStateError when either is closed.
+   */
+  elapsedMs(later: Event): number {
+    if (!(later instanceof Event)) throw new TypeError(`later must be an Event, got ${describeValue(later)}`);
+    const start = this.open();
+    return this.runtime.driver.eventElapsedTime(start, later.open());
+  }
+
+  /** Destroys the event. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    forgetFinalizer(this);
+    this.runtime.driver.eventDestroy(this.eventHandle);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @internal The handle, or CudaStateError when closed. */
+  open(): DriverHandle {
+    if (this.closed) throw CudaStateError.closed('Event');
+    return this.eventHandle;
+  }
+}
+
+/** @internal A new event of `flags` on device `ordinal`. */
+export function createEvent(runtime: DriverRuntime, ordinal: number, flags: number): Event {
+  runtime.makeCurrent(ordinal);
+  return new Event(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal);
+}

@@ -1,0 +1,33 @@
+// Re-exported so one import gives the locations and errors the API takes and throws.
+export {
+  CudaError,
+  CudaStateError,
+  Device,
+  DriverUnavailableError,
+  Host,
+  isLocation,
+  type Location,
+  NotSupportedError,
+} from '@cumem/core-types';
+export { AccessedByView } from './accessed-by-view.js';
+export { Buffer, type FromHandleOptions, MemoryResource } from './buffer.js';
+export type { HostMemory } from './buffer-copy.js';
+export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
+export {
+  type DeviceProperties,
+  deviceCount,
+  deviceProperties,
+  memoryInfo,
+  setCurrentDevice,
+} from './device-queries.js';
+export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
+export { Event, type EventOptions } from './event.js';
+export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
+export type { IpcBufferDescriptor } from './ipc-descriptor.js';
+export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+export { ManagedBuffer } from './managed-buffer.js';
+export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
+export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
+export { defaultStream, Stream, type StreamOptions } from './stream.js';
+export type { StreamOrderOptions } from './stream-options.js';

@@ -1,0 +1,133 @@
+// Cross-process sharing with a real child process: the pool's file descriptor travels as the
+// child's fd 3, the buffer as a JSON descriptor; data goes both ways. The child imports the
+// built package (dist/), so `tsc -b` must have run. GPU drivers only (capabilities.interprocess).
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describeEachDriver } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { Buffer } from './buffer.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { useDriver } from './driver-selection.js';
+import { PinnedMemoryResource } from './pinned-memory-resource.js';
+import type { PoolMemoryResource } from './pool-memory-resource.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const childScript = fileURLToPath(new URL('../test/fixtures/ipc-child.mjs', import.meta.url));
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+interface ChildReport {
+  isMapped: boolean;
+  handleClosed: boolean;
+  registered: boolean;
+  refusesAllocate: boolean;
+  refusesExport: boolean;
+  sawParentBytes: boolean;
+  hostViewMatches: boolean | null;
+  size: number;
+  descriptorsBefore: number;
+  descriptorsAfter: number;
+}
+
+function runChild(driverName: string, fd: number, request: object): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [childScript], {
+      cwd: packageRoot,
+      env: { ...process.env, CUMEM_DRIVER: driverName },
+      stdio: ['pipe', 'pipe', 'pipe', fd],
+    });
+    let output = '';
+    let errors = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      errors += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`child exited with ${code}: ${errors}`));
+      else resolve(JSON.parse(output) as ChildReport);
+    });
+    child.stdin!.end(`${JSON.stringify(request)}\n`);
+  });
+}
+
+async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device' | 'pinned'): Promise<void> {
+  const size = 1 << 20;
+  const buffer = mr.allocate(size);
+  buffer.fill(0x11);
+  const handle = mr.getAllocationHandle();
+  expect(mr.getAllocationHandle()).toBe(handle);
+  const descriptor = JSON.parse(JSON.stringify(buffer.ipcDescriptor));
+  expect(descriptor.size).toBe(size);
+  expect(descriptor.uuid).toBe(mr.uuid);
+  const report = await runChild(driverName, handle.fileDescriptor, {
+    kind,
+    device: 0,
+    uuid: mr.uuid,
+    descriptor,
+    expect: 0x11,
+    write: 0x22,
+  });
+  expect(report).toMatchObject({
+    isMapped: true,
+    handleClosed: true,
+    registered: true,
+    refusesAllocate: true,
+    refusesExport: true,
+    sawParentBytes: true,
+    size,
+  });
+  // Only an imported resource opens descriptors; the exporting one refuses.
+  expect(() => Buffer.fromIpcDescriptor(mr, descriptor)).toThrow(TypeError);
+  expect(report.hostViewMatches).toBe(kind === 'pinned' ? true : null);
+  expect(report.descriptorsAfter).toBe(report.descriptorsBefore);
+  const back = new Uint8Array(size);
+  buffer.copyTo(back);
+  expect(back.every((byte) => byte === 0x22)).toBe(true);
+  buffer.close();
+}
+
+describeEachDriver(
+  adapters,
+  'IPC with a child process',
+  (entry) => {
+    beforeAll(() => {
+      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+        throw new Error('the IPC child imports the built package: run `tsc -b` in packages/memory first');
+      }
+      useDriver(entry.driver);
+    });
+
+    describe('device pool', () => {
+      it('shares a buffer both ways and leaks no file descriptor', async () => {
+        const descriptors = openDescriptors();
+        const mr = new DeviceMemoryResource(0, { ipcEnabled: true });
+        expect(mr.isIpcEnabled).toBe(true);
+        expect(typeof mr.uuid).toBe('string');
+        await handOff(entry.name, mr, 'device');
+        mr.close();
+        expect(openDescriptors()).toBe(descriptors);
+      });
+    });
+
+    describe('pinned pool', () => {
+      it('shares a buffer both ways and leaks no file descriptor', async () => {
+        const descriptors = openDescriptors();
+        const mr = new PinnedMemoryResource({ ipcEnabled: true });
+        await handOff(entry.name, mr, 'pinned');
+        mr.close();
+        expect(openDescriptors()).toBe(descriptors);
+      });
+    });
+  },
+  {
+    gpuOnly: true,
+    requires: (driver) =>
+      driver.capabilities.interprocess
+        ? undefined
+        : 'not applicable: the driver cannot share pools between processes',
+  },
+);

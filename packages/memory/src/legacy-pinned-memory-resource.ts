@@ -1,0 +1,63 @@
+import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types';
+import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import type { Stream } from './stream.js';
+import { runtimeDefaultStream } from './stream.js';
+import { type StreamOrderOptions, streamOption } from './stream-options.js';
+
+/**
+ * Page-locked host memory from the classic allocator (`cuMemHostAlloc`, portable to every
+ * context). Works on every driver; allocation and free are not stream-ordered, so a free waits
+ * for the buffer's stream first. Prefer {@link PinnedMemoryResource} on CUDA 13 drivers.
+ */
+export class LegacyPinnedMemoryResource extends MemoryResource {
+  private readonly runtime: DriverRuntime;
+
+  constructor() {
+    super();
+    this.runtime = activeRuntime();
+  }
+
+  /**
+   * `size` bytes of page-locked host memory. Allocates at once; `options.stream` only orders its later free.
+   * @throws CudaStateError when closed.
+   */
+  allocate(size: number, options?: StreamOrderOptions): Buffer {
+    if (this.closed) throw CudaStateError.closed('LegacyPinnedMemoryResource');
+    checkSize(size, 'size');
+    const runtime = this.runtime;
+    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);
+    runtime.makeCurrent(stream.ordinal);
+    const handle = size === 0 ? 0n : runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable);
+    return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
+  }
+
+  /** Frees memory from {@link allocate} after `options.stream` (default: the default stream) has passed it. */
+  deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
+    const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
+    this.releaseBuffer(handle, size, stream);
+  }
+
+  /** @internal */
+  override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+    if (size === 0) return;
+    waitBeforeFree(this.runtime, this.runtime.currentDevice, stream);
+    this.runtime.driver.memFreeHost(handle);
+  }
+
+  /** Always -1: host memory belongs to no device. */
+  get deviceId(): number {
+    return -1;
+  }
+
+  /** Always true (unified addressing maps page-locked memory for every device). */
+  get isDeviceAccessible(): boolean {
+    return true;
+  }
+
+  /** Always true. */
+  get isHostAccessible(): boolean {
+    return true;
+  }
+}

@@ -1,0 +1,231 @@
+import { CudaStateError, Device, Host, NotSupportedError } from '@cumem/core-types';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { useDriver } from './driver-selection.js';
+import type { ManagedBuffer } from './managed-buffer.js';
+import { ManagedMemoryResource } from './managed-memory-resource.js';
+import { Stream } from './stream.js';
+
+describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
+  let mr: ManagedMemoryResource;
+  beforeAll(() => {
+    useDriver(entry.driver);
+    mr = new ManagedMemoryResource();
+  });
+
+  it('readMostly asks the driver and advises it', () => {
+    using buffer = mr.allocate(8192);
+    expect(buffer.readMostly).toBe(false);
+    buffer.readMostly = true;
+    expect(buffer.readMostly).toBe(true);
+    buffer.readMostly = false;
+    expect(buffer.readMostly).toBe(false);
+    expect(() => {
+      buffer.readMostly = 1 as never;
+    }).toThrow(TypeError);
+  });
+
+  it('preferredLocation round-trips devices and hosts, and null unsets it', () => {
+    using buffer = mr.allocate(8192);
+    expect(buffer.preferredLocation).toBeNull();
+    buffer.preferredLocation = new Device(0);
+    expect(buffer.preferredLocation).toBe(new Device(0));
+    buffer.preferredLocation = new Host();
+    expect(buffer.preferredLocation).toBe(new Host());
+    buffer.preferredLocation = null;
+    expect(buffer.preferredLocation).toBeNull();
+    expect(() => {
+      buffer.preferredLocation = 0 as never;
+    }).toThrow(TypeError);
+    expect(() => {
+      buffer.preferredLocation = undefined as never;
+    }).toThrow(TypeError);
+  });
+
+  it('preferredLocation keeps NUMA detail where the driver reports it', () => {
+    using buffer = mr.allocate(4096);
+    const numa = new Host({ numaId: Math.max(0, entry.driver.deviceGetAttribute(134, 0)) });
+    if (!entry.driver.capabilities.hostNumaLocations) {
+      expect(() => {
+        buffer.preferredLocation = numa;
+      }).toThrow(NotSupportedError);
+      return;
+    }
+    buffer.preferredLocation = numa;
+    expect(buffer.preferredLocation).toBe(numa);
+    buffer.preferredLocation = Host.numaCurrent();
+    const current = buffer.preferredLocation;
+    // The driver may resolve "the calling thread's node" to the node itself.
+    expect(current === Host.numaCurrent() || (Host.isInstance(current) && current.numaId !== null)).toBe(
+      true,
+    );
+  });
+
+  describe('accessedBy', () => {
+    it('is a live Set-like view', () => {
+      using buffer = mr.allocate(4096);
+      const view = buffer.accessedBy;
+      expect(view.size).toBe(0);
+      expect(view.add(new Device(0))).toBe(view);
+      expect(view.has(new Device(0))).toBe(true);
+      expect(buffer.accessedBy.has(new Device(0))).toBe(true);
+      view.add(new Host());
+      expect(view.size).toBe(2);
+      expect([...view]).toEqual(expect.arrayContaining([new Device(0), new Host()]));
+      const seen: unknown[] = [];
+      view.forEach((value, key, set) => {
+        expect(key).toBe(value);
+        expect(set).toBe(view);
+        seen.push(value);
+      });
+      expect(seen).toHaveLength(2);
+      expect([...view.values()]).toHaveLength(2);
+      expect([...view.keys()]).toHaveLength(2);
+      expect(view.delete(new Host())).toBe(true);
+      expect(view.delete(new Host())).toBe(false);
+      expect(view.has(new Host())).toBe(false);
+      view.clear();
+      expect(view.size).toBe(0);
+      expect(String(view)).toBe('[object AccessedByView]');
+    });
+
+    it('add of a non-location is a TypeError; delete and has of one are false', () => {
+      using buffer = mr.allocate(4096);
+      expect(() => buffer.accessedBy.add(0 as never)).toThrow(TypeError);
+      expect(buffer.accessedBy.delete(0)).toBe(false);
+      expect(buffer.accessedBy.has('Device(0)')).toBe(false);
+    });
+
+    it('assignment advises only the difference', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const counted = new ManagedMemoryResource();
+        using buffer = counted.allocate(4096);
+        buffer.accessedBy = [new Device(0)];
+        expect([...buffer.accessedBy]).toEqual([new Device(0)]);
+        log.reset();
+        buffer.accessedBy = [new Device(0), new Host()];
+        expect(log.calls.filter((call) => call === 'memAdvise')).toHaveLength(1);
+        expect(buffer.accessedBy.size).toBe(2);
+        log.reset();
+        buffer.accessedBy = new Set([new Host()]);
+        expect(log.calls.filter((call) => call === 'memAdvise')).toHaveLength(1);
+        expect([...buffer.accessedBy]).toEqual([new Host()]);
+        buffer.accessedBy = [];
+        expect(buffer.accessedBy.size).toBe(0);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+
+    it('a bad element throws before any driver call, leaving the advice unchanged', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const counted = new ManagedMemoryResource();
+        using buffer = counted.allocate(4096);
+        buffer.accessedBy = [new Device(0)];
+        log.reset();
+        expect(() => {
+          buffer.accessedBy = [new Host(), 'Device(1)' as never];
+        }).toThrow(TypeError);
+        expect(() => {
+          buffer.accessedBy = 42 as never;
+        }).toThrow(TypeError);
+        expect(() => {
+          buffer.accessedBy = 'ab' as never;
+        }).toThrow(TypeError);
+        expect(log.calls).toEqual([]);
+        expect([...buffer.accessedBy]).toEqual([new Device(0)]);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+  });
+
+  describe('prefetch and discard', () => {
+    it('prefetches to a device and to the host, without and with a stream', () => {
+      using buffer = mr.allocate(1 << 20);
+      buffer.hostView().fill(3);
+      buffer.prefetch(new Device(0));
+      using stream = Stream.create();
+      buffer.prefetch(new Host(), { stream });
+      stream.sync();
+      expect(buffer.hostView()[12345]).toBe(3);
+      expect(() => buffer.prefetch(0 as never)).toThrow(TypeError);
+    });
+
+    it('discards, and discards then prefetches (CUDA 13 batch entry points)', () => {
+      using buffer = mr.allocate(1 << 16);
+      buffer.fill(1);
+      if (!entry.driver.capabilities.batchPrefetchDiscard) {
+        expect(() => buffer.discard()).toThrow(NotSupportedError);
+        expect(() => buffer.discardPrefetch(new Device(0))).toThrow(/CUDA 13\.0/);
+        return;
+      }
+      buffer.discard();
+      using stream = Stream.create();
+      buffer.discard({ stream });
+      buffer.discardPrefetch(new Device(0), { stream });
+      stream.sync();
+      buffer.discardPrefetch(new Host());
+      buffer.fill(2);
+      const bytes = new Uint8Array(1 << 16);
+      buffer.copyTo(bytes);
+      expect(bytes.every((byte) => byte === 2)).toBe(true);
+    });
+
+    it('slices of a managed buffer are managed buffers advising their own range', () => {
+      using buffer = mr.allocate(1 << 16);
+      const half = buffer.slice(0, 1 << 15) as ManagedBuffer;
+      half.readMostly = true;
+      expect(half.readMostly).toBe(true);
+      half.prefetch(new Device(0));
+      expect(half.owner).toBe(buffer);
+    });
+  });
+
+  it('use after close is a CudaStateError naming ManagedBuffer', () => {
+    const buffer = mr.allocate(64);
+    const view = buffer.accessedBy;
+    buffer.close();
+    buffer.close();
+    expect(() => buffer.readMostly).toThrow(/ManagedBuffer is closed/);
+    expect(() => buffer.preferredLocation).toThrow(CudaStateError);
+    expect(() => buffer.accessedBy).toThrow(CudaStateError);
+    expect(() => view.size).toThrow(CudaStateError);
+    expect(() => view.add(new Device(0))).toThrow(CudaStateError);
+    expect(() => buffer.prefetch(new Device(0))).toThrow(CudaStateError);
+    expect(() => buffer.discard()).toThrow(CudaStateError);
+  });
+});
+
+describe('ManagedBuffer on a driver without NUMA locations or batch entry points', () => {
+  it('refuses NUMA hosts and discards with NotSupportedError before touching the driver', () => {
+    const { driver, log } = countingDriver(createReferenceDriver({ entryPoints: 'legacy' }));
+    useDriver(driver);
+    const mr = new ManagedMemoryResource();
+    using buffer = mr.allocate(4096);
+    buffer.preferredLocation = new Host();
+    expect(buffer.preferredLocation).toBe(new Host());
+    buffer.preferredLocation = new Device(0);
+    expect(buffer.preferredLocation).toBe(new Device(0));
+    log.reset();
+    const numa = new Host({ numaId: 0 });
+    expect(() => buffer.prefetch(numa)).toThrow(NotSupportedError);
+    expect(() => buffer.prefetch(Host.numaCurrent())).toThrow(/CUDA 13\.0/);
+    expect(() => {
+      buffer.preferredLocation = numa;
+    }).toThrow(NotSupportedError);
+    expect(() => buffer.accessedBy.add(numa)).toThrow(NotSupportedError);
+    expect(() => {
+      buffer.accessedBy = [new Device(0), numa];
+    }).toThrow(NotSupportedError);
+    expect(() => buffer.discard()).toThrow(NotSupportedError);
+    expect(() => buffer.discardPrefetch(new Device(0))).toThrow(/cuMemDiscardBatchAsync/);
+    expect(log.calls).toEqual([]);
+    buffer.prefetch(new Host());
+  });
+});

@@ -1,0 +1,247 @@
+import {
+  CU_DEVICE_CPU,
+  CU_DEVICE_INVALID,
+  checkBoolean,
+  Device,
+  Host,
+  type Location,
+  locationToMemLocation,
+  MemAdvise,
+  type MemLocation,
+  MemLocationType,
+  MemRangeAttribute,
+  memLocationToLocation,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { type AccessAdvisor, AccessedByView, checkLocationList } from './accessed-by-view.js';
+import { Buffer } from './buffer.js';
+import { checkLocation, checkNumaSupported } from './location-arguments.js';
+import { runtimeDefaultStream, type Stream } from './stream.js';
+import { type StreamOrderOptions, streamOption } from './stream-options.js';
+
+// The batch entry points read these during the call only, so one pair serves every call.
+const onePointer = new BigUint64Array(1);
+const oneSize = new BigUint64Array(1);
+
+/**
+ * Managed (unified) memory with cuda.core's property-style advice: `readMostly`,
+ * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
+ * by `ManagedMemoryResource.allocate`, or wraps a managed pointer with `ManagedBuffer.fromHandle`.
+ */
+export class ManagedBuffer extends Buffer implements AccessAdvisor {
+  private accessedByView: AccessedByView | undefined = undefined;
+
+  /** Whether read-mostly advice is applied (asks the driver). Setting it advises the driver. */
+  get readMostly(): boolean {
+    this.checkOpen();
+    this.bindContext();
+    return (
+      this.runtime.driver.memRangeGetAttribute(this.pointer, this.byteSize, MemRangeAttribute.ReadMostly) !==
+      0
+    );
+  }
+
+  set readMostly(value: boolean) {
+    checkBoolean(value, 'readMostly');
+    this.checkOpen();
+    this.advise(value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly, this.anyLocation());
+  }
+
+  /**
+   * The advised preferred location, or null. Host locations keep their NUMA node where the
+   * driver reports it (`capabilities.memoryLocations`); otherwise they read back as `new Host()`.
+   * Setting `null` removes the advice.
+   */
+  get preferredLocation(): Location | null {
+    this.checkOpen();
+    this.bindContext();
+    const driver = this.runtime.driver;
+    if (this.runtime.capabilities.memoryLocations) {
+      const type = driver.memRangeGetAttribute(
+        this.pointer,
+        this.byteSize,
+        MemRangeAttribute.PreferredLocationType,
+      );
+      const id = driver.memRangeGetAttribute(
+        this.pointer,
+        this.byteSize,
+        MemRangeAttribute.PreferredLocationId,
+      );
+      return memLocationToLocation({ type: type as MemLocationType, id });
+    }
+    const ordinal = driver.memRangeGetAttribute(
+      this.pointer,
+      this.byteSize,
+      MemRangeAttribute.PreferredLocation,
+    );
+    if (ordinal === CU_DEVICE_INVALID) return null;
+    return ordinal === CU_DEVICE_CPU ? new Host() : new Device(ordinal);
+  }
+
+  set preferredLocation(location: Location | null) {
+    if (location !== null) checkLocation(location, 'preferredLocation');
+    this.checkOpen();
+    if (location === null) {
+      this.advise(MemAdvise.UnsetPreferredLocation, this.anyLocation());
+      return;
+    }
+    checkNumaSupported(this.runtime, location, 'preferredLocation');
+    this.advise(MemAdvise.SetPreferredLocation, locationToMemLocation(location));
+  }
+
+  /** The locations advised as accessors: a live Set-like view (see {@link AccessedByView}). */
+  get accessedBy(): AccessedByView {
+    this.checkOpen();
+    if (this.accessedByView === undefined) this.accessedByView = new AccessedByView(this);
+    return this.accessedByView;
+  }
+
+  /**
+   * Makes exactly `locations` the advised accessors. Every element is checked first; then only
+   * the difference from the driver's current list is advised.
+   * @throws TypeError (state unchanged, driver untouched) for a non-iterable or non-location element.
+   */
+  set accessedBy(locations: Iterable<Location>) {
+    const target = checkLocationList(locations);
+    this.checkOpen();
+    for (const location of target) checkNumaSupported(this.runtime, location, 'accessedBy');
+    const current = this.queryAccessedBy();
+    for (const location of current) if (!target.includes(location)) this.adviseAccessedBy(location, false);
+    for (const location of target) if (!current.includes(location)) this.adviseAccessedBy(location, true);
+  }
+
+  /**
+   * Migrates the pages to `location` (`cuMemPrefetchAsync`).
+   * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
+   */
+  prefetch(location: Location, options?: StreamOrderOptions): void {
+    checkLocation(location, 'location');
+    const stream = this.checkStream(streamOption(options));
+    this.checkOpen();
+    checkNumaSupported(this.runtime, location, 'prefetch');
+    const target = this.orderOn(stream);
+    this.runtime.driver.memPrefetchAsync(
+      this.pointer,
+      this.byteSize,
+      locationToMemLocation(location),
+      target.streamHandle,
+    );
+    this.finish(target, stream);
+  }
+
+  /**
+   * Discards the contents (`cuMemDiscardBatchAsync` with one range): the pages may read back as
+   * anything until written. CUDA 13.0 drivers.
+   * @throws NotSupportedError on drivers without the batch entry points.
+   */
+  discard(options?: StreamOrderOptions): void {
+    const stream = this.checkStream(streamOption(options));
+    this.checkOpen();
+    this.checkBatch('discard');
+    const target = this.orderOn(stream);
+    this.fillRange();
+    this.runtime.driver.memDiscardBatchAsync(onePointer, oneSize, 1, target.streamHandle);
+    this.finish(target, stream);
+  }
+
+  /**
+   * Discards the contents and prefetches the (now empty) pages to `location`
+   * (`cuMemDiscardAndPrefetchBatchAsync` with one range). CUDA 13.0 drivers.
+   * @throws TypeError for a non-location; NotSupportedError on drivers without the batch entry points.
+   */
+  discardPrefetch(location: Location, options?: StreamOrderOptions): void {
+    checkLocation(location, 'location');
+    const stream = this.checkStream(streamOption(options));
+    this.checkOpen();
+    this.checkBatch('discardPrefetch');
+    checkNumaSupported(this.runtime, location, 'discardPrefetch');
+    const target = this.orderOn(stream);
+    this.fillRange();
+    const locations = [locationToMemLocation(location)];
+    this.runtime.driver.memDiscardAndPrefetchBatchAsync(
+      onePointer,
+      oneSize,
+      1,
+      locations,
+      [0],
+      target.streamHandle,
+    );
+    this.finish(target, stream);
+  }
+
+  /** @internal */
+  queryAccessedBy(): Location[] {
+    this.checkOpen();
+    this.bindContext();
+    const ordinals = this.runtime.driver.memRangeGetAccessedBy(this.pointer, this.byteSize);
+    const result: Location[] = [];
+    for (const ordinal of ordinals) {
+      if (ordinal === CU_DEVICE_CPU) result.push(new Host());
+      else if (ordinal >= 0) result.push(new Device(ordinal));
+    }
+    return result;
+  }
+
+  /** @internal */
+  adviseAccessedBy(location: Location, set: boolean): void {
+    this.advise(set ? MemAdvise.SetAccessedBy : MemAdvise.UnsetAccessedBy, locationToMemLocation(location));
+  }
+
+  /** @internal */
+  checkAdvisable(location: Location): void {
+    this.checkOpen();
+    checkNumaSupported(this.runtime, location, 'accessedBy');
+  }
+
+  protected override get typeName(): string {
+    return 'ManagedBuffer';
+  }
+
+  /** @internal fromHandle wraps managed memory only. */
+  protected override checkWrapped(): void {
+    const managed = this.resource !== null ? this.resource.isManaged : this.pointerInfo().isManaged;
+    if (!managed) {
+      throw new TypeError(
+        'ManagedBuffer.fromHandle needs managed memory (cuMemAllocManaged or a managed pool); use Buffer.fromHandle',
+      );
+    }
+  }
+
+  private advise(advice: number, location: MemLocation): void {
+    this.bindContext();
+    this.runtime.driver.memAdvise(this.pointer, this.byteSize, advice, location);
+  }
+
+  // Read-mostly and unset-preferred advice ignore the location; the driver still wants a valid one.
+  private anyLocation(): MemLocation {
+    return { type: MemLocationType.Device, id: this.workDevice(null) };
+  }
+
+  private bindContext(): void {
+    this.runtime.makeCurrent(this.workDevice(null));
+  }
+
+  private orderOn(stream: Stream | undefined): Stream {
+    const target = stream ?? runtimeDefaultStream(this.runtime, this.workDevice(null));
+    this.runtime.makeCurrent(target.ordinal);
+    return target;
+  }
+
+  private finish(target: Stream, given: Stream | undefined): void {
+    if (given === undefined) this.runtime.driver.streamSynchronize(target.streamHandle);
+  }
+
+  private fillRange(): void {
+    onePointer[0] = this.pointer;
+    oneSize[0] = BigInt(this.byteSize);
+  }
+
+  private checkBatch(what: string): void {
+    if (!this.runtime.capabilities.batchPrefetchDiscard) {
+      throw new NotSupportedError(
+        `${what}() needs cuMemDiscardBatchAsync / cuMemDiscardAndPrefetchBatchAsync, which need a CUDA 13.0 driver ` +
+          `(driver ${this.runtime.driver.name} reports capabilities.batchPrefetchDiscard = false)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import {
+  CudaStateError,
+  checkOptions,
+  checkSize,
+  Device,
+  DeviceAttribute,
+  type Location,
+  locationToMemLocation,
+  MemAdvise,
+  MemAttachFlags,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { allocatedBuffer, MemoryResource } from './buffer.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import { checkLocation, checkNumaSupported } from './location-arguments.js';
+import { ManagedBuffer } from './managed-buffer.js';
+import { runtimeDefaultStream, type Stream } from './stream.js';
+import { type StreamOrderOptions, streamOption } from './stream-options.js';
+
+/** Options for {@link ManagedMemoryResource}. */
+export interface ManagedMemoryResourceOptions {
+  /** Preferred location advised for every allocation. Default: none. */
+  readonly preferredLocation?: Location;
+}
+
+/**
+ * Managed (unified) memory, returned as {@link ManagedBuffer}s whose advice works.
+ *
+ * Deviation from cuda.core, which allocates from a managed memory pool: on the CUDA 13.0 driver
+ * memory from a managed pool rejects every `cuMemAdvise` with CUDA_ERROR_NOT_SUPPORTED, so
+ * `readMostly`, `preferredLocation` and `accessedBy` could never work on what such a resource
+ * returns. This resource uses `cuMemAllocManaged` (attached globally), which accepts advice on
+ * every driver. It is therefore not stream-ordered: allocation happens at once and a free
+ * waits for the buffer's stream.
+ */
+export class ManagedMemoryResource extends MemoryResource {
+  private readonly runtime: DriverRuntime;
+  private readonly preferred: Location | null;
+
+  /**
+   * @throws TypeError for a preferredLocation that is not a location; NotSupportedError for a
+   *   NUMA host on a driver without them, or a device without managed memory.
+   */
+  constructor(options?: ManagedMemoryResourceOptions) {
+    super();
+    const { preferredLocation } = checkOptions(options, 'ManagedMemoryResource options');
+    if (preferredLocation !== undefined) checkLocation(preferredLocation, 'preferredLocation');
+    const runtime = activeRuntime();
+    if (preferredLocation !== undefined) checkNumaSupported(runtime, preferredLocation, 'preferredLocation');
+    const ordinal = Device.isInstance(preferredLocation) ? preferredLocation.ordinal : runtime.currentDevice;
+    if (ordinal >= runtime.deviceCount)
+      throw new RangeError(`preferredLocation device ${ordinal} does not exist`);
+    if (runtime.driver.deviceGetAttribute(DeviceAttribute.ManagedMemory, ordinal) === 0) {
+      throw new NotSupportedError(
+        `device ${ordinal} cannot allocate managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 0)`,
+      );
+    }
+    this.runtime = runtime;
+    this.preferred = preferredLocation ?? null;
+  }
+
+  /** The preferred location advised for every allocation, or null. */
+  get preferredLocation(): Location | null {
+    return this.preferred;
+  }
+
+  /**
+   * `size` bytes of managed memory, with the resource's preferred location advised.
+   * Allocates at once; `options.stream` only orders its later free.
+   */
+  allocate(size: number, options?: StreamOrderOptions): ManagedBuffer {
+    if (this.closed) throw CudaStateError.closed('ManagedMemoryResource');
+    checkSize(size, 'size');
+    const runtime = this.runtime;
+    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.workDevice());
+    runtime.makeCurrent(stream.ordinal);
+    const handle = size === 0 ? 0n : runtime.driver.memAllocManaged(size, MemAttachFlags.Global);
+    if (this.preferred !== null && size !== 0) {
+      try {
+        runtime.driver.memAdvise(
+          handle,
+          size,
+          MemAdvise.SetPreferredLocation,
+          locationToMemLocation(this.preferred),
+        );
+      } catch (error) {
+        runtime.driver.memFree(handle);
+        throw error;
+      }
+    }
+    return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
+  }
+
+  /** Frees memory from {@link allocate} after `options.stream` (default: the default stream) has passed it. */
+  deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
+    const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
+    this.releaseBuffer(handle, size, stream);
+  }
+
+  /** @internal */
+  override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+    if (size === 0) return;
+    waitBeforeFree(this.runtime, this.workDevice(), stream);
+    this.runtime.driver.memFree(handle);
+  }
+
+  /** The preferred device's ordinal, or -1 when the preference is not a device. */
+  get deviceId(): number {
+    return Device.isInstance(this.preferred) ? this.preferred.ordinal : -1;
+  }
+
+  /** Always true. */
+  get isDeviceAccessible(): boolean {
+    return true;
+  }
+
+  /** Always true. */
+  get isHostAccessible(): boolean {
+    return true;
+  }
+
+  /** Always true. */
+  override get isManaged(): boolean {
+    return true;
+  }
+
+  private workDevice(): number {
+    return Device.isInstance(this.preferred) ? this.preferred.ordinal : this.runtime.currentDevice;
+  }
+}

@@ -1,0 +1,287 @@
+import {
+  CudaError,
+  CudaStateError,
+  Device,
+  type Driver,
+  Host,
+  MemAccessFlags,
+  MemLocationType,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { Buffer, MemoryResource } from './buffer.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { useDriver } from './driver-selection.js';
+import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+import { ManagedBuffer } from './managed-buffer.js';
+import { ManagedMemoryResource } from './managed-memory-resource.js';
+import { PinnedMemoryResource } from './pinned-memory-resource.js';
+import { defaultStream, Stream } from './stream.js';
+
+const mebibyte = 1024 * 1024;
+
+describeEachDriver(adapters, 'memory resources', (entry) => {
+  beforeAll(() => useDriver(entry.driver));
+
+  describe('DeviceMemoryResource', () => {
+    it("without options uses the device's current pool and does not own it", () => {
+      const mr = new DeviceMemoryResource(0);
+      expect(mr.handle).toBe(entry.driver.deviceGetMemPool(0));
+      expect(mr.isHandleOwned).toBe(false);
+      expect(mr.isIpcEnabled).toBe(false);
+      expect(mr.isMapped).toBe(false);
+      expect(mr.uuid).toBeNull();
+      expect(mr.deviceId).toBe(0);
+      expect(mr.isDeviceAccessible).toBe(true);
+      expect(mr.isHostAccessible).toBe(false);
+      expect(mr.attributes.releaseThreshold).toBeGreaterThan(0);
+      const buffer = mr.allocate(4096);
+      mr.close();
+      expect(mr.isClosed).toBe(true);
+      expect(() => mr.allocate(1)).toThrow(CudaStateError);
+      // The pool itself stays: a new resource on it allocates.
+      const again = new DeviceMemoryResource(new Device(0));
+      expect(again.handle).toBe(mr.handle);
+      buffer.close();
+      again.allocate(8).close();
+    });
+
+    it('with options owns a new pool with the given limits', () => {
+      const mr = new DeviceMemoryResource(0, { maxSize: 8 * mebibyte, releaseThreshold: 4 * mebibyte });
+      expect(mr.isHandleOwned).toBe(true);
+      expect(mr.handle).not.toBe(entry.driver.deviceGetMemPool(0));
+      const attributes = mr.attributes;
+      expect(attributes.releaseThreshold).toBe(4 * mebibyte);
+      expect(attributes.usedMemCurrent).toBe(0);
+      const buffer = mr.allocate(mebibyte);
+      expect(attributes.usedMemCurrent).toBe(mebibyte);
+      expect(attributes.usedMemHigh).toBeGreaterThanOrEqual(mebibyte);
+      expect(attributes.reservedMemCurrent).toBeGreaterThanOrEqual(mebibyte);
+      expect(attributes.reservedMemHigh).toBeGreaterThanOrEqual(attributes.reservedMemCurrent);
+      attributes.releaseThreshold = 0;
+      expect(attributes.releaseThreshold).toBe(0);
+      expect(() => {
+        attributes.releaseThreshold = -1;
+      }).toThrow(RangeError);
+      buffer.close();
+      defaultStream(0).sync();
+      expect(attributes.usedMemCurrent).toBe(0);
+      expect(() => mr.allocate(64 * mebibyte)).toThrow(CudaError);
+      try {
+        mr.allocate(64 * mebibyte);
+      } catch (error) {
+        expect(CudaError.isInstance(error) && error.codeName).toBe('CUDA_ERROR_OUT_OF_MEMORY');
+        expect((error as CudaError).call).toMatch(/cuMemAllocFromPoolAsync/);
+      }
+      mr.close();
+      mr.close();
+      expect(() => mr.attributes).toThrow(CudaStateError);
+    });
+
+    it('allocates and deallocates raw pointers on a stream', () => {
+      const mr = new DeviceMemoryResource(0, {});
+      using stream = Stream.create();
+      const buffer = mr.allocate(256, { stream });
+      mr.deallocate(buffer.handle, 256, { stream });
+      stream.sync();
+      expect(mr.attributes.usedMemCurrent).toBe(0);
+      const other = mr.allocate(256);
+      mr.deallocate(Number(other.handle), 256);
+      defaultStream().sync();
+      expect(mr.attributes.usedMemCurrent).toBe(0);
+      mr.close();
+    });
+
+    it('frees a buffer on its allocation stream when closed without one', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const mr = new DeviceMemoryResource(0, {});
+        using stream = Stream.create();
+        const buffer = mr.allocate(64, { stream });
+        log.reset();
+        buffer.close();
+        expect(log.calls).toEqual(['memFreeAsync']);
+        mr.close();
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+  });
+
+  describe('PinnedMemoryResource', () => {
+    it('is a host pool every device can access at full speed', () => {
+      const mr = new PinnedMemoryResource();
+      expect(mr.deviceId).toBe(-1);
+      expect(mr.numaId).toBe(-1);
+      expect(mr.isDeviceAccessible).toBe(true);
+      expect(mr.isHostAccessible).toBe(true);
+      expect(mr.isHandleOwned).toBe(true);
+      for (let ordinal = 0; ordinal < entry.driver.deviceGetCount(); ordinal++) {
+        const access = entry.driver.memPoolGetAccess(mr.handle, {
+          type: MemLocationType.Device,
+          id: ordinal,
+        });
+        expect(access).toBe(MemAccessFlags.ReadWrite);
+      }
+      using buffer = mr.allocate(4096);
+      expect(buffer.deviceId).toBe(-1);
+      expect(buffer.isHostAccessible).toBe(true);
+      buffer.hostView().fill(0x5a);
+      const copy = new Uint8Array(4096);
+      buffer.copyTo(copy);
+      expect(copy.every((byte) => byte === 0x5a)).toBe(true);
+      expect(mr.attributes.usedMemCurrent).toBe(4096);
+      mr.close();
+    });
+
+    it('places memory on a NUMA node when asked (NotSupportedError on drivers without NUMA locations)', () => {
+      const node = Math.max(0, deviceHostNuma(entry.driver));
+      if (!entry.driver.capabilities.hostNumaLocations) {
+        expect(() => new PinnedMemoryResource({ numaId: node })).toThrow(NotSupportedError);
+        return;
+      }
+      const mr = new PinnedMemoryResource({ numaId: node, maxSize: 0 });
+      expect(mr.numaId).toBe(node);
+      mr.allocate(64).close();
+      mr.close();
+    });
+
+    it('refuses negative NUMA ids other than -1', () => {
+      expect(() => new PinnedMemoryResource({ numaId: -2 })).toThrow(RangeError);
+      expect(() => new PinnedMemoryResource({ numaId: 0.5 })).toThrow(TypeError);
+    });
+  });
+
+  describe('LegacyPinnedMemoryResource', () => {
+    it('allocates page-locked host memory', () => {
+      const mr = new LegacyPinnedMemoryResource();
+      expect(mr.deviceId).toBe(-1);
+      expect(mr.isHostAccessible).toBe(true);
+      expect(mr.isDeviceAccessible).toBe(true);
+      const buffer = mr.allocate(100);
+      buffer.hostView()[99] = 7;
+      const copy = new Uint8Array(100);
+      buffer.copyTo(copy);
+      expect(copy[99]).toBe(7);
+      using stream = Stream.create();
+      buffer.close({ stream });
+      const raw = mr.allocate(10);
+      mr.deallocate(raw.handle, 10);
+      mr.close();
+      expect(() => mr.allocate(1)).toThrow(CudaStateError);
+    });
+  });
+
+  describe('ManagedMemoryResource', () => {
+    it('returns ManagedBuffers on which advice works', () => {
+      const mr = new ManagedMemoryResource();
+      expect(mr.isManaged).toBe(true);
+      expect(mr.deviceId).toBe(-1);
+      expect(mr.preferredLocation).toBeNull();
+      using buffer = mr.allocate(4096);
+      expect(buffer).toBeInstanceOf(ManagedBuffer);
+      expect(buffer.isManaged).toBe(true);
+      expect(buffer.isHostAccessible).toBe(true);
+      buffer.readMostly = true;
+      expect(buffer.readMostly).toBe(true);
+      buffer.preferredLocation = new Device(0);
+      expect(buffer.preferredLocation).toBe(new Device(0));
+      buffer.accessedBy.add(new Device(0));
+      expect(buffer.accessedBy.has(new Device(0))).toBe(true);
+    });
+
+    it('advises its preferred location on every allocation', () => {
+      const onDevice = new ManagedMemoryResource({ preferredLocation: new Device(0) });
+      expect(onDevice.deviceId).toBe(0);
+      using first = onDevice.allocate(64);
+      expect(first.preferredLocation).toBe(new Device(0));
+      expect(first.deviceId).toBe(0);
+      const onHost = new ManagedMemoryResource({ preferredLocation: new Host() });
+      using second = onHost.allocate(64);
+      expect(second.preferredLocation).toBe(new Host());
+      expect(() => new ManagedMemoryResource({ preferredLocation: 0 as never })).toThrow(TypeError);
+      using stream = Stream.create();
+      const third = onHost.allocate(16, { stream });
+      onHost.deallocate(third.handle, 16, { stream });
+    });
+  });
+
+  describe('registry', () => {
+    it('registers resources weakly by uuid', () => {
+      const mr = new DeviceMemoryResource(0, {});
+      const uuid = `test-${Math.random()}`;
+      expect(mr.register(uuid)).toBe(mr);
+      expect(mr.uuid).toBe(uuid);
+      expect(MemoryResource.fromRegistry(uuid)).toBe(mr);
+      expect(DeviceMemoryResource.fromRegistry(uuid)).toBe(mr);
+      const other = new DeviceMemoryResource(0, {});
+      expect(other.register(uuid)).toBe(mr);
+      expect(() => mr.register('another')).toThrow(RangeError);
+      expect(() => mr.register(42 as never)).toThrow(TypeError);
+      expect(() => MemoryResource.fromRegistry('no-such-uuid')).toThrow(RangeError);
+      mr.close();
+      expect(() => MemoryResource.fromRegistry(uuid)).toThrow(RangeError);
+      other.close();
+    });
+  });
+
+  describe('interprocess sharing refused', () => {
+    it('refuses IPC with NotSupportedError where the driver has none', () => {
+      if (entry.driver.capabilities.interprocess) {
+        const mr = new DeviceMemoryResource(0, { ipcEnabled: true });
+        expect(mr.isIpcEnabled).toBe(true);
+        mr.close();
+        return;
+      }
+      expect(() => new DeviceMemoryResource(0, { ipcEnabled: true })).toThrow(NotSupportedError);
+      expect(() => new PinnedMemoryResource({ ipcEnabled: true })).toThrow(NotSupportedError);
+      expect(() => DeviceMemoryResource.fromAllocationHandle(0, 99)).toThrow(NotSupportedError);
+      expect(() => PinnedMemoryResource.fromAllocationHandle(99)).toThrow(NotSupportedError);
+    });
+
+    it('refuses ipcDescriptor and getAllocationHandle on resources without IPC', () => {
+      const mr = new DeviceMemoryResource(0, {});
+      using buffer = mr.allocate(64);
+      expect(() => buffer.ipcDescriptor).toThrow(TypeError);
+      expect(() => mr.getAllocationHandle()).toThrow(TypeError);
+      expect(() => Buffer.fromIpcDescriptor(mr, { data: 'AAAA', size: 64, uuid: null })).toThrow(RangeError);
+      const descriptor = { data: Buffer.name.padEnd(64, 'x'), size: 64, uuid: null };
+      expect(() =>
+        Buffer.fromIpcDescriptor(mr, { ...descriptor, data: new Uint8Array(64) as never }),
+      ).toThrow(TypeError);
+      expect(() => Buffer.fromIpcDescriptor({} as never, descriptor)).toThrow(TypeError);
+      mr.close();
+    });
+  });
+});
+
+function deviceHostNuma(driver: Driver): number {
+  return driver.deviceGetAttribute(134, 0);
+}
+
+describe('capabilities of older drivers', () => {
+  it('PinnedMemoryResource needs host memory pools, NUMA placement needs NUMA locations', () => {
+    const legacy = createReferenceDriver({ entryPoints: 'legacy' });
+    const withoutHostPools = new Proxy(legacy, {
+      get: (target, property, receiver) =>
+        property === 'capabilities'
+          ? { ...target.capabilities, hostMemoryPools: false }
+          : Reflect.get(target, property, receiver),
+    });
+    const { driver, log } = countingDriver(withoutHostPools);
+    useDriver(driver);
+    expect(() => new PinnedMemoryResource()).toThrow(NotSupportedError);
+    expect(() => new PinnedMemoryResource()).toThrow(/CUDA 13\.0/);
+    expect(log.calls).toEqual([]);
+    const numa = countingDriver(legacy);
+    useDriver(numa.driver);
+    expect(() => new PinnedMemoryResource({ numaId: 0 })).toThrow(NotSupportedError);
+    expect(numa.log.calls.filter((call) => call.startsWith('memPool'))).toEqual([]);
+    expect(() => new ManagedMemoryResource({ preferredLocation: new Host({ numaId: 0 }) })).toThrow(
+      NotSupportedError,
+    );
+  });
+});

@@ -1,0 +1,186 @@
+import {
+  checkBoolean,
+  checkInteger,
+  checkOptions,
+  checkSize,
+  DeviceAttribute,
+  type DriverHandle,
+  MemAccessFlags,
+  MemAllocationType,
+  MemHandleType,
+  type MemLocation,
+  MemLocationType,
+  MemPoolAttribute,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import {
+  allocationHandleArgument,
+  checkInterprocess,
+  keepAllReleaseThreshold,
+  PoolMemoryResource,
+  type PoolSetup,
+  poolUuid,
+} from './pool-memory-resource.js';
+import { lookUpResource } from './resource-registry.js';
+
+/** Options for {@link PinnedMemoryResource}. */
+export interface PinnedMemoryResourceOptions {
+  /** Host NUMA node to place the memory on; -1 (default) lets the OS place it. */
+  readonly numaId?: number;
+  /** Largest size the pool may reach, in bytes; 0 (default) = the driver's limit. */
+  readonly maxSize?: number;
+  /** Bytes the pool keeps reserved at a synchronization. Default: all of it (no release). */
+  readonly releaseThreshold?: number;
+  /** Allow sharing the pool with other processes (Linux file descriptors). Default false. */
+  readonly ipcEnabled?: boolean;
+}
+
+/**
+ * A stream-ordered pool of page-locked host memory (`cuMemPoolCreate` with a host location,
+ * CUDA 13.0 drivers). Every device is granted read-write access to the pool when it is made:
+ * without that grant the driver stages copies through a bounce buffer, measured at 8-10 GB/s
+ * against 55.5 GB/s with it (H100, 256 MiB host-to-device).
+ */
+export class PinnedMemoryResource extends PoolMemoryResource {
+  private readonly numaNode: number;
+
+  /**
+   * @throws TypeError / RangeError for bad options (numaId below -1 is a RangeError);
+   *   NotSupportedError on a driver without host memory pools, NUMA locations or IPC as asked.
+   */
+  constructor(options?: PinnedMemoryResourceOptions) {
+    const setup = createPinnedPool(options);
+    super(setup);
+    this.numaNode = setupNuma;
+  }
+
+  /**
+   * Imports the pinned pool another process exported. An IpcAllocationHandle is consumed
+   * (closed after the import); a raw descriptor number stays the caller's.
+   * @throws NotSupportedError on a driver without interprocess sharing.
+   */
+  static fromAllocationHandle(handle: IpcAllocationHandle | number): PinnedMemoryResource {
+    const { fd, uuid, consumed } = allocationHandleArgument(handle);
+    try {
+      const existing = uuid === null ? undefined : lookUpResource(uuid);
+      if (existing instanceof PinnedMemoryResource && !existing.isClosed) return existing;
+      const runtime = activeRuntime();
+      checkInterprocess(runtime, 'PinnedMemoryResource.fromAllocationHandle');
+      const ordinal = runtime.currentDevice;
+      runtime.makeCurrent(ordinal);
+      const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
+      grantEveryDevice(runtime, pool);
+      importedSetup = { runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null };
+      const resource = new PinnedMemoryResource();
+      if (uuid !== null) resource.register(uuid);
+      return resource;
+    } finally {
+      consumed?.close();
+    }
+  }
+
+  /** The host NUMA node the memory is on, or -1 when the OS places it. */
+  get numaId(): number {
+    return this.numaNode;
+  }
+
+  /** Always -1: host memory belongs to no device. */
+  get deviceId(): number {
+    return -1;
+  }
+
+  /** Always true. */
+  get isDeviceAccessible(): boolean {
+    return true;
+  }
+
+  /** Always true: {@link Buffer.hostView} works. */
+  get isHostAccessible(): boolean {
+    return true;
+  }
+}
+
+let importedSetup: PoolSetup | undefined;
+// The NUMA node of the pool being constructed, read back by the constructor after super().
+let setupNuma = -1;
+
+function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): PoolSetup {
+  if (importedSetup !== undefined) {
+    const setup = importedSetup;
+    importedSetup = undefined;
+    setupNuma = -1;
+    return setup;
+  }
+  const {
+    numaId = -1,
+    maxSize = 0,
+    releaseThreshold,
+    ipcEnabled = false,
+  } = checkOptions(options, 'PinnedMemoryResource options');
+  checkInteger(numaId, 'numaId');
+  if (numaId < -1)
+    throw new RangeError(`numaId must be a NUMA node (>= 0) or -1 for "placed by the OS", got ${numaId}`);
+  checkSize(maxSize, 'maxSize');
+  if (releaseThreshold !== undefined) checkSize(releaseThreshold, 'releaseThreshold');
+  checkBoolean(ipcEnabled, 'ipcEnabled');
+  const runtime = activeRuntime();
+  const capabilities = runtime.capabilities;
+  if (!capabilities.hostMemoryPools) {
+    throw new NotSupportedError(
+      `PinnedMemoryResource needs pools of host memory, which need a CUDA 13.0 driver (driver ${runtime.driver.name} ` +
+        'reports capabilities.hostMemoryPools = false); LegacyPinnedMemoryResource works on older drivers',
+    );
+  }
+  if (ipcEnabled) checkInterprocess(runtime, 'PinnedMemoryResource({ ipcEnabled: true })');
+  const ordinal = runtime.currentDevice;
+  runtime.makeCurrent(ordinal);
+  // Shareable host pools are placed on a NUMA node, as cuda.core does: the node nearest the
+  // current device when the caller did not choose one.
+  let node = numaId;
+  if (node === -1 && ipcEnabled)
+    node = Math.max(0, runtime.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, ordinal));
+  if (node >= 0 && !capabilities.hostNumaLocations) {
+    throw new NotSupportedError(
+      `a pinned pool on host NUMA node ${node} needs host NUMA locations (CUDA 13.0 driver; driver ${runtime.driver.name} ` +
+        'reports capabilities.hostNumaLocations = false)',
+    );
+  }
+  const location: MemLocation =
+    node >= 0 ? { type: MemLocationType.HostNuma, id: node } : { type: MemLocationType.Host, id: 0 };
+  const driver = runtime.driver;
+  const pool = driver.memPoolCreate({
+    allocationType: MemAllocationType.Pinned,
+    location,
+    handleTypes: ipcEnabled ? MemHandleType.PosixFileDescriptor : MemHandleType.None,
+    maxSize,
+  });
+  try {
+    driver.memPoolSetAttribute(
+      pool,
+      MemPoolAttribute.ReleaseThreshold,
+      releaseThreshold ?? keepAllReleaseThreshold,
+    );
+    grantEveryDevice(runtime, pool);
+  } catch (error) {
+    driver.memPoolDestroy(pool);
+    throw error;
+  }
+  setupNuma = node;
+  return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
+}
+
+/**
+ * Read-write access for every device. A host pool starts with no device access, and copies to
+ * or from memory the device cannot map are staged by the driver at a fraction of the speed.
+ */
+function grantEveryDevice(runtime: DriverRuntime, pool: DriverHandle): void {
+  const driver = runtime.driver;
+  for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
+    const location: MemLocation = { type: MemLocationType.Device, id: ordinal };
+    if (driver.memPoolGetAccess(pool, location) !== MemAccessFlags.ReadWrite) {
+      driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import { CudaStateError, describeValue } from '@cumem/core-types';
+import { Stream } from './stream.js';
+
+/** The `{ stream }` options most calls take. */
+export interface StreamOrderOptions {
+  /**
+   * The stream to order the work on; the call then returns as soon as the work is queued.
+   * Omitted: the device's default stream, and the call returns after the work is done.
+   */
+  readonly stream?: Stream;
+}
+
+/**
+ * The `stream` of an options argument, or undefined when none was given. Checks kind and state
+ * only, allocating nothing (this runs on every allocate and close).
+ * @throws TypeError when options is not an object or stream not a Stream; CudaStateError when the stream is closed.
+ */
+export function streamOption(options: StreamOrderOptions | undefined): Stream | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`options must be an object or undefined, got ${describeValue(options)}`);
+  }
+  const stream = options.stream;
+  if (stream === undefined) return undefined;
+  if (!(stream instanceof Stream))
+    throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
+  if (stream.isClosed) throw CudaStateError.closed('Stream');
+  return stream;
+}

@@ -1,0 +1,225 @@
+import {
+  CudaStateError,
+  checkBoolean,
+  checkInteger,
+  checkOptions,
+  Device,
+  type DriverHandle,
+  describeValue,
+  EventFlags,
+  StreamFlags,
+} from '@cumem/core-types';
+import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { createEvent, Event } from './event.js';
+import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+
+/** Options for {@link Stream.create}. */
+export interface StreamOptions {
+  /** Do not synchronize with the legacy NULL stream. Default true. */
+  readonly nonBlocking?: boolean;
+  /** Priority; lower numbers run first. Default 0 (the lowest). Must lie in the device's range. */
+  readonly priority?: number;
+}
+
+const streamToken = Symbol('cumem.stream');
+
+/** JS memory an asynchronous copy reads or writes, held until the stream passes `event`. */
+interface HeldHostMemory {
+  readonly memory: ArrayBufferView;
+  readonly event: Event;
+}
+
+/** A CUDA stream: an ordered queue of work on one device. */
+export class Stream {
+  private closed = false;
+  private held: HeldHostMemory[] = [];
+
+  /** @internal Use {@link Stream.create} or {@link defaultStream}. */
+  constructor(
+    token: symbol,
+    /** @internal */ readonly runtime: DriverRuntime,
+    /** @internal The `CUstream`. */ readonly streamHandle: DriverHandle,
+    /** @internal */ readonly ordinal: number,
+    /** @internal True for the per-device default stream, which `close()` leaves alone. */ readonly isDefault: boolean,
+  ) {
+    if (token !== streamToken) throw new TypeError('use Stream.create() or defaultStream() to get a Stream');
+    if (!isDefault) registerFinalizer(this, () => runtime.driver.streamDestroy(streamHandle));
+  }
+
+  /**
+   * A new stream on `device` (default: the current device).
+   * @throws TypeError for a bad device or option kind; RangeError for a priority outside the
+   *   device's range (`cuCtxGetStreamPriorityRange`) or a device that does not exist.
+   */
+  static create(device?: Device | number, options?: StreamOptions): Stream {
+    checkDeviceKind(device);
+    const { nonBlocking = true, priority } = checkOptions(options, 'Stream options');
+    checkBoolean(nonBlocking, 'nonBlocking');
+    if (priority !== undefined) checkInteger(priority, 'priority');
+    const runtime = activeRuntime();
+    const ordinal = optionalDeviceOrdinal(runtime, device);
+    runtime.makeCurrent(ordinal);
+    if (priority !== undefined) {
+      const { least, greatest } = runtime.driver.contextGetStreamPriorityRange();
+      if (priority < greatest || priority > least) {
+        throw new RangeError(
+          `priority ${priority} is outside device ${ordinal}'s range [${greatest}, ${least}]`,
+        );
+      }
+    }
+    const flags = nonBlocking ? StreamFlags.NonBlocking : StreamFlags.Default;
+    const handle = runtime.driver.streamCreate(flags, priority ?? 0);
+    return new Stream(streamToken, runtime, handle, ordinal, false);
+  }
+
+  /** The device the stream runs on. */
+  get device(): Device {
+    return new Device(this.ordinal);
+  }
+
+  /** The `CUstream` handle. */
+  get handle(): bigint {
+    this.checkOpen();
+    return this.streamHandle;
+  }
+
+  /** True after `close()` (never for a default stream). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Blocks the thread until all work queued so far has finished. */
+  sync(): void {
+    this.checkOpen();
+    this.runtime.driver.streamSynchronize(this.streamHandle);
+    this.releaseHeld(true);
+  }
+
+  /** Resolves when all work queued so far has finished, keeping the event loop free. */
+  async syncAsync(): Promise<void> {
+    this.checkOpen();
+    const held = this.held.length;
+    await this.runtime.driver.streamSynchronizeAsync(this.streamHandle);
+    // Only what was queued before the wait is known to be done.
+    this.releaseHeld(false, held);
+  }
+
+  /**
+   * Records `event` (default: a new timing-enabled event) at this point of the stream.
+   * @returns the event.
+   */
+  record(event?: Event): Event {
+    this.checkOpen();
+    if (event !== undefined && !(event instanceof Event)) {
+      throw new TypeError(`event must be an Event, got ${describeValue(event)}`);
+    }
+    const target = event ?? createEvent(this.runtime, this.ordinal, EventFlags.Default);
+    this.runtime.driver.eventRecord(target.open(), this.streamHandle);
+    return target;
+  }
+
+  /** Makes later work on this stream wait for `eventOrStream` (an event, or all work queued so far on a stream). */
+  wait(eventOrStream: Event | Stream): void {
+    this.checkOpen();
+    if (eventOrStream instanceof Event) {
+      this.runtime.driver.streamWaitEvent(this.streamHandle, eventOrStream.open());
+      return;
+    }
+    if (!(eventOrStream instanceof Stream)) {
+      throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
+    }
+    eventOrStream.checkOpen();
+    if (eventOrStream === this) return;
+    const marker = createEvent(this.runtime, eventOrStream.ordinal, EventFlags.DisableTiming);
+    try {
+      this.runtime.driver.eventRecord(marker.open(), eventOrStream.streamHandle);
+      this.runtime.driver.streamWaitEvent(this.streamHandle, marker.open());
+    } finally {
+      // The driver keeps a recorded event alive until the wait is resolved.
+      marker.close();
+    }
+  }
+
+  /**
+   * Destroys the stream; work already queued still completes. A default stream is left alone
+   * (it lives as long as its driver). Idempotent.
+   */
+  close(): void {
+    if (this.closed || this.isDefault) return;
+    // JS memory still in flight must outlive the copies: wait for them before letting go.
+    if (this.held.length > 0) this.sync();
+    this.closed = true;
+    forgetFinalizer(this);
+    this.runtime.driver.streamDestroy(this.streamHandle);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  toString(): string {
+    return `Stream(device ${this.ordinal}${this.isDefault ? ', default' : ''})`;
+  }
+
+  /** @internal CudaStateError when closed. */
+  checkOpen(): void {
+    if (this.closed) throw CudaStateError.closed('Stream');
+  }
+
+  /**
+   * @internal Keeps `memory` referenced until the stream has passed the work queued so far
+   * (an asynchronous copy to or from it). Released by sync, or as later holds find it done.
+   */
+  holdHostMemory(memory: ArrayBufferView): void {
+    this.releaseHeld(false);
+    const event = createEvent(this.runtime, this.ordinal, EventFlags.DisableTiming);
+    this.runtime.driver.eventRecord(event.open(), this.streamHandle);
+    this.held.push({ memory, event });
+  }
+
+  private releaseHeld(all: boolean, count = this.held.length): void {
+    if (this.held.length === 0) return;
+    const limit = Math.min(count, this.held.length);
+    let done = 0;
+    while (done < limit) {
+      const entry = this.held[done] as HeldHostMemory;
+      if (!all && !entry.event.isDone) break;
+      entry.event.close();
+      done++;
+    }
+    if (done > 0) this.held = this.held.slice(done);
+  }
+}
+
+const defaultStreams = new WeakMap<DriverRuntime, Stream[]>();
+
+/** @internal The default stream of device `ordinal` in `runtime`, created on first use. */
+export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): Stream {
+  let streams = defaultStreams.get(runtime);
+  if (streams === undefined) {
+    streams = [];
+    defaultStreams.set(runtime, streams);
+  }
+  let stream = streams[ordinal];
+  if (stream === undefined) {
+    runtime.makeCurrent(ordinal);
+    // A real non-blocking stream, never the legacy NULL stream, so library work never
+    // serializes with other code's NULL-stream work.
+    const handle = runtime.driver.streamCreate(StreamFlags.NonBlocking, 0);
+    stream = new Stream(streamToken, runtime, handle, ordinal, true);
+    streams[ordinal] = stream;
+  }
+  return stream;
+}
+
+/**
+ * The per-device stream cumem uses when a call gets no `stream`: a real non-blocking stream
+ * (never the legacy NULL stream), one per device, created on first use; `close()` leaves it open.
+ * @param device default: the current device.
+ */
+export function defaultStream(device?: Device | number): Stream {
+  checkDeviceKind(device);
+  const runtime = activeRuntime();
+  return runtimeDefaultStream(runtime, optionalDeviceOrdinal(runtime, device));
+}

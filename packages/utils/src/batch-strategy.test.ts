@@ -1,0 +1,51 @@
+import { type Driver, type DriverCapabilities, NotSupportedError } from '@cumem/core-types';
+import { describe, expect, it } from 'vitest';
+import { BATCH_STRATEGY_TABLE, chooseBatchStrategy } from './batch-strategy.js';
+
+function fakeDriver(driverVersion: number, batch: boolean): Driver {
+  const capabilities = { batchPrefetchDiscard: batch, batchMemcpy: batch } as DriverCapabilities;
+  return { driverVersion, capabilities } as Driver;
+}
+
+describe('chooseBatchStrategy', () => {
+  const cuda13 = fakeDriver(13000, true);
+  const cuda12 = fakeDriver(12040, false);
+
+  it('auto prefetch on CUDA 13.0 is the per-range loop (batch measured 7x slower)', () => {
+    expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false).kind).toBe('loop');
+    expect(chooseBatchStrategy(cuda13, 'discardPrefetch', 'auto', false).kind).toBe('loop');
+  });
+
+  it('auto discard uses the batch entry point, the only one there is', () => {
+    expect(chooseBatchStrategy(cuda13, 'discard', 'auto', false).kind).toBe('batch');
+  });
+
+  it('explicit strategies and requireBatch win over the table', () => {
+    expect(chooseBatchStrategy(cuda13, 'prefetch', 'batch', false).kind).toBe('batch');
+    expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', true).kind).toBe('batch');
+    expect(chooseBatchStrategy(cuda13, 'copy', 'loop', false).kind).toBe('loop');
+  });
+
+  it('falls back to the loop without batch entry points, unless the batch is required', () => {
+    expect(chooseBatchStrategy(cuda12, 'prefetch', 'auto', false).kind).toBe('loop');
+    expect(chooseBatchStrategy(cuda12, 'copy', 'auto', false).kind).toBe('loop');
+    expect(() => chooseBatchStrategy(cuda12, 'prefetch', 'auto', true)).toThrow(/CUDA 13\.0/);
+    expect(() => chooseBatchStrategy(cuda12, 'copy', 'auto', true)).toThrow(/CUDA 12\.8/);
+    expect(() => chooseBatchStrategy(cuda12, 'copy', 'batch', false)).toThrow(NotSupportedError);
+    expect(() => chooseBatchStrategy(cuda12, 'discard', 'auto', false)).toThrow(NotSupportedError);
+    expect(() => chooseBatchStrategy(cuda12, 'discard', 'loop', false)).toThrow(/CUDA 13\.0/);
+  });
+
+  it('refuses requireBatch with strategy loop', () => {
+    expect(() => chooseBatchStrategy(cuda13, 'prefetch', 'loop', true)).toThrow(TypeError);
+  });
+
+  it('follows a table row where it says batch, with its chunk size', () => {
+    const table = [{ ...BATCH_STRATEGY_TABLE[0]!, kind: 'batch' as const, chunkSize: 128 }];
+    expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false, table)).toEqual({
+      kind: 'batch',
+      chunkSize: 128,
+    });
+    expect(chooseBatchStrategy(fakeDriver(13000, false), 'prefetch', 'auto', false, table).kind).toBe('loop');
+  });
+});

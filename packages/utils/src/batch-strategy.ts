@@ -1,0 +1,139 @@
+// How each batch operation reaches the driver, chosen per driver from measurements.
+//
+// The batch entry points are not always faster than a loop of single calls: on an H200 with
+// CUDA 13.0, 1024 managed ranges of 64 KiB alternating host/device cost ~4.4 us per range
+// through a loop of cuMemPrefetchAsync and ~29.5 us per range through one
+// cuMemPrefetchBatchAsync (7x slower). So "auto" follows a table of measured results, and the
+// table defaults to per-range calls wherever nothing says the batch call wins.
+import { type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
+
+/** The operations of this package that can take the batch or the loop path. */
+export type BatchOperation = 'prefetch' | 'discard' | 'discardPrefetch' | 'copy';
+
+/**
+ * `'auto'` (default): the measured-fastest path for the running driver. `'batch'`: the driver's
+ * batch entry point (NotSupportedError without it). `'loop'`: one driver call per range.
+ */
+export type BatchStrategy = 'auto' | 'batch' | 'loop';
+
+/** The path an operation takes. */
+export interface ResolvedBatchStrategy {
+  /** `'batch'`: batch entry point, up to `chunkSize` ranges per call. `'loop'`: one call per range. */
+  readonly kind: 'batch' | 'loop';
+  /** Most ranges per batch call (Infinity = all in one call). */
+  readonly chunkSize: number;
+}
+
+/** One row of the measured policy. A driver matches when `minDriverVersion <= driverVersion < maxDriverVersion`. */
+export interface BatchStrategyRule {
+  readonly operation: BatchOperation;
+  /** `cuDriverGetVersion` lower bound, inclusive (13000 = CUDA 13.0). */
+  readonly minDriverVersion: number;
+  /** Upper bound, exclusive. */
+  readonly maxDriverVersion: number;
+  readonly kind: 'batch' | 'loop';
+  /** Ranges per batch call; Infinity for one call. */
+  readonly chunkSize: number;
+  /** Where the choice comes from: a measurement, or why it is assumed. */
+  readonly evidence: string;
+}
+
+/**
+ * The policy `'auto'` follows, first matching row wins. Rows without a measurement choose the
+ * loop, which is never slower than the loop; `bench/` times every strategy so rows can be
+ * switched to `'batch'` where it measures faster.
+ */
+export const BATCH_STRATEGY_TABLE: readonly BatchStrategyRule[] = Object.freeze([
+  {
+    operation: 'prefetch',
+    minDriverVersion: 13000,
+    maxDriverVersion: Number.POSITIVE_INFINITY,
+    kind: 'loop',
+    chunkSize: Number.POSITIVE_INFINITY,
+    evidence: 'measured, H200 + CUDA 13.0, 1024 x 64 KiB: loop 4.4 us/range, batch 29.5 us/range',
+  },
+  {
+    operation: 'discardPrefetch',
+    minDriverVersion: 13000,
+    maxDriverVersion: Number.POSITIVE_INFINITY,
+    kind: 'loop',
+    chunkSize: Number.POSITIVE_INFINITY,
+    evidence: 'assumed like prefetch (same driver path); to be measured',
+  },
+  {
+    operation: 'discard',
+    minDriverVersion: 13000,
+    maxDriverVersion: Number.POSITIVE_INFINITY,
+    kind: 'batch',
+    chunkSize: Number.POSITIVE_INFINITY,
+    evidence: 'the batch entry point is the only discard there is; one call beats count-1 calls',
+  },
+  {
+    operation: 'copy',
+    minDriverVersion: 12080,
+    maxDriverVersion: Number.POSITIVE_INFINITY,
+    kind: 'loop',
+    chunkSize: Number.POSITIVE_INFINITY,
+    evidence: 'unmeasured: loop until bench/ shows cuMemcpyBatchAsync faster',
+  },
+]);
+
+const batchVersion: Record<BatchOperation, string> = {
+  prefetch: 'CUDA 13.0 (cuMemPrefetchBatchAsync)',
+  discard: 'CUDA 13.0 (cuMemDiscardBatchAsync)',
+  discardPrefetch: 'CUDA 13.0 (cuMemDiscardAndPrefetchBatchAsync)',
+  copy: 'CUDA 12.8 (cuMemcpyBatchAsync)',
+};
+
+/** True when the driver has the batch entry point of `operation`. */
+export function hasBatchEntryPoint(driver: Driver, operation: BatchOperation): boolean {
+  const capabilities = driver.capabilities;
+  return operation === 'copy' ? capabilities.batchMemcpy : capabilities.batchPrefetchDiscard;
+}
+
+/** Checks a `strategy` option. @throws TypeError for anything but 'auto' | 'batch' | 'loop'. */
+export function checkStrategy(value: unknown): BatchStrategy {
+  if (value === undefined) return 'auto';
+  if (value === 'auto' || value === 'batch' || value === 'loop') return value;
+  throw new TypeError(`strategy must be 'auto', 'batch' or 'loop', got ${describeValue(value)}`);
+}
+
+/**
+ * The path `operation` takes on `driver`. Reads `driver.driverVersion` and `capabilities` only
+ * (no counted driver call).
+ * @throws NotSupportedError when the batch entry point is required (requireBatch, strategy
+ *   'batch', or a discard, which has no single-range entry point) and the driver lacks it.
+ * @throws TypeError for `requireBatch` together with strategy 'loop'.
+ */
+export function chooseBatchStrategy(
+  driver: Driver,
+  operation: BatchOperation,
+  requested: BatchStrategy,
+  requireBatch: boolean,
+  table: readonly BatchStrategyRule[] = BATCH_STRATEGY_TABLE,
+): ResolvedBatchStrategy {
+  if (requireBatch && requested === 'loop') {
+    throw new TypeError("requireBatch: true contradicts strategy: 'loop'");
+  }
+  const available = hasBatchEntryPoint(driver, operation);
+  const needsBatch = requireBatch || requested === 'batch' || operation === 'discard';
+  if (needsBatch && !available) {
+    const why =
+      operation === 'discard' ? 'discard has no single-range driver entry point; it' : `${operation} batch`;
+    throw new NotSupportedError(
+      `${why} needs a driver with ${batchVersion[operation]}; this driver is version ${driver.driverVersion}`,
+    );
+  }
+  if (requested === 'batch' || requireBatch) return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY };
+  // Discard's "loop" is the batch entry point with one range per call.
+  if (requested === 'loop') return { kind: 'loop', chunkSize: 1 };
+  const version = driver.driverVersion;
+  for (const rule of table) {
+    if (rule.operation !== operation || version < rule.minDriverVersion || version >= rule.maxDriverVersion)
+      continue;
+    if (rule.kind === 'batch' && !available) break;
+    return { kind: rule.kind, chunkSize: rule.chunkSize };
+  }
+  if (operation === 'discard') return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY };
+  return { kind: 'loop', chunkSize: 1 };
+}

@@ -1,0 +1,119 @@
+import { CudaStateError, NotSupportedError } from '@cumem/core-types';
+import { type Buffer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters, patternBytes } from '../test/support.js';
+import { copyBatch } from './copy-batch.js';
+
+function download(buffer: Buffer): Uint8Array {
+  const out = new Uint8Array(buffer.size);
+  buffer.copyTo(out);
+  return out;
+}
+
+describeEachDriver(adapters, 'copyBatch', (entry) => {
+  let device: DeviceMemoryResource;
+  let stream: Stream;
+
+  beforeAll(() => {
+    useDriver(entry.driver);
+    device = new DeviceMemoryResource(0);
+    stream = Stream.create(0);
+  });
+
+  for (const strategy of ['auto', 'batch', 'loop'] as const) {
+    it(`copies every pair (strategy ${strategy})`, () => {
+      const data = Array.from({ length: 9 }, (_, i) => patternBytes(100 + i * 37, i + 1));
+      const srcs = data.map((bytes) => {
+        const buffer = device.allocate(bytes.length);
+        buffer.copyFrom(bytes);
+        return buffer;
+      });
+      const dsts = data.map((bytes) => device.allocate(bytes.length));
+      copyBatch(stream, dsts, srcs, undefined, { strategy });
+      stream.sync();
+      dsts.forEach((dst, i) => {
+        expect(download(dst)).toEqual(data[i]);
+      });
+      const partial = dsts.map((dst) => {
+        dst.fill(0);
+        return 10;
+      });
+      stream.sync();
+      copyBatch(stream, dsts, srcs, partial, { strategy });
+      stream.sync();
+      dsts.forEach((dst, i) => {
+        const out = download(dst);
+        expect(out.subarray(0, 10)).toEqual(data[i]!.subarray(0, 10));
+        expect(out.subarray(10).every((byte) => byte === 0)).toBe(true);
+      });
+      for (const buffer of [...srcs, ...dsts]) buffer.close();
+    });
+  }
+
+  it('coalesces copies that continue on both sides', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    try {
+      const src = device.allocate(4096);
+      src.copyFrom(patternBytes(4096));
+      const dst = device.allocate(4096);
+      const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 1024, 1024));
+      const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 1024, 1024));
+      log.reset();
+      copyBatch(stream, dsts, srcs, undefined, { strategy: 'loop' });
+      expect(log.calls.filter((call) => call === 'memcpyAsync')).toHaveLength(1);
+      stream.sync();
+      expect(download(dst)).toEqual(patternBytes(4096));
+      src.close();
+      dst.close();
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+
+  it('validates every argument before any driver call', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    try {
+      const a = device.allocate(64);
+      const b = device.allocate(32);
+      log.reset();
+      expect(() => copyBatch(stream, a as never, [b])).toThrow(TypeError);
+      expect(() => copyBatch(stream, [a], [b, b])).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [b])).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [b], [40])).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [b], 33)).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [b], ['8'] as never)).toThrow(TypeError);
+      expect(() => copyBatch(stream, [a], [b], [-1])).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [b], [8, 8])).toThrow(RangeError);
+      expect(() => copyBatch(stream, [a], [{}] as never)).toThrow(TypeError);
+      copyBatch(stream, [], []);
+      b.close();
+      expect(() => copyBatch(stream, [a], [b], 8)).toThrow(CudaStateError);
+      expect(log.calls).toEqual([]);
+      a.close();
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+});
+
+describe('copyBatch without cuMemcpyBatchAsync', () => {
+  it('falls back to a loop, and requireBatch names CUDA 12.8', () => {
+    const legacy = createReferenceDriver({ entryPoints: 'legacy' });
+    useDriver(legacy);
+    const device = new DeviceMemoryResource(0);
+    const stream = Stream.create(0);
+    const src = device.allocate(16);
+    src.copyFrom(patternBytes(16));
+    const dst = device.allocate(16);
+    copyBatch(stream, [dst], [src]);
+    stream.sync();
+    expect(download(dst)).toEqual(patternBytes(16));
+    expect(() => copyBatch(stream, [dst], [src], undefined, { requireBatch: true })).toThrow(
+      NotSupportedError,
+    );
+    expect(() => copyBatch(stream, [dst], [src], undefined, { requireBatch: true })).toThrow(/CUDA 12\.8/);
+  });
+});

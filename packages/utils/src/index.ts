@@ -1,0 +1,23 @@
+export type { BatchOptions } from './batch-arguments.js';
+export {
+  BATCH_STRATEGY_TABLE,
+  type BatchOperation,
+  type BatchStrategy,
+  type BatchStrategyRule,
+  chooseBatchStrategy,
+  type ResolvedBatchStrategy,
+} from './batch-strategy.js';
+export { copyBatch } from './copy-batch.js';
+export { type CopyPlan, planCopy } from './copy-plan.js';
+export type { CudaArrayInterface } from './cuda-array-interface.js';
+export { DTYPE_ITEMSIZE, type DType } from './dtype.js';
+export type { AxisSlice, SliceRange } from './layout-slicing.js';
+export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
+export type { StridedCopyOptions, StridedCopyReport } from './strided-copy.js';
+export {
+  type LayoutOrder,
+  type RepackOptions,
+  StridedLayout,
+  type StridedLayoutOptions,
+} from './strided-layout.js';
+export { type FromBufferOptions, type FromHostOptions, StridedMemoryView } from './strided-memory-view.js';

@@ -1,0 +1,195 @@
+import {
+  CudaStateError,
+  Device,
+  type Driver,
+  Host,
+  MemLocationType,
+  MemRangeAttribute,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adapters } from '../test/support.js';
+import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
+
+/** Where the driver says a range was last prefetched: `'device:0'` or `'host'`. */
+function lastPrefetch(driver: Driver, buffer: Buffer): string {
+  const type = driver.memRangeGetAttribute(
+    buffer.handle,
+    buffer.size,
+    MemRangeAttribute.LastPrefetchLocationType,
+  );
+  const id = driver.memRangeGetAttribute(
+    buffer.handle,
+    buffer.size,
+    MemRangeAttribute.LastPrefetchLocationId,
+  );
+  if (type === MemLocationType.Device) return `device:${id}`;
+  if (type === MemLocationType.Host || type === MemLocationType.HostNuma) return 'host';
+  return `type ${type}`;
+}
+
+const strategies = ['auto', 'batch', 'loop'] as const;
+
+describeEachDriver(adapters, 'managed batch operations', (entry) => {
+  let managed: ManagedMemoryResource;
+  let stream: Stream;
+  let buffers: Buffer[];
+  const device = new Device(0);
+  const host = new Host();
+
+  beforeAll(() => {
+    useDriver(entry.driver);
+    managed = new ManagedMemoryResource();
+    stream = Stream.create(0);
+    buffers = Array.from({ length: 16 }, () => managed.allocate(64 * 1024));
+  });
+
+  afterAll(() => {
+    for (const buffer of buffers) buffer.close();
+    stream.close();
+  });
+
+  for (const strategy of strategies) {
+    it(`prefetchBatch moves every range where asked (strategy ${strategy})`, () => {
+      prefetchBatch(stream, buffers, host, { strategy });
+      stream.sync();
+      for (const buffer of buffers) expect(lastPrefetch(entry.driver, buffer)).toBe('host');
+      const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : host));
+      prefetchBatch(stream, buffers, alternating, { strategy });
+      stream.sync();
+      buffers.forEach((buffer, i) => {
+        expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
+      });
+    });
+
+    it(`discardPrefetchBatch moves every range where asked (strategy ${strategy})`, () => {
+      discardPrefetchBatch(stream, buffers, host, { strategy });
+      stream.sync();
+      const alternating = buffers.map((_, i) => (i % 3 === 0 ? host : device));
+      discardPrefetchBatch(stream, buffers, alternating, { strategy });
+      stream.sync();
+      buffers.forEach((buffer, i) => {
+        expect(lastPrefetch(entry.driver, buffer)).toBe(i % 3 === 0 ? 'host' : 'device:0');
+      });
+    });
+
+    it(`discardBatch runs on every range (strategy ${strategy})`, () => {
+      for (const buffer of buffers) buffer.fill(7);
+      stream.sync();
+      discardBatch(stream, buffers, { strategy });
+      stream.sync();
+      if (entry.isReference) {
+        // The reference driver makes discarded bytes read as 0xdd, so a skipped range shows.
+        for (const buffer of buffers) expect(buffer.hostView().every((byte) => byte === 0xdd)).toBe(true);
+      }
+    });
+  }
+
+  it('coalesces adjacent slices of one allocation into one range', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    try {
+      const big = managed.allocate(8 * 4096);
+      const slices = Array.from({ length: 8 }, (_, i) => big.slice(i * 4096, 4096));
+      log.reset();
+      prefetchBatch(stream, slices, device, { strategy: 'loop' });
+      expect(log.calls.filter((call) => call === 'memPrefetchAsync')).toHaveLength(1);
+      log.reset();
+      prefetchBatch(stream, slices, device, { strategy: 'loop', coalesce: false });
+      expect(log.calls.filter((call) => call === 'memPrefetchAsync')).toHaveLength(8);
+      log.reset();
+      prefetchBatch(stream, slices, host, { strategy: 'batch', chunkSize: 3, coalesce: false });
+      expect(log.calls.filter((call) => call === 'memPrefetchBatchAsync')).toHaveLength(3);
+      stream.sync();
+      for (const slice of slices) expect(lastPrefetch(entry.driver, slice)).toBe('host');
+      big.close();
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+
+  it('validates every argument before any driver call', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    try {
+      const plain = new DeviceMemoryResource(0).allocate(1024);
+      log.reset();
+      expect(() => prefetchBatch(stream, buffers[0] as never, device)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, [...buffers, plain], device)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, [buffers[0]!, 'x'] as never, device)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, [device, host])).toThrow(RangeError);
+      expect(() => prefetchBatch(stream, buffers, buffers.map(() => 0) as never)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, 'gpu' as never)).toThrow(TypeError);
+      expect(() => prefetchBatch({} as never, buffers, device)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, device, { strategy: 'fast' } as never)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, device, { requireBatch: 1 } as never)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, device, { chunkSize: 0 })).toThrow(RangeError);
+      expect(() => prefetchBatch(stream, buffers, device, { requireBatch: true, strategy: 'loop' })).toThrow(
+        TypeError,
+      );
+      expect(() => discardBatch(stream, [plain])).toThrow(TypeError);
+      expect(() => discardPrefetchBatch(stream, buffers, [host])).toThrow(RangeError);
+      const closed = managed.allocate(64);
+      closed.close();
+      expect(() => prefetchBatch(stream, [closed], device)).toThrow(CudaStateError);
+      const closedStream = Stream.create(0);
+      closedStream.close();
+      log.reset();
+      expect(() => prefetchBatch(closedStream, buffers, device)).toThrow(CudaStateError);
+      prefetchBatch(stream, [], device);
+      discardBatch(stream, []);
+      expect(log.calls).toEqual([]);
+      plain.close();
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+});
+
+describe('managed batch operations without batch entry points (CUDA 12 forms)', () => {
+  const legacy = createReferenceDriver({ entryPoints: 'legacy' });
+  let managed: ManagedMemoryResource;
+  let stream: Stream;
+
+  beforeAll(() => {
+    useDriver(legacy);
+    managed = new ManagedMemoryResource();
+    stream = Stream.create(0);
+  });
+
+  it('prefetchBatch and discardPrefetchBatch fall back to per-range prefetches', () => {
+    const buffers = Array.from({ length: 4 }, () => managed.allocate(4096));
+    prefetchBatch(stream, buffers, [new Device(0), new Host(), new Device(0), new Host()]);
+    discardPrefetchBatch(stream, buffers.slice(0, 2), new Host());
+    stream.sync();
+    expect(buffers.map((buffer) => lastPrefetch(legacy, buffer))).toEqual([
+      'host',
+      'host',
+      'device:0',
+      'host',
+    ]);
+  });
+
+  it('requireBatch and discard say which CUDA version they need, before any driver call', () => {
+    const { driver, log } = countingDriver(legacy);
+    useDriver(driver);
+    try {
+      const buffers = [managed.allocate(4096)];
+      log.reset();
+      expect(() => prefetchBatch(stream, buffers, new Host(), { requireBatch: true })).toThrow(
+        NotSupportedError,
+      );
+      expect(() => prefetchBatch(stream, buffers, new Host(), { requireBatch: true })).toThrow(/CUDA 13\.0/);
+      expect(() => discardBatch(stream, buffers)).toThrow(/CUDA 13\.0/);
+      expect(() => discardPrefetchBatch(stream, buffers, new Host(), { strategy: 'batch' })).toThrow(
+        NotSupportedError,
+      );
+      expect(() => prefetchBatch(stream, buffers, new Host({ numaId: 0 }))).toThrow(NotSupportedError);
+      expect(log.calls).toEqual([]);
+    } finally {
+      useDriver(legacy);
+    }
+  });
+});

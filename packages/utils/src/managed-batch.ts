@@ -1,0 +1,158 @@
+// prefetchBatch / discardBatch / discardPrefetchBatch: many managed ranges, one operation.
+import type { Driver, Location, MemLocation } from '@cumem/core-types';
+import type { Buffer, Stream } from '@cumem/memory';
+import { currentDriver } from '@cumem/memory';
+import { type BatchOptions, checkBatchOptions, checkBuffers, checkLocations } from './batch-arguments.js';
+import { type BatchOperation, chooseBatchStrategy, hasBatchEntryPoint } from './batch-strategy.js';
+import { sharedScratch } from './range-scratch.js';
+import { checkStream, driverFor } from './stream-binding.js';
+
+type ManagedOperation = Exclude<BatchOperation, 'copy'>;
+
+// Count-1 arrays for the per-range path, reused so that the loop allocates nothing per range.
+const onePointer = new BigUint64Array(1);
+const oneSize = new BigUint64Array(1);
+const oneLocation: MemLocation[] = [];
+const oneStart = [0];
+
+/**
+ * Prefetches each managed buffer to its location (`cuMemPrefetchBatchAsync`, or one
+ * `cuMemPrefetchAsync` per range where that is faster or the batch call is missing).
+ * @param stream the stream the prefetches are ordered on (asynchronous, as the driver is).
+ * @param buffers ManagedBuffers; an empty array does nothing.
+ * @param locations one Location for all, or one per buffer (paired by index).
+ * @throws TypeError (non-array, non-managed buffer, non-location), RangeError (length mismatch),
+ *   CudaStateError (closed stream or buffer), NotSupportedError (`requireBatch` without a CUDA 13
+ *   driver; NUMA hosts without support) — all before any driver call.
+ */
+export function prefetchBatch(
+  stream: Stream,
+  buffers: readonly Buffer[],
+  locations: Location | readonly Location[],
+  options?: BatchOptions,
+): void {
+  runManagedBatch('prefetch', stream, buffers, locations, options);
+}
+
+/**
+ * Discards the contents of each managed buffer (`cuMemDiscardBatchAsync`): the pages may be
+ * dropped without write-back, and later reads see undefined values.
+ * @throws NotSupportedError without a CUDA 13.0 driver: discard has no single-range entry point.
+ *   Other errors as {@link prefetchBatch}.
+ */
+export function discardBatch(stream: Stream, buffers: readonly Buffer[], options?: BatchOptions): void {
+  runManagedBatch('discard', stream, buffers, undefined, options);
+}
+
+/**
+ * Discards each managed buffer's contents and prefetches it to its location without moving
+ * the old data (`cuMemDiscardAndPrefetchBatchAsync`). Without the CUDA 13.0 batch entry point
+ * (and without `requireBatch`) it prefetches instead: the contents are undefined after a
+ * discard either way, so keeping them is allowed.
+ * @throws as {@link prefetchBatch}.
+ */
+export function discardPrefetchBatch(
+  stream: Stream,
+  buffers: readonly Buffer[],
+  locations: Location | readonly Location[],
+  options?: BatchOptions,
+): void {
+  runManagedBatch('discardPrefetch', stream, buffers, locations, options);
+}
+
+function runManagedBatch(
+  operation: ManagedOperation,
+  stream: Stream,
+  buffers: unknown,
+  locations: unknown,
+  options: BatchOptions | undefined,
+): void {
+  const openStream = checkStream(stream);
+  const list = checkBuffers(buffers, 'buffers', true);
+  const checkedOptions = checkBatchOptions(options);
+  const driver = currentDriver();
+  const targets =
+    operation === 'discard'
+      ? { distinct: [] as MemLocation[], indexOf: () => 0 }
+      : checkLocations(locations, list.length, driver);
+  const strategy = chooseBatchStrategy(
+    driver,
+    operation,
+    checkedOptions.strategy,
+    checkedOptions.requireBatch,
+  );
+  if (list.length === 0) return;
+  const scratch = sharedScratch;
+  scratch.reset(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const buffer = list[i]!;
+    const size = buffer.size;
+    if (size === 0) continue;
+    scratch.push(buffer.handle, size, targets.indexOf(i), checkedOptions.coalesce);
+  }
+  if (scratch.count === 0) return;
+  const handle = openStream.handle;
+  const bound = driverFor(openStream);
+  if (strategy.kind === 'loop') {
+    loop(bound, operation, targets.distinct, handle);
+    return;
+  }
+  const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
+  for (let from = 0; from < scratch.count; from += chunk) {
+    const to = Math.min(scratch.count, from + chunk);
+    const whole = from === 0 && to === scratch.count;
+    const pointers = whole ? scratch.pointers : scratch.pointers.subarray(from, to);
+    const sizes = whole ? scratch.sizes : scratch.sizes.subarray(from, to);
+    if (operation === 'discard') {
+      bound.memDiscardBatchAsync(pointers, sizes, to - from, handle);
+      continue;
+    }
+    scratch.buildRuns(from, to, targets.distinct);
+    if (operation === 'prefetch') {
+      bound.memPrefetchBatchAsync(
+        pointers,
+        sizes,
+        to - from,
+        scratch.runLocations,
+        scratch.runStarts,
+        handle,
+      );
+    } else {
+      bound.memDiscardAndPrefetchBatchAsync(
+        pointers,
+        sizes,
+        to - from,
+        scratch.runLocations,
+        scratch.runStarts,
+        handle,
+      );
+    }
+  }
+}
+
+/** One driver call per (coalesced) range. */
+function loop(
+  driver: Driver,
+  operation: ManagedOperation,
+  locations: readonly MemLocation[],
+  stream: bigint,
+): void {
+  const scratch = sharedScratch;
+  const perRangeBatch =
+    operation === 'discard' || (operation === 'discardPrefetch' && hasBatchEntryPoint(driver, operation));
+  for (let i = 0; i < scratch.count; i++) {
+    const location = locations[scratch.targets[i]!]!;
+    if (!perRangeBatch) {
+      driver.memPrefetchAsync(scratch.pointers[i]!, Number(scratch.sizes[i]!), location, stream);
+      continue;
+    }
+    onePointer[0] = scratch.pointers[i]!;
+    oneSize[0] = scratch.sizes[i]!;
+    if (operation === 'discard') {
+      driver.memDiscardBatchAsync(onePointer, oneSize, 1, stream);
+    } else {
+      oneLocation[0] = location;
+      driver.memDiscardAndPrefetchBatchAsync(onePointer, oneSize, 1, oneLocation, oneStart, stream);
+    }
+  }
+}

@@ -1,0 +1,256 @@
+import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
+import type { Buffer } from '@cumem/memory';
+import { currentDriver } from '@cumem/memory';
+import type { CopySide } from './copy-execute.js';
+import { type CudaArrayInterface, exportInterface, importInterface } from './cuda-array-interface.js';
+import { checkDType, DTYPE_ITEMSIZE, type DType, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
+import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
+import { StridedLayout } from './strided-layout.js';
+
+const viewMarker = Symbol.for('cumem.utils.StridedMemoryView');
+
+/** Options of {@link StridedMemoryView.fromBuffer}. */
+export interface FromBufferOptions {
+  /** Element type; default the unsigned integer of the layout's itemsize. Its size must equal the layout's itemsize. */
+  readonly dtype?: DType;
+  /** Refuse writes through this view (copyFrom). Default false. */
+  readonly isReadonly?: boolean;
+}
+
+/** Options of {@link StridedMemoryView.fromHost}. */
+export interface FromHostOptions {
+  /** Elements per axis; default `[array.length]`. */
+  readonly shape?: readonly number[];
+  /** Strides in elements; default dense C order. */
+  readonly strides?: readonly number[] | null;
+}
+
+interface ViewState {
+  readonly layout: StridedLayout;
+  readonly dtype: DType;
+  readonly readonly: boolean;
+  readonly deviceId: number;
+  readonly isDeviceAccessible: boolean;
+  readonly exportingObject: unknown;
+  /** Address of element offset 0 of the layout. */
+  readonly base: bigint;
+  /** JS memory from `base` on, for views of host arrays. */
+  readonly hostBytes: Uint8Array | undefined;
+  /** Bytes available from `base`, when known. */
+  readonly capacity: number | undefined;
+  /** The Buffer whose closing invalidates the view. */
+  readonly buffer: Buffer | undefined;
+}
+
+const stateToken = Symbol('StridedMemoryView');
+
+/**
+ * A typed, strided view of device, pinned, managed or JS host memory: cuda.core's
+ * `StridedMemoryView`. Keeps its exporting object alive. Copies between views of any layouts
+ * ({@link copyFrom}, {@link copyTo}).
+ */
+export class StridedMemoryView {
+  readonly [viewMarker] = true;
+  /** Shape, strides (elements), itemsize and offset. */
+  readonly layout: StridedLayout;
+  /** Element type. */
+  readonly dtype: DType;
+  /** True when writes through this view are refused. */
+  readonly readonly: boolean;
+  /** Device ordinal of the memory; -1 for host memory. */
+  readonly deviceId: number;
+  /** True when a GPU can address the memory directly (device, pinned or managed memory). */
+  readonly isDeviceAccessible: boolean;
+  /** The object the memory came from (Buffer, TypedArray or `cudaArrayInterface` exporter). */
+  readonly exportingObject: unknown;
+  readonly #state: ViewState;
+
+  /** @internal Use the static constructors. */
+  constructor(token: symbol, state: ViewState) {
+    if (token !== stateToken) throw new TypeError('use StridedMemoryView.fromBuffer / fromHost / from');
+    if (DTYPE_ITEMSIZE[state.dtype] !== state.layout.itemsize) {
+      throw new TypeError(
+        `dtype ${state.dtype} has ${DTYPE_ITEMSIZE[state.dtype]}-byte elements, the layout ${state.layout.itemsize}`,
+      );
+    }
+    if (state.capacity !== undefined && state.layout.requiredSizeInBytes() > state.capacity) {
+      throw new RangeError(
+        `the layout needs ${state.layout.requiredSizeInBytes()} bytes, the memory has ${state.capacity}`,
+      );
+    }
+    this.#state = state;
+    this.layout = state.layout;
+    this.dtype = state.dtype;
+    this.readonly = state.readonly;
+    this.deviceId = state.deviceId;
+    this.isDeviceAccessible = state.isDeviceAccessible;
+    this.exportingObject = state.exportingObject;
+    Object.freeze(this);
+  }
+
+  /**
+   * A view of a Buffer of @cumem/memory with `layout` (offset and strides in elements).
+   * @throws TypeError for a non-Buffer, non-layout or dtype whose size differs from the layout's
+   *   itemsize; RangeError when the layout needs more bytes than the buffer has;
+   *   CudaStateError for a closed buffer.
+   */
+  static fromBuffer(buffer: Buffer, layout: StridedLayout, options?: FromBufferOptions): StridedMemoryView {
+    if (typeof buffer !== 'object' || buffer === null || !('handle' in buffer) || !('size' in buffer)) {
+      throw new TypeError(`buffer must be a Buffer of @cumem/memory, got ${describeValue(buffer)}`);
+    }
+    if (!StridedLayout.isInstance(layout))
+      throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
+    const { dtype, isReadonly = false } = checkOptions(options);
+    checkBoolean(isReadonly, 'isReadonly');
+    if (buffer.isClosed) throw CudaStateError.closed('Buffer');
+    return new StridedMemoryView(stateToken, {
+      layout,
+      dtype: dtype === undefined ? defaultDTypeFor(layout.itemsize) : checkDType(dtype),
+      readonly: isReadonly,
+      deviceId: buffer.deviceId,
+      isDeviceAccessible: buffer.isDeviceAccessible,
+      exportingObject: buffer,
+      base: buffer.handle,
+      hostBytes: undefined,
+      capacity: buffer.size,
+      buffer,
+    });
+  }
+
+  /**
+   * A view of a JS TypedArray (host memory, `deviceId` -1); dtype from the array kind
+   * (Float32Array -> 'float32', ...). `ptr` is `currentDriver().addressOf(array)`.
+   * @throws TypeError for a DataView or non-TypedArray; RangeError when shape/strides reach past the array.
+   */
+  static fromHost(array: ArrayBufferView, options?: FromHostOptions): StridedMemoryView {
+    const dtype = dtypeOfTypedArray(array);
+    const itemsize = DTYPE_ITEMSIZE[dtype];
+    const { shape, strides = null } = checkOptions(options);
+    const length = array.byteLength / itemsize;
+    const layout = new StridedLayout(shape ?? [length], strides, itemsize);
+    return new StridedMemoryView(stateToken, {
+      layout,
+      dtype,
+      readonly: false,
+      deviceId: -1,
+      isDeviceAccessible: false,
+      exportingObject: array,
+      base: currentDriver().addressOf(array),
+      hostBytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+      capacity: array.byteLength,
+      buffer: undefined,
+    });
+  }
+
+  /**
+   * A view of any object exposing `cudaArrayInterface` (CUDA Array Interface v3, fields in
+   * camelCase), of a TypedArray (as {@link fromHost}), or of another view (returned as is).
+   * When the interface names a `stream`, that stream is synchronized first, as the protocol asks.
+   * @throws TypeError / RangeError for a malformed interface.
+   */
+  static from(value: unknown): StridedMemoryView {
+    if (StridedMemoryView.isInstance(value)) return value;
+    if (ArrayBuffer.isView(value)) return StridedMemoryView.fromHost(value);
+    const imported = importInterface(value);
+    return new StridedMemoryView(stateToken, {
+      ...imported,
+      exportingObject: value,
+      hostBytes: undefined,
+      capacity: undefined,
+      buffer: undefined,
+    });
+  }
+
+  /** True for a StridedMemoryView, also one made by another copy of this package. */
+  static isInstance(value: unknown): value is StridedMemoryView {
+    return (
+      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[viewMarker] === true
+    );
+  }
+
+  /** Address of the element at index (0, ..., 0). */
+  get ptr(): bigint {
+    return this.#state.base + BigInt(this.layout.offset * this.layout.itemsize);
+  }
+
+  /** Elements per axis. */
+  get shape(): readonly number[] {
+    return this.layout.shape;
+  }
+
+  /** Strides in elements. */
+  get strides(): readonly number[] {
+    return this.layout.strides;
+  }
+
+  /**
+   * This view for other libraries (CUDA Array Interface v3; strides in bytes, null when C-contiguous).
+   * @throws TypeError for a view of memory no device can address.
+   */
+  get cudaArrayInterface(): CudaArrayInterface {
+    if (!this.isDeviceAccessible)
+      throw new TypeError('a view of host-only memory has no CUDA Array Interface');
+    this.checkOpen();
+    return exportInterface(this.layout, this.dtype, this.ptr, this.readonly);
+  }
+
+  /**
+   * Another view of the same memory.
+   * @param layout default this view's layout (offsets are relative to the same memory).
+   * @param dtype default this dtype when the itemsize is unchanged, else the unsigned integer of the new itemsize.
+   * @throws TypeError for a dtype whose size is not the layout's itemsize; RangeError when the layout reaches past the memory.
+   */
+  view(layout?: StridedLayout, dtype?: DType): StridedMemoryView {
+    if (layout !== undefined && !StridedLayout.isInstance(layout)) {
+      throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
+    }
+    const nextLayout = layout ?? this.layout;
+    const nextDType =
+      dtype !== undefined
+        ? checkDType(dtype)
+        : nextLayout.itemsize === this.layout.itemsize
+          ? this.dtype
+          : defaultDTypeFor(nextLayout.itemsize);
+    return new StridedMemoryView(stateToken, { ...this.#state, layout: nextLayout, dtype: nextDType });
+  }
+
+  /**
+   * Copies `other` (same shape and dtype, any layout) into this view.
+   * @param options `stream` (default: the device's default stream) and `blocking` (default: true without a stream).
+   * @throws TypeError (not a view, dtype mismatch, read-only), RangeError (shape mismatch), CudaStateError (closed memory).
+   */
+  copyFrom(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {
+    const source = checkView(other, StridedMemoryView.isInstance, 'other');
+    return stridedCopy(this.asCopyable(), source.asCopyable(), options);
+  }
+
+  /** Copies this view into `other`; as {@link copyFrom} with the roles swapped. */
+  copyTo(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {
+    const destination = checkView(other, StridedMemoryView.isInstance, 'other');
+    return stridedCopy(destination.asCopyable(), this.asCopyable(), options);
+  }
+
+  toString(): string {
+    return `StridedMemoryView(${this.dtype}, shape=[${this.shape.join(', ')}], device=${this.deviceId})`;
+  }
+
+  private checkOpen(): void {
+    if (this.#state.buffer?.isClosed) throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
+  }
+
+  private asCopyable() {
+    const state = this.#state;
+    return {
+      layout: this.layout,
+      dtype: this.dtype,
+      readonly: this.readonly,
+      deviceId: this.deviceId,
+      copySide: (): CopySide => {
+        this.checkOpen();
+        return state.hostBytes
+          ? { kind: 'host', bytes: state.hostBytes }
+          : { kind: 'pointer', base: state.base };
+      },
+    };
+  }
+}

@@ -1,0 +1,56 @@
+// Shared by the test files only (not exported from the package).
+import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
+import { createDriver as createNapiDriver } from '@cumem/driver-napi';
+import type { StridedLayout } from '../src/strided-layout.js';
+
+/** The adapters every test file of this package runs against (besides the reference driver). */
+export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
+
+/** Every index of `shape` in C order. */
+export function* indices(shape: readonly number[]): Generator<number[]> {
+  if (shape.some((extent) => extent === 0)) return;
+  const index = new Array<number>(shape.length).fill(0);
+  while (true) {
+    yield [...index];
+    let axis = shape.length - 1;
+    while (axis >= 0) {
+      index[axis]! += 1;
+      if (index[axis]! < shape[axis]!) break;
+      index[axis] = 0;
+      axis--;
+    }
+    if (axis < 0) return;
+  }
+}
+
+/**
+ * The bytes a strided copy must produce, computed element by element on the CPU: `dst` (a copy
+ * of the destination memory before the copy) with every element of `srcLayout` in `src` written
+ * at its place in `dstLayout`.
+ */
+export function expectedCopy(
+  dst: Uint8Array,
+  dstLayout: StridedLayout,
+  src: Uint8Array,
+  srcLayout: StridedLayout,
+): Uint8Array {
+  const out = dst.slice();
+  const itemsize = srcLayout.itemsize;
+  for (const index of indices(srcLayout.shape)) {
+    const from = srcLayout.offsetOf(index) * itemsize;
+    const to = dstLayout.offsetOf(index) * itemsize;
+    out.set(src.subarray(from, from + itemsize), to);
+  }
+  return out;
+}
+
+/** Deterministic bytes 1..255 (never 0, so a missed copy shows). */
+export function patternBytes(size: number, seed = 7): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = seed;
+  for (let i = 0; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = 1 + ((x >>> 16) % 255);
+  }
+  return out;
+}

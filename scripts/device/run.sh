@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Runs ON the GPU machine, in the root of the copy of the working tree, with .device/ carried
+# (made here by scripts/device/pack.sh):
+#
+#   bash scripts/device/run.sh [all|tests|bench]        (default: all)
+#
+# Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
+# workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
+# `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
+# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt,
+# test-gpu.json, bench.json, bench.log.
+# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). Together with
+# unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
+set -u
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+what=${1:-all}
+case "$what" in all | tests | bench) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench]" >&2; exit 2 ;; esac
+OUT=${OUT:-/tmp/cumem-device-out}
+export OUT
+mkdir -p "$OUT"
+export PATH="/tmp/node/bin:${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
+export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export PYTHONUNBUFFERED=1
+test_timeout=${TEST_TIMEOUT:-240}
+bench_timeout=${BENCH_TIMEOUT:-200}
+started=$SECONDS
+failed=()
+
+log() { echo "[run.sh +$((SECONDS - started))s] $*" | tee -a "$OUT/run.log"; }
+
+# stage NAME COMMAND...: runs one stage, records its outcome, never stops the script.
+stage() {
+  local name=$1
+  shift
+  log "stage $name: start"
+  "$@"
+  local status=$?
+  if [ "$status" = 0 ]; then log "stage $name: ok"; else log "stage $name: FAILED (exit $status)"; failed+=("$name"); fi
+  return 0
+}
+
+unpack_node() {
+  if [ ! -f .device/node.xz ]; then
+    echo "no .device/node.xz: run scripts/device/pack.sh on the development machine and carry ['.device']" >&2
+    return 1
+  fi
+  mkdir -p /tmp/node/bin && xz -dc .device/node.xz >/tmp/node/bin/node && chmod +x /tmp/node/bin/node &&
+    /tmp/node/bin/node -e 'console.log(`node ${process.version} at ${process.execPath}`)'
+}
+
+unpack_workspace() {
+  if [ ! -f .device/workspace.tar.xz ]; then
+    echo "no .device/workspace.tar.xz: run scripts/device/pack.sh and carry ['.device']" >&2
+    return 1
+  fi
+  xz -dc .device/workspace.tar.xz | tar -xf - -C "$root" && echo "unpacked $(wc -l <.device/pack-list.txt) paths"
+}
+
+environment_facts() {
+  {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit: $(cat .device/commit.txt 2>/dev/null || echo unknown)"
+    echo "uname: $(uname -srm)"
+    echo "cpus: $(nproc)"
+    echo "== nvidia-smi"
+    if command -v nvidia-smi >/dev/null; then
+      nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used,clocks.sm,clocks.mem --format=csv 2>&1
+    else
+      echo "nvidia-smi not found"
+    fi
+    echo "== node"
+    node -v 2>&1
+    echo "== nvcc"
+    nvcc --version 2>&1 | tail -n 2
+    echo "== cc"
+    (cc --version 2>&1 || gcc --version 2>&1) | head -n 1
+    echo "== python"
+    python3 - <<'PYTHON' 2>&1
+import sys
+print("python", sys.version.split()[0], sys.executable)
+for path in ("cuda.core", "cuda.core.experimental"):
+    try:
+        module = __import__(path, fromlist=["Device"])
+        if hasattr(module, "Device"):
+            import importlib.metadata as metadata
+            print("cuda.core", metadata.version("cuda-core"), "imported as", path)
+            break
+    except Exception as error:
+        print("import", path, "failed:", error)
+for name in ("cuda-bindings", "cupy-cuda13x", "pyarrow", "numpy"):
+    try:
+        import importlib.metadata as metadata
+        print(name, metadata.version(name))
+    except Exception as error:
+        print(name, "missing:", error)
+try:
+    import pyarrow.cuda  # noqa: F401
+    print("pyarrow.cuda available")
+except Exception as error:
+    print("pyarrow.cuda unavailable:", error)
+PYTHON
+  } >"$OUT/env.txt"
+  cat "$OUT/env.txt"
+}
+
+run_tests() {
+  set -o pipefail
+  timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs 2>&1 | tee "$OUT/test-gpu.log"
+  local status=$?
+  set +o pipefail
+  [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"
+  return "$status"
+}
+
+run_bench() {
+  set -o pipefail
+  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 2>&1 |
+    tee "$OUT/bench.log"
+  local status=$?
+  set +o pipefail
+  [ "$status" = 124 ] && echo "bench/run.mjs stopped after ${bench_timeout} s (BENCH_TIMEOUT)"
+  return "$status"
+}
+
+: >"$OUT/run.log"
+log "run.sh $what in $root, results to $OUT"
+stage unpack-node unpack_node
+stage unpack-workspace unpack_workspace
+stage environment environment_facts
+if [ "$what" = all ] || [ "$what" = tests ]; then stage test-gpu run_tests; fi
+if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
+
+if [ "${#failed[@]}" = 0 ]; then
+  log "all stages passed ($((SECONDS - started)) s)"
+  exit 0
+fi
+log "FAILED stages: ${failed[*]} ($((SECONDS - started)) s)"
+[ -f "$OUT/test-gpu-summary.txt" ] && head -n 1 "$OUT/test-gpu-summary.txt" | tee -a "$OUT/run.log"
+exit 1

@@ -1,0 +1,67 @@
+import { closeSync } from 'node:fs';
+import { IPC_HANDLE_SIZE, MemHandleType, POOL_POINTER_EXPORT_SIZE } from '@cumem/core-types';
+import { describe, expect } from 'vitest';
+import { devicePoolProperties } from './pools.js';
+import type { SuiteContext } from './suite-context.js';
+import { MiB } from './support.js';
+
+/**
+ * Cross-process sharing, export side only. Importing needs a second process (the driver does
+ * not promise that a process may import its own exports), so the import entry points are not
+ * exercised here.
+ */
+export function ipcCases(suite: SuiteContext): void {
+  describe('interprocess', () => {
+    suite.itWith(
+      'interprocess',
+      'memPoolExportToFileDescriptor of an IPC pool gives a descriptor the caller owns',
+      () => {
+        const pool = suite.driver.memPoolCreate(
+          devicePoolProperties(suite.device, MemHandleType.PosixFileDescriptor),
+        );
+        try {
+          const fd = suite.driver.memPoolExportToFileDescriptor(pool);
+          expect(Number.isInteger(fd)).toBe(true);
+          expect(fd).toBeGreaterThanOrEqual(0);
+          closeSync(fd);
+        } finally {
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itWith(
+      'interprocess',
+      `memPoolExportPointer of an IPC pool's allocation gives ${POOL_POINTER_EXPORT_SIZE} bytes`,
+      () => {
+        const pool = suite.driver.memPoolCreate(
+          devicePoolProperties(suite.device, MemHandleType.PosixFileDescriptor),
+        );
+        const pointer = suite.driver.memAllocFromPoolAsync(MiB, pool, suite.stream);
+        try {
+          suite.driver.streamSynchronize(suite.stream);
+          const data = suite.driver.memPoolExportPointer(pointer);
+          expect(data).toBeInstanceOf(Uint8Array);
+          expect(data.length).toBe(POOL_POINTER_EXPORT_SIZE);
+          expect(data.some((byte) => byte !== 0)).toBe(true);
+        } finally {
+          suite.driver.memFreeAsync(pointer, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itWith('interprocess', `ipcGetMemHandle of memAlloc memory gives ${IPC_HANDLE_SIZE} bytes`, () => {
+      const pointer = suite.driver.memAlloc(2 * MiB);
+      try {
+        const handle = suite.driver.ipcGetMemHandle(pointer);
+        expect(handle).toBeInstanceOf(Uint8Array);
+        expect(handle.length).toBe(IPC_HANDLE_SIZE);
+        expect(handle.some((byte) => byte !== 0)).toBe(true);
+      } finally {
+        suite.driver.memFree(pointer);
+      }
+    });
+  });
+}

@@ -1,0 +1,116 @@
+import { MemAttachFlags, MemoryType, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+import { describe, expect, it } from 'vitest';
+import type { SuiteContext } from './suite-context.js';
+import { expectCudaError, expectSameBytes, MiB, randomBytes } from './support.js';
+
+/** Pointer attributes of each kind of memory, host views, and addresses of JS memory. */
+export function pointerCases(suite: SuiteContext): void {
+  describe('pointers', () => {
+    const number = (pointer: bigint, which: number) => suite.driver.pointerGetAttribute(pointer, which);
+    const handle = (pointer: bigint, which: number) => suite.driver.pointerGetHandleAttribute(pointer, which);
+
+    it('memAlloc memory: device memory of this device and context, in a range that holds it', () => {
+      const size = MiB + 100;
+      const pointer = suite.driver.memAlloc(size);
+      try {
+        const inside = pointer + 100n;
+        expect(number(inside, PointerAttribute.MemoryType)).toBe(MemoryType.Device);
+        expect(number(inside, PointerAttribute.IsManaged)).toBe(0);
+        expect(number(inside, PointerAttribute.DeviceOrdinal)).toBe(suite.device);
+        expect(number(inside, PointerAttribute.Mapped)).toBe(1);
+        expect(handle(inside, PointerHandleAttribute.Context)).toBe(suite.context);
+        expect(handle(inside, PointerHandleAttribute.DevicePointer)).toBe(inside);
+        const start = handle(inside, PointerHandleAttribute.RangeStartAddress);
+        const rangeSize = number(inside, PointerAttribute.RangeSize);
+        expect(start).toBeLessThanOrEqual(pointer);
+        expect(start + BigInt(rangeSize)).toBeGreaterThanOrEqual(pointer + BigInt(size));
+      } finally {
+        suite.driver.memFree(pointer);
+      }
+    });
+
+    it('memAlloc memory has no host pointer: CUDA_ERROR_INVALID_VALUE', () => {
+      const pointer = suite.driver.memAlloc(4096);
+      try {
+        // cuda.h: "If there exists no host pointer value through which the host program may directly access ptr then CUDA_ERROR_INVALID_VALUE is returned."
+        expectCudaError(
+          () => handle(pointer, PointerHandleAttribute.HostPointer),
+          'cuPointerGetAttribute',
+          'CUDA_ERROR_INVALID_VALUE',
+        );
+      } finally {
+        suite.driver.memFree(pointer);
+      }
+    });
+
+    it('memHostAlloc memory: host memory whose host pointer is itself', () => {
+      const pointer = suite.driver.memHostAlloc(65536, 0);
+      try {
+        expect(number(pointer, PointerAttribute.MemoryType)).toBe(MemoryType.Host);
+        expect(number(pointer, PointerAttribute.IsManaged)).toBe(0);
+        expect(handle(pointer + 8n, PointerHandleAttribute.HostPointer)).toBe(pointer + 8n);
+      } finally {
+        suite.driver.memFreeHost(pointer);
+      }
+    });
+
+    it('memAllocManaged memory: IsManaged, reachable from the host at the same address', () => {
+      const pointer = suite.driver.memAllocManaged(2 * MiB, MemAttachFlags.Global);
+      try {
+        expect(number(pointer, PointerAttribute.IsManaged)).toBe(1);
+        expect(handle(pointer, PointerHandleAttribute.HostPointer)).toBe(pointer);
+        expect(handle(pointer, PointerHandleAttribute.DevicePointer)).toBe(pointer);
+      } finally {
+        suite.driver.memFree(pointer);
+      }
+    });
+
+    it('pool memory names its pool in MempoolHandle', () => {
+      const pool = suite.driver.deviceGetMemPool(suite.device);
+      const pointer = suite.driver.memAllocFromPoolAsync(MiB, pool, suite.stream);
+      try {
+        suite.driver.streamSynchronize(suite.stream);
+        expect(handle(pointer, PointerHandleAttribute.MempoolHandle)).toBe(pool);
+        expect(number(pointer, PointerAttribute.MemoryType)).toBe(MemoryType.Device);
+      } finally {
+        suite.driver.memFreeAsync(pointer, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+      }
+    });
+
+    it('attributes of a freed pointer fail with CUDA_ERROR_INVALID_VALUE', () => {
+      const pointer = suite.driver.memAlloc(65536);
+      suite.driver.memFree(pointer);
+      // cuda.h (IS_MANAGED): "If ptr is not a valid CUDA pointer then CUDA_ERROR_INVALID_VALUE is returned."
+      expectCudaError(
+        () => number(pointer, PointerAttribute.IsManaged),
+        'cuPointerGetAttribute',
+        'CUDA_ERROR_INVALID_VALUE',
+      );
+    });
+
+    it('addressOf is stable per buffer, distinct between buffers, and offset by byteOffset', () => {
+      const buffer = new ArrayBuffer(MiB);
+      const other = new ArrayBuffer(MiB);
+      const base = suite.driver.addressOf(buffer);
+      expect(base).not.toBe(0n);
+      expect(suite.driver.addressOf(buffer)).toBe(base);
+      expect(suite.driver.addressOf(new Uint8Array(buffer))).toBe(base);
+      expect(suite.driver.addressOf(new Uint32Array(buffer, 64, 4))).toBe(base + 64n);
+      expect(suite.driver.addressOf(new DataView(buffer, 1000))).toBe(base + 1000n);
+      expect(suite.driver.addressOf(other)).not.toBe(base);
+    });
+
+    it('hostView(addressOf(view)) is the same memory as the view, both ways', () => {
+      const data = new Uint8Array(MiB);
+      const view = suite.driver.hostView(suite.driver.addressOf(data) + 16n, 4096);
+      expect(view.length).toBe(4096);
+      const bytes = randomBytes(4096);
+      view.set(bytes);
+      expectSameBytes(data.subarray(16, 16 + 4096), bytes);
+      const again = randomBytes(4096);
+      data.set(again, 16);
+      expectSameBytes(view, again);
+    });
+  });
+}

@@ -1,0 +1,350 @@
+import {
+  DeviceAttribute,
+  MemAccessFlags,
+  MemAllocationType,
+  MemHandleType,
+  MemLocationType,
+  MemPoolAttribute,
+  type MemPoolProperties,
+  PointerAttribute,
+} from '@cumem/core-types';
+import { describe, expect, it } from 'vitest';
+import type { SuiteContext } from './suite-context.js';
+import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
+
+/** Properties of a plain device pool on the suite device. */
+export function devicePoolProperties(
+  device: number,
+  handleTypes: number = MemHandleType.None,
+): MemPoolProperties {
+  return {
+    allocationType: MemAllocationType.Pinned,
+    location: { type: MemLocationType.Device, id: device },
+    handleTypes,
+    maxSize: 0,
+  };
+}
+
+/** Stream-ordered pools: creation, attributes, accounting, access, trimming, and host/managed pools. */
+export function poolCases(suite: SuiteContext): void {
+  describe('memory pools', () => {
+    const attribute = (pool: bigint, which: number) => suite.driver.memPoolGetAttribute(pool, which);
+
+    it('the default pool reports reuse flags as 0/1 and byte counts with reserved >= used', () => {
+      const pool = suite.driver.deviceGetDefaultMemPool(suite.device);
+      for (const flag of [
+        MemPoolAttribute.ReuseFollowEventDependencies,
+        MemPoolAttribute.ReuseAllowOpportunistic,
+        MemPoolAttribute.ReuseAllowInternalDependencies,
+      ]) {
+        expect([0, 1]).toContain(attribute(pool, flag));
+      }
+      expect(attribute(pool, MemPoolAttribute.ReleaseThreshold)).toBeGreaterThanOrEqual(0);
+      expect(attribute(pool, MemPoolAttribute.ReservedMemCurrent)).toBeGreaterThanOrEqual(
+        attribute(pool, MemPoolAttribute.UsedMemCurrent),
+      );
+      expect(attribute(pool, MemPoolAttribute.ReservedMemHigh)).toBeGreaterThanOrEqual(
+        attribute(pool, MemPoolAttribute.ReservedMemCurrent),
+      );
+      expect(attribute(pool, MemPoolAttribute.UsedMemHigh)).toBeGreaterThanOrEqual(
+        attribute(pool, MemPoolAttribute.UsedMemCurrent),
+      );
+    });
+
+    it('memPoolCreate gives a new pool distinct from the default; memPoolDestroy destroys it', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      try {
+        expect(pool).not.toBe(0n);
+        expect(pool).not.toBe(suite.driver.deviceGetDefaultMemPool(suite.device));
+        expect(attribute(pool, MemPoolAttribute.UsedMemCurrent)).toBe(0);
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    it('memPoolSetAttribute round-trips ReleaseThreshold and the reuse flags', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      try {
+        suite.driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, 48 * MiB);
+        expect(attribute(pool, MemPoolAttribute.ReleaseThreshold)).toBe(48 * MiB);
+        for (const flag of [
+          MemPoolAttribute.ReuseAllowOpportunistic,
+          MemPoolAttribute.ReuseFollowEventDependencies,
+        ]) {
+          suite.driver.memPoolSetAttribute(pool, flag, 0);
+          expect(attribute(pool, flag)).toBe(0);
+          suite.driver.memPoolSetAttribute(pool, flag, 1);
+          expect(attribute(pool, flag)).toBe(1);
+        }
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    it('used and reserved memory rise by at least the size allocated, and used falls back when freed', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      const size = 3 * MiB + 123;
+      try {
+        const usedBefore = attribute(pool, MemPoolAttribute.UsedMemCurrent);
+        const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        expect(pointer).not.toBe(0n);
+        expect(attribute(pool, MemPoolAttribute.UsedMemCurrent)).toBeGreaterThanOrEqual(usedBefore + size);
+        expect(attribute(pool, MemPoolAttribute.UsedMemHigh)).toBeGreaterThanOrEqual(usedBefore + size);
+        expect(attribute(pool, MemPoolAttribute.ReservedMemCurrent)).toBeGreaterThanOrEqual(size);
+        expect(attribute(pool, MemPoolAttribute.ReservedMemHigh)).toBeGreaterThanOrEqual(size);
+        suite.driver.memFreeAsync(pointer, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+        expect(attribute(pool, MemPoolAttribute.UsedMemCurrent)).toBe(usedBefore);
+        // The high-water mark remembers the allocation until reset; 0 is the one value it accepts.
+        expect(attribute(pool, MemPoolAttribute.UsedMemHigh)).toBeGreaterThanOrEqual(size);
+        suite.driver.memPoolSetAttribute(pool, MemPoolAttribute.UsedMemHigh, 0);
+        expect(attribute(pool, MemPoolAttribute.UsedMemHigh)).toBe(
+          attribute(pool, MemPoolAttribute.UsedMemCurrent),
+        );
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    it('memory below the release threshold stays reserved across a synchronize, and memPoolTrimTo(0) releases it', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      const size = 8 * MiB;
+      try {
+        suite.driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, 64 * MiB);
+        const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        suite.driver.memFreeAsync(pointer, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+        const reserved = attribute(pool, MemPoolAttribute.ReservedMemCurrent);
+        expect(reserved).toBeGreaterThanOrEqual(size);
+        suite.driver.memPoolTrimTo(pool, 0);
+        expect(attribute(pool, MemPoolAttribute.ReservedMemCurrent)).toBeLessThan(reserved);
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    it('pool memory holds data: a copy in and out of a pool allocation round-trips', () => {
+      const pool = suite.driver.deviceGetMemPool(suite.device);
+      const size = MiB + 7;
+      const data = randomBytes(size);
+      const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+      try {
+        suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
+        const result = new Uint8Array(size);
+        suite.driver.memcpyDtoHAsync(result, pointer, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+        expectSameBytes(result, data);
+      } finally {
+        suite.driver.memFreeAsync(pointer, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+      }
+    });
+
+    it('the owning device has read-write access to a device pool, and setting it again is accepted', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      const location = { type: MemLocationType.Device, id: suite.device };
+      try {
+        expect(suite.driver.memPoolGetAccess(pool, location)).toBe(MemAccessFlags.ReadWrite);
+        suite.driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
+        expect(suite.driver.memPoolGetAccess(pool, location)).toBe(MemAccessFlags.ReadWrite);
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    suite.itUnless(
+      () => (suite.driver.deviceGetCount() < 2 ? 'not applicable: needs a second device' : undefined),
+      'memPoolSetAccess grants and revokes another device access, as memPoolGetAccess reports',
+      () => {
+        const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+        const peer = { type: MemLocationType.Device, id: suite.device === 0 ? 1 : 0 };
+        try {
+          suite.driver.memPoolSetAccess(pool, peer, MemAccessFlags.ReadWrite);
+          expect(suite.driver.memPoolGetAccess(pool, peer)).toBe(MemAccessFlags.ReadWrite);
+          suite.driver.memPoolSetAccess(pool, peer, MemAccessFlags.None);
+          expect(suite.driver.memPoolGetAccess(pool, peer)).toBe(MemAccessFlags.None);
+        } finally {
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itWith(
+      'hostMemoryPools',
+      'a Host pool hands out host-accessible memory that device copies reach',
+      () => {
+        const pool = suite.driver.memPoolCreate({
+          allocationType: MemAllocationType.Pinned,
+          location: { type: MemLocationType.Host, id: 0 },
+          handleTypes: MemHandleType.None,
+          maxSize: 0,
+        });
+        // Devices may need explicit access to host pools; granting it is valid either way.
+        suite.driver.memPoolSetAccess(
+          pool,
+          { type: MemLocationType.Device, id: suite.device },
+          MemAccessFlags.ReadWrite,
+        );
+        const size = 256 * 1024;
+        const data = randomBytes(size);
+        const device = suite.driver.memAlloc(size);
+        const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        try {
+          expect(suite.driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged)).toBe(0);
+          suite.driver.memcpyHtoD(device, data);
+          // cuMemcpyHtoD from pageable memory may return before the DMA lands.
+          suite.driver.contextSynchronize();
+          suite.driver.memcpyAsync(pointer, device, size, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          expectSameBytes(suite.driver.hostView(pointer, size), data);
+        } finally {
+          suite.driver.memFreeAsync(pointer, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memFree(device);
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itUnless(
+      () => {
+        const capabilities = suite.driver.capabilities;
+        if (!capabilities.hostMemoryPools || !capabilities.hostNumaLocations) {
+          return 'driver lacks hostMemoryPools or hostNumaLocations';
+        }
+        const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
+        if (numa < 0) return 'not applicable: the host has no NUMA node for this device';
+        if (
+          suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaMemoryPoolsSupported, suite.device) !== 1
+        ) {
+          return 'not applicable: the device does not support HostNuma memory pools';
+        }
+        return undefined;
+      },
+      "a HostNuma pool on the device's host node hands out host-accessible memory",
+      () => {
+        const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
+        const pool = suite.driver.memPoolCreate({
+          allocationType: MemAllocationType.Pinned,
+          location: { type: MemLocationType.HostNuma, id: numa },
+          handleTypes: MemHandleType.None,
+          maxSize: 0,
+        });
+        suite.driver.memPoolSetAccess(
+          pool,
+          { type: MemLocationType.Device, id: suite.device },
+          MemAccessFlags.ReadWrite,
+        );
+        const size = 64 * 1024;
+        const data = randomBytes(size);
+        const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        try {
+          suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          expectSameBytes(suite.driver.hostView(pointer, size), data);
+        } finally {
+          suite.driver.memFreeAsync(pointer, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itWith(
+      'managedMemoryPools',
+      'a Managed pool hands out managed memory, readable from the host',
+      () => {
+        const pool = suite.driver.memPoolCreate({
+          allocationType: MemAllocationType.Managed,
+          location: { type: MemLocationType.Device, id: suite.device },
+          handleTypes: MemHandleType.None,
+          maxSize: 0,
+        });
+        const size = 2 * MiB;
+        const data = randomBytes(size);
+        const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        try {
+          expect(suite.driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged)).toBe(1);
+          suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          expectSameBytes(suite.driver.hostView(pointer, size), data);
+          expectSameBytes(readBack(suite.driver, pointer, size), data);
+        } finally {
+          suite.driver.memFreeAsync(pointer, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memPoolDestroy(pool);
+        }
+      },
+    );
+
+    suite.itWith(
+      'hostNumaLocations',
+      'memPoolCreate with a HostNumaCurrent location fails with CUDA_ERROR_INVALID_VALUE',
+      () => {
+        // cuda.h (cuMemPoolCreate): "Specifying CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ... will result in CUDA_ERROR_INVALID_VALUE".
+        expectCudaError(
+          () =>
+            suite.driver.memPoolCreate({
+              allocationType: MemAllocationType.Pinned,
+              location: { type: MemLocationType.HostNumaCurrent, id: 0 },
+              handleTypes: MemHandleType.None,
+              maxSize: 0,
+            }),
+          'cuMemPoolCreate',
+          'CUDA_ERROR_INVALID_VALUE',
+        );
+      },
+    );
+
+    suite.itWith(
+      'hostMemoryPools',
+      'memPoolCreate of a Host pool with IPC handle types fails with CUDA_ERROR_INVALID_VALUE',
+      () => {
+        // cuda.h (cuMemPoolCreate): Host pools are not IPC capable; other handleTypes give CUDA_ERROR_INVALID_VALUE.
+        expectCudaError(
+          () =>
+            suite.driver.memPoolCreate({
+              allocationType: MemAllocationType.Pinned,
+              location: { type: MemLocationType.Host, id: 0 },
+              handleTypes: MemHandleType.PosixFileDescriptor,
+              maxSize: 0,
+            }),
+          'cuMemPoolCreate',
+          'CUDA_ERROR_INVALID_VALUE',
+        );
+      },
+    );
+
+    it('memPoolCreate with an invalid allocation type fails', () => {
+      expectCudaError(
+        () => suite.driver.memPoolCreate({ ...devicePoolProperties(suite.device), allocationType: 0 }),
+        'cuMemPoolCreate',
+      );
+    });
+
+    it('memPoolGetAttribute of an unknown attribute and memPoolSetAttribute of a read-only one fail', () => {
+      const pool = suite.driver.memPoolCreate(devicePoolProperties(suite.device));
+      try {
+        expectCudaError(() => suite.driver.memPoolGetAttribute(pool, 999), 'cuMemPoolGetAttribute');
+        expectCudaError(
+          () => suite.driver.memPoolSetAttribute(pool, MemPoolAttribute.UsedMemCurrent, 0),
+          'cuMemPoolSetAttribute',
+        );
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+
+    it('memAllocFromPoolAsync past a pool maxSize fails', () => {
+      const pool = suite.driver.memPoolCreate({ ...devicePoolProperties(suite.device), maxSize: 32 * MiB });
+      try {
+        expectCudaError(
+          () => suite.driver.memAllocFromPoolAsync(64 * MiB, pool, suite.stream),
+          'cuMemAllocFromPoolAsync',
+        );
+      } finally {
+        suite.driver.memPoolDestroy(pool);
+      }
+    });
+  });
+}

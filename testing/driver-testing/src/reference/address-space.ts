@@ -1,0 +1,95 @@
+import type { ManagedState } from './managed-state.js';
+import type { PoolState } from './pool-state.js';
+
+/** How memory of an allocation can be reached: device only, page-locked host, or managed. */
+export type AllocationKind = 'device' | 'host' | 'managed';
+
+/** The entry point family that made an allocation, which decides how it may be freed. */
+export type AllocationOrigin = 'memAlloc' | 'memHostAlloc' | 'memAllocManaged' | 'pool';
+
+/** One live allocation of the reference driver, backed by its own ArrayBuffer. */
+export interface Allocation {
+  /** First byte's fake unified address. */
+  readonly start: bigint;
+  /** Requested size in bytes. */
+  readonly size: number;
+  readonly kind: AllocationKind;
+  readonly origin: AllocationOrigin;
+  /** The bytes; detached when the allocation is freed so stale views read as empty. */
+  readonly bytes: Uint8Array;
+  /** Ordinal of the device the allocation belongs to (the current context's device when made). */
+  readonly device: number;
+  /** Context handle current when it was made. */
+  readonly context: bigint;
+  /** The pool it came from, for `memAllocFromPoolAsync` allocations. */
+  readonly pool: PoolState | undefined;
+  /** Advice and prefetch state, for managed allocations. */
+  readonly managed: ManagedState | undefined;
+}
+
+// Addresses look like x86-64 Linux unified addresses (below 2**47) so code that prints or masks
+// them sees plausible values. A gap follows every allocation and nothing is ever reused, so an
+// access just past the end or after a free finds no allocation instead of someone else's bytes.
+const firstAddress = 0x7f3a_0000_0000n;
+const guardGap = 0x10_0000n;
+
+function alignUp(value: bigint, alignment: bigint): bigint {
+  return ((value + alignment - 1n) / alignment) * alignment;
+}
+
+/** The reference driver's allocations, found by any address inside them. */
+export class AddressSpace {
+  private next = firstAddress;
+  // Addresses only grow, so pushing keeps this sorted by start.
+  private readonly live: Allocation[] = [];
+
+  /** A fresh, never used address range of `size` bytes aligned to `alignment` bytes. */
+  reserve(size: number, alignment: number): bigint {
+    const start = alignUp(this.next, BigInt(alignment));
+    this.next = start + BigInt(size) + guardGap;
+    return start;
+  }
+
+  add(allocation: Allocation): void {
+    this.live.push(allocation);
+  }
+
+  remove(allocation: Allocation): void {
+    const index = this.indexOf(allocation.start);
+    if (index >= 0 && this.live[index] === allocation) this.live.splice(index, 1);
+    // Detach the backing store: views handed out by hostView now have length 0.
+    const buffer = allocation.bytes.buffer as ArrayBuffer;
+    structuredClone(buffer, { transfer: [buffer] });
+  }
+
+  /** The allocation that starts exactly at `address`. */
+  at(address: bigint): Allocation | undefined {
+    const index = this.indexOf(address);
+    return index >= 0 ? this.live[index] : undefined;
+  }
+
+  /** The allocation containing `address`. */
+  containing(address: bigint): Allocation | undefined {
+    let low = 0;
+    let high = this.live.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const allocation = this.live[middle] as Allocation;
+      if (address < allocation.start) high = middle - 1;
+      else if (address >= allocation.start + BigInt(allocation.size)) low = middle + 1;
+      else return allocation;
+    }
+    return undefined;
+  }
+
+  /** Every live allocation, oldest first. */
+  all(): readonly Allocation[] {
+    return this.live;
+  }
+
+  private indexOf(start: bigint): number {
+    const allocation = this.containing(start);
+    if (!allocation || allocation.start !== start) return -1;
+    return this.live.indexOf(allocation);
+  }
+}

@@ -1,0 +1,159 @@
+import {
+  type DevicePointer,
+  type DriverHandle,
+  MemAccessFlags,
+  MemAllocationType,
+  type MemLocation,
+  MemLocationType,
+  type MemPoolProperties,
+} from '@cumem/core-types';
+import { cudaError } from './cuda-errors.js';
+import { referenceHostNumaId } from './device-table.js';
+import { accessKey, PoolState } from './pool-state.js';
+import { ReferenceManaged } from './reference-managed.js';
+
+/** The stream-ordered pool and interprocess members of the reference driver. */
+export abstract class ReferencePools extends ReferenceManaged {
+  // --- Pools -------------------------------------------------------------------------------
+  memPoolCreate(properties: MemPoolProperties): DriverHandle {
+    const call = 'cuMemPoolCreate';
+    const { allocationType, location, handleTypes, maxSize } = properties;
+    const invalid = () => cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (allocationType !== MemAllocationType.Pinned && allocationType !== MemAllocationType.Managed)
+      throw invalid();
+    if (handleTypes !== 0 && handleTypes !== 1) throw invalid();
+    if (!Number.isSafeInteger(maxSize) || maxSize < 0) throw invalid();
+    this.state.refuseNumaInLegacyMode(location, call);
+    const managed = allocationType === MemAllocationType.Managed;
+    let device = -1;
+    switch (location.type) {
+      case MemLocationType.Device:
+        if (
+          !Number.isInteger(location.id) ||
+          location.id < 0 ||
+          location.id >= this.state.settings.deviceCount
+        )
+          throw invalid();
+        device = location.id;
+        break;
+      case MemLocationType.Host:
+        // cuda.h: pools of Host location are not IPC capable; handleTypes must be 0.
+        if (handleTypes !== 0) throw invalid();
+        break;
+      case MemLocationType.HostNuma:
+        if (location.id !== referenceHostNumaId) throw invalid();
+        break;
+      case MemLocationType.Invalid:
+        if (!managed) throw invalid();
+        break;
+      default:
+        // cuda.h: HOST_NUMA_CURRENT gives CUDA_ERROR_INVALID_VALUE.
+        throw invalid();
+    }
+    if (managed && handleTypes !== 0) throw invalid();
+    // The reference cannot share memory across processes, and says so as a device without IPC handle types would.
+    if (handleTypes !== 0) throw cudaError(call, 'CUDA_ERROR_NOT_SUPPORTED');
+    const pool = new PoolState(
+      this.state.newHandle(),
+      { allocationType, locationType: location.type, locationId: location.id, handleTypes, maxSize, device },
+      false,
+    );
+    this.state.pools.set(pool.handle, pool);
+    return pool.handle;
+  }
+  memPoolDestroy(pool: DriverHandle): void {
+    const state = this.state.pool(pool, 'cuMemPoolDestroy');
+    // cuda.h: a device's default pool cannot be destroyed.
+    if (state.isDefault) throw cudaError('cuMemPoolDestroy', 'CUDA_ERROR_INVALID_VALUE');
+    // Outstanding allocations stay valid; the pool goes when the last is freed.
+    state.destroyed = true;
+    if (state.live.size === 0) this.state.pools.delete(pool);
+  }
+  memPoolSetAttribute(pool: DriverHandle, attribute: number, value: number): void {
+    this.state.pool(pool, 'cuMemPoolSetAttribute').setAttribute(attribute, value);
+  }
+  memPoolGetAttribute(pool: DriverHandle, attribute: number): number {
+    return this.state.pool(pool, 'cuMemPoolGetAttribute').getAttribute(attribute);
+  }
+  memPoolSetAccess(pool: DriverHandle, location: MemLocation, flags: number): void {
+    const call = 'cuMemPoolSetAccess';
+    const state = this.state.pool(pool, call);
+    const owner = this.accessOwner(state, location, call);
+    const valid =
+      flags === MemAccessFlags.None || flags === MemAccessFlags.Read || flags === MemAccessFlags.ReadWrite;
+    // The owner's read-write access cannot be taken away.
+    if (!valid || (owner && flags !== MemAccessFlags.ReadWrite))
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (!owner) state.setAccess(accessKey(location.type, location.id), flags);
+  }
+  memPoolGetAccess(pool: DriverHandle, location: MemLocation): number {
+    const call = 'cuMemPoolGetAccess';
+    const state = this.state.pool(pool, call);
+    const owner = this.accessOwner(state, location, call);
+    return state.getAccess(accessKey(location.type, location.id), owner);
+  }
+  memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void {
+    const state = this.state.pool(pool, 'cuMemPoolTrimTo');
+    if (!Number.isSafeInteger(minBytesToKeep) || minBytesToKeep < 0)
+      throw cudaError('cuMemPoolTrimTo', 'CUDA_ERROR_INVALID_VALUE');
+    state.trimTo(minBytesToKeep);
+  }
+  memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer {
+    const call = 'cuMemAllocFromPoolAsync';
+    const context = this.state.checkStream(stream, call);
+    const state = this.state.pool(pool, call);
+    const contextDevice = this.state.contexts.indexOf(context);
+    const device = state.kind === 'device' ? state.description.device : contextDevice;
+    return this.state.allocate(size, state.kind, 'pool', device, call, state).start;
+  }
+  memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void {
+    const call = 'cuMemFreeAsync';
+    this.state.checkStream(stream, call);
+    const allocation = this.state.allocationAt(pointer, call);
+    if (allocation.origin !== 'pool') throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    this.state.release(allocation);
+  }
+
+  // Devices may be granted access to any pool; the owner is the pool's device, or the host for host pools.
+  private accessOwner(pool: PoolState, location: MemLocation, call: string): boolean {
+    this.state.refuseNumaInLegacyMode(location, call);
+    if (location.type === MemLocationType.Device) {
+      if (
+        !Number.isInteger(location.id) ||
+        location.id < 0 ||
+        location.id >= this.state.settings.deviceCount
+      ) {
+        throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+      }
+      return pool.kind !== 'device' || pool.description.device === location.id;
+    }
+    if (location.type === MemLocationType.Host || location.type === MemLocationType.HostNuma) {
+      if (pool.kind === 'device') throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+      return true;
+    }
+    throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+  }
+
+  // --- Interprocess: not emulated ----------------------------------------------------------
+  memPoolExportToFileDescriptor(_pool: DriverHandle): number {
+    throw cudaError('cuMemPoolExportToShareableHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  memPoolImportFromFileDescriptor(_fd: number): DriverHandle {
+    throw cudaError('cuMemPoolImportFromShareableHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  memPoolExportPointer(_pointer: DevicePointer): Uint8Array {
+    throw cudaError('cuMemPoolExportPointer', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  memPoolImportPointer(_pool: DriverHandle, _data: Uint8Array): DevicePointer {
+    throw cudaError('cuMemPoolImportPointer', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  ipcGetMemHandle(_pointer: DevicePointer): Uint8Array {
+    throw cudaError('cuIpcGetMemHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  ipcOpenMemHandle(_handle: Uint8Array, _flags: number): DevicePointer {
+    throw cudaError('cuIpcOpenMemHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  ipcCloseMemHandle(_pointer: DevicePointer): void {
+    throw cudaError('cuIpcCloseMemHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+}
