@@ -73,12 +73,21 @@ export function renderMarkdown(results) {
   const notes = [];
   const errorRows = new Map();
   for (const row of results.rows) {
-    if (row.via?.cudaCore && !row.via.cudaCore.startsWith('cuda.core'))
+    if (row.via?.cudaCore && (!row.via.cudaCore.startsWith('cuda.core') || row.via.cudaCore.includes(';')))
       notes.push(`\`${row.id}\` Python: ${row.via.cudaCore}.`);
     for (const [impl, message] of Object.entries(row.errors ?? {})) {
       const key = `${impl} error: ${String(message).split('\n')[0].slice(0, 240)}`;
       errorRows.set(key, [...(errorRows.get(key) ?? []), row.id]);
     }
+  }
+  for (const row of results.rows) {
+    for (const [impl, difference] of Object.entries(row.protocolMismatch ?? {}))
+      notes.push(`\`${row.id}\` ${impl} measured otherwise than the row's protocol: ${difference}.`);
+    const floor = row.variants?.c;
+    if (typeof floor?.before === 'number' && typeof floor?.after === 'number')
+      notes.push(
+        `\`${row.id}\` C floor before / after the others: ${formatNumber(floor.before)} / ${formatNumber(floor.after)} ${row.unit} (the floor is the median of both runs' repetitions).`,
+      );
   }
   for (const [message, ids] of errorRows)
     notes.push(`${message} (${ids.map((id) => `\`${id}\``).join(', ')})`);

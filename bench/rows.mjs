@@ -11,6 +11,29 @@ export const SUITES = ['contract', 'memory', 'utils', 'arrow'];
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
 
+/**
+ * How the rows are measured; every implementation reports the protocol it used, and
+ * bench/run.mjs flags a row whose implementations disagree with it (`protocolMismatch`).
+ *
+ * Small-call rows: a fixed number of operations per repetition (`iterations`, the same in C, JS
+ * and Python), one untimed repetition of warm-up, the median of `reps` timed ones. Their C floor
+ * runs before the other implementations and again after them (`floorBeforeAndAfter`); the C
+ * value is the median of both runs' repetitions together.
+ */
+const calls = (iterations) => ({
+  protocol: { iterations, reps: 11, warmupReps: 1 },
+  floorBeforeAndAfter: true,
+});
+
+/**
+ * Batch rows: timed steps (each ends with a stream synchronize), `stepsPerRep` per repetition,
+ * one untimed repetition of warm-up, the median of `reps` repetition means. `reset` is the page
+ * state set up, untimed, before every step: `oppositeOfTarget` (every page populated and resident
+ * opposite the step's target; steps alternate device, host, ...), `device` (every page populated
+ * on the device), `none`.
+ */
+const steps = (stepsPerRep, reps, reset) => ({ protocol: { stepsPerRep, reps, warmupReps: 1, reset } });
+
 const both = (check) => [
   { impl: 'ffi', ...check },
   { impl: 'napi', ...check },
@@ -24,6 +47,7 @@ const both = (check) => [
 export const ROWS = [
   {
     id: 'contract.ctxGetDevice',
+    ...calls(1_000_000),
     suite: 'contract',
     unit: 'ns',
     description: 'Trivial driver call: contextGetDevice() (cuCtxGetDevice), per call',
@@ -34,6 +58,7 @@ export const ROWS = [
   },
   {
     id: 'contract.poolAllocFree4KiB',
+    ...calls(100_000),
     suite: 'contract',
     unit: 'ns',
     description: 'memAllocFromPoolAsync + memFreeAsync of 4 KiB, default pool, non-blocking stream, per pair',
@@ -44,6 +69,7 @@ export const ROWS = [
   },
   {
     id: 'contract.memcpyDtoH8B',
+    ...calls(10_000),
     suite: 'contract',
     unit: 'ns',
     description: 'Synchronous 8-byte device-to-host copy (memcpyDtoH into pageable memory), per copy',
@@ -51,6 +77,7 @@ export const ROWS = [
   },
   {
     id: 'memory.deviceAllocateClose4KiB',
+    ...calls(100_000),
     suite: 'memory',
     unit: 'ns',
     description: 'DeviceMemoryResource.allocate(4 KiB, { stream }) + Buffer.close({ stream }), per pair',
@@ -87,6 +114,7 @@ export const ROWS = [
   },
   {
     id: 'memory.readMostlySet',
+    ...calls(100_000),
     suite: 'memory',
     unit: 'ns',
     description: 'ManagedBuffer.readMostly setter, alternating true/false (one cuMemAdvise each), per call',
@@ -101,6 +129,7 @@ export const ROWS = [
   },
   {
     id: 'utils.prefetchBatch',
+    ...steps(6, 7, 'oppositeOfTarget'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -109,6 +138,7 @@ export const ROWS = [
   },
   {
     id: 'utils.discardBatch',
+    ...steps(6, 7, 'device'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -117,6 +147,7 @@ export const ROWS = [
   },
   {
     id: 'utils.discardPrefetchBatch',
+    ...steps(6, 7, 'oppositeOfTarget'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -125,6 +156,7 @@ export const ROWS = [
   },
   {
     id: 'utils.copyBatch',
+    ...steps(20, 9, 'none'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -144,7 +176,7 @@ export const ROWS = [
     suite: 'arrow',
     unit: 'GB/s',
     description:
-      'tableToDevice: 100M rows (int32 + float64, 1.2e9 bytes) (C: pinned copy of the same bytes, the limit)',
+      'tableToDevice: 100M rows (int32 + float64, 1.2e9 bytes), columns in page-locked memory (newHostArray); variant: pageable columns (C: pinned copy of the same bytes, the limit)',
     checks: both({ kind: 'minRatio', value: 0.8 }),
   },
   {
@@ -152,7 +184,7 @@ export const ROWS = [
     suite: 'arrow',
     unit: 'GB/s',
     description:
-      'tableFromDevice: the same table back to the host (C: pinned copy of the same bytes, the limit)',
+      'tableFromDevice: the same table back into page-locked memory (default output); variant: pageable output (C: pinned copy of the same bytes, the limit)',
     checks: both({ kind: 'minRatio', value: 0.8 }),
   },
 ];

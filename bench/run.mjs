@@ -149,11 +149,11 @@ function spawnLimited(command, args, capture) {
 }
 
 /** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
-function runImplementation(suite, impl, compiled) {
-  log(`${suite} / ${impl}`);
+function runImplementation(suite, impl, compiled, rowIds) {
+  log(`${suite} / ${impl}${rowIds ? ` (again: ${rowIds.join(', ')})` : ''}`);
   if (impl === 'c') {
     if (compiled.error) return { rows: {}, error: compiled.error };
-    const run = spawnLimited(compiled.binary, [], true);
+    const run = spawnLimited(compiled.binary, rowIds ? ['--rows', rowIds.join(',')] : [], true);
     if (run.skipped) return { rows: {}, error: run.skipped };
     const parsed = parseC(run.stdout, suite);
     if (run.problem && !parsed.error) parsed.error = run.problem;
@@ -185,21 +185,61 @@ function ratio(value, c) {
   return typeof value === 'number' && typeof c === 'number' && c > 0 ? value / c : null;
 }
 
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The C entry of a small-call row measured before and after the other implementations: one
+ * value, the median of both runs' repetitions, so a drift of the machine during the suite
+ * weighs on the floor the way it weighed on the implementations timed in between.
+ */
+function combineFloor(before, after) {
+  const usable = (entry) => typeof entry?.value === 'number' && !entry.error && Array.isArray(entry.samples);
+  if (!usable(after)) return before && after?.error ? { ...before, afterError: after.error } : before;
+  if (!usable(before)) return { ...after, variants: { ...after.variants, before: null, after: after.value } };
+  const samples = [...before.samples, ...after.samples];
+  return {
+    ...before,
+    value: median(samples),
+    samples,
+    variants: { ...before.variants, before: before.value, after: after.value },
+  };
+}
+
+/** Keys of the row's protocol where an implementation's reported protocol differs. */
+function protocolDifferences(expected, reported) {
+  if (!expected) return [];
+  if (!reported) return ['not reported'];
+  return Object.keys(expected)
+    .filter((key) => reported[key] !== expected[key])
+    .map((key) => `${key}: ${JSON.stringify(reported[key])} (expected ${JSON.stringify(expected[key])})`);
+}
+
 function mergeRow(row, raw, deviceName) {
   const results = {};
   const errors = {};
   const variants = {};
+  const samples = {};
   const via = {};
+  const protocolMismatch = {};
   let reference;
   for (const impl of IMPLEMENTATIONS) {
     const suiteResult = raw[impl];
     if (!suiteResult) continue;
-    const entry = suiteResult.rows?.[row.id];
+    let entry = suiteResult.rows?.[row.id];
+    if (impl === 'c' && row.floorBeforeAndAfter && raw.cAfter)
+      entry = combineFloor(entry, raw.cAfter.rows?.[row.id]);
     if (typeof entry?.value === 'number' && !entry.error) results[impl] = entry.value;
     else errors[impl] = entry?.error ?? suiteResult.error ?? 'no result';
     if (entry?.variants) variants[impl] = entry.variants;
+    if (Array.isArray(entry?.samples)) samples[impl] = entry.samples;
     if (entry?.via) via[impl] = entry.via;
     if (impl === 'c' && entry?.reference) reference = entry.reference;
+    const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
+    if (differences.length) protocolMismatch[impl] = differences.join('; ');
   }
   const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName });
   const applicable = checks.filter((check) => check.applicable);
@@ -223,8 +263,11 @@ function mergeRow(row, raw, deviceName) {
     target: describeChecks(row),
     checks,
     pass: applicable.length > 0 && applicable.every((check) => check.ok === true),
+    ...(row.protocol ? { protocol: row.protocol } : {}),
+    ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(Object.keys(variants).length ? { variants } : {}),
+    samples,
     via,
   };
 }
@@ -254,6 +297,12 @@ for (const suite of options.suites) {
       ...(raw[suite][impl].error ? { error: raw[suite][impl].error } : {}),
     };
   }
+  // The small-call rows' floor once more, after the others (see `floorBeforeAndAfter` in rows.mjs).
+  const again = ROWS.filter((row) => row.suite === suite && row.floorBeforeAndAfter).map((row) => row.id);
+  if (options.impls.includes('c') && options.impls.length > 1 && again.length && !compiled.error) {
+    raw[suite].cAfter = runImplementation(suite, 'c', compiled, again);
+    if (raw[suite].cAfter.error) info[`${suite}.cAfter`] = { error: raw[suite].cAfter.error };
+  }
 }
 
 const cInfo = Object.values(raw).find((suite) => suite.c?.info)?.c.info ?? {};
@@ -281,6 +330,7 @@ const results = {
     passed: rows.filter((row) => row.pass).length,
     failed: rows.filter((row) => !row.pass).length,
     withErrors: rows.filter((row) => row.errors).map((row) => row.id),
+    protocolMismatch: rows.filter((row) => row.protocolMismatch).map((row) => row.id),
   },
 };
 mkdirSync(dirname(options.out), { recursive: true });

@@ -1,7 +1,10 @@
 /*
  * @cumem/interop-arrow rows, C floor: the page-locked copy limit for the bytes of a 100-million-row
- * table of an int32 and a float64 column (1.2e9 bytes), one copy per column, each way. The
- * Arrow rows are held to a fraction of this, measured in the same run.
+ * table of an int32 and a float64 column (1.2e9 bytes), one copy per column, each way, from and
+ * into cuMemHostAlloc memory into preallocated device memory. The Arrow rows are held to a
+ * fraction of this, measured in the same run; their value is the same case on the JS side
+ * (columns built with newHostArray, i.e. cuMemHostAlloc; pinned output back), and their
+ * pageable-column variants are compared against this same limit.
  */
 #include "bench.h"
 

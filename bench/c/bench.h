@@ -33,7 +33,7 @@
   X(cuDeviceGetMemPool) X(cuMemAllocFromPoolAsync) X(cuMemFreeAsync) X(cuMemAlloc) X(cuMemFree)   \
   X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemcpyDtoH) X(cuMemcpyAsync) X(cuMemsetD8Async)          \
   X(cuMemAllocManaged) X(cuMemAdvise) X(cuMemPrefetchAsync) X(cuMemPoolCreate) X(cuMemPoolDestroy) \
-  X(cuMemPoolSetAccess) X(cuMemcpy2DAsync) X(cuMemGetInfo)
+  X(cuMemPoolSetAccess) X(cuMemPoolSetAttribute) X(cuMemcpy2DAsync) X(cuMemGetInfo)
 #define BENCH_OPTIONAL(X)                                                                         \
   X(cuMemPrefetchBatchAsync) X(cuMemDiscardBatchAsync) X(cuMemDiscardAndPrefetchBatchAsync)       \
   X(cuMemcpyBatchAsync)
@@ -48,7 +48,7 @@ BENCH_OPTIONAL(BENCH_DECLARE)
 /* Helpers each program may leave unused. */
 #define BENCH_API static __attribute__((unused))
 
-#define MAX_SAMPLES 32
+#define MAX_SAMPLES 64
 #define MiB (1024.0 * 1024.0)
 
 typedef struct {
@@ -60,12 +60,36 @@ typedef struct {
   int has_value;
   char error[600];
   char variants[1024]; /* a JSON object body, without braces: "\"loop\":1.5,\"batch\":0.7" */
+  char protocol[256];  /* a JSON object body: how the row was measured; must match bench/rows.mjs */
   double reference;    /* a second C measurement a row's target refers to (e.g. a contiguous copy) */
   int has_reference;
   const char *reference_label;
 } row_t;
 
 static int bench_row_count = 0;
+/* Row ids given with --rows (comma-separated); NULL runs every row. */
+static const char *bench_selected_rows = NULL;
+
+/*
+ * Reads `--rows id,id,...` (bench/run.mjs runs the small-call rows' C floor a second time, after
+ * the other implementations, with it). Call before bench_begin; unknown arguments are ignored.
+ */
+BENCH_API void bench_select(int argc, char **argv) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], "--rows") == 0) bench_selected_rows = argv[i + 1];
+}
+
+/* True when the row `id` was asked for (every row without --rows). */
+BENCH_API int bench_wants(const char *id) {
+  if (!bench_selected_rows) return 1;
+  size_t length = strlen(id);
+  for (const char *at = bench_selected_rows; (at = strstr(at, id)) != NULL; at += length) {
+    int starts = at == bench_selected_rows || at[-1] == ',';
+    int ends = at[length] == '\0' || at[length] == ',';
+    if (starts && ends) return 1;
+  }
+  return 0;
+}
 
 BENCH_API double now_s(void) {
   struct timespec ts;
@@ -134,31 +158,28 @@ BENCH_API double median(const double *values, int count) {
 typedef CUresult (*batch_fn)(void *state, long n);
 
 /*
- * Time per operation in nanoseconds: doubles `n` until one batch takes 20 ms (that is also the
- * warm-up), sizes a repetition to `rep_ms`, and takes the median of `reps` repetitions.
+ * Repetitions of the small-call rows: the median of CALL_REPS timed repetitions of a fixed
+ * number of operations, after one untimed repetition of the same size (the warm-up). The same
+ * numbers are used by bench/js/harness.mjs and bench/python/common.py; rows.mjs holds them.
  */
-BENCH_API CUresult measure_per_op(row_t *r, batch_fn fn, void *state, double rep_ms, int reps) {
-  long n = 1;
-  double elapsed = 0;
+#define CALL_REPS 11
+#define CALL_WARMUP_REPS 1
+
+/* Time per operation in nanoseconds of `fn(state, iterations)` (see CALL_REPS). */
+BENCH_API CUresult measure_calls(row_t *r, batch_fn fn, void *state, long iterations) {
   CUresult e;
-  for (;;) {
-    double t0 = now_s();
-    if ((e = fn(state, n)) != CUDA_SUCCESS) return e;
-    elapsed = now_s() - t0;
-    if (elapsed >= 0.02 || n >= (1L << 30)) break;
-    n *= 2;
-  }
-  long iterations = (long)((double)n * (rep_ms / 1000.0) / (elapsed > 0 ? elapsed : 1e-9));
-  if (iterations < 1) iterations = 1;
-  if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
-  for (int i = 0; i < reps; i++) {
+  for (int i = 0; i < CALL_WARMUP_REPS; i++)
+    if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
+  for (int i = 0; i < CALL_REPS; i++) {
     double t0 = now_s();
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
     r->samples[i] = (now_s() - t0) / (double)iterations * 1e9;
   }
-  r->nsamples = reps;
-  r->value = median(r->samples, reps);
+  r->nsamples = CALL_REPS;
+  r->value = median(r->samples, CALL_REPS);
   r->has_value = 1;
+  snprintf(r->protocol, sizeof r->protocol, "\"iterations\":%ld,\"reps\":%d,\"warmupReps\":%d", iterations,
+           CALL_REPS, CALL_WARMUP_REPS);
   return CUDA_SUCCESS;
 }
 
@@ -266,6 +287,7 @@ BENCH_API void bench_row(const row_t *r) {
     printf("]");
   }
   if (r->variants[0]) printf(",\"variants\":{%s}", r->variants);
+  if (r->protocol[0]) printf(",\"protocol\":{%s}", r->protocol);
   if (r->has_reference) {
     printf(",\"reference\":{\"value\":%.6g,\"label\":", r->reference);
     json_string(r->reference_label ? r->reference_label : "");

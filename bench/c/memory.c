@@ -4,6 +4,9 @@
 #define COPY_BYTES ((size_t)256 << 20)
 #define PREFETCH_BYTES ((size_t)1 << 30)
 #define ADVISE_BYTES ((size_t)2 << 20)
+/* Operations per repetition: the same in bench/js/memory.mjs, bench/python/memory.py and rows.mjs. */
+#define ALLOCATE_CLOSE_ITERATIONS 100000L
+#define READ_MOSTLY_ITERATIONS 100000L
 
 typedef struct {
   CUmemoryPool pool;
@@ -24,7 +27,12 @@ static void row_allocate_close(row_t *r) {
   /* DeviceMemoryResource(device) without options allocates from the device's current pool. */
   alloc_state s;
   CK(p_cuDeviceGetMemPool(&s.pool, bench_device));
-  CK(measure_per_op(r, alloc_close_batch, &s, 100.0, 9));
+  /* DeviceMemoryResource (like cuda.core's) raises the pool's release threshold from 0 to the
+     maximum (2^53 - 1, the largest exact JS number), so the pool keeps its memory across
+     synchronizations: the same pool state here. */
+  cuuint64_t keep_all = (1ULL << 53) - 1;
+  CK(p_cuMemPoolSetAttribute(s.pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_all));
+  CK(measure_calls(r, alloc_close_batch, &s, ALLOCATE_CLOSE_ITERATIONS));
 done:;
 }
 
@@ -148,7 +156,7 @@ static CUresult advise_batch(void *state, long n) {
 static void row_read_mostly(row_t *r) {
   advise_state s = {0};
   CK(p_cuMemAllocManaged(&s.pointer, ADVISE_BYTES, CU_MEM_ATTACH_GLOBAL));
-  CK(measure_per_op(r, advise_batch, &s, 100.0, 9));
+  CK(measure_calls(r, advise_batch, &s, READ_MOSTLY_ITERATIONS));
 done:
   if (s.pointer) p_cuMemFree(s.pointer);
 }
@@ -182,25 +190,20 @@ done:
   if (managed) p_cuMemFree(managed);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  bench_select(argc, argv);
   if (bench_begin("memory")) return 2;
   row_t r1 = {.id = "memory.deviceAllocateClose4KiB", .unit = "ns"};
-  row_allocate_close(&r1);
-  bench_row(&r1);
+  if (bench_wants(r1.id)) row_allocate_close(&r1), bench_row(&r1);
   row_t r2 = {.id = "memory.copyHtoD256MiB", .unit = "GB/s"};
-  row_host_copy(&r2, 1);
-  bench_row(&r2);
+  if (bench_wants(r2.id)) row_host_copy(&r2, 1), bench_row(&r2);
   row_t r3 = {.id = "memory.copyDtoH256MiB", .unit = "GB/s"};
-  row_host_copy(&r3, 0);
-  bench_row(&r3);
+  if (bench_wants(r3.id)) row_host_copy(&r3, 0), bench_row(&r3);
   row_t r4 = {.id = "memory.copyDtoD256MiB", .unit = "GB/s"};
-  row_device_copy(&r4);
-  bench_row(&r4);
+  if (bench_wants(r4.id)) row_device_copy(&r4), bench_row(&r4);
   row_t r5 = {.id = "memory.readMostlySet", .unit = "ns"};
-  row_read_mostly(&r5);
-  bench_row(&r5);
+  if (bench_wants(r5.id)) row_read_mostly(&r5), bench_row(&r5);
   row_t r6 = {.id = "memory.prefetchHtoD1GiB", .unit = "GB/s"};
-  row_prefetch(&r6);
-  bench_row(&r6);
+  if (bench_wants(r6.id)) row_prefetch(&r6), bench_row(&r6);
   return bench_end();
 }

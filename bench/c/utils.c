@@ -2,6 +2,13 @@
  * @cumem/utils rows, C floor. Each batch row has two C variants: a loop of single-range calls
  * and one batch entry point (CUDA 13); the row's value is the faster, which is what
  * `prefetchBatch` & co. are held to.
+ *
+ * Managed rows are migration-bound, so the page state a step starts from decides its time.
+ * Before every timed step (untimed) every page is made resident and populated in the same
+ * place: prefetched to the device, filled there, then (prefetch, discardPrefetch) moved to the
+ * opposite of the step's target. Steps alternate device, host, device, ... from 0 in every
+ * variant. bench/js/utils.mjs and bench/python/utils.py do exactly the same (rows.mjs holds the
+ * protocol; bench/run.mjs flags an implementation that reports another).
  */
 #include "bench.h"
 
@@ -13,35 +20,60 @@
 #define MATRIX_ROWS 4096
 #define MATRIX_COLUMNS 4096
 #define HOST_COLUMNS 8192
+/* Steps per repetition (even: as many to the device as to the host), timed repetitions, after one
+   untimed repetition of warm-up. */
+#define MANAGED_STEPS_PER_REP 6
+#define MANAGED_REPS 7
+#define COPY_STEPS_PER_REP 20
+#define COPY_REPS 9
 
 /* One step of work; `iteration` counts from 0 across the whole measurement. */
 typedef CUresult (*step_fn)(void *state, long iteration);
 
+/* Per-step times (us) of the timed repetitions, split by the parity of the step. */
+typedef struct {
+  double even[MAX_SAMPLES], odd[MAX_SAMPLES];
+  int neven, nodd;
+} steps_t;
+
 /*
  * Microseconds per timed step (which ends with a stream synchronize), median over `reps` of the
- * mean of `per_rep` steps. `setup`, when given, runs untimed before each timed step.
+ * mean of `per_rep` steps, after one untimed repetition. `setup`, when given, runs untimed
+ * before each step.
  */
-static CUresult measure_steps(row_t *r, step_fn setup, step_fn timed, void *state, int per_rep, int reps) {
+static CUresult measure_steps(row_t *r, steps_t *steps, step_fn setup, step_fn timed, void *state, int per_rep,
+                              int reps, const char *reset) {
   long iteration = 0;
   CUresult e;
   if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
+  memset(steps, 0, sizeof *steps);
   for (int rep = -1; rep < reps; rep++) { /* rep == -1 is the warm-up */
     double total = 0;
     for (int i = 0; i < per_rep; i++, iteration++) {
       if (setup && (e = setup(state, iteration)) != CUDA_SUCCESS) return e;
       double t0 = now_s();
       if ((e = timed(state, iteration)) != CUDA_SUCCESS) return e;
-      total += now_s() - t0;
+      double step = now_s() - t0;
+      total += step;
+      if (rep < 0) continue;
+      if (iteration & 1) {
+        if (steps->nodd < MAX_SAMPLES) steps->odd[steps->nodd++] = step * 1e6;
+      } else if (steps->neven < MAX_SAMPLES) {
+        steps->even[steps->neven++] = step * 1e6;
+      }
     }
     if (rep >= 0) r->samples[rep] = total / per_rep * 1e6;
   }
   r->nsamples = reps;
   r->value = median(r->samples, reps);
   r->has_value = 1;
+  snprintf(r->protocol, sizeof r->protocol, "\"stepsPerRep\":%d,\"reps\":%d,\"warmupReps\":1,\"reset\":\"%s\"",
+           per_rep, reps, reset);
   return CUDA_SUCCESS;
 }
 
 typedef struct {
+  CUdeviceptr base; /* the managed allocation the ranges lie in */
   CUdeviceptr pointers[RANGES];
   CUdeviceptr sources[RANGES];
   size_t sizes[RANGES];
@@ -70,10 +102,28 @@ static CUresult prefetch_batch(void *state, long iteration) {
   return p_cuStreamSynchronize(bench_stream);
 }
 
-/* Setup of the discard row: make every range resident on the device again (untimed). */
-static CUresult populate_device(void *state, long iteration) {
+/*
+ * The page state every managed step starts from (untimed): the whole allocation prefetched to the
+ * device, filled there (so every page is populated, whatever a discard left), and moved to the
+ * host when `on_host`.
+ */
+static CUresult reset_pages(ranges_state *s, int on_host) {
+  CUresult e = p_cuMemPrefetchAsync(s->base, TOTAL_BYTES, device_location(), 0, bench_stream);
+  if (e == CUDA_SUCCESS) e = p_cuMemsetD8Async(s->base, 0x5a, TOTAL_BYTES, bench_stream);
+  if (e == CUDA_SUCCESS && on_host) e = p_cuMemPrefetchAsync(s->base, TOTAL_BYTES, host_location(), 0, bench_stream);
+  if (e != CUDA_SUCCESS) return e;
+  return p_cuStreamSynchronize(bench_stream);
+}
+
+/* Before a step that moves pages to `alternate(iteration)`: every page on the other side. */
+static CUresult reset_opposite(void *state, long iteration) {
+  return reset_pages((ranges_state *)state, !(iteration & 1));
+}
+
+/* Before a discard: every page populated on the device. */
+static CUresult reset_device(void *state, long iteration) {
   (void)iteration;
-  return prefetch_batch(state, 0);
+  return reset_pages((ranges_state *)state, 0);
 }
 
 /* There is no single-range discard entry point: the loop variant makes one-range batch calls. */
@@ -132,9 +182,8 @@ static CUresult copy_batch(void *state, long iteration) {
   ranges_state *s = (ranges_state *)state;
   CUmemcpyAttributes attributes;
   memset(&attributes, 0, sizeof attributes);
+  // The same attributes the adapters pass: stream order, no location hints (the contract has none).
   attributes.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
-  attributes.srcLocHint = device_location();
-  attributes.dstLocHint = device_location();
   size_t start = 0;
   CUresult e = p_cuMemcpyBatchAsync(s->pointers, s->sources, s->sizes, RANGES, &attributes, &start, 1, bench_stream);
   if (e != CUDA_SUCCESS) return e;
@@ -152,20 +201,33 @@ static void take_result(row_t *r, const row_t *from) {
   memcpy(r->samples, from->samples, sizeof from->samples);
 }
 
+/* `loop` / `batch` variants; with `alternating`, each one's median step per direction too. */
+static void record_variant(row_t *r, const char *name, const row_t *result, const steps_t *steps, int alternating) {
+  char label[64];
+  row_variant(r, name, result->value);
+  if (!alternating) return;
+  snprintf(label, sizeof label, "%sToDevice", name);
+  row_variant(r, label, median(steps->even, steps->neven));
+  snprintf(label, sizeof label, "%sToHost", name);
+  row_variant(r, label, median(steps->odd, steps->nodd));
+}
+
 static void measure_two(row_t *r, step_fn setup, step_fn loop, step_fn batch, int batch_available, void *state,
-                        int per_rep, int reps) {
+                        int per_rep, int reps, const char *reset, int alternating) {
   row_t loop_result, batch_result;
+  static steps_t steps;
   memset(&loop_result, 0, sizeof loop_result);
   memset(&batch_result, 0, sizeof batch_result);
-  CK(measure_steps(&loop_result, setup, loop, state, per_rep, reps));
+  CK(measure_steps(&loop_result, &steps, setup, loop, state, per_rep, reps, reset));
   take_result(r, &loop_result);
-  row_variant(r, "loop", loop_result.value);
+  memcpy(r->protocol, loop_result.protocol, sizeof r->protocol);
+  record_variant(r, "loop", &loop_result, &steps, alternating);
   if (!batch_available) {
     row_variant(r, "batchUnavailable", 1);
     return;
   }
-  CK(measure_steps(&batch_result, setup, batch, state, per_rep, reps));
-  row_variant(r, "batch", batch_result.value);
+  CK(measure_steps(&batch_result, &steps, setup, batch, state, per_rep, reps, reset));
+  record_variant(r, "batch", &batch_result, &steps, alternating);
   if (batch_result.value < r->value) take_result(r, &batch_result);
 done:;
 }
@@ -173,6 +235,7 @@ done:;
 static CUresult managed_ranges(ranges_state *s, CUdeviceptr *base) {
   CUresult e = p_cuMemAllocManaged(base, TOTAL_BYTES, CU_MEM_ATTACH_GLOBAL);
   if (e != CUDA_SUCCESS) return e;
+  s->base = *base;
   for (int i = 0; i < RANGES; i++) {
     s->pointers[i] = *base + (CUdeviceptr)i * RANGE_STRIDE;
     s->sizes[i] = RANGE_BYTES;
@@ -183,11 +246,13 @@ static CUresult managed_ranges(ranges_state *s, CUdeviceptr *base) {
   return p_cuStreamSynchronize(bench_stream);
 }
 
-static void row_managed(row_t *r, step_fn setup, step_fn loop, step_fn batch, int batch_available) {
+/* `alternating`: steps go to the device and the host in turn, each starting from the other side. */
+static void row_managed(row_t *r, int alternating, step_fn loop, step_fn batch, int batch_available) {
   static ranges_state s;
   CUdeviceptr base = 0;
   CK(managed_ranges(&s, &base));
-  measure_two(r, setup, loop, batch, batch_available, &s, 10, 5);
+  measure_two(r, alternating ? reset_opposite : reset_device, loop, batch, batch_available, &s,
+              MANAGED_STEPS_PER_REP, MANAGED_REPS, alternating ? "oppositeOfTarget" : "device", alternating);
 done:
   if (base) p_cuMemFree(base);
 }
@@ -203,7 +268,9 @@ static void row_copy_batch(row_t *r) {
     s.sources[i] = source + (CUdeviceptr)i * RANGE_STRIDE;
     s.sizes[i] = RANGE_BYTES;
   }
-  measure_two(r, NULL, copy_loop, copy_batch, p_cuMemcpyBatchAsync != NULL, &s, 20, 5);
+  CK(p_cuStreamSynchronize(bench_stream));
+  measure_two(r, NULL, copy_loop, copy_batch, p_cuMemcpyBatchAsync != NULL, &s, COPY_STEPS_PER_REP, COPY_REPS, "none",
+              0);
 done:
   if (source) p_cuMemFree(source);
   if (destination) p_cuMemFree(destination);
@@ -266,25 +333,27 @@ done:
   if (host) p_cuMemFreeHost(host);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  bench_select(argc, argv);
   if (bench_begin("utils")) return 2;
   int batch = p_cuMemPrefetchBatchAsync && p_cuMemDiscardBatchAsync && p_cuMemDiscardAndPrefetchBatchAsync;
   row_t r1 = {.id = "utils.prefetchBatch", .unit = "us"};
-  row_managed(&r1, NULL, prefetch_loop, prefetch_batch, batch);
-  bench_row(&r1);
+  if (bench_wants(r1.id)) row_managed(&r1, 1, prefetch_loop, prefetch_batch, batch), bench_row(&r1);
   row_t r2 = {.id = "utils.discardBatch", .unit = "us"};
-  if (batch) row_managed(&r2, populate_device, discard_loop, discard_batch, batch);
-  else row_failf(&r2, "the driver has no cuMemDiscardBatchAsync (CUDA 13 needed)");
-  bench_row(&r2);
+  if (bench_wants(r2.id)) {
+    if (batch) row_managed(&r2, 0, discard_loop, discard_batch, batch);
+    else row_failf(&r2, "the driver has no cuMemDiscardBatchAsync (CUDA 13 needed)");
+    bench_row(&r2);
+  }
   row_t r3 = {.id = "utils.discardPrefetchBatch", .unit = "us"};
-  if (batch) row_managed(&r3, NULL, discard_prefetch_loop, discard_prefetch_batch, batch);
-  else row_failf(&r3, "the driver has no cuMemDiscardAndPrefetchBatchAsync (CUDA 13 needed)");
-  bench_row(&r3);
+  if (bench_wants(r3.id)) {
+    if (batch) row_managed(&r3, 1, discard_prefetch_loop, discard_prefetch_batch, batch);
+    else row_failf(&r3, "the driver has no cuMemDiscardAndPrefetchBatchAsync (CUDA 13 needed)");
+    bench_row(&r3);
+  }
   row_t r4 = {.id = "utils.copyBatch", .unit = "us"};
-  row_copy_batch(&r4);
-  bench_row(&r4);
+  if (bench_wants(r4.id)) row_copy_batch(&r4), bench_row(&r4);
   row_t r5 = {.id = "utils.strided2DHtoD", .unit = "GB/s"};
-  row_strided(&r5);
-  bench_row(&r5);
+  if (bench_wants(r5.id)) row_strided(&r5), bench_row(&r5);
   return bench_end();
 }

@@ -1,7 +1,10 @@
 // @cumem/interop-arrow rows: a 100-million-row table (int32 + float64, 1.2e9 bytes of column
 // data) to the device with tableToDevice and back with tableFromDevice, default options.
+// The row value is the issue's path: columns in page-locked memory (newHostArray, i.e. over a
+// HostBuffer) up, pinned output down. The pageable variants are recorded beside it under
+// `variants`: a pageable column costs a CPU copy into the pinned ring, and we report both.
 import { tableFromArrays } from 'apache-arrow';
-import { driverChoice, parseArguments, result, Suite } from './harness.mjs';
+import { driverChoice, median, parseArguments, result, Suite } from './harness.mjs';
 
 const ROWS = 100_000_000;
 const TABLE_BYTES = ROWS * (4 + 8);
@@ -12,7 +15,8 @@ const suite = new Suite('arrow', options);
 
 let arrow;
 let context;
-let table;
+let pinnedTable;
+let pageableTable;
 let ids;
 let values;
 try {
@@ -20,16 +24,21 @@ try {
   arrow = await import('@cumem/interop-arrow');
   memory.useDriver(await driverChoice(options.driver));
   context = new arrow.Context(0);
-  ids = new Int32Array(ROWS);
-  values = new Float64Array(ROWS);
+  ids = arrow.newHostArray(Int32Array, ROWS);
+  values = arrow.newHostArray(Float64Array, ROWS);
   let x = 12345;
   for (let i = 0; i < ROWS; i++) {
     x = (Math.imul(x, 1664525) + 1013904223) | 0;
     ids[i] = x;
     values[i] = x * 1e-3 + i;
   }
-  table = tableFromArrays({ id: ids, value: values });
-  suite.data.info = { ...suite.data.info, adapter: memory.currentDriver().name, rows: table.numRows };
+  pinnedTable = tableFromArrays({ id: ids, value: values });
+  for (const name of ['id', 'value']) {
+    if (!arrow.hostBufferOf(pinnedTable.getChild(name).data[0].values))
+      throw new Error(`column ${name} of the pinned table is not in page-locked memory`);
+  }
+  pageableTable = tableFromArrays({ id: new Int32Array(ids), value: new Float64Array(values) });
+  suite.data.info = { ...suite.data.info, adapter: memory.currentDriver().name, rows: pinnedTable.numRows };
   suite.save();
 } catch (error) {
   suite.fatal(error);
@@ -42,24 +51,86 @@ async function settle() {
   await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
+function describeError(error) {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Like Suite.variants, for async measures: the row's value is `main`'s median; every variant's
+ * median (or error) goes under `variants`.
+ */
+async function variantsRow(unit, main, variants, extra) {
+  const summary = {};
+  let mainResult;
+  for (const [name, measure] of Object.entries(variants)) {
+    try {
+      const samples = await measure();
+      summary[name] = median(samples);
+      if (name === main) mainResult = result(samples, unit, extra);
+    } catch (error) {
+      summary[name] = { error: describeError(error) };
+      if (name === main) throw error;
+    }
+  }
+  return { ...mainResult, variants: summary };
+}
+
+/** Reads rows back from the device copy of the columns (a few bytes each) and compares them. */
+function checkOnDevice(deviceTable) {
+  const idRange = deviceTable.getColumn('id').chunks[0].buffers[1];
+  const valueRange = deviceTable.getColumn('value').chunks[0].buffers[1];
+  for (const i of [0, 1, ROWS >> 1, ROWS - 1]) {
+    const id = deviceTable.buffer.copyToHost({ position: idRange.offset + 4 * i, nbytes: 4 });
+    const value = deviceTable.buffer.copyToHost({ position: valueRange.offset + 8 * i, nbytes: 8 });
+    if (
+      new Int32Array(id.buffer, id.byteOffset, 1)[0] !== ids[i] ||
+      new Float64Array(value.buffer, value.byteOffset, 1)[0] !== values[i]
+    )
+      throw new Error(`row ${i} differs on the device`);
+  }
+}
+
 let onDevice;
 
-await suite.row('arrow.tableToDevice', 'GB/s', async () => {
+/** GB/s of tableToDevice(table, context, upload) + synchronize; keeps the last upload when `keep`. */
+async function uploadSamples(table, upload, keep) {
   const samples = [];
+  let last;
   for (let rep = -1; rep < REPS; rep++) {
     const start = process.hrtime.bigint();
-    const uploaded = arrow.tableToDevice(table, context);
+    const uploaded = arrow.tableToDevice(table, context, upload);
     context.synchronize();
     const elapsed = Number(process.hrtime.bigint() - start);
-    if (rep >= 0) samples.push(TABLE_BYTES / elapsed);
-    if (onDevice) onDevice.close();
-    onDevice = uploaded;
+    if (rep < 0) checkOnDevice(uploaded);
+    else samples.push(TABLE_BYTES / elapsed);
+    last?.close();
+    last = uploaded;
     await settle();
   }
-  return result(samples, 'GB/s', { via: 'tableToDevice(table, context) + context.synchronize()' });
-});
+  if (keep) onDevice = last;
+  else last.close();
+  return samples;
+}
 
-await suite.row('arrow.tableFromDevice', 'GB/s', async () => {
+await suite.row('arrow.tableToDevice', 'GB/s', () =>
+  variantsRow(
+    'GB/s',
+    'pinnedColumns',
+    {
+      pinnedColumns: () => uploadSamples(pinnedTable, undefined, true),
+      pageableColumns: () => uploadSamples(pageableTable, undefined, false),
+      pageableColumnsDriverStaged: () => uploadSamples(pageableTable, { staging: 'pageable' }, false),
+    },
+    {
+      via:
+        'tableToDevice(table with newHostArray (HostBuffer) columns, context) + context.synchronize(); ' +
+        "variants: pageable columns through the pinned ring ('auto'), and with staging 'pageable'",
+    },
+  ),
+);
+
+/** GB/s of tableFromDevice(onDevice, download), the Table checked after the last repetition. */
+async function downloadSamples(download) {
   if (!onDevice) throw new Error('no table on the device (tableToDevice failed)');
   const samples = [];
   let back;
@@ -67,7 +138,7 @@ await suite.row('arrow.tableFromDevice', 'GB/s', async () => {
     back = undefined;
     await settle();
     const start = process.hrtime.bigint();
-    back = arrow.tableFromDevice(onDevice);
+    back = arrow.tableFromDevice(onDevice, download);
     const elapsed = Number(process.hrtime.bigint() - start);
     if (rep >= 0) samples.push(TABLE_BYTES / elapsed);
   }
@@ -78,7 +149,19 @@ await suite.row('arrow.tableFromDevice', 'GB/s', async () => {
     if (idColumn.get(i) !== ids[i] || valueColumn.get(i) !== values[i])
       throw new Error(`row ${i} differs after the round trip`);
   }
-  return result(samples, 'GB/s', { via: 'tableFromDevice(deviceTable)' });
-});
+  return samples;
+}
+
+await suite.row('arrow.tableFromDevice', 'GB/s', () =>
+  variantsRow(
+    'GB/s',
+    'pinnedOutput',
+    {
+      pinnedOutput: () => downloadSamples(undefined),
+      pageableOutput: () => downloadSamples({ output: 'pageable' }),
+    },
+    { via: "tableFromDevice(deviceTable) (output 'pinned'); variant: output 'pageable'" },
+  ),
+);
 
 if (onDevice) onDevice.close();

@@ -1,6 +1,11 @@
 // Contract-level rows: the adapters' `createDriver()` used directly, as @cumem/memory uses them.
 import { StreamFlags } from '@cumem/core-types';
-import { fillPattern, loadDriverPackage, parseArguments, perOpNs, result, Suite } from './harness.mjs';
+import { callsNs, fillPattern, loadDriverPackage, parseArguments, result, Suite } from './harness.mjs';
+
+// Operations per repetition: the same in bench/c/contract.c, bench/python/contract.py and rows.mjs.
+const CTX_GET_DEVICE_ITERATIONS = 1_000_000;
+const POOL_ALLOC_FREE_ITERATIONS = 100_000;
+const MEMCPY_DTOH_ITERATIONS = 10_000;
 
 const options = parseArguments();
 const suite = new Suite('contract', options);
@@ -29,7 +34,8 @@ await suite.row('contract.ctxGetDevice', 'ns', () => {
   const batch = (n) => {
     for (let i = 0; i < n; i++) driver.contextGetDevice();
   };
-  return result(perOpNs(batch), 'ns', { via: `${options.driver} adapter contextGetDevice` });
+  const { samples, protocol } = callsNs(batch, CTX_GET_DEVICE_ITERATIONS);
+  return result(samples, 'ns', { protocol, via: `${options.driver} adapter contextGetDevice` });
 });
 
 await suite.row('contract.poolAllocFree4KiB', 'ns', () => {
@@ -41,7 +47,9 @@ await suite.row('contract.poolAllocFree4KiB', 'ns', () => {
     }
     driver.streamSynchronize(stream);
   };
-  return result(perOpNs(batch), 'ns', {
+  const { samples, protocol } = callsNs(batch, POOL_ALLOC_FREE_ITERATIONS);
+  return result(samples, 'ns', {
+    protocol,
     via: `${options.driver} adapter memAllocFromPoolAsync + memFreeAsync`,
   });
 });
@@ -56,10 +64,10 @@ await suite.row('contract.memcpyDtoH8B', 'ns', () => {
     const batch = (n) => {
       for (let i = 0; i < n; i++) driver.memcpyDtoH(host, pointer);
     };
-    const samples = perOpNs(batch);
+    const { samples, protocol } = callsNs(batch, MEMCPY_DTOH_ITERATIONS);
     if (!host.every((byte, i) => byte === expected[i]))
       throw new Error('the 8 bytes read back differ from those written');
-    return result(samples, 'ns', { via: `${options.driver} adapter memcpyDtoH` });
+    return result(samples, 'ns', { protocol, via: `${options.driver} adapter memcpyDtoH` });
   } finally {
     driver.memFree(pointer);
   }

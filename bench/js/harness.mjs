@@ -47,28 +47,26 @@ export function median(values) {
 }
 
 /**
- * Nanoseconds per operation: `batch(n)` runs n operations and waits for the device. n doubles
- * until one batch takes 20 ms (the doubling is also the JIT warm-up), a repetition is sized to
- * `repMs`, and the median of `reps` repetitions is kept.
+ * Repetitions of the small-call rows, the same in bench/c/bench.h and bench/python/common.py:
+ * one untimed repetition (the warm-up, which also gets the JIT past its tiers), then the median
+ * of `CALL_REPS` timed repetitions of a fixed number of operations.
  */
-export function perOpNs(batch, { repMs = 100, reps = 9 } = {}) {
-  let n = 1;
-  let elapsed = 0n;
-  for (;;) {
-    const start = now();
-    batch(n);
-    elapsed = now() - start;
-    if (elapsed >= 20_000_000n || n >= 2 ** 30) break;
-    n *= 2;
-  }
-  const iterations = Math.max(1, Math.floor((n * repMs * 1e6) / Math.max(1, Number(elapsed))));
+export const CALL_REPS = 11;
+export const CALL_WARMUP_REPS = 1;
+
+/**
+ * Nanoseconds per operation: `batch(n)` runs n operations and waits for the device. Returns
+ * `{ samples, protocol }`; `iterations` must be the row's count in rows.mjs.
+ */
+export function callsNs(batch, iterations) {
+  for (let i = 0; i < CALL_WARMUP_REPS; i++) batch(iterations);
   const samples = [];
-  for (let i = 0; i < reps; i++) {
+  for (let i = 0; i < CALL_REPS; i++) {
     const start = now();
     batch(iterations);
     samples.push(Number(now() - start) / iterations);
   }
-  return samples;
+  return { samples, protocol: { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS } };
 }
 
 /** GB/s (1e9 bytes per second) of `batch(n)`, which moves `bytes` n times and waits. */
@@ -84,10 +82,12 @@ export function bandwidthGBps(batch, bytes, { perRep, reps }) {
 }
 
 /**
- * Microseconds per timed step (the step must end by waiting), median over `reps` of the mean of
- * `perRep` steps; `setup(i)` runs untimed before each step. `i` counts steps across the run.
+ * Microseconds per timed step (the step must end by waiting): the median over `reps` of the mean
+ * of `perRep` steps, after one untimed repetition (warm-up). `setup(i)` runs untimed before each
+ * step; `i` counts steps from 0 across the measurement. When `steps` (an array) is given, each
+ * timed step's `[i, microseconds]` is pushed to it. Same loop as measure_steps in bench/c/utils.c.
  */
-export function stepsUs(timed, { setup, perRep = 10, reps = 5 } = {}) {
+export function stepsUs(timed, { setup, perRep, reps, steps } = {}) {
   let iteration = 0;
   const samples = [];
   for (let rep = -1; rep < reps; rep++) {
@@ -96,7 +96,9 @@ export function stepsUs(timed, { setup, perRep = 10, reps = 5 } = {}) {
       if (setup) setup(iteration);
       const start = now();
       timed(iteration);
-      total += now() - start;
+      const elapsed = now() - start;
+      total += elapsed;
+      if (rep >= 0 && steps) steps.push([iteration, Number(elapsed) / 1000]);
     }
     if (rep >= 0) samples.push(Number(total) / perRep / 1000);
   }

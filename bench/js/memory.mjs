@@ -3,12 +3,12 @@
 import { Device, Host } from '@cumem/core-types';
 import {
   bandwidthGBps,
+  callsNs,
   collectGarbage,
   driverChoice,
   fillPattern,
   median,
   parseArguments,
-  perOpNs,
   result,
   Suite,
 } from './harness.mjs';
@@ -16,6 +16,9 @@ import {
 const COPY_BYTES = 256 * 1024 * 1024;
 const PREFETCH_BYTES = 1024 * 1024 * 1024;
 const ADVISE_BYTES = 2 * 1024 * 1024;
+// Operations per repetition: the same in bench/c/memory.c, bench/python/memory.py and rows.mjs.
+const ALLOCATE_CLOSE_ITERATIONS = 100_000;
+const READ_MOSTLY_ITERATIONS = 100_000;
 
 const options = parseArguments();
 const suite = new Suite('memory', options);
@@ -44,7 +47,8 @@ await suite.row('memory.deviceAllocateClose4KiB', 'ns', () => {
     for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
     stream.sync();
   };
-  return result(perOpNs(batch), 'ns', { via: 'DeviceMemoryResource.allocate + Buffer.close' });
+  const { samples, protocol } = callsNs(batch, ALLOCATE_CLOSE_ITERATIONS);
+  return result(samples, 'ns', { protocol, via: 'DeviceMemoryResource.allocate + Buffer.close' });
 });
 
 // One set of buffers serves the three copy rows: pinned source, device, pinned destination.
@@ -115,7 +119,8 @@ await suite.row('memory.readMostlySet', 'ns', () => {
     const batch = (n) => {
       for (let i = 0; i < n; i++) buffer.readMostly = (i & 1) === 0;
     };
-    return result(perOpNs(batch), 'ns', { via: 'ManagedBuffer.readMostly setter' });
+    const { samples, protocol } = callsNs(batch, READ_MOSTLY_ITERATIONS);
+    return result(samples, 'ns', { protocol, via: 'ManagedBuffer.readMostly setter' });
   } finally {
     buffer.close(onStream);
     stream.sync();

@@ -1,12 +1,19 @@
 // @cumem/utils rows: batch prefetch / discard / copy over 1024 ranges of 64 KiB, each strategy
-// ('auto' is the row's value; 'loop' and 'batch' are recorded as variants), and a strided 2D
-// host-to-device copy through StridedMemoryView.
+// ('loop' and 'batch' recorded as variants, then the default, no strategy option, 'auto', as the
+// row's value), and a strided 2D host-to-device copy through StridedMemoryView.
+//
+// Managed rows are migration-bound, so the page state a step starts from decides its time.
+// Before every timed step (untimed) every page is made resident and populated in the same place:
+// prefetched to the device, filled there, then (prefetch, discardPrefetch) moved to the opposite
+// of the step's target. Steps alternate device, host, ... from 0 in every variant. Exactly what
+// bench/c/utils.c and bench/python/utils.py do; rows.mjs holds the protocol.
 import { Device, Host } from '@cumem/core-types';
 import {
   bandwidthGBps,
   collectGarbage,
   driverChoice,
   fillPattern,
+  median,
   parseArguments,
   result,
   Suite,
@@ -21,7 +28,15 @@ const TOTAL_BYTES = RANGES * RANGE_STRIDE;
 const ROWS = 4096;
 const COLUMNS = 4096;
 const HOST_COLUMNS = 8192;
-const STRATEGIES = ['auto', 'loop', 'batch'];
+// Steps per repetition (even: as many to the device as to the host) and timed repetitions, after
+// one untimed repetition: the same in bench/c/utils.c and bench/python/utils.py.
+const MANAGED_STEPS_PER_REP = 6;
+const MANAGED_REPS = 7;
+const COPY_STEPS_PER_REP = 20;
+const COPY_REPS = 9;
+// The explicit strategies first, then the default ('auto', no option), which is the row's value.
+const STRATEGIES = ['loop', 'batch', 'auto'];
+const strategyOptions = (strategy) => (strategy === 'auto' ? undefined : { strategy });
 
 const options = parseArguments();
 const suite = new Suite('utils', options);
@@ -51,7 +66,8 @@ try {
 }
 
 const onStream = { stream };
-const locations = [device, new Host()];
+const host = new Host();
+const locations = [device, host];
 
 function managedRanges() {
   const base = new memory.ManagedMemoryResource().allocate(TOTAL_BYTES, onStream);
@@ -61,23 +77,71 @@ function managedRanges() {
   return { base, views };
 }
 
-/** One row per batch operation: every strategy measured on the same ranges. */
-function batchRow(operation, { setup } = {}) {
+/**
+ * The page state every managed step starts from (untimed): the whole allocation prefetched to
+ * the device, filled there (so every page is populated, whatever a discard left), and moved to
+ * the host when `onHost`.
+ */
+function resetPages(base, onHost) {
+  base.prefetch(device, onStream);
+  base.fill(0x5a, onStream);
+  if (onHost) base.prefetch(host, onStream);
+  stream.sync();
+}
+
+/** What the default strategy ('auto') resolves to for `operation` on this driver: 'loop' or 'batch'. */
+function autoChoice(operation) {
+  return utils.chooseBatchStrategy(memory.currentDriver(), operation, 'auto', false).kind;
+}
+
+/** `{ <name>ToDevice, <name>ToHost }`: median step time per direction (even steps go to the device). */
+function directionMedians(name, steps) {
+  const of = (parity) => median(steps.filter(([i]) => (i & 1) === parity).map(([, us]) => us));
+  return { [`${name}ToDevice`]: of(0), [`${name}ToHost`]: of(1) };
+}
+
+/**
+ * One row per managed batch operation: every strategy measured on the same ranges. With
+ * `alternating`, step i targets locations[i & 1] and starts with every page on the other side;
+ * otherwise every step starts with every page on the device.
+ */
+function batchRow(operationName, operation, alternating) {
   const { base, views } = managedRanges();
   try {
     const variants = {};
+    const directions = {};
     for (const strategy of STRATEGIES) {
-      const batchOptions = { strategy };
-      variants[strategy] = () =>
-        stepsUs(
+      const batchOptions = strategyOptions(strategy);
+      variants[strategy] = () => {
+        const steps = [];
+        const samples = stepsUs(
           (i) => {
             operation(views, i, batchOptions);
             stream.sync();
           },
-          setup ? { setup: (i) => setup(views, i) } : {},
+          {
+            setup: (i) => resetPages(base, alternating && (i & 1) === 0),
+            perRep: MANAGED_STEPS_PER_REP,
+            reps: MANAGED_REPS,
+            steps,
+          },
         );
+        if (alternating) Object.assign(directions, directionMedians(strategy, steps));
+        return samples;
+      };
     }
-    return Suite.variants('us', 'auto', variants, { via: 'strategy auto (loop and batch under variants)' });
+    const row = Suite.variants('us', 'auto', variants, {
+      via: 'default strategy (auto; loop and batch under variants)',
+      autoChoice: autoChoice(operationName),
+      protocol: {
+        stepsPerRep: MANAGED_STEPS_PER_REP,
+        reps: MANAGED_REPS,
+        warmupReps: 1,
+        reset: alternating ? 'oppositeOfTarget' : 'device',
+      },
+    });
+    Object.assign(row.variants, directions);
+    return row;
   } finally {
     base.close(onStream);
     stream.sync();
@@ -86,22 +150,22 @@ function batchRow(operation, { setup } = {}) {
 }
 
 await suite.row('utils.prefetchBatch', 'us', () =>
-  batchRow((views, i, batchOptions) => utils.prefetchBatch(stream, views, locations[i & 1], batchOptions)),
+  batchRow(
+    'prefetch',
+    (views, i, batchOptions) => utils.prefetchBatch(stream, views, locations[i & 1], batchOptions),
+    true,
+  ),
 );
 
 await suite.row('utils.discardBatch', 'us', () =>
-  batchRow((views, _i, batchOptions) => utils.discardBatch(stream, views, batchOptions), {
-    // Untimed: every range resident on the device again, so each discard has pages to drop.
-    setup: (views) => {
-      utils.prefetchBatch(stream, views, device);
-      stream.sync();
-    },
-  }),
+  batchRow('discard', (views, _i, batchOptions) => utils.discardBatch(stream, views, batchOptions), false),
 );
 
 await suite.row('utils.discardPrefetchBatch', 'us', () =>
-  batchRow((views, i, batchOptions) =>
-    utils.discardPrefetchBatch(stream, views, locations[i & 1], batchOptions),
+  batchRow(
+    'discardPrefetch',
+    (views, i, batchOptions) => utils.discardPrefetchBatch(stream, views, locations[i & 1], batchOptions),
+    true,
   ),
 );
 
@@ -116,17 +180,20 @@ await suite.row('utils.copyBatch', 'us', () => {
     const targets = Array.from({ length: RANGES }, (_, i) => target.slice(i * RANGE_STRIDE, RANGE_BYTES));
     const variants = {};
     for (const strategy of STRATEGIES) {
+      const batchOptions = strategyOptions(strategy);
       variants[strategy] = () =>
         stepsUs(
           () => {
-            utils.copyBatch(stream, targets, sources, undefined, { strategy });
+            utils.copyBatch(stream, targets, sources, undefined, batchOptions);
             stream.sync();
           },
-          { perRep: 20 },
+          { perRep: COPY_STEPS_PER_REP, reps: COPY_REPS },
         );
     }
     return Suite.variants('us', 'auto', variants, {
-      via: 'copyBatch strategy auto (loop and batch under variants)',
+      via: 'copyBatch, default strategy (auto; loop and batch under variants)',
+      autoChoice: autoChoice('copy'),
+      protocol: { stepsPerRep: COPY_STEPS_PER_REP, reps: COPY_REPS, warmupReps: 1, reset: 'none' },
     });
   } finally {
     source.close(onStream);

@@ -72,24 +72,23 @@ def median_result(samples, unit, **extra):
     return result
 
 
-def per_op_ns(batch, rep_seconds=0.1, reps=9):
-    """Nanoseconds per operation: `batch(n)` runs n operations and waits. Calibrates n to
-    `rep_seconds` per repetition (the doubling is the warm-up); median of `reps`."""
-    n = 1
-    while True:
-        start = time.perf_counter_ns()
-        batch(n)
-        elapsed = time.perf_counter_ns() - start
-        if elapsed >= 20_000_000 or n >= 1 << 30:
-            break
-        n *= 2
-    iterations = max(1, int(n * rep_seconds * 1e9 / max(elapsed, 1)))
+# Repetitions of the small-call rows, the same in bench/c/bench.h and bench/js/harness.mjs: one
+# untimed repetition (warm-up), then the median of CALL_REPS timed repetitions of a fixed count.
+CALL_REPS = 11
+CALL_WARMUP_REPS = 1
+
+
+def calls_ns(batch, iterations):
+    """Nanoseconds per operation: `batch(n)` runs n operations and waits. Returns (samples,
+    protocol); `iterations` must be the row's count in bench/rows.mjs."""
+    for _ in range(CALL_WARMUP_REPS):
+        batch(iterations)
     samples = []
-    for _ in range(reps):
+    for _ in range(CALL_REPS):
         start = time.perf_counter_ns()
         batch(iterations)
         samples.append((time.perf_counter_ns() - start) / iterations)
-    return samples
+    return samples, {"iterations": iterations, "reps": CALL_REPS, "warmupReps": CALL_WARMUP_REPS}
 
 
 def bandwidth_gbps(batch, nbytes, per_rep, reps):
@@ -103,9 +102,11 @@ def bandwidth_gbps(batch, nbytes, per_rep, reps):
     return samples
 
 
-def steps_us(timed, setup=None, per_rep=10, reps=5):
-    """Microseconds per timed step (which must end by waiting), median over reps of the mean;
-    `setup(i)` runs untimed before each step. `i` counts steps across the measurement."""
+def steps_us(timed, per_rep, reps, setup=None, steps=None):
+    """Microseconds per timed step (which must end by waiting): the median over `reps` of the
+    mean of `per_rep` steps, after one untimed repetition (warm-up). `setup(i)` runs untimed
+    before each step; `i` counts steps from 0 across the measurement. When `steps` (a list) is
+    given, each timed step's (i, microseconds) is appended. Same loop as bench/c/utils.c."""
     iteration = 0
     samples = []
     for rep in range(-1, reps):  # rep -1 is the warm-up
@@ -115,7 +116,10 @@ def steps_us(timed, setup=None, per_rep=10, reps=5):
                 setup(iteration)
             start = time.perf_counter_ns()
             timed(iteration)
-            total += time.perf_counter_ns() - start
+            elapsed = time.perf_counter_ns() - start
+            total += elapsed
+            if rep >= 0 and steps is not None:
+                steps.append((iteration, elapsed / 1000))
             iteration += 1
         if rep >= 0:
             samples.append(total / per_rep / 1000)
@@ -163,12 +167,14 @@ def setup_device(cc):
     return device, stream
 
 
-def fill(buffer, value, stream):
+def fill(buffer, value, stream, wait=True):
     """Buffer.fill where this cuda.core has it, else cuMemsetD8Async through cuda.bindings.
-    Fills with a non-zero byte so nothing is timed on zeros; waits for the fill."""
+    Fills with a non-zero byte so nothing is timed on zeros; waits for the fill unless `wait`
+    is false."""
     if hasattr(buffer, "fill"):
         buffer.fill(value, stream=stream)
     else:
         driver, _ = import_driver()
         check(driver, driver.cuMemsetD8Async(int(buffer.handle), value, buffer.size, stream.handle))
-    stream.sync()
+    if wait:
+        stream.sync()

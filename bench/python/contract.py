@@ -8,7 +8,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from common import Suite, check, cuda_core_version, import_cuda_core, import_driver, median_result, per_op_ns, setup_device  # noqa: E402
+from common import Suite, calls_ns, check, cuda_core_version, import_cuda_core, import_driver, median_result, setup_device  # noqa: E402
+
+# Operations per repetition: the same in bench/c/contract.c, bench/js/contract.mjs and rows.mjs.
+CTX_GET_DEVICE_ITERATIONS = 1_000_000
+POOL_ALLOC_FREE_ITERATIONS = 100_000
+MEMCPY_DTOH_ITERATIONS = 10_000
 
 
 def main():
@@ -31,7 +36,8 @@ def main():
                 if call()[0] != success:
                     raise RuntimeError("cuCtxGetDevice failed")
 
-        return median_result(per_op_ns(batch), "ns", via=f"{driver_path}.cuCtxGetDevice")
+        samples, protocol = calls_ns(batch, CTX_GET_DEVICE_ITERATIONS)
+        return median_result(samples, "ns", protocol=protocol, via=f"{driver_path}.cuCtxGetDevice")
 
     def pool_alloc_free():
         resource = cc.DeviceMemoryResource(device)
@@ -52,8 +58,11 @@ def main():
                 check(driver, free(pointer, stream_handle))
             stream.sync()
 
-        bindings = per_op_ns(bindings_batch)
-        result = median_result(per_op_ns(core_batch), "ns", via="cuda.core DeviceMemoryResource.allocate + Buffer.close")
+        bindings, _ = calls_ns(bindings_batch, POOL_ALLOC_FREE_ITERATIONS)
+        samples, protocol = calls_ns(core_batch, POOL_ALLOC_FREE_ITERATIONS)
+        result = median_result(
+            samples, "ns", protocol=protocol, via="cuda.core DeviceMemoryResource.allocate + Buffer.close"
+        )
         result["variants"] = {"cudaBindings": sorted(bindings)[len(bindings) // 2]}
         return result
 
@@ -75,10 +84,10 @@ def main():
                     if copy(address, pointer, 8)[0] != success:
                         raise RuntimeError("cuMemcpyDtoH failed")
 
-            samples = per_op_ns(batch)
+            samples, protocol = calls_ns(batch, MEMCPY_DTOH_ITERATIONS)
             if not np.array_equal(host, expected):
                 raise RuntimeError("the 8 bytes read back differ from those written")
-            return median_result(samples, "ns", via=f"{driver_path}.cuMemcpyDtoH")
+            return median_result(samples, "ns", protocol=protocol, via=f"{driver_path}.cuMemcpyDtoH")
         finally:
             check(driver, driver.cuMemFree(pointer))
 

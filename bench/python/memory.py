@@ -9,11 +9,14 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from common import Suite, bandwidth_gbps, cuda_core_version, fill, import_cuda_core, median_result, per_op_ns, setup_device  # noqa: E402
+from common import Suite, bandwidth_gbps, calls_ns, check, cuda_core_version, fill, import_cuda_core, import_driver, median_result, setup_device  # noqa: E402
 
 COPY_BYTES = 256 << 20
 PREFETCH_BYTES = 1 << 30
 ADVISE_BYTES = 2 << 20
+# Operations per repetition: the same in bench/c/memory.c, bench/js/memory.mjs and rows.mjs.
+ALLOCATE_CLOSE_ITERATIONS = 100_000
+READ_MOSTLY_ITERATIONS = 100_000
 
 
 def pinned_resources(cc):
@@ -47,7 +50,10 @@ def main():
                 device_resource.allocate(4096, stream=stream).close(stream)
             stream.sync()
 
-        return median_result(per_op_ns(batch), "ns", via="cuda.core DeviceMemoryResource.allocate + Buffer.close")
+        samples, protocol = calls_ns(batch, ALLOCATE_CLOSE_ITERATIONS)
+        return median_result(
+            samples, "ns", protocol=protocol, via="cuda.core DeviceMemoryResource.allocate + Buffer.close"
+        )
 
     def host_copy(to_device: bool):
         device_buffer = device_resource.allocate(COPY_BYTES, stream=stream)
@@ -102,8 +108,26 @@ def main():
         return cc.ManagedMemoryResource()
 
     def read_mostly():
+        # cuda.core's ManagedMemoryResource allocates from a managed memory pool, whose memory
+        # cuMemAdvise refuses on CUDA 13.0 (CUDA_ERROR_NOT_SUPPORTED). Then the setter is timed
+        # on a ManagedBuffer over cuMemAllocManaged memory, the memory the C floor advises.
         buffer = managed_resource().allocate(ADVISE_BYTES, stream=stream)
         stream.sync()
+        via = "cuda.core ManagedBuffer.read_mostly setter"
+        fallback = None
+        try:
+            buffer.read_mostly = True
+            buffer.read_mostly = False
+        except Exception as error:  # noqa: BLE001 - recorded in `via`
+            driver, _ = import_driver()
+            buffer.close(stream)
+            stream.sync()
+            fallback = check(driver, driver.cuMemAllocManaged(ADVISE_BYTES, driver.CUmemAttach_flags.CU_MEM_ATTACH_GLOBAL.value))
+            buffer = cc.ManagedBuffer.from_handle(int(fallback), ADVISE_BYTES)
+            via = (
+                "cuda.core ManagedBuffer.read_mostly setter on ManagedBuffer.from_handle(cuMemAllocManaged memory); "
+                f"on ManagedMemoryResource memory it raised {type(error).__name__}: {str(error)[:120]}"
+            )
         try:
 
             def batch(n):
@@ -111,9 +135,13 @@ def main():
                 for i in range(n):
                     buffer.read_mostly = not (i & 1)
 
-            return median_result(per_op_ns(batch), "ns", via="cuda.core ManagedBuffer.read_mostly setter")
+            samples, protocol = calls_ns(batch, READ_MOSTLY_ITERATIONS)
+            return median_result(samples, "ns", protocol=protocol, via=via)
         finally:
-            buffer.close(stream)
+            if fallback is None:
+                buffer.close(stream)
+            else:
+                check(driver, driver.cuMemFree(fallback))
             stream.sync()
 
     def prefetch():

@@ -1,10 +1,17 @@
 """@cumem/utils rows in Python: cuda.core.utils batch operations over 1024 x 64 KiB managed
-ranges (views of one allocation), and a strided 2D host-to-device copy."""
+ranges (views of one allocation), and a strided 2D host-to-device copy.
+
+Managed rows are migration-bound, so the page state a step starts from decides its time. Before
+every timed step (untimed) every page is made resident and populated in the same place:
+prefetched to the device, filled there, then (prefetch, discard_prefetch) moved to the opposite
+of the step's target. Steps alternate device, host, ... from 0 in every variant. Exactly what
+bench/c/utils.c and bench/js/utils.mjs do; bench/rows.mjs holds the protocol."""
 
 from __future__ import annotations
 
 import ctypes
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -28,6 +35,20 @@ RANGE_BYTES = 64 << 10
 RANGE_STRIDE = 128 << 10
 TOTAL_BYTES = RANGES * RANGE_STRIDE
 ROWS, COLUMNS, HOST_COLUMNS = 4096, 4096, 8192
+# Steps per repetition (even: as many to the device as to the host) and timed repetitions, after
+# one untimed repetition: the same in bench/c/utils.c and bench/js/utils.mjs.
+MANAGED_STEPS_PER_REP = 6
+MANAGED_REPS = 7
+COPY_STEPS_PER_REP = 20
+COPY_REPS = 9
+
+
+def direction_medians(name, steps):
+    """{<name>ToDevice, <name>ToHost}: the median step per direction (even steps go to the device)."""
+    return {
+        f"{name}ToDevice": statistics.median(us for i, us in steps if i % 2 == 0),
+        f"{name}ToHost": statistics.median(us for i, us in steps if i % 2 == 1),
+    }
 
 
 def batch_function(cc, name):
@@ -65,18 +86,45 @@ def main():
         views = [wrap(address + i * RANGE_STRIDE, RANGE_BYTES, owner=base) for i in range(RANGES)]
         return base, views
 
-    def batch_row(name, timed_batch, timed_loop=None, setup=None):
+    host = locations[1]
+
+    def reset_pages(base, on_host):
+        """The page state every managed step starts from (untimed): the whole allocation
+        prefetched to the device, filled there (every page populated, whatever a discard left),
+        and moved to the host when `on_host`."""
+        base.prefetch(device, stream=stream)
+        fill(base, 0x5A, stream, wait=False)
+        if on_host:
+            base.prefetch(host, stream=stream)
+        stream.sync()
+
+    def batch_row(name, timed_batch, timed_loop, alternating):
+        """Loop first, then cuda.core's batch function (the row's value), as the C and JS sides
+        order them. With `alternating`, step i targets locations[i & 1] and starts with every page
+        on the other side; otherwise with every page on the device."""
         base, views = managed_views()
         try:
-            result = median_result(
-                steps_us(lambda i: timed_batch(views, i), setup=(lambda i: setup(views, i)) if setup else None),
-                "us",
-                via=name,
-            )
-            if timed_loop:
-                loop = steps_us(lambda i: timed_loop(views, i), setup=(lambda i: setup(views, i)) if setup else None)
-                result["variants"] = {"loop": sorted(loop)[len(loop) // 2]}
-            return result
+            variants, results = {}, {}
+            for label, timed in (("loop", timed_loop), ("batch", timed_batch)):
+                steps = []
+                samples = steps_us(
+                    lambda i, timed=timed: timed(views, i),
+                    MANAGED_STEPS_PER_REP,
+                    MANAGED_REPS,
+                    setup=lambda i: reset_pages(base, alternating and i % 2 == 0),
+                    steps=steps,
+                )
+                results[label] = samples
+                variants[label] = statistics.median(samples)
+                if alternating:
+                    variants.update(direction_medians(label, steps))
+            protocol = {
+                "stepsPerRep": MANAGED_STEPS_PER_REP,
+                "reps": MANAGED_REPS,
+                "warmupReps": 1,
+                "reset": "oppositeOfTarget" if alternating else "device",
+            }
+            return median_result(results["batch"], "us", via=name, protocol=protocol, variants=variants)
         finally:
             base.close(stream)
             stream.sync()
@@ -95,17 +143,12 @@ def main():
                 view.prefetch(locations[i & 1], stream=stream)
             stream.sync()
 
-        return batch_row(name, batch, loop)
+        return batch_row(name, batch, loop, True)
 
     def discard_batch_row():
         discard_batch, name = batch_function(cc, "discard_batch")
-        prefetch_batch, _ = batch_function(cc, "prefetch_batch")
-        if not discard_batch or not prefetch_batch:
-            raise RuntimeError("this cuda.core has no discard_batch / prefetch_batch")
-
-        def populate(views, i):
-            prefetch_batch(stream, views, device)
-            stream.sync()
+        if not discard_batch:
+            raise RuntimeError("this cuda.core has no discard_batch")
 
         def batch(views, i):
             discard_batch(stream, views)
@@ -116,7 +159,7 @@ def main():
                 view.discard(stream=stream)
             stream.sync()
 
-        return batch_row(name, batch, loop, setup=populate)
+        return batch_row(name, batch, loop, False)
 
     def discard_prefetch_batch_row():
         discard_prefetch_batch, name = batch_function(cc, "discard_prefetch_batch")
@@ -132,7 +175,7 @@ def main():
                 view.discard_prefetch(locations[i & 1], stream=stream)
             stream.sync()
 
-        return batch_row(name, batch, loop)
+        return batch_row(name, batch, loop, True)
 
     def copy_batch_row():
         resource = cc.DeviceMemoryResource(device)
@@ -151,17 +194,23 @@ def main():
                     target.copy_from(origin, stream=stream)
                 stream.sync()
 
-            loop_samples = steps_us(loop, per_rep=20)
+            protocol = {"stepsPerRep": COPY_STEPS_PER_REP, "reps": COPY_REPS, "warmupReps": 1, "reset": "none"}
+            loop_samples = steps_us(loop, COPY_STEPS_PER_REP, COPY_REPS)
             if copy_batch:
 
                 def batch(i):
                     copy_batch(stream, targets, sources)
                     stream.sync()
 
-                result = median_result(steps_us(batch, per_rep=20), "us", via=name)
-                result["variants"] = {"loop": sorted(loop_samples)[len(loop_samples) // 2]}
-                return result
-            return median_result(loop_samples, "us", via="loop of cuda.core Buffer.copy_from (no copy_batch in this cuda.core)")
+                batch_samples = steps_us(batch, COPY_STEPS_PER_REP, COPY_REPS)
+                variants = {"loop": statistics.median(loop_samples), "batch": statistics.median(batch_samples)}
+                return median_result(batch_samples, "us", via=name, protocol=protocol, variants=variants)
+            return median_result(
+                loop_samples,
+                "us",
+                via="loop of cuda.core Buffer.copy_from (no copy_batch in this cuda.core)",
+                protocol=protocol,
+            )
         finally:
             source.close(stream)
             destination.close(stream)

@@ -7,7 +7,7 @@
 # Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
 # `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
-# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt,
+# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt,
 # test-gpu.json, bench.json, bench.log.
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
@@ -130,6 +130,12 @@ stage unpack-node unpack_node
 stage unpack-workspace unpack_workspace
 stage environment environment_facts
 if [ "$what" = all ] || [ "$what" = tests ]; then stage test-gpu run_tests; fi
+# The README's first command ends in `pnpm demo`: run the tour as a user would see it.
+run_demo() {
+  timeout -k 5 60 node packages/memory/demo/tour.mjs 2>&1 | tee "$OUT/demo.txt"
+  return "${PIPESTATUS[0]}"
+}
+if [ "$what" = all ] || [ "$what" = tests ]; then stage demo run_demo; fi
 if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
 
 if [ "${#failed[@]}" = 0 ]; then

@@ -92,6 +92,10 @@ CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_
   (void)pool, (void)map, (void)count;
   return CUDA_SUCCESS;
 }
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attribute, void *value) {
+  (void)pool, (void)attribute, (void)value;
+  return CUDA_SUCCESS;
+}
 CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D *copy, CUstream stream) {
   (void)stream;
   const char *src = copy->srcMemoryType == CU_MEMORYTYPE_HOST ? copy->srcHost : P(copy->srcDevice);

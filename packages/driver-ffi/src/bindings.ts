@@ -14,6 +14,8 @@ import type { MemLocation } from '@cumem/core-types';
  *   `uintptr_t` (see README, "Performance").
  * - `hostAddress`: a number address of JS memory (`void *`), see host-memory.ts.
  * - `buffer`: JS memory read or written in place (`void *`), passed as the typed array.
+ * - `handle`: a `uint64_t` handle or device pointer: the contract's bigint, or the exact number
+ *   that handle-argument.ts makes of it on the hot paths (koffi converts a number faster).
  * - `location`: `CUmemLocation` by value (see location-argument.ts).
  */
 export interface ParameterKinds {
@@ -24,7 +26,7 @@ export interface ParameterKinds {
   ulonglong: number;
   size_t: number;
   intptr: number;
-  handle: bigint;
+  handle: bigint | number;
   out: number;
   hostAddress: number;
   buffer: ArrayBufferView;

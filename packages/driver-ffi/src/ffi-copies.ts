@@ -9,6 +9,7 @@ import {
   MemoryType,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { handleArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
 
@@ -29,7 +30,10 @@ export function memcpyAsync(
   size: number,
   stream: DriverHandle,
 ): void {
-  state.check(state.native.cuMemcpyAsync(dst, src, size, stream), 'cuMemcpyAsync');
+  state.check(
+    state.native.cuMemcpyAsync(handleArgument(dst), handleArgument(src), size, handleArgument(stream)),
+    'cuMemcpyAsync',
+  );
 }
 
 export function memcpyHtoDAsync(
@@ -39,7 +43,12 @@ export function memcpyHtoDAsync(
   stream: DriverHandle,
 ): void {
   state.check(
-    state.native.cuMemcpyHtoDAsync_v2(dst, hostAddress(src), src.byteLength, stream),
+    state.native.cuMemcpyHtoDAsync_v2(
+      handleArgument(dst),
+      hostAddress(src),
+      src.byteLength,
+      handleArgument(stream),
+    ),
     'cuMemcpyHtoDAsync',
   );
 }
@@ -51,17 +60,28 @@ export function memcpyDtoHAsync(
   stream: DriverHandle,
 ): void {
   state.check(
-    state.native.cuMemcpyDtoHAsync_v2(hostAddress(dst), src, dst.byteLength, stream),
+    state.native.cuMemcpyDtoHAsync_v2(
+      hostAddress(dst),
+      handleArgument(src),
+      dst.byteLength,
+      handleArgument(stream),
+    ),
     'cuMemcpyDtoHAsync',
   );
 }
 
 export function memcpyHtoD(state: DriverState, dst: DevicePointer, src: ArrayBufferView): void {
-  state.check(state.native.cuMemcpyHtoD_v2(dst, hostAddress(src), src.byteLength), 'cuMemcpyHtoD');
+  state.check(
+    state.native.cuMemcpyHtoD_v2(handleArgument(dst), hostAddress(src), src.byteLength),
+    'cuMemcpyHtoD',
+  );
 }
 
 export function memcpyDtoH(state: DriverState, dst: ArrayBufferView, src: DevicePointer): void {
-  state.check(state.native.cuMemcpyDtoH_v2(hostAddress(dst), src, dst.byteLength), 'cuMemcpyDtoH');
+  state.check(
+    state.native.cuMemcpyDtoH_v2(hostAddress(dst), handleArgument(src), dst.byteLength),
+    'cuMemcpyDtoH',
+  );
 }
 
 /** memory type, host address, device address of one end of a 2D/3D copy. */
@@ -172,7 +192,10 @@ export function memsetD8Async(
   count: number,
   stream: DriverHandle,
 ): void {
-  state.check(state.native.cuMemsetD8Async(pointer, value & 0xff, count, stream), 'cuMemsetD8Async');
+  state.check(
+    state.native.cuMemsetD8Async(handleArgument(pointer), value & 0xff, count, handleArgument(stream)),
+    'cuMemsetD8Async',
+  );
 }
 
 export function memsetD16Async(
@@ -182,7 +205,10 @@ export function memsetD16Async(
   count: number,
   stream: DriverHandle,
 ): void {
-  state.check(state.native.cuMemsetD16Async(pointer, value & 0xffff, count, stream), 'cuMemsetD16Async');
+  state.check(
+    state.native.cuMemsetD16Async(handleArgument(pointer), value & 0xffff, count, handleArgument(stream)),
+    'cuMemsetD16Async',
+  );
 }
 
 export function memsetD32Async(
@@ -192,5 +218,8 @@ export function memsetD32Async(
   count: number,
   stream: DriverHandle,
 ): void {
-  state.check(state.native.cuMemsetD32Async(pointer, value >>> 0, count, stream), 'cuMemsetD32Async');
+  state.check(
+    state.native.cuMemsetD32Async(handleArgument(pointer), value >>> 0, count, handleArgument(stream)),
+    'cuMemsetD32Async',
+  );
 }

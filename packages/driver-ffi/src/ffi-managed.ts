@@ -13,6 +13,7 @@ import {
 import type { DriverState } from './driver-state.js';
 import { requireLength } from './ffi-copies.js';
 import { deviceGetCount, deviceHandle, deviceOrdinal } from './ffi-devices.js';
+import { handleArgument } from './handle-argument.js';
 import { locationArgument } from './location-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
 import { SCRATCH_BYTES } from './native-scratch.js';
@@ -39,14 +40,16 @@ export function memAdvise(
 ): void {
   requireLocationSupported(state, location, 'cuMemAdvise');
   const { native } = state;
-  if (state.capabilities.memoryLocations || !native.cuMemAdvise) {
-    state.check(native.cuMemAdvise_v2!(pointer, size, advice, locationArgument(location)), 'cuMemAdvise');
-  } else {
-    state.check(
-      native.cuMemAdvise(pointer, size, advice, legacyDevice(state, location, 'cuMemAdvise')),
-      'cuMemAdvise',
-    );
-  }
+  const result =
+    state.capabilities.memoryLocations || !native.cuMemAdvise
+      ? native.cuMemAdvise_v2!(handleArgument(pointer), size, advice, locationArgument(location))
+      : native.cuMemAdvise(
+          handleArgument(pointer),
+          size,
+          advice,
+          legacyDevice(state, location, 'cuMemAdvise'),
+        );
+  if (result !== 0) state.check(result, 'cuMemAdvise');
 }
 
 export function memPrefetchAsync(
@@ -58,17 +61,22 @@ export function memPrefetchAsync(
 ): void {
   requireLocationSupported(state, location, 'cuMemPrefetchAsync');
   const { native } = state;
-  if (state.capabilities.memoryLocations || !native.cuMemPrefetchAsync) {
-    state.check(
-      native.cuMemPrefetchAsync_v2!(pointer, size, locationArgument(location), 0, stream),
-      'cuMemPrefetchAsync',
-    );
-  } else {
-    state.check(
-      native.cuMemPrefetchAsync(pointer, size, legacyDevice(state, location, 'cuMemPrefetchAsync'), stream),
-      'cuMemPrefetchAsync',
-    );
-  }
+  const result =
+    state.capabilities.memoryLocations || !native.cuMemPrefetchAsync
+      ? native.cuMemPrefetchAsync_v2!(
+          handleArgument(pointer),
+          size,
+          locationArgument(location),
+          0,
+          handleArgument(stream),
+        )
+      : native.cuMemPrefetchAsync(
+          handleArgument(pointer),
+          size,
+          legacyDevice(state, location, 'cuMemPrefetchAsync'),
+          handleArgument(stream),
+        );
+  if (result !== 0) state.check(result, 'cuMemPrefetchAsync');
 }
 
 /** `CUmemLocation[]` as the driver reads it: (type, id) pairs of int32. */
@@ -170,15 +178,17 @@ export function memRangeGetAttribute(
   const { address, i32 } = state.scratch;
   i32[0] = 0;
   state.check(
-    state.native.cuMemRangeGetAttribute(address, 4, attribute, pointer, size),
+    state.native.cuMemRangeGetAttribute(address, 4, attribute, handleArgument(pointer), size),
     'cuMemRangeGetAttribute',
   );
   return i32[0]!;
 }
 
 export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer, size: number): number[] {
-  // One int32 per device; entries beyond the devices advised come back as CU_DEVICE_INVALID.
-  const slots = Math.min(Math.max(deviceGetCount(state), 1), SCRATCH_BYTES / 4);
+  // One int32 per possible accessor: every device and the CPU (CU_DEVICE_CPU), so device count + 1.
+  // Sized to the device count alone, the driver drops the last accessor: an H200 with CPU and
+  // device 0 advised returned [0] instead of [-1, 0]. Unused entries come back CU_DEVICE_INVALID.
+  const slots = Math.min(deviceGetCount(state) + 1, SCRATCH_BYTES / 4);
   const { address, i32 } = state.scratch;
   i32.fill(CU_DEVICE_INVALID, 0, slots);
   state.check(

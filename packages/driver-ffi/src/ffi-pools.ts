@@ -11,6 +11,7 @@ import {
   POOL_POINTER_EXPORT_SIZE,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { handleArgument } from './handle-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
@@ -97,15 +98,20 @@ export function memAllocFromPoolAsync(
   pool: DriverHandle,
   stream: DriverHandle,
 ): DevicePointer {
-  state.check(
-    state.native.cuMemAllocFromPoolAsync(state.scratch.address, size, pool, stream),
-    'cuMemAllocFromPoolAsync',
+  const { scratch } = state;
+  const result = state.native.cuMemAllocFromPoolAsync(
+    scratch.address,
+    size,
+    handleArgument(pool),
+    handleArgument(stream),
   );
-  return state.scratch.u64[0]!;
+  if (result !== 0) state.check(result, 'cuMemAllocFromPoolAsync');
+  return scratch.u64[0]!;
 }
 
 export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
-  state.check(state.native.cuMemFreeAsync(pointer, stream), 'cuMemFreeAsync');
+  const result = state.native.cuMemFreeAsync(handleArgument(pointer), handleArgument(stream));
+  if (result !== 0) state.check(result, 'cuMemFreeAsync');
 }
 
 export function memPoolExportToFileDescriptor(state: DriverState, pool: DriverHandle): number {

@@ -4,6 +4,7 @@ import type { DriverHandle } from '@cumem/core-types';
 import type { BoundFunction } from './bindings.js';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
+import { handleArgument } from './handle-argument.js';
 
 const CUDA_ERROR_NOT_READY = 600;
 const CU_EVENT_BLOCKING_SYNC = 1;
@@ -22,7 +23,7 @@ export function streamDestroy(state: DriverState, stream: DriverHandle): void {
 }
 
 export function streamSynchronize(state: DriverState, stream: DriverHandle): void {
-  state.check(state.native.cuStreamSynchronize(stream), 'cuStreamSynchronize');
+  state.check(state.native.cuStreamSynchronize(handleArgument(stream)), 'cuStreamSynchronize');
 }
 
 export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle): Promise<void> {

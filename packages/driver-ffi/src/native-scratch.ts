@@ -4,7 +4,7 @@
 
 import type { Koffi } from './koffi-module.js';
 
-/** Bytes of scratch: room for `cuMemRangeGetAttribute(ACCESSED_BY)` on 1024 devices. */
+/** Bytes of scratch: room for `cuMemRangeGetAttribute(ACCESSED_BY)` on 1023 devices and the CPU. */
 export const SCRATCH_BYTES = 4096;
 
 /** Native scratch memory and views over it. */

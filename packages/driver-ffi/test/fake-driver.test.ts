@@ -250,6 +250,18 @@ suite(title, () => {
     }
   });
 
+  it('passes every 64-bit pointer exactly, as a number below 2**53 and as a bigint above', () => {
+    const location = { type: MemLocationType.Device, id: 0 };
+    for (const pointer of [0n, 0x7f0012345000n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
+      // The fake records the pointer as an int64: compare its 64 bits.
+      const recorded = BigInt.asIntN(64, pointer);
+      auto.memAdvise(pointer, 64, 1, location);
+      expect(last()).toMatchObject({ call: Call.AdviseV2, pointer: recorded });
+      auto.memPrefetchAsync(pointer, 64, location, 2n ** 64n - 2n);
+      expect(last()).toMatchObject({ call: Call.PrefetchV2, pointer: recorded });
+    }
+  });
+
   it('uses the CUDA 8.0 forms with a CUdevice in legacy mode, and refuses NUMA before any call', () => {
     legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 1 });
     expect(last()).toMatchObject({ call: Call.AdviseV1, device: 101, advice: 5 });
@@ -310,7 +322,8 @@ suite(title, () => {
 
   it('reads range and pointer attributes at their C widths', () => {
     expect(auto.memRangeGetAttribute(0x1000n, 64, 7)).toBe(71);
-    expect(auto.memRangeGetAccessedBy(0x1000n, 64)).toEqual([1, -1]);
+    // The CPU and both devices: the array must have room for device count + 1 entries.
+    expect(auto.memRangeGetAccessedBy(0x1000n, 64)).toEqual([-1, 1, 0]);
     expect(auto.pointerGetAttribute(0x1000n, 12)).toBe(5 * 2 ** 32);
     expect(auto.pointerGetAttribute(0x1000n, 9)).toBe(-1);
     expect(auto.pointerGetAttribute(0x1000n, 8)).toBe(1);

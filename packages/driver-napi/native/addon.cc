@@ -4,8 +4,18 @@
 
 namespace cumem {
 
-void ReleaseState(DriverState* state) {
-  if (--state->references == 0) delete state;
+void ReleaseState(napi_env env, DriverState* state) {
+  if (--state->references > 0) return;
+  if (state->pointerResultBuffer != nullptr) napi_delete_reference(env, state->pointerResultBuffer);
+  delete state;
+}
+
+void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback callback, DriverState* state) {
+  napi_value function;
+  NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, state, &function));
+  state->references++;
+  Napi::Function(env, function).AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); }, state);
+  target.Set(name, function);
 }
 
 namespace {
@@ -22,11 +32,23 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   // Held while the functions are being made, so an early GC cannot free the state.
   state->references = 1;
   Napi::Object binding = Napi::Object::New(env);
+  // A JS-owned ArrayBuffer (not an external one, which V8's sandbox refuses), kept alive by the state.
+  void* slot = nullptr;
+  napi_value buffer;
+  napi_value pointerResult;
+  if (napi_create_arraybuffer(env, sizeof(uint64_t), &slot, &buffer) != napi_ok ||
+      napi_create_typedarray(env, napi_biguint64_array, 1, buffer, 0, &pointerResult) != napi_ok ||
+      napi_create_reference(env, buffer, 1, &state->pointerResultBuffer) != napi_ok) {
+    ReleaseState(env, state);
+    return Napi::Value();
+  }
+  state->pointerResult = static_cast<uint64_t*>(slot);
+  binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
                         RegisterManaged}) {
     area(env, binding, state);
   }
-  ReleaseState(state);
+  ReleaseState(env, state);
   return binding;
 }
 

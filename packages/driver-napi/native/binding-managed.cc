@@ -8,15 +8,22 @@
 namespace cumem {
 namespace {
 
-// memAdvise(pointer, size, advice, locationType, locationId)
-Napi::Value MemAdvise(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_INT(advice, 2);
-  CUMEM_INT(type, 3);
-  CUMEM_INT(id, 4);
-  if (!CheckLocation(env, state, type, "memAdvise")) return Napi::Value();
+// memAdvise(pointer, size, advice, locationType, locationId), a raw callback (see RawArguments):
+// it is timed by the readMostlySet benchmark.
+napi_value MemAdvise(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  DriverState* state = RawArguments(env, info, argv);
+  uint64_t pointer;
+  size_t size;
+  int32_t advice;
+  int32_t type;
+  int32_t id;
+  if (state == nullptr || !ReadAddressFast(env, argv[0], &pointer, "pointer") ||
+      !ReadSizeFast(env, argv[1], &size, "size") || !ReadIntFast(env, argv[2], &advice, "advice") ||
+      !ReadIntFast(env, argv[3], &type, "type") || !ReadIntFast(env, argv[4], &id, "id") ||
+      !CheckLocation(env, state, type, "memAdvise")) {
+    return nullptr;
+  }
   const CUmem_advise how = static_cast<CUmem_advise>(advice);
 #if CUDA_VERSION >= 12020
   // The location form when it is the mode's choice, or to emulate a missing ordinal form.
@@ -24,12 +31,12 @@ Napi::Value MemAdvise(const Napi::CallbackInfo& info) {
     CUmemLocation location;
     location.type = static_cast<CUmemLocationType>(type);
     location.id = type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id;
-    CUMEM_CHECK(state->cu.cuMemAdvise_v12020(pointer, size, how, location), "cuMemAdvise");
-    return Undefined(env);
+    Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, location), "cuMemAdvise");
+    return nullptr;
   }
 #endif
-  CUMEM_CHECK(state->cu.cuMemAdvise_v8000(pointer, size, how, LegacyDevice(type, id)), "cuMemAdvise");
-  return Undefined(env);
+  Succeeded(env, state, state->cu.cuMemAdvise_v8000(pointer, size, how, LegacyDevice(type, id)), "cuMemAdvise");
+  return nullptr;
 }
 
 // memPrefetchAsync(pointer, size, locationType, locationId, stream)
@@ -205,7 +212,7 @@ Napi::Value MemRangeGetAccessedBy(const Napi::CallbackInfo& info) {
 }  // namespace
 
 void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemAdvise>(env, target, "memAdvise", state);
+  RawMethod(env, target, "memAdvise", MemAdvise, state);
   Method<MemPrefetchAsync>(env, target, "memPrefetchAsync", state);
   Method<MemPrefetchBatchAsync>(env, target, "memPrefetchBatchAsync", state);
   Method<MemDiscardBatchAsync>(env, target, "memDiscardBatchAsync", state);

@@ -52,6 +52,46 @@ bool ReadMemory(napi_env env, napi_value value, void** data, size_t* bytes, cons
 /** A BigUint64Array: its data, in place (no copy), and its length in elements. */
 bool ReadBigUint64Array(napi_env env, napi_value value, uint64_t** data, size_t* length, const char* name);
 
+/**
+ * ReadAddress's fast path, inlined into the hot functions: a bigint in [0, 2**64) is one N-API
+ * call; anything else (a number, or a wrong value and its error) takes the out-of-line path.
+ */
+inline bool ReadAddressFast(napi_env env, napi_value value, uint64_t* out, const char* name) {
+  bool lossless = false;
+  if (napi_get_value_bigint_uint64(env, value, out, &lossless) == napi_ok && lossless) return true;
+  return ReadAddress(env, value, out, name);
+}
+
+/**
+ * ReadSize's fast path, inlined: one N-API call and two compares. The integer test converts
+ * back and forth instead of calling std::floor, which is a libm call on baseline x86-64 and was
+ * 6% of the alloc + free pair's profile.
+ */
+inline bool ReadSizeFast(napi_env env, napi_value value, size_t* out, const char* name) {
+  double number;
+  if (napi_get_value_double(env, value, &number) == napi_ok && number >= 0 && number <= 9007199254740991.0) {
+    const auto whole = static_cast<uint64_t>(number);
+    if (static_cast<double>(whole) == number) {
+      *out = static_cast<size_t>(whole);
+      return true;
+    }
+  }
+  return ReadSize(env, value, out, name);
+}
+
+/** ReadInt's fast path, inlined: an integer in [-2**31, 2**31). Anything else takes ReadInt. */
+inline bool ReadIntFast(napi_env env, napi_value value, int32_t* out, const char* name) {
+  double number;
+  if (napi_get_value_double(env, value, &number) == napi_ok && number >= -2147483648.0 && number <= 2147483647.0) {
+    const auto whole = static_cast<int32_t>(number);
+    if (static_cast<double>(whole) == number) {
+      *out = whole;
+      return true;
+    }
+  }
+  return ReadInt(env, value, out, name);
+}
+
 /** A new bigint holding `value`. */
 inline Napi::Value BigIntValue(napi_env env, uint64_t value) {
   napi_value out;
@@ -95,8 +135,52 @@ void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
 
-/** Drops one reference to `state`; the last one frees it. */
-void ReleaseState(DriverState* state);
+/** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
+void ReleaseState(napi_env env, DriverState* state);
+
+// --- Raw callbacks (the hot paths) --------------------------------------------------------------
+// node-addon-api's Napi::Function::New<F> wraps F in a trampoline that builds a CallbackInfo
+// (napi_get_cb_info with room for 6 arguments plus `this`) and Napi::Value wrappers. The hot
+// functions are plain napi_callbacks instead: one napi_get_cb_info into a fixed array of exactly
+// the arguments they take, no `this`, and `nullptr` for undefined (N-API's default return value).
+
+/** A plain N-API callback: returns the result, or nullptr for undefined or with an exception pending. */
+using RawCallback = napi_value (*)(napi_env env, napi_callback_info info);
+
+/**
+ * The first step of a raw callback: its `N` arguments (missing ones read as undefined) and its
+ * DriverState (the function's data pointer: it comes with the same N-API call, so no lookup).
+ * nullptr, with an exception pending, when the driver cannot be loaded.
+ */
+template <size_t N>
+inline DriverState* RawArguments(napi_env env, napi_callback_info info, napi_value (&argv)[N]) {
+  size_t argc = N;
+  void* data = nullptr;
+  napi_get_cb_info(env, info, &argc, argv, nullptr, &data);
+  auto* state = static_cast<DriverState*>(data);
+  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
+  return nullptr;
+}
+
+/** RawArguments for a function of no arguments. */
+inline DriverState* RawState(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  void* data = nullptr;
+  napi_get_cb_info(env, info, &argc, nullptr, nullptr, &data);
+  auto* state = static_cast<DriverState*>(data);
+  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
+  return nullptr;
+}
+
+/** A raw callback's check of a driver call: true on CUDA_SUCCESS, else a CudaError naming `call` is thrown. */
+inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, const char* call) {
+  if (__builtin_expect(result == CUDA_SUCCESS, 1)) return true;
+  ThrowCudaError(Napi::Env(env), state, result, call);
+  return false;
+}
+
+/** Adds the raw `callback` as `target[name]`, bound to `state`, holding a reference to it like Method. */
+void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback callback, DriverState* state);
 
 /** Adds `callback` as `target[name]`, bound to `state` (read back with StateOf). */
 template <Napi::Function::Callback callback>
@@ -105,7 +189,7 @@ void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* s
   // The functions, not the binding object, are what the JS Driver keeps, so each holds a
   // reference to the state.
   state->references++;
-  function.AddFinalizer([](Napi::Env, DriverState* data) { ReleaseState(data); }, state);
+  function.AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); }, state);
   target.Set(name, function);
 }
 

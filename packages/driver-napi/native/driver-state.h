@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <node_api.h>
 
 #include <string>
 
@@ -136,6 +137,11 @@ struct DriverState {
   EntryPoints cu;
   // Function objects (and in-flight workers) holding this state; freed when it reaches 0.
   int references = 0;
+  // The one-element BigUint64Array `pointerResult` of the binding: memAllocFromPoolAsync stores
+  // the new pointer there and the Driver reads it in JS (see binding-pools.cc for why). The
+  // state holds a strong reference, so the memory outlives every function that writes it.
+  uint64_t* pointerResult = nullptr;
+  napi_ref pointerResultBuffer = nullptr;
 };
 
 // The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that

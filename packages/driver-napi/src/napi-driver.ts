@@ -22,23 +22,31 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The Driver's two accessors; the other members are plain data properties. */
+type DriverAccessors = 'driverVersion' | 'capabilities';
+
 /**
  * The Driver over one native binding. Members with the contract's exact signature ARE the
- * addon's functions (no JS frame in between on the hot paths); the others are one-line
- * forwards that split a `MemLocation` into two integers.
+ * addon's functions (no JS frame in between); the others are one-line forwards that split a
+ * `MemLocation` into two integers, or (memAllocFromPoolAsync) read the result the addon stored.
+ *
+ * The accessors are added after the literal, not written in it: V8 creates an object literal
+ * that has a `get` member in dictionary mode, and on such an object every `driver.member(...)`
+ * is a hash lookup that the JIT cannot fold into a constant (measured: about 5 ns a call, 11 of
+ * the 52 ns cut from the pool allocate + free pair). Defined afterwards, then frozen, the object
+ * keeps fast properties.
  */
 function driverFromBinding(b: NativeBinding): Driver {
   let capabilities: DriverCapabilities | undefined;
-  return Object.freeze({
+  // The pool allocation's pointer comes back through this array, read here: the JIT allocates the
+  // bigint inline (about 8 ns) where the addon's napi_create_bigint_uint64 goes through V8's
+  // runtime (about 20 ns), and the forward itself is inlined. Measured with
+  // scripts/bench-hot-paths.mjs; see the README's Performance section.
+  const pointerResult = b.pointerResult;
+  const allocateFromPool = b.memAllocFromPoolAsync;
+  const members = {
     name: 'napi',
     contractVersion: DRIVER_CONTRACT_VERSION,
-    get driverVersion(): number {
-      return b.driverVersion();
-    },
-    get capabilities(): DriverCapabilities {
-      capabilities ??= Object.freeze(b.capabilities());
-      return capabilities;
-    },
     deviceGetCount: b.deviceGetCount,
     deviceGetName: b.deviceGetName,
     deviceGetUuid: b.deviceGetUuid,
@@ -75,7 +83,10 @@ function driverFromBinding(b: NativeBinding): Driver {
     memPoolSetAccess: (pool, location, flags) => b.memPoolSetAccess(pool, location.type, location.id, flags),
     memPoolGetAccess: (pool, location) => b.memPoolGetAccess(pool, location.type, location.id),
     memPoolTrimTo: b.memPoolTrimTo,
-    memAllocFromPoolAsync: b.memAllocFromPoolAsync,
+    memAllocFromPoolAsync: (size, pool, stream) => {
+      allocateFromPool(size, pool, stream);
+      return pointerResult[0] as bigint;
+    },
     memFreeAsync: b.memFreeAsync,
     memPoolExportToFileDescriptor: b.memPoolExportToFileDescriptor,
     memPoolImportFromFileDescriptor: b.memPoolImportFromFileDescriptor,
@@ -113,7 +124,21 @@ function driverFromBinding(b: NativeBinding): Driver {
     pointerGetHandleAttribute: b.pointerGetHandleAttribute,
     hostView: b.hostView,
     addressOf: b.addressOf,
-  } satisfies Driver);
+  } satisfies Omit<Driver, DriverAccessors>;
+  const accessors: Pick<Driver, DriverAccessors> = {
+    get driverVersion(): number {
+      return b.driverVersion();
+    },
+    get capabilities(): DriverCapabilities {
+      capabilities ??= Object.freeze(b.capabilities());
+      return capabilities;
+    },
+  };
+  const driver: Driver = Object.defineProperties(
+    members,
+    Object.getOwnPropertyDescriptors(accessors),
+  ) as typeof members & Pick<Driver, DriverAccessors>;
+  return Object.freeze(driver);
 }
 
 /**

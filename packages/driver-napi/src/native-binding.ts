@@ -58,7 +58,10 @@ export interface NativeBinding {
   memPoolSetAccess(pool: DriverHandle, locationType: number, locationId: number, flags: number): void;
   memPoolGetAccess(pool: DriverHandle, locationType: number, locationId: number): number;
   memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void;
-  memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer;
+  /** Stores the new pointer in {@link pointerResult}[0] instead of returning it (see napi-driver.ts). */
+  memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): void;
+  /** One element, written by {@link memAllocFromPoolAsync}; held by the native state, never reallocated. */
+  readonly pointerResult: BigUint64Array;
   memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void;
   memPoolExportToFileDescriptor(pool: DriverHandle): number;
   memPoolImportFromFileDescriptor(fd: number): DriverHandle;

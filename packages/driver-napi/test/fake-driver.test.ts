@@ -166,7 +166,64 @@ describeFake(`the addon over a fake libcuda ${skipReason ?? ''}`, () => {
       description: 'invalid argument',
       message: 'cuMemAlloc failed: CUDA_ERROR_INVALID_VALUE (1): invalid argument',
     });
-    expect(() => driver.deviceGetName(5)).toThrow(expect.objectContaining({ call: 'cuDeviceGet' }));
+  });
+
+  it('reports a bad device ordinal under the entry point the caller asked for, as the FFI adapter does', () => {
+    const driver = fakeDriver(13000);
+    const cases: [string, () => unknown][] = [
+      ['cuDeviceGetName', () => driver.deviceGetName(5)],
+      ['cuDeviceGetUuid', () => driver.deviceGetUuid(5)],
+      ['cuDeviceTotalMem', () => driver.deviceTotalMem(-1)],
+      ['cuDeviceGetAttribute', () => driver.deviceGetAttribute(1, 5)],
+      ['cuDeviceGetDefaultMemPool', () => driver.deviceGetDefaultMemPool(5)],
+      ['cuDeviceGetMemPool', () => driver.deviceGetMemPool(5)],
+      ['cuDevicePrimaryCtxRetain', () => driver.primaryContextRetain(5)],
+      ['cuDevicePrimaryCtxRelease', () => driver.primaryContextRelease(5)],
+    ];
+    for (const [call, use] of cases) {
+      let caught: unknown;
+      try {
+        use();
+      } catch (error) {
+        caught = error;
+      }
+      expect(CudaError.isInstance(caught), call).toBe(true);
+      // CUDA_ERROR_INVALID_DEVICE, from the fake's cuDeviceGet.
+      expect(caught, call).toMatchObject({ code: 101, call });
+    }
+    expect(driver.deviceGetAttribute(1, 1)).toBe(0);
+  });
+
+  it('returns each pool allocation as its own bigint, and fails without a stale result', () => {
+    const driver = fakeDriver(13000);
+    const pool = 0x55d0c0a1b2c0n;
+    const stream = 0x55d0c0a1f7e0n;
+    const first = driver.memAllocFromPoolAsync(4096, pool, stream);
+    const second = driver.memAllocFromPoolAsync(4096, pool, stream);
+    expect(typeof first).toBe('bigint');
+    // The fake hands out consecutive 48-bit addresses, 4 KiB apart.
+    expect(first).toBeGreaterThanOrEqual(0x7f4a20000000n);
+    expect(second - first).toBe(4096n);
+    driver.memFreeAsync(first, stream);
+    driver.memFreeAsync(second, stream);
+    expect(() => driver.memAllocFromPoolAsync(0, pool, stream)).toThrow(
+      expect.objectContaining({ call: 'cuMemAllocFromPoolAsync', code: 1 }),
+    );
+    expect(() => driver.memAllocFromPoolAsync(-1, pool, stream)).toThrow(RangeError);
+    expect(() => driver.memAllocFromPoolAsync(4096, 'pool' as never, stream)).toThrow(TypeError);
+    expect(() => driver.memFreeAsync(-1n, stream)).toThrow(RangeError);
+    // Number handles are accepted as well as bigints.
+    expect(driver.memAllocFromPoolAsync(512, 4096 as never, 0 as never)).toBe(second + 4096n);
+  });
+
+  it('keeps the hot members native, and the accessors lazy on a frozen Driver', () => {
+    const driver = fakeDriver(13000);
+    for (const member of [driver.contextGetDevice, driver.memFreeAsync]) {
+      expect(Function.prototype.toString.call(member)).toContain('[native code]');
+    }
+    expect(Object.isFrozen(driver)).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(driver, 'driverVersion')?.get).toBeTypeOf('function');
+    expect(driver.driverVersion).toBe(13000);
   });
 
   it('copies through the out-parameters and views in place', () => {

@@ -94,6 +94,18 @@ export function pinnedOwnerOf(buffer: ArrayBufferLike): HostBuffer | undefined {
   return owner && !owner.isClosed ? owner : undefined;
 }
 
+/**
+ * The open {@link HostBuffer} whose page-locked memory `data` (a typed array, DataView or
+ * ArrayBuffer) lies in, or undefined for ordinary (pageable) JS memory. A cumem extension: use it
+ * to check that an Arrow table's columns are pinned (then `tableToDevice` copies them straight
+ * to the device), or to `close()` the memory behind a {@link newHostArray} early.
+ */
+export function hostBufferOf(data: ArrayBufferView | ArrayBufferLike): HostBuffer | undefined {
+  if (ArrayBuffer.isView(data)) return pinnedOwnerOf(data.buffer);
+  if (data instanceof ArrayBuffer || data instanceof SharedArrayBuffer) return pinnedOwnerOf(data);
+  return undefined;
+}
+
 /** Options of {@link newHostBuffer}. */
 export interface NewHostBufferOptions {
   /** Device (ordinal or Device) whose context allocates the memory. Default 0. */

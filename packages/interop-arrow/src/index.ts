@@ -12,7 +12,8 @@ export {
   tableFromDevice,
   tableToDevice,
 } from './device-table.js';
-export { HostBuffer, type NewHostBufferOptions, newHostBuffer } from './host-buffer.js';
+export { type HostArrayConstructor, newHostArray } from './host-array.js';
+export { HostBuffer, hostBufferOf, type NewHostBufferOptions, newHostBuffer } from './host-buffer.js';
 export type { HostData } from './host-bytes.js';
 export {
   type BufferRange,

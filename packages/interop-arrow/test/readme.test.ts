@@ -2,7 +2,14 @@ import { useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
 import { tableFromArrays } from 'apache-arrow';
 import { expect, it } from 'vitest';
-import { Context, newHostBuffer, tableFromDevice, tableToDevice } from '../src/index.js';
+import {
+  Context,
+  hostBufferOf,
+  newHostArray,
+  newHostBuffer,
+  tableFromDevice,
+  tableToDevice,
+} from '../src/index.js';
 
 // The README example, on the reference driver (the README's code, plus assertions).
 it('the README example runs', () => {
@@ -24,4 +31,19 @@ it('the README example runs', () => {
   const staging = newHostBuffer(64 * 1024 * 1024);
   tableToDevice(table, context, { staging }).close();
   staging.close();
+
+  const n = 1_000_000;
+  const ids = newHostArray(Int32Array, n);
+  const scores = newHostArray(Float64Array, n);
+  for (let i = 0; i < n; i++) {
+    ids[i] = i;
+    scores[i] = i / 2;
+  }
+  const pinnedTable = tableFromArrays({ id: ids, score: scores });
+  const scoreValues = pinnedTable.getChild('score')?.data[0]?.values ?? new Float64Array(0);
+  expect(hostBufferOf(scoreValues)?.size).toBe(8_000_000);
+  using fast = tableToDevice(pinnedTable, context);
+  expect(fast.columnBuffer('score', 1).copyToHost({ position: 8 * (n - 1) })).toEqual(
+    new Uint8Array(Float64Array.of((n - 1) / 2).buffer),
+  );
 });

@@ -5,22 +5,9 @@ import { describeValue } from '@cumem/core-types';
 import type { DriverRuntime } from './driver-runtime.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
-/** JS memory a copy may read or write. */
-export type HostMemory = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
-
-/** True for an ArrayBufferView, ArrayBuffer or SharedArrayBuffer. */
-export function isHostMemory(value: unknown): value is HostMemory {
-  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof SharedArrayBuffer;
-}
-
-/** `memory` as a view of all its bytes. */
-export function asView(memory: HostMemory): ArrayBufferView {
-  return ArrayBuffer.isView(memory) ? memory : new Uint8Array(memory);
-}
-
 function finish(runtime: DriverRuntime, stream: Stream, waitForIt: boolean, held?: ArrayBufferView): void {
   if (waitForIt) runtime.driver.streamSynchronize(stream.streamHandle);
-  else if (held !== undefined) stream.holdHostMemory(held);
+  else if (held !== undefined) stream.holdChecked(held);
 }
 
 /** `size` bytes from `src` to `dst` (any unified addresses). */
@@ -39,33 +26,45 @@ export function copyPointers(
   finish(runtime, target, stream === undefined);
 }
 
-/** All of `src` (JS memory) to `dst`. */
+// cuMemcpyHtoDAsync / cuMemcpyDtoHAsync refuse memory from a host memory pool
+// (cuMemPoolCreate with a host location) with CUDA_ERROR_INVALID_VALUE on CUDA 13.0 (seen on an
+// H200), so only plain device memory takes them. Everything else (pinned, managed, external
+// host memory) goes through cuMemcpyAsync with the JS memory's address: unified addressing
+// accepts pageable memory there, and the driver picks the copy direction from the pointers.
+
+/** All of `src` (JS memory) to `dst`; `deviceOnly`: `dst` is plain device memory. */
 export function copyFromHost(
   runtime: DriverRuntime,
   dst: bigint,
   src: ArrayBufferView,
+  deviceOnly: boolean,
   stream: Stream | undefined,
   ordinal: number,
 ): void {
   if (src.byteLength === 0) return;
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
-  runtime.driver.memcpyHtoDAsync(dst, src, target.streamHandle);
+  const driver = runtime.driver;
+  if (deviceOnly) driver.memcpyHtoDAsync(dst, src, target.streamHandle);
+  else driver.memcpyAsync(dst, driver.addressOf(src), src.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, src);
 }
 
-/** `dst.byteLength` bytes from `src` into JS memory `dst`. */
+/** `dst.byteLength` bytes from `src` into JS memory `dst`; `deviceOnly`: `src` is plain device memory. */
 export function copyToHost(
   runtime: DriverRuntime,
   dst: ArrayBufferView,
   src: bigint,
+  deviceOnly: boolean,
   stream: Stream | undefined,
   ordinal: number,
 ): void {
   if (dst.byteLength === 0) return;
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
-  runtime.driver.memcpyDtoHAsync(dst, src, target.streamHandle);
+  const driver = runtime.driver;
+  if (deviceOnly) driver.memcpyDtoHAsync(dst, src, target.streamHandle);
+  else driver.memcpyAsync(driver.addressOf(dst), src, dst.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, dst);
 }
 

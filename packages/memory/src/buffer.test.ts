@@ -1,5 +1,5 @@
 import { CudaStateError, Device } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing';
+import { countingDriver, describeEachDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';
@@ -115,6 +115,59 @@ describeEachDriver(adapters, 'Buffer', (entry) => {
       expect(() => buffer.copyFrom(42 as never)).toThrow(TypeError);
       expect(() => buffer.copyFrom('data' as never)).toThrow(TypeError);
       expect(() => buffer.copyTo(new Uint8Array(64), { stream: 1 } as never)).toThrow(TypeError);
+    });
+
+    it('round-trips JS memory through pinned, legacy pinned and managed buffers, without and with a stream', async () => {
+      const resources = [
+        new PinnedMemoryResource(),
+        new LegacyPinnedMemoryResource(),
+        new ManagedMemoryResource(),
+      ];
+      using stream = Stream.create();
+      for (const resource of resources) {
+        using buffer = resource.allocate(4096);
+        const data = pattern(4096, 11);
+        buffer.copyFrom(data);
+        const back = new Uint8Array(4096);
+        buffer.copyTo(back);
+        expect(back).toEqual(data);
+        const other = pattern(4096, 29);
+        buffer.copyFrom(other.buffer, { stream });
+        const again = new Uint8Array(4096);
+        buffer.copyTo(again, { stream });
+        await stream.syncAsync();
+        expect(again).toEqual(other);
+        expect(buffer.hostView()).toEqual(other);
+      }
+      for (const resource of resources) resource.close();
+    });
+
+    it('copies JS memory with cuMemcpyHtoD/DtoH only for device memory (host pools refuse them)', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const device = new DeviceMemoryResource(0);
+        const pinned = new PinnedMemoryResource();
+        using onDevice = device.allocate(64);
+        using onHost = pinned.allocate(64);
+        const data = pattern(64, 5);
+        log.reset();
+        onDevice.copyFrom(data);
+        onDevice.copyTo(new Uint8Array(64));
+        expect(log.calls.filter((call) => call.startsWith('memcpy'))).toEqual([
+          'memcpyHtoDAsync',
+          'memcpyDtoHAsync',
+        ]);
+        log.reset();
+        onHost.copyFrom(data);
+        const back = new Uint8Array(64);
+        onHost.copyTo(back);
+        expect(log.calls.filter((call) => call.startsWith('memcpy'))).toEqual(['memcpyAsync', 'memcpyAsync']);
+        expect(back).toEqual(data);
+        pinned.close();
+      } finally {
+        useDriver(entry.driver);
+      }
     });
 
     it('copies nothing for an empty buffer', () => {

@@ -10,18 +10,10 @@ import {
   MemoryType,
   PointerAttribute,
 } from '@cumem/core-types';
-import {
-  asView,
-  copyFromHost,
-  copyPointers,
-  copyToHost,
-  fillPattern,
-  fillPointer,
-  type HostMemory,
-  isHostMemory,
-} from './buffer-copy.js';
+import { copyFromHost, copyPointers, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
 import { cancelRelease, type DeferredRelease, deferRelease } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import type { Release } from './object-finalizer.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
@@ -378,7 +370,7 @@ export class Buffer implements DeferredRelease {
     } else {
       const view = asView(dst);
       checkSameSize(view.byteLength, this.byteSize);
-      copyToHost(this.runtime, view, this.pointer, stream, this.workDevice(null));
+      copyToHost(this.runtime, view, this.pointer, this.isDeviceOnly(), stream, this.workDevice(null));
     }
     return dst;
   }
@@ -397,7 +389,7 @@ export class Buffer implements DeferredRelease {
     } else if (isHostMemory(src)) {
       const view = asView(src);
       checkSameSize(this.byteSize, view.byteLength);
-      copyFromHost(this.runtime, this.pointer, view, stream, this.workDevice(null));
+      copyFromHost(this.runtime, this.pointer, view, this.isDeviceOnly(), stream, this.workDevice(null));
     } else {
       throw new TypeError(
         `src must be a Buffer or JS memory (ArrayBufferView, ArrayBuffer), got ${describeValue(src)}`,
@@ -490,6 +482,11 @@ export class Buffer implements DeferredRelease {
       );
     }
     return stream;
+  }
+
+  /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
+  isDeviceOnly(): boolean {
+    return this.isDeviceAccessible && !this.isHostAccessible;
   }
 
   /** @internal The device to order work on when no stream is given. */

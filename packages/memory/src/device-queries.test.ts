@@ -3,7 +3,13 @@ import { countingDriver, createReferenceDriver, describeEachDriver } from '@cume
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
-import { deviceCount, deviceProperties, memoryInfo, setCurrentDevice } from './device-queries.js';
+import {
+  deviceCount,
+  deviceProperties,
+  makeDeviceCurrent,
+  memoryInfo,
+  setCurrentDevice,
+} from './device-queries.js';
 import { useDriver } from './driver-selection.js';
 import { defaultStream, Stream } from './stream.js';
 
@@ -61,6 +67,16 @@ describeEachDriver(adapters, 'devices', (entry) => {
     expect(() => deviceProperties('0' as never)).toThrow(TypeError);
     expect(() => setCurrentDevice(-1)).toThrow(RangeError);
     expect(() => setCurrentDevice(undefined as never)).toThrow(TypeError);
+    expect(() => makeDeviceCurrent(count)).toThrow(RangeError);
+    expect(() => makeDeviceCurrent(-1)).toThrow(RangeError);
+    expect(() => makeDeviceCurrent(undefined as never)).toThrow(TypeError);
+    expect(() => makeDeviceCurrent('0' as never)).toThrow(TypeError);
+  });
+
+  it('makes a device current without changing the default device', () => {
+    setCurrentDevice(0);
+    makeDeviceCurrent(new Device(0));
+    expect(entry.driver.contextGetDevice()).toBe(0);
   });
 });
 
@@ -85,5 +101,31 @@ describe('devices on a two-device reference driver', () => {
     one.close();
     zero.close();
     setCurrentDevice(0);
+  });
+});
+
+describe('makeDeviceCurrent on a two-device reference driver', () => {
+  it("binds the device's primary context and leaves the default device alone", () => {
+    const { driver, log } = countingDriver(createReferenceDriver({ deviceCount: 2 }));
+    useDriver(driver);
+    try {
+      setCurrentDevice(0);
+      expect(defaultStream().device).toBe(new Device(0));
+      log.reset();
+      makeDeviceCurrent(1);
+      makeDeviceCurrent(new Device(1));
+      // Once bound, a second call costs no driver call.
+      expect(log.calls.filter((call) => call === 'contextSetCurrent')).toHaveLength(1);
+      expect(driver.contextGetDevice()).toBe(1);
+      expect(defaultStream().device).toBe(new Device(0));
+      log.reset();
+      expect(() => makeDeviceCurrent(2)).toThrow(RangeError);
+      expect(() => makeDeviceCurrent(1.5)).toThrow(RangeError);
+      expect(log.calls).toEqual([]);
+      makeDeviceCurrent(0);
+      expect(driver.contextGetDevice()).toBe(0);
+    } finally {
+      setCurrentDevice(0);
+    }
   });
 });

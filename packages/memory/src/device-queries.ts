@@ -128,3 +128,17 @@ export function setCurrentDevice(device: Device | number): void {
   runtime.makeCurrent(ordinal);
   runtime.currentDevice = ordinal;
 }
+
+/**
+ * Makes `device`'s primary context current on this thread (retaining it the first time),
+ * WITHOUT changing the default device that {@link setCurrentDevice} picks. A cumem extension
+ * (not in cuda.core): for packages that make driver calls of their own on a given device.
+ * Costs one comparison when that context is already current.
+ * @throws TypeError for another kind of value; RangeError for a device that does not exist.
+ */
+export function makeDeviceCurrent(device: Device | number): void {
+  checkDeviceKind(device);
+  if (device === undefined) throw new TypeError('makeDeviceCurrent needs a device (a Device or an ordinal)');
+  const runtime = activeRuntime();
+  runtime.makeCurrent(deviceOrdinal(runtime, device));
+}

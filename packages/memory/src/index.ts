@@ -11,17 +11,18 @@ export {
 } from '@cumem/core-types';
 export { AccessedByView } from './accessed-by-view.js';
 export { Buffer, type FromHandleOptions, MemoryResource } from './buffer.js';
-export type { HostMemory } from './buffer-copy.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
   type DeviceProperties,
   deviceCount,
   deviceProperties,
+  makeDeviceCurrent,
   memoryInfo,
   setCurrentDevice,
 } from './device-queries.js';
 export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
 export { Event, type EventOptions } from './event.js';
+export type { HostMemory } from './host-memory.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';

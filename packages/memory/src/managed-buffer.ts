@@ -23,6 +23,8 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
 const onePointer = new BigUint64Array(1);
 const oneSize = new BigUint64Array(1);
 
+const deviceLocations: MemLocation[] = [];
+
 /**
  * Managed (unified) memory with cuda.core's property-style advice: `readMostly`,
  * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
@@ -49,8 +51,8 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
 
   /**
    * The advised preferred location, or null. Host locations keep their NUMA node where the
-   * driver reports it (`capabilities.memoryLocations`); otherwise they read back as `new Host()`.
-   * Setting `null` removes the advice.
+   * driver reports it (`capabilities.memoryLocations` and a HostNuma read-back); otherwise they
+   * read back as `new Host()`. Setting `null` removes the advice.
    */
   get preferredLocation(): Location | null {
     this.checkOpen();
@@ -62,12 +64,16 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
         this.byteSize,
         MemRangeAttribute.PreferredLocationType,
       );
-      const id = driver.memRangeGetAttribute(
-        this.pointer,
-        this.byteSize,
-        MemRangeAttribute.PreferredLocationId,
-      );
-      return memLocationToLocation({ type: type as MemLocationType, id });
+      // CUDA 13.0 on an H200 with one NUMA node (NumaConfig 0) accepts HostNuma advice but reads
+      // the type back as Invalid: only then ask the legacy attribute, which still knows "the host".
+      if (type !== MemLocationType.Invalid) {
+        const id = driver.memRangeGetAttribute(
+          this.pointer,
+          this.byteSize,
+          MemRangeAttribute.PreferredLocationId,
+        );
+        return memLocationToLocation({ type: type as MemLocationType, id });
+      }
     }
     const ordinal = driver.memRangeGetAttribute(
       this.pointer,
@@ -213,8 +219,15 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
   }
 
   // Read-mostly and unset-preferred advice ignore the location; the driver still wants a valid one.
+  // Cached per device: the readMostly setter is a hot path measured against C.
   private anyLocation(): MemLocation {
-    return { type: MemLocationType.Device, id: this.workDevice(null) };
+    const ordinal = this.workDevice(null);
+    let location = deviceLocations[ordinal];
+    if (location === undefined) {
+      location = Object.freeze({ type: MemLocationType.Device, id: ordinal });
+      deviceLocations[ordinal] = location;
+    }
+    return location;
   }
 
   private bindContext(): void {

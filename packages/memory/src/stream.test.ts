@@ -11,6 +11,39 @@ describeEachDriver(adapters, 'Stream and Event', (entry) => {
   beforeAll(() => useDriver(entry.driver));
 
   describe('Stream', () => {
+    it('holdHostMemory keeps JS memory referenced until the stream has passed it', async () => {
+      const collect = (globalThis as { gc?: () => void }).gc;
+      if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
+      const settle = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        collect();
+      };
+      // A later hold releases earlier ones the stream has passed, so each stream holds one here.
+      const stream = Stream.create();
+      const other = Stream.create();
+      const refs: WeakRef<object>[] = [];
+      (() => {
+        const view = new Uint8Array(1 << 16);
+        const plain = new ArrayBuffer(1 << 16);
+        refs.push(new WeakRef(view), new WeakRef(plain));
+        stream.holdHostMemory(view);
+        other.holdHostMemory(plain);
+      })();
+      await settle();
+      await settle();
+      expect(refs.every((ref) => ref.deref() !== undefined)).toBe(true);
+      stream.sync();
+      await other.syncAsync();
+      for (let round = 0; round < 20 && refs.some((ref) => ref.deref() !== undefined); round++)
+        await settle();
+      expect(refs.every((ref) => ref.deref() === undefined)).toBe(true);
+      other.close();
+      expect(() => stream.holdHostMemory([1, 2] as never)).toThrow(TypeError);
+      expect(() => stream.holdHostMemory(undefined as never)).toThrow(TypeError);
+      stream.close();
+      expect(() => stream.holdHostMemory(new Uint8Array(1))).toThrow(CudaStateError);
+    });
+
     it('creates a stream on a device, with a handle, and syncs it', async () => {
       const stream = Stream.create(new Device(0), { nonBlocking: true, priority: 0 });
       expect(stream.device).toBe(new Device(0));

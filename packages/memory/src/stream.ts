@@ -12,6 +12,7 @@ import {
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
+import { type HostMemory, isHostMemory } from './host-memory.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 
 /** Options for {@link Stream.create}. */
@@ -26,7 +27,7 @@ const streamToken = Symbol('cumem.stream');
 
 /** JS memory an asynchronous copy reads or writes, held until the stream passes `event`. */
 interface HeldHostMemory {
-  readonly memory: ArrayBufferView;
+  readonly memory: HostMemory;
   readonly event: Event;
 }
 
@@ -168,10 +169,26 @@ export class Stream {
   }
 
   /**
-   * @internal Keeps `memory` referenced until the stream has passed the work queued so far
-   * (an asynchronous copy to or from it). Released by sync, or as later holds find it done.
+   * Keeps JS memory referenced until the stream has passed the work queued so far, so that an
+   * asynchronous copy to or from it (queued by you, through the driver) never sees it
+   * collected. Released by `sync()` / `syncAsync()`, or as later holds find it done; `close()`
+   * waits for held memory first. A cumem extension (not in cuda.core, where Python's buffer
+   * protocol keeps memory alive); cumem's own copies already hold what they touch.
+   * @throws TypeError for anything but an ArrayBufferView, ArrayBuffer or SharedArrayBuffer;
+   *   CudaStateError when the stream is closed.
    */
-  holdHostMemory(memory: ArrayBufferView): void {
+  holdHostMemory(memory: HostMemory): void {
+    if (!isHostMemory(memory)) {
+      throw new TypeError(
+        `memory must be an ArrayBufferView, ArrayBuffer or SharedArrayBuffer, got ${describeValue(memory)}`,
+      );
+    }
+    this.checkOpen();
+    this.holdChecked(memory);
+  }
+
+  /** @internal {@link holdHostMemory} without the checks, for cumem's own copies. */
+  holdChecked(memory: HostMemory): void {
     this.releaseHeld(false);
     const event = createEvent(this.runtime, this.ordinal, EventFlags.DisableTiming);
     this.runtime.driver.eventRecord(event.open(), this.streamHandle);

@@ -14,7 +14,7 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
-import type { Buffer } from '@cumem/memory';
+import { Buffer } from '@cumem/memory';
 import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 
 /** Options every batch operation takes. */
@@ -23,7 +23,10 @@ export interface BatchOptions {
   readonly requireBatch?: boolean;
   /** How to reach the driver; default `'auto'` (the measured-fastest path, see `BATCH_STRATEGY_TABLE`). */
   readonly strategy?: BatchStrategy;
-  /** Merge neighbouring ranges (one ends where the next starts, same target) into one driver range. Default true. */
+  /**
+   * Merge neighbouring ranges of one allocation (one ends where the next starts, same target)
+   * into one driver range; what counts as one allocation: `allocationOf`. Default true.
+   */
   readonly coalesce?: boolean;
   /** Most ranges per batch call (default: the policy's, usually all in one). */
   readonly chunkSize?: number;
@@ -69,14 +72,17 @@ export function checkBuffers(value: unknown, name: string, managed: boolean): re
   return value as Buffer[];
 }
 
+// instanceof first: one prototype walk instead of four property lookups per element (a batch
+// checks thousands). The shape test still accepts a Buffer of another copy of @cumem/memory.
 function isBufferLike(value: unknown): value is Buffer {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    'handle' in value &&
-    'size' in value &&
-    'isManaged' in value &&
-    'isClosed' in value
+    value instanceof Buffer ||
+    (typeof value === 'object' &&
+      value !== null &&
+      'handle' in value &&
+      'size' in value &&
+      'isManaged' in value &&
+      'isClosed' in value)
   );
 }
 

@@ -11,9 +11,18 @@ describe('chooseBatchStrategy', () => {
   const cuda13 = fakeDriver(13000, true);
   const cuda12 = fakeDriver(12040, false);
 
-  it('auto prefetch on CUDA 13.0 is the per-range loop (batch measured 7x slower)', () => {
+  it('auto on CUDA 13.0 follows the H200 measurements: loop for prefetches, batch for discard and copy', () => {
     expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false).kind).toBe('loop');
     expect(chooseBatchStrategy(cuda13, 'discardPrefetch', 'auto', false).kind).toBe('loop');
+    expect(chooseBatchStrategy(cuda13, 'copy', 'auto', false)).toEqual({
+      kind: 'batch',
+      chunkSize: Number.POSITIVE_INFINITY,
+    });
+  });
+
+  it('auto copy on CUDA 12.8 / 12.9 (unmeasured) is the loop, with the batch entry point present', () => {
+    expect(chooseBatchStrategy(fakeDriver(12080, true), 'copy', 'auto', false).kind).toBe('loop');
+    expect(chooseBatchStrategy(fakeDriver(12090, true), 'copy', 'auto', false).kind).toBe('loop');
   });
 
   it('auto discard uses the batch entry point, the only one there is', () => {

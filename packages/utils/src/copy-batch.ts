@@ -42,25 +42,26 @@ export function copyBatch(
   for (let i = 0; i < count; i++) {
     const size = sizeOf(i);
     if (size === 0) continue;
-    scratch.pushCopy(destinations[i]!.handle, sources[i]!.handle, size, checkedOptions.coalesce);
+    scratch.pushCopy(destinations[i]!, sources[i]!, size, checkedOptions.coalesce);
   }
   if (scratch.count === 0) return;
   const handle = openStream.handle;
   const bound = driverFor(openStream);
   if (strategy.kind === 'loop') {
-    for (let i = 0; i < scratch.count; i++) {
-      bound.memcpyAsync(scratch.pointers[i]!, scratch.sources[i]!, Number(scratch.sizes[i]!), handle);
-    }
+    const { pointers, sources, sizes } = scratch;
+    for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);
     return;
   }
+  scratch.packSizes();
+  const { packedPointers, packedSources, packedSizes } = scratch;
   const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
   for (let from = 0; from < scratch.count; from += chunk) {
     const to = Math.min(scratch.count, from + chunk);
     const whole = from === 0 && to === scratch.count;
     bound.memcpyBatchAsync(
-      whole ? scratch.pointers : scratch.pointers.subarray(from, to),
-      whole ? scratch.sources : scratch.sources.subarray(from, to),
-      whole ? scratch.sizes : scratch.sizes.subarray(from, to),
+      whole ? packedPointers : packedPointers.subarray(from, to),
+      whole ? packedSources : packedSources.subarray(from, to),
+      whole ? packedSizes : packedSizes.subarray(from, to),
       to - from,
       handle,
     );

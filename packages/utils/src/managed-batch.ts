@@ -4,7 +4,7 @@ import type { Buffer, Stream } from '@cumem/memory';
 import { currentDriver } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers, checkLocations } from './batch-arguments.js';
 import { type BatchOperation, chooseBatchStrategy, hasBatchEntryPoint } from './batch-strategy.js';
-import { sharedScratch } from './range-scratch.js';
+import { sharedScratch, writeSize } from './range-scratch.js';
 import { checkStream, driverFor } from './stream-binding.js';
 
 type ManagedOperation = Exclude<BatchOperation, 'copy'>;
@@ -12,6 +12,7 @@ type ManagedOperation = Exclude<BatchOperation, 'copy'>;
 // Count-1 arrays for the per-range path, reused so that the loop allocates nothing per range.
 const onePointer = new BigUint64Array(1);
 const oneSize = new BigUint64Array(1);
+const oneSizeHalves = new Uint32Array(oneSize.buffer);
 const oneLocation: MemLocation[] = [];
 const oneStart = [0];
 
@@ -88,7 +89,7 @@ function runManagedBatch(
     const buffer = list[i]!;
     const size = buffer.size;
     if (size === 0) continue;
-    scratch.push(buffer.handle, size, targets.indexOf(i), checkedOptions.coalesce);
+    scratch.push(buffer, size, targets.indexOf(i), checkedOptions.coalesce);
   }
   if (scratch.count === 0) return;
   const handle = openStream.handle;
@@ -97,12 +98,13 @@ function runManagedBatch(
     loop(bound, operation, targets.distinct, handle);
     return;
   }
+  scratch.packSizes();
   const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
   for (let from = 0; from < scratch.count; from += chunk) {
     const to = Math.min(scratch.count, from + chunk);
     const whole = from === 0 && to === scratch.count;
-    const pointers = whole ? scratch.pointers : scratch.pointers.subarray(from, to);
-    const sizes = whole ? scratch.sizes : scratch.sizes.subarray(from, to);
+    const pointers = whole ? scratch.packedPointers : scratch.packedPointers.subarray(from, to);
+    const sizes = whole ? scratch.packedSizes : scratch.packedSizes.subarray(from, to);
     if (operation === 'discard') {
       bound.memDiscardBatchAsync(pointers, sizes, to - from, handle);
       continue;
@@ -140,14 +142,15 @@ function loop(
   const scratch = sharedScratch;
   const perRangeBatch =
     operation === 'discard' || (operation === 'discardPrefetch' && hasBatchEntryPoint(driver, operation));
+  const { pointers, sizes, targets } = scratch;
   for (let i = 0; i < scratch.count; i++) {
-    const location = locations[scratch.targets[i]!]!;
+    const location = locations[targets[i]!]!;
     if (!perRangeBatch) {
-      driver.memPrefetchAsync(scratch.pointers[i]!, Number(scratch.sizes[i]!), location, stream);
+      driver.memPrefetchAsync(pointers[i]!, sizes[i]!, location, stream);
       continue;
     }
-    onePointer[0] = scratch.pointers[i]!;
-    oneSize[0] = scratch.sizes[i]!;
+    onePointer[0] = pointers[i]!;
+    writeSize(oneSizeHalves, 0, sizes[i]!);
     if (operation === 'discard') {
       driver.memDiscardBatchAsync(onePointer, oneSize, 1, stream);
     } else {

@@ -133,8 +133,7 @@ export function stridedCopy(
 // Asynchronous copies read or write JS memory later: the stream keeps it referenced until done.
 function holdJsMemory(stream: Stream, side: CopySide): void {
   if (side.kind !== 'host') return;
-  const hold = (stream as unknown as { holdHostMemory?: (memory: ArrayBufferView) => void }).holdHostMemory;
-  if (typeof hold === 'function') hold.call(stream, side.bytes);
+  stream.holdHostMemory(side.bytes);
 }
 
 /** Checks the `other` argument of copyFrom / copyTo. */

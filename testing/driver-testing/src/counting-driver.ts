@@ -7,10 +7,22 @@ export interface DriverCallLog {
   reset(): void;
 }
 
+/** Members the contract documents as "not a driver call": reaching them is not counted. */
+const notDriverCalls: ReadonlySet<PropertyKey> = new Set(['addressOf', 'hostView']);
+
+type Method = (...args: unknown[]) => unknown;
+
 /**
  * Wraps a driver so a test can assert what reached it — in particular that bad input is
- * refused before any driver call. Property reads (`name`, `capabilities`, ...) are not counted;
- * method calls are.
+ * refused before any driver call. Method calls are logged by member name; property reads
+ * (`name`, `capabilities`, ...) and `addressOf` / `hostView` (not driver calls) are not.
+ *
+ * Works on every adapter shape: the FFI driver is a class instance whose getters and methods
+ * read `#private` fields, so they always run with the inner driver as `this`, never the
+ * wrapper; the N-API driver is frozen, and a Proxy over a frozen target may not return
+ * anything but the target's own values, so the Proxy's target is an empty object of its own
+ * and every read is forwarded. The wrapper function of a method is made once per member, so
+ * a call through the wrapper allocates nothing beyond the inner call.
  */
 export function countingDriver(inner: Driver): { driver: Driver; log: DriverCallLog } {
   const calls: string[] = [];
@@ -20,15 +32,44 @@ export function countingDriver(inner: Driver): { driver: Driver; log: DriverCall
       calls.length = 0;
     },
   };
-  const driver = new Proxy(inner, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || typeof property !== 'string') return value;
-      return (...args: unknown[]) => {
-        calls.push(property);
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
+  // Keyed by member; remembers which inner function the wrapper calls, so a member that is
+  // replaced on the inner driver (a test's own Proxy, say) gets a fresh wrapper.
+  const wrappers = new Map<PropertyKey, { original: Method; wrapper: Method }>();
+  const wrap = (property: PropertyKey, original: Method): Method => {
+    const cached = wrappers.get(property);
+    if (cached?.original === original) return cached.wrapper;
+    const counted = typeof property === 'string' && !notDriverCalls.has(property);
+    const wrapper: Method = counted
+      ? (...args) => {
+          calls.push(property);
+          return Reflect.apply(original, inner, args);
+        }
+      : (...args) => Reflect.apply(original, inner, args);
+    wrappers.set(property, { original, wrapper });
+    return wrapper;
+  };
+  const forward = (property: PropertyKey, value: unknown): unknown =>
+    typeof value === 'function' ? wrap(property, value as Method) : value;
+
+  const handler: ProxyHandler<object> = {
+    // The inner driver is the receiver: getters run with it as `this`.
+    get: (_target, property) => forward(property, Reflect.get(inner, property, inner)),
+    has: (_target, property) => Reflect.has(inner, property),
+    ownKeys: () => Reflect.ownKeys(inner),
+    getOwnPropertyDescriptor(_target, property) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(inner, property);
+      if (descriptor === undefined) return undefined;
+      // Reported configurable: the empty target has no such property, and a Proxy may only
+      // report a non-configurable one that its target really has.
+      if ('value' in descriptor)
+        return { ...descriptor, value: forward(property, descriptor.value), configurable: true };
+      return { ...descriptor, configurable: true };
     },
-  });
-  return { driver, log };
+    getPrototypeOf: () => Reflect.getPrototypeOf(inner),
+    // Writes would land on the empty target and never be seen by reads: refuse them.
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  };
+  return { driver: new Proxy({}, handler) as Driver, log };
 }

@@ -209,6 +209,61 @@ describe('reference driver', () => {
     expect(attribute(MemPoolAttribute.ReservedMemHigh)).toBe(4 * 1024 * 1024);
   });
 
+  it('host-pool memory is refused by memcpyHtoD*/DtoH* (as the CUDA 13.0 driver does) and reached by memcpyAsync', () => {
+    const stream = driver.streamCreate(0, 0);
+    const data = new Uint8Array(64).map((_, index) => index + 1);
+    for (const location of [
+      { type: MemLocationType.Host, id: 0 },
+      { type: MemLocationType.HostNuma, id: 0 },
+    ]) {
+      const pool = driver.memPoolCreate({
+        allocationType: MemAllocationType.Pinned,
+        location,
+        handleTypes: MemHandleType.None,
+        maxSize: 0,
+      });
+      const pointer = driver.memAllocFromPoolAsync(64, pool, stream);
+      const back = new Uint8Array(64);
+      expect(codeOf(() => driver.memcpyHtoDAsync(pointer, data, stream))).toBe(
+        'cuMemcpyHtoDAsync: CUDA_ERROR_INVALID_VALUE',
+      );
+      expect(codeOf(() => driver.memcpyDtoHAsync(back, pointer + 8n, stream))).toBe(
+        'cuMemcpyDtoHAsync: CUDA_ERROR_INVALID_VALUE',
+      );
+      expect(codeOf(() => driver.memcpyHtoD(pointer, data))).toBe('cuMemcpyHtoD: CUDA_ERROR_INVALID_VALUE');
+      expect(codeOf(() => driver.memcpyDtoH(back, pointer))).toBe('cuMemcpyDtoH: CUDA_ERROR_INVALID_VALUE');
+      expect(back.every((byte) => byte === 0)).toBe(true);
+      driver.memcpyAsync(pointer, driver.addressOf(data), 64, stream);
+      driver.memcpyAsync(driver.addressOf(back), pointer, 64, stream);
+      expect(back).toEqual(data);
+      driver.memFreeAsync(pointer, stream);
+      driver.memPoolDestroy(pool);
+    }
+    // Device-pool, page-locked (memHostAlloc) and managed-pool memory still take them.
+    const managedPool = driver.memPoolCreate({
+      allocationType: MemAllocationType.Managed,
+      location: { type: MemLocationType.Device, id: 0 },
+      handleTypes: MemHandleType.None,
+      maxSize: 0,
+    });
+    const others = [
+      driver.memAllocFromPoolAsync(64, driver.deviceGetDefaultMemPool(0), stream),
+      driver.memHostAlloc(64, 0),
+      driver.memAllocFromPoolAsync(64, managedPool, stream),
+    ];
+    for (const pointer of others) {
+      const back = new Uint8Array(64);
+      driver.memcpyHtoDAsync(pointer, data, stream);
+      driver.memcpyDtoHAsync(back, pointer, stream);
+      expect(back).toEqual(data);
+    }
+    driver.memFreeAsync(others[0] as bigint, stream);
+    driver.memFreeHost(others[1] as bigint);
+    driver.memFreeAsync(others[2] as bigint, stream);
+    driver.memPoolDestroy(managedPool);
+    driver.streamDestroy(stream);
+  });
+
   it('memsetD16/D32 refuse a misaligned pointer; batch copies refuse the legacy NULL stream', () => {
     const pointer = driver.memAlloc(64);
     expect(codeOf(() => driver.memsetD32Async(pointer + 2n, 1, 4, 0n))).toBe(

@@ -266,19 +266,19 @@ class ReferenceDriver extends ReferencePools implements Driver {
   }
   memcpyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle): void {
     this.state.checkStream(stream, 'cuMemcpyHtoDAsync');
-    this.state.driverBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync').set(bytesOf(src));
+    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync').set(bytesOf(src));
   }
   memcpyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle): void {
     this.state.checkStream(stream, 'cuMemcpyDtoHAsync');
-    bytesOf(dst).set(this.state.driverBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync'));
+    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync'));
   }
   memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
     this.state.requireContext('cuMemcpyHtoD');
-    this.state.driverBytes(dst, src.byteLength, 'cuMemcpyHtoD').set(bytesOf(src));
+    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoD').set(bytesOf(src));
   }
   memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
     this.state.requireContext('cuMemcpyDtoH');
-    bytesOf(dst).set(this.state.driverBytes(src, dst.byteLength, 'cuMemcpyDtoH'));
+    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoH'));
   }
   memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void {
     this.state.checkStream(stream, 'cuMemcpy2DAsync');

@@ -219,8 +219,10 @@ CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t size, CUmem_range_att
     if (size % 4) return CUDA_ERROR_INVALID_VALUE;
     int *out = data; size_t slots = size / 4;
     for (size_t i = 0; i < slots; i++) out[i] = CU_DEVICE_INVALID;
-    if (slots > 0) out[0] = 101;
-    if (slots > 1) out[1] = CU_DEVICE_CPU;
+    /* Every device and the CPU advised, as a real driver lists them (the H200 run returned
+       [-1, 0]): a caller sizing the array to the device count alone loses the last one. */
+    const int accessors[FAKE_DEVICES + 1] = { CU_DEVICE_CPU, 101, 100 };
+    for (size_t i = 0; i < slots && i < FAKE_DEVICES + 1; i++) out[i] = accessors[i];
     return CUDA_SUCCESS;
   }
   if (size != 4) return CUDA_ERROR_INVALID_VALUE;

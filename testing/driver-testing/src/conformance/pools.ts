@@ -221,8 +221,13 @@ export function poolCases(suite: SuiteContext): void {
         }
         return undefined;
       },
-      "a HostNuma pool on the device's host node hands out host-accessible memory",
+      "a HostNuma pool on the device's host node hands out host-accessible memory, copied with memcpyAsync",
       () => {
+        // Rule for every layer above the adapters: copies into and out of host-pool memory go
+        // through memcpyAsync (unified addressing; JS memory by addressOf). The CUDA 13.0 driver
+        // refuses cuMemcpyHtoDAsync / cuMemcpyDtoHAsync on a host-pool pointer (H200, 580.159:
+        // CUDA_ERROR_INVALID_VALUE), though it takes cuMemHostAlloc memory there.
+        // The reference driver refuses them the same way, so CI catches a layer that breaks the rule.
         const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
         const pool = suite.driver.memPoolCreate({
           allocationType: MemAllocationType.Pinned,
@@ -239,9 +244,21 @@ export function poolCases(suite: SuiteContext): void {
         const data = randomBytes(size);
         const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
         try {
-          suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
+          suite.driver.memcpyAsync(pointer, suite.driver.addressOf(data), size, suite.stream);
           suite.driver.streamSynchronize(suite.stream);
           expectSameBytes(suite.driver.hostView(pointer, size), data);
+          const result = new Uint8Array(size);
+          suite.driver.memcpyAsync(suite.driver.addressOf(result), pointer, size, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          expectSameBytes(result, data);
+          expectCudaError(
+            () => suite.driver.memcpyHtoDAsync(pointer, data, suite.stream),
+            'cuMemcpyHtoDAsync',
+          );
+          expectCudaError(
+            () => suite.driver.memcpyDtoHAsync(result, pointer, suite.stream),
+            'cuMemcpyDtoHAsync',
+          );
         } finally {
           suite.driver.memFreeAsync(pointer, suite.stream);
           suite.driver.streamSynchronize(suite.stream);

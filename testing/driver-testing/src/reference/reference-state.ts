@@ -225,6 +225,21 @@ export class ReferenceState {
     return allocation.bytes.subarray(offset, offset + size);
   }
 
+  /**
+   * The device side of `cuMemcpyHtoD*` / `cuMemcpyDtoH*`: driver memory except host-pool memory,
+   * which the CUDA 13.0 driver refuses there with CUDA_ERROR_INVALID_VALUE (seen on an H200,
+   * driver 580.159) while `cuMemcpyAsync` takes it. Refusing it here lets CI catch a layer that
+   * copies to or from a pinned pool with those entry points.
+   */
+  deviceSideBytes(pointer: bigint, size: number, call: string): Uint8Array {
+    if (size === 0) return new Uint8Array(0);
+    const { allocation, offset } = this.allocationSpan(pointer, size, call);
+    if (allocation.origin === 'pool' && allocation.kind === 'host') {
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    }
+    return allocation.bytes.subarray(offset, offset + size);
+  }
+
   /** Bytes at a unified address: driver memory, or live JS memory from `addressOf` (pageable host memory). */
   unifiedBytes(pointer: bigint, size: number, call: string): Uint8Array {
     if (size === 0) return new Uint8Array(0);

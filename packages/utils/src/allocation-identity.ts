@@ -1,0 +1,33 @@
+// Which driver allocation a Buffer lies in, from public Buffer members only.
+//
+// A driver range may not span two allocations: on an H200 with CUDA 13.0, prefetching or
+// discarding a range made of two separate 64 KiB cuMemAllocManaged allocations that happen to
+// be adjacent in address fails with CUDA_ERROR_INVALID_VALUE. So coalescing needs to know that
+// two touching buffers share one allocation, and address arithmetic cannot tell.
+import { Buffer } from '@cumem/memory';
+
+/**
+ * The outermost Buffer known to contain `buffer`'s memory: follows `owner` while the owner is a
+ * Buffer whose range contains this one (a `slice()`, or `Buffer.fromHandle` with a containing
+ * Buffer as `owner`). A Buffer from a memory resource, or from `Buffer.fromHandle` without such
+ * an owner, is its own allocation: two of them never coalesce, even when their addresses touch.
+ */
+export function allocationOf(buffer: Buffer): Buffer {
+  let inner = buffer;
+  for (;;) {
+    const owner: unknown = inner.owner;
+    if (!(owner instanceof Buffer) || !contains(owner, inner)) return inner;
+    inner = owner;
+  }
+}
+
+/** True when `a` and `b` lie in one allocation by the rule of {@link allocationOf}. */
+export function sameAllocation(a: Buffer, b: Buffer): boolean {
+  return a === b || allocationOf(a) === allocationOf(b);
+}
+
+function contains(outer: Buffer, inner: Buffer): boolean {
+  const start = outer.handle;
+  const address = inner.handle;
+  return address >= start && address + BigInt(inner.size) <= start + BigInt(outer.size);
+}
