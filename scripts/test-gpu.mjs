@@ -12,9 +12,10 @@
 //
 // Needs no pnpm or turbo: node_modules/vitest is enough. Prints (and, when $OUT is set, writes to
 // $OUT/test-gpu-summary.txt) one line: `test:gpu: N passed, N failed, N skipped`.
-//   node scripts/test-gpu.mjs [extra vitest arguments, e.g. a file filter]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+//   node scripts/test-gpu.mjs [--isolate] [--strict] [extra vitest arguments, e.g. a file filter]
+// --isolate runs each test file in its own vitest process, four at a time.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,16 +44,99 @@ if (!existsSync(vitest))
   finish(`test:gpu: vitest not found at ${vitest} (install or unpack node_modules)`, [], 1);
 
 const strict = process.argv.includes('--strict');
-const vitestArguments = process.argv.slice(2).filter((arg) => arg !== '--strict');
+const vitestArguments = process.argv.slice(2).filter((arg) => arg !== '--strict' && arg !== '--isolate');
 // vitest takes pool options from the root config only, so a project's forks execArgv (memory's
 // --expose-gc, which its release-after-GC tests need) is lost when all projects run from the
 // root. NODE_OPTIONS reaches every worker.
 const nodeOptions = `${inheritedNodeOptions ?? ''} --expose-gc`.trim();
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArguments],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, CUMEM_REQUIRE_GPU: '1', NODE_OPTIONS: nodeOptions } },
-);
+const childEnvironment = { ...process.env, CUMEM_REQUIRE_GPU: '1', NODE_OPTIONS: nodeOptions };
+
+/** One vitest run writing its JSON report to `reportFile`; resolves with its exit status and output tail. */
+function runVitest(extraArguments, reportFile, inheritOutput) {
+  return new Promise((resolveRun) => {
+    const child = spawn(
+      process.execPath,
+      [
+        vitest,
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${reportFile}`,
+        ...extraArguments,
+      ],
+      { cwd: root, stdio: inheritOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: childEnvironment },
+    );
+    let tail = '';
+    const keep = (chunk) => {
+      tail = (tail + chunk.toString()).slice(-4000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('close', (status, signal) => resolveRun({ status: status ?? signal, tail }));
+  });
+}
+
+/** Every test file of the vitest projects (packages/*, testing/*), relative to the root. */
+function testFiles() {
+  const files = [];
+  const walk = (directory) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'build') continue;
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.test.ts')) files.push(relative(root, path));
+    }
+  };
+  for (const group of ['packages', 'testing']) {
+    for (const project of readdirSync(join(root, group))) {
+      for (const part of ['src', 'test']) {
+        const directory = join(root, group, project, part);
+        if (existsSync(directory)) walk(directory);
+      }
+    }
+  }
+  return files.sort();
+}
+
+// One vitest process per test file (`--isolate`, the device default): a native crash in one file
+// (a worker that dies takes the whole shared run down with "Channel closed") then costs that file
+// alone, and the summary names it.
+async function runIsolated() {
+  const files = testFiles();
+  const merged = { success: true, testResults: [] };
+  let worst = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++];
+      const fileReport = `${report}.${next}.json`;
+      const { status, tail } = await runVitest([file], fileReport, false);
+      if (status !== 0) worst = status;
+      if (existsSync(fileReport)) {
+        const part = JSON.parse(readFileSync(fileReport, 'utf8'));
+        merged.success &&= part.success === true;
+        merged.testResults.push(...(part.testResults ?? []));
+        process.stdout.write(`${status === 0 ? 'ok     ' : 'FAILED '} ${file}\n`);
+        if (status !== 0) process.stdout.write(`${tail}\n`);
+      } else {
+        merged.success = false;
+        merged.testResults.push({
+          name: join(root, file),
+          status: 'failed',
+          message: `vitest exited ${status} without a report (crashed?): ${tail.split('\n').slice(-12).join(' | ')}`,
+          assertionResults: [],
+        });
+        process.stdout.write(`CRASHED ${file} (exit ${status})\n${tail}\n`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  writeFileSync(report, JSON.stringify(merged));
+  return { status: worst };
+}
+
+const isolate = process.argv.includes('--isolate');
+const run = isolate ? await runIsolated() : await runVitest(vitestArguments, report, true);
 
 /** A skip the suites make on purpose (see the header); never one of a real adapter in default mode. */
 function allowedSkip(test) {
@@ -64,7 +148,7 @@ function allowedSkip(test) {
 }
 
 if (!existsSync(report)) {
-  finish(`test:gpu: vitest wrote no JSON report (exit ${run.status ?? run.signal})`, [], 1);
+  finish(`test:gpu: vitest wrote no JSON report (exit ${run.status})`, [], 1);
 }
 
 const result = JSON.parse(readFileSync(report, 'utf8'));
@@ -111,7 +195,7 @@ const ok =
   counts.passed > 0;
 if (!ok) {
   details.push(
-    `test:gpu FAILED: vitest exit ${run.status ?? run.signal}, success ${result.success}; ` +
+    `test:gpu FAILED: vitest exit ${run.status}, success ${result.success}; ` +
       'every test must run and pass (skipped and todo tests count as failures here, except those by design)',
   );
 }

@@ -107,7 +107,7 @@ PYTHON
 
 run_tests() {
   set -o pipefail
-  timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs 2>&1 | tee "$OUT/test-gpu.log"
+  timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate 2>&1 | tee "$OUT/test-gpu.log"
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"

@@ -32,6 +32,8 @@ const deviceLocations: MemLocation[] = [];
  */
 export class ManagedBuffer extends Buffer implements AccessAdvisor {
   private accessedByView: AccessedByView | undefined = undefined;
+  // Whether the last preferred-location advice through this object named a host NUMA node.
+  private advisedHostNuma = false;
 
   /** Whether read-mostly advice is applied (asks the driver). Setting it advises the driver. */
   get readMostly(): boolean {
@@ -64,8 +66,8 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
         this.byteSize,
         MemRangeAttribute.PreferredLocationType,
       );
-      // CUDA 13.0 on an H200 with one NUMA node (NumaConfig 0) accepts HostNuma advice but reads
-      // the type back as Invalid: only then ask the legacy attribute, which still knows "the host".
+      // CUDA 13.0 on an H200 accepts HostNuma advice but reads the type back as Invalid: only
+      // then ask the legacy attribute.
       if (type !== MemLocationType.Invalid) {
         const id = driver.memRangeGetAttribute(
           this.pointer,
@@ -80,7 +82,11 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
       this.byteSize,
       MemRangeAttribute.PreferredLocation,
     );
-    if (ordinal === CU_DEVICE_INVALID) return null;
+    if (ordinal === CU_DEVICE_INVALID) {
+      // The same driver reports no preference at all (legacy attribute included) after HostNuma
+      // advice: a host preference this object set then reads back as the spec's plain `new Host()`.
+      return this.advisedHostNuma ? new Host() : null;
+    }
     return ordinal === CU_DEVICE_CPU ? new Host() : new Device(ordinal);
   }
 
@@ -89,10 +95,14 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
     this.checkOpen();
     if (location === null) {
       this.advise(MemAdvise.UnsetPreferredLocation, this.anyLocation());
+      this.advisedHostNuma = false;
       return;
     }
     checkNumaSupported(this.runtime, location, 'preferredLocation');
-    this.advise(MemAdvise.SetPreferredLocation, locationToMemLocation(location));
+    const memLocation = locationToMemLocation(location);
+    this.advise(MemAdvise.SetPreferredLocation, memLocation);
+    this.advisedHostNuma =
+      memLocation.type === MemLocationType.HostNuma || memLocation.type === MemLocationType.HostNumaCurrent;
   }
 
   /** The locations advised as accessors: a live Set-like view (see {@link AccessedByView}). */

@@ -1,11 +1,14 @@
 // How each batch operation reaches the driver, chosen per driver from measurements.
 //
-// The batch entry points are not always faster than a loop of single calls. Measured on an
-// NVIDIA H200, driver 580.159.04 (CUDA 13.0), in C, microseconds per 1024 ranges of 64 KiB
-// including the stream sync (bench/c/utils.c, first GPU run): prefetch loop 24023 / batch
-// 29103; discard loop 8478 / batch 6945; discard-and-prefetch loop 18179 / batch 25841;
-// device-to-device copy loop 3064 / batch 2967. So "auto" follows a table of measured results,
-// and defaults to per-range calls wherever nothing says the batch call wins.
+// The batch entry points are not always faster than a loop of single calls, so "auto" follows
+// a table of measured results and defaults to per-range calls wherever nothing says the batch
+// call wins. Measured on an NVIDIA H200, driver 580.159.04 (CUDA 13.0), in C, microseconds per
+// 1024 ranges of 64 KiB including the stream sync, every repetition starting from the same page
+// state (bench/c/utils.c, second GPU run): prefetch loop 40276 / batch 27525 (to the device
+// 61911 / 31287); discard-and-prefetch loop 28646 / batch 28870; discard loop 8478 / batch 6945
+// (first run); device-to-device copy loop 3064 / batch 2967 (first run). The first run, without
+// a fixed page state, had the loop ahead for prefetch: a batch of migrations to the device is
+// where the batch call wins, by half.
 import { type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
 
 /** The operations of this package that can take the batch or the loop path. */
@@ -49,19 +52,19 @@ export const BATCH_STRATEGY_TABLE: readonly BatchStrategyRule[] = Object.freeze(
     operation: 'prefetch',
     minDriverVersion: 13000,
     maxDriverVersion: Number.POSITIVE_INFINITY,
-    kind: 'loop',
+    kind: 'batch',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB: loop 24023 us, batch 29103 us',
+      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB alternating: loop 40276 us, batch 27525 us; ffi batch 24587 us, napi batch 22081 us',
   },
   {
     operation: 'discardPrefetch',
     minDriverVersion: 13000,
     maxDriverVersion: Number.POSITIVE_INFINITY,
-    kind: 'loop',
+    kind: 'batch',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB: loop 18179 us, batch 25841 us',
+      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB alternating: loop 28646 us, batch 28870 us; ffi loop 29934 / batch 23454 us, napi loop 30940 / batch 28235 us',
   },
   {
     operation: 'discard',
