@@ -9,7 +9,7 @@ import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { ManagedBuffer } from './managed-buffer.js';
 import { ManagedMemoryResource } from './managed-memory-resource.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
-import { Stream } from './stream.js';
+import { defaultStream, Stream } from './stream.js';
 
 function pattern(size: number, seed = 1): Uint8Array {
   return Uint8Array.from({ length: size }, (_, index) => (index * 31 + seed) & 0xff);
@@ -309,12 +309,14 @@ describeEachDriver(adapters, 'Buffer', (entry) => {
 
     it('keeps an owner alive and frees through mr on close', () => {
       const pool = new DeviceMemoryResource(0, {});
-      const raw = pool.allocate(4096);
+      // A raw pointer from the driver: were it a Buffer's, that Buffer's finalizer would free it
+      // again after \`owned\` did, which crashes the real driver.
+      const raw = entry.driver.memAllocFromPoolAsync(4096, pool.handle, defaultStream().handle);
       const owner = { name: 'owner' };
-      const kept = Buffer.fromHandle(raw.handle, 4096, { owner });
+      const kept = Buffer.fromHandle(raw, 4096, { owner });
       expect(kept.owner).toBe(owner);
       expect(pool.attributes.usedMemCurrent).toBe(4096);
-      const owned = Buffer.fromHandle(raw.handle, 4096, { mr: pool });
+      const owned = Buffer.fromHandle(raw, 4096, { mr: pool });
       expect(owned.memoryResource).toBe(pool);
       owned.close();
       Stream.create().sync();

@@ -23,7 +23,18 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
 const onePointer = new BigUint64Array(1);
 const oneSize = new BigUint64Array(1);
 
+// Read-mostly and unset-preferred advice ignore the location but need a valid one: one frozen
+// device location per ordinal, so the hot setters allocate nothing.
 const deviceLocations: MemLocation[] = [];
+
+function deviceLocation(ordinal: number): MemLocation {
+  let location = deviceLocations[ordinal];
+  if (location === undefined) {
+    location = Object.freeze({ type: MemLocationType.Device, id: ordinal });
+    deviceLocations[ordinal] = location;
+  }
+  return location;
+}
 
 /**
  * Managed (unified) memory with cuda.core's property-style advice: `readMostly`,
@@ -48,7 +59,16 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
   set readMostly(value: boolean) {
     checkBoolean(value, 'readMostly');
     this.checkOpen();
-    this.advise(value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly, this.anyLocation());
+    // One device lookup and one context check: this setter is timed against C (bench/).
+    const ordinal = this.workDevice(null);
+    const runtime = this.runtime;
+    runtime.makeCurrent(ordinal);
+    runtime.driver.memAdvise(
+      this.pointer,
+      this.byteSize,
+      value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly,
+      deviceLocation(ordinal),
+    );
   }
 
   /**
@@ -228,16 +248,8 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
     this.runtime.driver.memAdvise(this.pointer, this.byteSize, advice, location);
   }
 
-  // Read-mostly and unset-preferred advice ignore the location; the driver still wants a valid one.
-  // Cached per device: the readMostly setter is a hot path measured against C.
   private anyLocation(): MemLocation {
-    const ordinal = this.workDevice(null);
-    let location = deviceLocations[ordinal];
-    if (location === undefined) {
-      location = Object.freeze({ type: MemLocationType.Device, id: ordinal });
-      deviceLocations[ordinal] = location;
-    }
-    return location;
+    return deviceLocation(this.workDevice(null));
   }
 
   private bindContext(): void {
