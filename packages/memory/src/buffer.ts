@@ -105,6 +105,9 @@ export abstract class MemoryResource {
     this.deallocate(handle, size, stream === undefined ? undefined : { stream });
   }
 
+  /** @internal `Buffer.fromHandle` handed this resource memory to free; pools count it. */
+  adoptBuffer(): void {}
+
   /** @internal Only IPC-enabled pools export buffers. */
   exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
     throw new TypeError(
@@ -231,7 +234,10 @@ export class Buffer implements DeferredRelease {
       null,
     );
     buffer.checkWrapped();
-    if (mr !== undefined && size > 0) deferRelease(buffer);
+    if (mr !== undefined && size > 0) {
+      mr.adoptBuffer();
+      deferRelease(buffer);
+    }
     return buffer;
   }
 

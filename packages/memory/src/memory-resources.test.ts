@@ -153,6 +153,52 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
       mr.close();
     });
 
+    it('destroys its pool only once the buffers still open at close() are freed', () => {
+      // Destroying a host pool with an allocation outstanding, then freeing it, crashes the
+      // CUDA 13.0 driver at the next synchronization of that stream (seen on an H200).
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const mr = new PinnedMemoryResource();
+        const first = mr.allocate(64);
+        const second = mr.allocate(64);
+        const empty = mr.allocate(0);
+        const calls = () => log.calls.filter((call) => call === 'memFreeAsync' || call === 'memPoolDestroy');
+        log.reset();
+        mr.close();
+        expect(mr.isClosed).toBe(true);
+        expect(() => mr.allocate(8)).toThrow(CudaStateError);
+        expect(calls()).toEqual([]);
+        empty.close();
+        first.close();
+        expect(calls()).toEqual(['memFreeAsync']);
+        second.close();
+        expect(calls()).toEqual(['memFreeAsync', 'memFreeAsync', 'memPoolDestroy']);
+        second.close();
+        mr.close();
+        expect(calls()).toEqual(['memFreeAsync', 'memFreeAsync', 'memPoolDestroy']);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+
+    it('counts memory handed to it by Buffer.fromHandle before destroying its pool', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const mr = new PinnedMemoryResource();
+        const raw = entry.driver.memAllocFromPoolAsync(256, mr.handle, defaultStream().handle);
+        const adopted = Buffer.fromHandle(raw, 256, { mr });
+        log.reset();
+        mr.close();
+        expect(log.calls).not.toContain('memPoolDestroy');
+        adopted.close();
+        expect(log.calls.filter((call) => call === 'memPoolDestroy')).toHaveLength(1);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+
     it('refuses negative NUMA ids other than -1', () => {
       expect(() => new PinnedMemoryResource({ numaId: -2 })).toThrow(RangeError);
       expect(() => new PinnedMemoryResource({ numaId: 0.5 })).toThrow(TypeError);

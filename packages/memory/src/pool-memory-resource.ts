@@ -62,6 +62,13 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private stream: Stream | undefined = undefined;
   private allocationHandle: IpcAllocationHandle | undefined = undefined;
   private attributeView: PoolAttributes | undefined = undefined;
+  // Buffers handed out and not yet freed. cuMemPoolDestroy on a pool that still has allocations
+  // is documented to wait for them, but on a CUDA 13.0 driver (580, H200) closing a pinned pool
+  // before its buffers, then freeing them with cuMemFreeAsync, made a later cuStreamSynchronize
+  // of that stream crash the process or never return (the buffer and memory-resource tests).
+  // So close() destroys an owned pool only once the last of its buffers has been freed.
+  private outstanding = 0;
+  private destroyPending = false;
 
   /** @internal */
   constructor(setup: PoolSetup) {
@@ -119,8 +126,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
     else if (stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const runtime = this.runtime;
     runtime.makeCurrent(stream.ordinal);
-    const handle =
-      size === 0 ? 0n : runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
+    if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
+    const handle = runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
+    this.outstanding++;
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
@@ -144,6 +152,14 @@ export abstract class PoolMemoryResource extends MemoryResource {
       stream === undefined || stream.isClosed ? (this.stream ?? this.ownDefaultStream()) : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
+    // A pointer this resource never counted (deallocate of foreign memory) does not go below 0.
+    if (this.outstanding > 0) this.outstanding--;
+    if (this.destroyPending && this.outstanding === 0) this.destroyPool();
+  }
+
+  /** @internal Counts external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
+  override adoptBuffer(): void {
+    this.outstanding++;
   }
 
   /**
@@ -164,7 +180,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
     return this.allocationHandle;
   }
 
-  /** Closes the resource: destroys an owned pool (the driver defers that until outstanding buffers are freed). Idempotent. */
+  /**
+   * Closes the resource: destroys an owned pool, at once or, while buffers from it are still open,
+   * when the last of them is freed. Idempotent.
+   */
   override close(): void {
     if (this.closed) return;
     super.close();
@@ -172,9 +191,16 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.allocationHandle = undefined;
     if (this.owned) {
       forgetFinalizer(this);
-      this.runtime.makeCurrent(this.ordinal);
-      this.runtime.driver.memPoolDestroy(this.pool);
+      // With buffers outstanding, the last one's free destroys the pool (see `outstanding`).
+      if (this.outstanding > 0) this.destroyPending = true;
+      else this.destroyPool();
     }
+  }
+
+  private destroyPool(): void {
+    this.destroyPending = false;
+    this.runtime.makeCurrent(this.ordinal);
+    this.runtime.driver.memPoolDestroy(this.pool);
   }
 
   /** @internal */
@@ -194,6 +220,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const target = stream ?? this.stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const handle = this.runtime.driver.memPoolImportPointer(this.pool, bytes);
+    if (size !== 0) this.outstanding++;
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
 
