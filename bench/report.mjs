@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Turns a results JSON from bench/run.mjs into a Markdown table of ratios against the C floor,
 // rewrites the table between the bench markers of README.md, and files the results under
-// bench/results/<date>-<device>.json.
+// bench/results/<date>-<device>-<commit>.json.
 //
 //   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save]
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -106,13 +106,14 @@ export function rewriteReadme(readmePath, table) {
   return true;
 }
 
-/** `2025-11-21-nvidia-h100-80gb-hbm3`: the name results are filed under. */
+/** `2025-11-21-nvidia-h100-80gb-hbm3-1a2b3c4`: the name results are filed under (one file per run). */
 export function resultsFileName(results) {
   const device = String(results.device)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
-  return `${String(results.date).slice(0, 10)}-${device || 'unknown-device'}.json`;
+  const commit = /^[0-9a-f]{7}/.exec(String(results.commit ?? ''))?.[0];
+  return `${String(results.date).slice(0, 10)}-${device || 'unknown-device'}${commit ? `-${commit}` : ''}.json`;
 }
 
 function main(argv) {
