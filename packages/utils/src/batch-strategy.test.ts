@@ -11,9 +11,10 @@ describe('chooseBatchStrategy', () => {
   const cuda13 = fakeDriver(13000, true);
   const cuda12 = fakeDriver(12040, false);
 
-  it('auto on CUDA 13.0 follows the H200 measurements: the batch entry point for every operation', () => {
-    expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false).kind).toBe('batch');
-    expect(chooseBatchStrategy(cuda13, 'discardPrefetch', 'auto', false).kind).toBe('batch');
+  it('auto on CUDA 13.0 follows the H200 measurements: split by direction for prefetches, batch for discard and copy', () => {
+    expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false).kind).toBe('split');
+    expect(chooseBatchStrategy(cuda13, 'discardPrefetch', 'auto', false).kind).toBe('split');
+    expect(chooseBatchStrategy(cuda13, 'discard', 'auto', false).kind).toBe('batch');
     expect(chooseBatchStrategy(cuda13, 'copy', 'auto', false)).toEqual({
       kind: 'batch',
       chunkSize: Number.POSITIVE_INFINITY,

@@ -2,13 +2,13 @@
 //
 // The batch entry points are not always faster than a loop of single calls, so "auto" follows
 // a table of measured results and defaults to per-range calls wherever nothing says the batch
-// call wins. Measured on an NVIDIA H200, driver 580.159.04 (CUDA 13.0), in C, microseconds per
-// 1024 ranges of 64 KiB including the stream sync, every repetition starting from the same page
-// state (bench/c/utils.c, second GPU run): prefetch loop 40276 / batch 27525 (to the device
-// 61911 / 31287); discard-and-prefetch loop 28646 / batch 28870; discard loop 8478 / batch 6945
-// (first run); device-to-device copy loop 3064 / batch 2967 (first run). The first run, without
-// a fixed page state, had the loop ahead for prefetch: a batch of migrations to the device is
-// where the batch call wins, by half.
+// call wins. Measured on an NVIDIA H200, driver 580.159.04 (CUDA 13.0), in C, per 1024 ranges of
+// 64 KiB including the stream sync, every repetition from the same page state (bench/c/utils.c):
+// which of loop and batch wins a whole alternating run flips from one run to the next, but split
+// by direction it does not — migrations to the device go faster as one batch call (or tie), and
+// migrations to the host as one call per range (by 1.2x to 1.9x) in every run. So prefetches and
+// discard-prefetches take the 'split' path. Discard: loop 8478 / batch 6945 us; device-to-device
+// copy: loop 3064 / batch 2967 us.
 import { type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
 
 /** The operations of this package that can take the batch or the loop path. */
@@ -20,10 +20,16 @@ export type BatchOperation = 'prefetch' | 'discard' | 'discardPrefetch' | 'copy'
  */
 export type BatchStrategy = 'auto' | 'batch' | 'loop';
 
+/**
+ * How `'auto'` reaches the driver: `'batch'`, `'loop'`, or `'split'` — ranges bound for the host
+ * one call each, ranges bound for a device in one batch call.
+ */
+export type BatchKind = 'batch' | 'loop' | 'split';
+
 /** The path an operation takes. */
 export interface ResolvedBatchStrategy {
-  /** `'batch'`: batch entry point, up to `chunkSize` ranges per call. `'loop'`: one call per range. */
-  readonly kind: 'batch' | 'loop';
+  /** `'batch'`: batch entry point, up to `chunkSize` ranges per call. `'loop'`: one call per range. `'split'`: see {@link BatchKind}. */
+  readonly kind: BatchKind;
   /** Most ranges per batch call (Infinity = all in one call). */
   readonly chunkSize: number;
 }
@@ -35,7 +41,7 @@ export interface BatchStrategyRule {
   readonly minDriverVersion: number;
   /** Upper bound, exclusive. */
   readonly maxDriverVersion: number;
-  readonly kind: 'batch' | 'loop';
+  readonly kind: BatchKind;
   /** Ranges per batch call; Infinity for one call. */
   readonly chunkSize: number;
   /** Where the choice comes from: a measurement, or why it is assumed. */
@@ -52,19 +58,23 @@ export const BATCH_STRATEGY_TABLE: readonly BatchStrategyRule[] = Object.freeze(
     operation: 'prefetch',
     minDriverVersion: 13000,
     maxDriverVersion: Number.POSITIVE_INFINITY,
-    kind: 'batch',
+    kind: 'split',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB alternating: loop 40276 us, batch 27525 us; ffi batch 24587 us, napi batch 22081 us',
+      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB, every step all ranges one way: ' +
+      'to the device batch 31287 / loop 61911 us and 28792 / 35849 us (two runs); ' +
+      'to the host loop 19800 / batch 24009 us and 17465 / 28980 us',
   },
   {
     operation: 'discardPrefetch',
     minDriverVersion: 13000,
     maxDriverVersion: Number.POSITIVE_INFINITY,
-    kind: 'batch',
+    kind: 'split',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB alternating: loop 28646 us, batch 28870 us; ffi loop 29934 / batch 23454 us, napi loop 30940 / batch 28235 us',
+      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB, every step all ranges one way: ' +
+      'to the device batch 31407 / loop 40402 us and 24323 / 23733 us (two runs); ' +
+      'to the host loop 15454 / batch 28929 us and 12925 / 24617 us',
   },
   {
     operation: 'discard',
@@ -147,7 +157,7 @@ export function chooseBatchStrategy(
   for (const rule of table) {
     if (rule.operation !== operation || version < rule.minDriverVersion || version >= rule.maxDriverVersion)
       continue;
-    if (rule.kind === 'batch' && !available) break;
+    if (rule.kind !== 'loop' && !available) break;
     return { kind: rule.kind, chunkSize: rule.chunkSize };
   }
   if (operation === 'discard') return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY };

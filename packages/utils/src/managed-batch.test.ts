@@ -87,6 +87,30 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
     });
   }
 
+  it('auto on CUDA 13 sends host-bound ranges one call each and device-bound ones in one batch call', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    try {
+      const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : host));
+      log.reset();
+      prefetchBatch(stream, buffers, alternating, { coalesce: false });
+      discardPrefetchBatch(stream, buffers, alternating, { coalesce: false });
+      stream.sync();
+      const count = (name: string) => log.calls.filter((call) => call === name).length;
+      if (entry.driver.driverVersion >= 13000 && entry.driver.capabilities.batchPrefetchDiscard) {
+        expect(count('memPrefetchAsync')).toBe(buffers.length / 2);
+        expect(count('memPrefetchBatchAsync')).toBe(1);
+        // Per-range discard-prefetch is the batch entry point with one range: half the ranges, plus one batch.
+        expect(count('memDiscardAndPrefetchBatchAsync')).toBe(buffers.length / 2 + 1);
+      }
+      buffers.forEach((buffer, i) => {
+        expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
+      });
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+
   it('coalesces adjacent slices of one allocation into one range', () => {
     const { driver, log } = countingDriver(entry.driver);
     useDriver(driver);

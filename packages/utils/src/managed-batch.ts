@@ -1,8 +1,14 @@
 // prefetchBatch / discardBatch / discardPrefetchBatch: many managed ranges, one operation.
-import type { Driver, Location, MemLocation } from '@cumem/core-types';
+import { type Driver, type Location, type MemLocation, MemLocationType } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
 import { currentDriver } from '@cumem/memory';
-import { type BatchOptions, checkBatchOptions, checkBuffers, checkLocations } from './batch-arguments.js';
+import {
+  type BatchOptions,
+  type CheckedBatchOptions,
+  checkBatchOptions,
+  checkBuffers,
+  checkLocations,
+} from './batch-arguments.js';
 import { type BatchOperation, chooseBatchStrategy, hasBatchEntryPoint } from './batch-strategy.js';
 import { sharedScratch, writeSize } from './range-scratch.js';
 import { checkStream, driverFor } from './stream-binding.js';
@@ -83,23 +89,73 @@ function runManagedBatch(
     checkedOptions.requireBatch,
   );
   if (list.length === 0) return;
+  const bound = driverFor(openStream);
+  if (strategy.kind !== 'split') {
+    issue(
+      bound,
+      operation,
+      strategy.kind,
+      list,
+      targets,
+      openStream.handle,
+      checkedOptions,
+      strategy.chunkSize,
+    );
+    return;
+  }
+  // Host-bound ranges one call each, device-bound ones in one batch (see batch-strategy.ts).
+  issue(bound, operation, 'loop', list, targets, openStream.handle, checkedOptions, 1, true);
+  issue(
+    bound,
+    operation,
+    'batch',
+    list,
+    targets,
+    openStream.handle,
+    checkedOptions,
+    strategy.chunkSize,
+    false,
+  );
+}
+
+interface Targets {
+  readonly distinct: readonly MemLocation[];
+  indexOf(index: number): number;
+}
+
+function isHostLocation(location: MemLocation): boolean {
+  return location.type !== MemLocationType.Device;
+}
+
+/** Issues the ranges of `list` (only those bound for the host, or not, when `hostBound` is given). */
+function issue(
+  bound: Driver,
+  operation: ManagedOperation,
+  kind: 'batch' | 'loop',
+  list: readonly Buffer[],
+  targets: Targets,
+  handle: bigint,
+  options: CheckedBatchOptions,
+  defaultChunk: number,
+  hostBound?: boolean,
+): void {
   const scratch = sharedScratch;
   scratch.reset(list.length);
   for (let i = 0; i < list.length; i++) {
     const buffer = list[i]!;
     const size = buffer.size;
     if (size === 0) continue;
-    scratch.push(buffer, size, targets.indexOf(i), checkedOptions.coalesce);
+    const target = targets.indexOf(i);
+    if (hostBound !== undefined && isHostLocation(targets.distinct[target]!) !== hostBound) continue;
+    scratch.push(buffer, size, target, options.coalesce);
   }
   if (scratch.count === 0) return;
-  const handle = openStream.handle;
-  const bound = driverFor(openStream);
-  if (strategy.kind === 'loop') {
+  if (kind === 'loop') {
     loop(bound, operation, targets.distinct, handle);
     return;
   }
   scratch.packSizes();
-  const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
+  const chunk = options.chunkSize ?? defaultChunk;
   for (let from = 0; from < scratch.count; from += chunk) {
     const to = Math.min(scratch.count, from + chunk);
     const whole = from === 0 && to === scratch.count;
