@@ -67,6 +67,18 @@ export function describeGated(
       });
     });
   } else {
+    announceSkip(entry.name, reason);
     describe.skip(`${title} — skipped: ${reason}`, body);
   }
+}
+
+const announced = new Set<string>();
+
+// The default reporter shows skipped blocks only as a count, so each test file says once, on
+// stderr, which driver's cases it skips and why (e.g. no libcuda.so.1 on a CI machine).
+function announceSkip(driverName: string, reason: string): void {
+  const key = `${driverName}\0${reason}`;
+  if (announced.has(key)) return;
+  announced.add(key);
+  process.stderr.write(`cumem tests: ${driverName} cases skipped — ${reason}\n`);
 }
