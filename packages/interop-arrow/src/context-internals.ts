@@ -3,7 +3,7 @@
 // allocation counter. Kept in a WeakMap so `Context` has no undocumented public members.
 
 import type { Device, Driver, DriverHandle } from '@cumem/core-types';
-import { defaultStream, setCurrentDevice } from '@cumem/memory';
+import { defaultStream, makeDeviceCurrent } from '@cumem/memory';
 import type { Context } from './context.js';
 
 /** Internal state of one Context. */
@@ -44,11 +44,11 @@ export function contextState(context: object): ContextState {
 
 /**
  * Makes the device's primary context current on this thread (through @cumem/memory, which
- * retains it) and returns the stream copies go to: the library's per-device default stream,
+ * retains it) without changing @cumem/memory's default device, and returns the stream copies go to: the library's per-device default stream,
  * so work is ordered with @cumem/memory's own default-stream work.
  */
 export function enterContext(state: ContextState): DriverHandle {
-  setCurrentDevice(state.device);
+  makeDeviceCurrent(state.device);
   return defaultStream(state.device).handle;
 }
 

@@ -8,8 +8,8 @@ import {
   currentDriver,
   LegacyPinnedMemoryResource,
   type Buffer as MemoryBuffer,
+  makeDeviceCurrent,
   PinnedMemoryResource,
-  setCurrentDevice,
 } from '@cumem/memory';
 
 const keepAlive = new WeakMap<ArrayBufferLike, HostBuffer>();
@@ -153,6 +153,6 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
     throw new TypeError(`allocator must be 'legacy' or 'pool', got ${String(allocator)}`);
   }
   if (size === 0) return new HostBuffer(constructing, null, target);
-  setCurrentDevice(target);
+  makeDeviceCurrent(target);
   return new HostBuffer(constructing, resourceFor(allocator).allocate(size), target);
 }
