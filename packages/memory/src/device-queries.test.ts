@@ -104,6 +104,20 @@ describe('devices on a two-device reference driver', () => {
   });
 });
 
+describe('setCurrentDevice after native code changed the context', () => {
+  it('binds the context again even when cumem believes it is current', () => {
+    const reference = createReferenceDriver({ deviceCount: 2 });
+    useDriver(reference);
+    setCurrentDevice(0);
+    // Another library switches the thread to device 1 behind cumem's back.
+    reference.contextSetCurrent(reference.primaryContextRetain(1));
+    expect(reference.contextGetDevice()).toBe(1);
+    setCurrentDevice(0);
+    expect(reference.contextGetDevice()).toBe(0);
+    reference.primaryContextRelease(1);
+  });
+});
+
 describe('makeDeviceCurrent on a two-device reference driver', () => {
   it("binds the device's primary context and leaves the default device alone", () => {
     const { driver, log } = countingDriver(createReferenceDriver({ deviceCount: 2 }));

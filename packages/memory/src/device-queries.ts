@@ -125,7 +125,9 @@ export function setCurrentDevice(device: Device | number): void {
   if (device === undefined) throw new TypeError('setCurrentDevice needs a device (a Device or an ordinal)');
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
-  runtime.makeCurrent(ordinal);
+  // Always bound, never skipped as already current: this is how callers resync cumem after
+  // native code of their own changed the thread's context (README, Notes).
+  runtime.bind(ordinal);
   runtime.currentDevice = ordinal;
 }
 

@@ -37,7 +37,8 @@ export class DriverRuntime {
     this.bind(ordinal);
   }
 
-  private bind(ordinal: number): void {
+  /** Makes the device's context current unconditionally (after code outside cumem changed it). */
+  bind(ordinal: number): void {
     let context = this.contexts[ordinal];
     if (context === undefined) {
       context = this.driver.primaryContextRetain(ordinal);
