@@ -318,6 +318,16 @@ export interface Driver {
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   /** The address of the first byte of JS memory (for handing host arrays to native code). Not a driver call. */
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer;
+  /**
+   * Detaches an ArrayBuffer made by {@link hostView} so that every view over it reads as length
+   * 0 (the memory itself is untouched; free it as usual). Not a driver call. @cumem/memory calls
+   * it when a buffer that handed out views is closed, so no view reaches memory a pool reuses.
+   * @returns true when detached; false when the adapter cannot detach such a buffer (the FFI
+   *   adapter: koffi's views cannot be detached from JS), or `view` is not one it made (the
+   *   reference driver, for JS memory).
+   * @throws TypeError when `view` is not an ArrayBuffer.
+   */
+  detachView(view: ArrayBuffer): boolean;
 }
 
 /** What each adapter package exports. */

@@ -22,7 +22,7 @@ import * as managed from './ffi-managed.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
 import * as streams from './ffi-streams.js';
-import { addressOf, hostView } from './host-memory.js';
+import { addressOf, detachView, hostView } from './host-memory.js';
 import { loadDriver } from './library-loader.js';
 
 /** The ffi adapter. Create it with `createDriver()`. */
@@ -324,5 +324,8 @@ export class FfiDriver implements Driver {
   }
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
     return addressOf(view);
+  }
+  detachView(view: ArrayBuffer): boolean {
+    return detachView(view);
   }
 }

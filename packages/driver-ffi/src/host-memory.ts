@@ -1,4 +1,4 @@
-// hostView and addressOf: koffi only, no driver call, so they work without a GPU.
+// hostView, addressOf and detachView: koffi only, no driver call, so they work without a GPU.
 
 import type { DevicePointer } from '@cumem/core-types';
 import { loadKoffi } from './koffi-module.js';
@@ -30,6 +30,19 @@ export function addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
   const tag = Object.prototype.toString.call(view);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return koffi.address(view);
   throw new TypeError('addressOf: expected an ArrayBuffer or an ArrayBufferView');
+}
+
+/**
+ * Always false: koffi's `view` ArrayBuffers cannot be detached from JS (a structuredClone or
+ * postMessage transfer silently copies them, and koffi has no detach call), so @cumem/memory
+ * keeps their memory until they are garbage-collected instead.
+ * @throws TypeError when `view` is not an ArrayBuffer.
+ */
+export function detachView(view: ArrayBuffer): boolean {
+  if (Object.prototype.toString.call(view) !== '[object ArrayBuffer]') {
+    throw new TypeError('detachView: expected an ArrayBuffer');
+  }
+  return false;
 }
 
 // Handing koffi a typed array for a `void *` parameter measured ~500 ns more per call than a

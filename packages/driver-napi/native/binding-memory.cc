@@ -1,5 +1,5 @@
-// Classic allocation, legacy IPC handles, pointer attributes, and the two non-driver helpers
-// (hostView, addressOf) that move between JS memory and addresses.
+// Classic allocation, legacy IPC handles, pointer attributes, and the non-driver helpers
+// (hostView, addressOf, detachView) that move between JS memory and addresses.
 #include <cstring>
 
 #include "binding-support.h"
@@ -143,6 +143,20 @@ Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   return BigIntValue(env, reinterpret_cast<uint64_t>(data));
 }
 
+// Detaching an external ArrayBuffer from hostView only drops V8's reference to the memory (no
+// finalizer was given), so views over it read as length 0 and the memory stays the driver's.
+Napi::Value DetachView(const Napi::CallbackInfo& info) {
+  napi_env env = info.Env();
+  bool isArrayBuffer = false;
+  if (info.Length() < 1 || napi_is_arraybuffer(env, info[0], &isArrayBuffer) != napi_ok || !isArrayBuffer) {
+    napi_throw_type_error(env, nullptr, "detachView: expected an ArrayBuffer");
+    return Napi::Value();
+  }
+  bool detached = napi_detach_arraybuffer(env, info[0]) == napi_ok;
+  if (!detached && info.Env().IsExceptionPending()) info.Env().GetAndClearPendingException();
+  return Napi::Boolean::New(env, detached);
+}
+
 }  // namespace
 
 void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
@@ -158,6 +172,7 @@ void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
   Method<PointerGetHandleAttribute>(env, target, "pointerGetHandleAttribute", state);
   Method<HostView>(env, target, "hostView", state);
   Method<AddressOf>(env, target, "addressOf", state);
+  Method<DetachView>(env, target, "detachView", state);
 }
 
 }  // namespace cumem

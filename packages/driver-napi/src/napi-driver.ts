@@ -124,6 +124,7 @@ function driverFromBinding(b: NativeBinding): Driver {
     pointerGetHandleAttribute: b.pointerGetHandleAttribute,
     hostView: b.hostView,
     addressOf: b.addressOf,
+    detachView: b.detachView,
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

@@ -134,6 +134,7 @@ export interface NativeBinding {
   pointerGetHandleAttribute(pointer: DevicePointer, attribute: number): bigint;
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer;
+  detachView(view: ArrayBuffer): boolean;
 }
 
 /** The addon module itself (`cumem_napi.node`). @internal */

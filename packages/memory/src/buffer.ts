@@ -14,6 +14,7 @@ import { copyFromHost, copyPointers, copyToHost, fillPattern, fillPointer } from
 import { cancelRelease, type DeferredRelease, deferRelease } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
+import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewList } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import type { Release } from './object-finalizer.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
@@ -128,7 +129,11 @@ export abstract class MemoryResource {
 export interface FromHandleOptions {
   /** The resource that owns the memory: `close()` (or GC) calls its `deallocate`. */
   readonly mr?: MemoryResource;
-  /** An object kept alive as long as the buffer, which owns the memory instead. */
+  /**
+   * An object kept alive as long as the buffer, which owns the memory instead. When it is a
+   * Buffer, or any object with a boolean `isClosed`, the new buffer is closed (and refuses all
+   * work) once the owner is; host views taken through it belong to the owner's memory.
+   */
   readonly owner?: unknown;
 }
 
@@ -143,6 +148,8 @@ interface PointerInfo {
 const owns = 1;
 const closedFlag = 2;
 const registered = 4;
+// fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is.
+const followsOwner = 8;
 const bufferToken = Symbol('cumem.buffer');
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
@@ -172,6 +179,9 @@ export class Buffer implements DeferredRelease {
   private ownerObject: unknown;
   private flags: number;
   private info: PointerInfo | undefined = undefined;
+  // The host views handed out over memory this buffer owns; null until the first one, so a
+  // buffer that never made a view pays nothing on allocate and close.
+  private views: ViewList | null = null;
 
   /** @internal Use a memory resource's `allocate`, {@link Buffer.fromHandle} or {@link Buffer.slice}. */
   constructor(
@@ -230,7 +240,7 @@ export class Buffer implements DeferredRelease {
       mr ?? null,
       owner ?? null,
       undefined,
-      mr ? owns : 0,
+      mr ? owns : followedOwner(owner),
       null,
     );
     buffer.checkWrapped();
@@ -305,9 +315,17 @@ export class Buffer implements DeferredRelease {
     return this.resource?.isMapped === true;
   }
 
-  /** True after `close()`, or once the buffer this one slices is closed. */
+  /**
+   * True after `close()`, once the buffer this one slices is closed, or once the `owner` given
+   * to {@link Buffer.fromHandle} (a Buffer, or any object with a boolean `isClosed`) is closed.
+   */
   get isClosed(): boolean {
-    return (this.flags & closedFlag) !== 0 || this.parent?.isClosed === true;
+    const flags = this.flags;
+    return (
+      (flags & closedFlag) !== 0 ||
+      this.parent?.isClosed === true ||
+      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
+    );
   }
 
   /** What another process needs to open this buffer (see {@link Buffer.fromIpcDescriptor}). */
@@ -324,6 +342,9 @@ export class Buffer implements DeferredRelease {
   /**
    * Returns the memory to its resource (when the buffer owns it), ordered on `options.stream`,
    * else on the stream it was allocated on; never waits. Harmless when already closed.
+   * Host views handed out over the memory (through this buffer, its slices or wrappers) are
+   * detached first and read as length 0; where the driver cannot detach them (FFI), the
+   * buffer is closed at once but the memory goes back only after they were garbage-collected.
    */
   close(options?: StreamOrderOptions): void {
     const flags = this.flags;
@@ -332,12 +353,22 @@ export class Buffer implements DeferredRelease {
     this.flags = flags | closedFlag;
     if ((flags & owns) === 0) return;
     if ((flags & registered) !== 0) cancelRelease(this);
-    if (this.byteSize !== 0)
-      (this.resource as MemoryResource).releaseBuffer(
-        this.pointer,
-        this.byteSize,
-        stream ?? this.allocationStream,
-      );
+    if (this.byteSize === 0) return;
+    const resource = this.resource as MemoryResource;
+    const order = stream ?? this.allocationStream;
+    if (this.views !== null) {
+      const attached = detachViews(this.runtime.driver, this.views);
+      this.views = null;
+      if (attached !== null) {
+        const { pointer, byteSize } = this;
+        releaseAfterViews(attached, () =>
+          // The stream may have been closed while the views lived: then the resource's own order.
+          resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order),
+        );
+        return;
+      }
+    }
+    resource.releaseBuffer(this.pointer, this.byteSize, order);
   }
 
   [Symbol.dispose](): void {
@@ -451,7 +482,10 @@ export class Buffer implements DeferredRelease {
 
   /**
    * A zero-copy `Uint8Array` over the memory; only for host-accessible buffers (pinned, managed).
-   * Do not use it after the buffer is closed: it does not keep the memory alive.
+   * While the view (or another view of its ArrayBuffer) is reachable, the buffer that owns the
+   * memory (for a slice or wrapper: the buffer it derives from) is not garbage-collected. When
+   * that buffer is closed the view is detached and reads as length 0; an adapter that cannot
+   * detach (FFI) keeps the memory from being reused until the view is garbage-collected.
    * @throws TypeError when the CPU cannot access the memory.
    */
   hostView(): Uint8Array {
@@ -461,7 +495,9 @@ export class Buffer implements DeferredRelease {
         'hostView() needs host-accessible memory (pinned or managed); copy device memory with copyTo()',
       );
     }
-    return this.runtime.driver.hostView(this.pointer, this.byteSize);
+    const view = this.runtime.driver.hostView(this.pointer, this.byteSize);
+    if (this.byteSize !== 0) this.memoryOwner().recordView(view.buffer as ArrayBuffer);
+    return view;
   }
 
   toString(): string {
@@ -473,11 +509,35 @@ export class Buffer implements DeferredRelease {
     return 'Buffer';
   }
 
-  /** @internal CudaStateError naming the object when it (or the buffer it slices) is closed. */
+  /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
   checkOpen(): void {
-    if ((this.flags & closedFlag) !== 0 || this.parent?.isClosed === true) {
+    const flags = this.flags;
+    if (
+      (flags & closedFlag) !== 0 ||
+      this.parent?.isClosed === true ||
+      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
+    ) {
       throw CudaStateError.closed(this.typeName);
     }
+  }
+
+  /** @internal The buffer whose memory this one shows: through slices' parents and owner buffers. */
+  memoryOwner(): Buffer {
+    let buffer: Buffer = this;
+    for (;;) {
+      if (buffer.parent !== null) buffer = buffer.parent;
+      else {
+        const next = (buffer.flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.ownerObject) : null;
+        if (next === null) return buffer;
+        buffer = next;
+      }
+    }
+  }
+
+  /** A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
+  private recordView(view: ArrayBuffer): void {
+    keepOwnerAlive(view, this);
+    if ((this.flags & owns) !== 0) this.views = trackView(this.views, view);
   }
 
   /** @internal The stream, refused when it belongs to another driver. */
@@ -529,6 +589,32 @@ export class Buffer implements DeferredRelease {
     }
     return this.info;
   }
+}
+
+/**
+ * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
+ * Buffer holding the memory it shows (interop-arrow's CudaBuffer and HostBuffer do): host views
+ * taken through the wrapper are then kept alive with, and detached by, that Buffer's owner.
+ */
+export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
+
+/** fromHandle's flag for an owner whose close closes the wrapper: a Buffer or an object with a boolean isClosed. */
+function followedOwner(owner: unknown): number {
+  if (owner instanceof Buffer) return followsOwner;
+  if (typeof owner !== 'object' && typeof owner !== 'function') return 0;
+  if (owner === null) return 0;
+  return typeof (owner as { isClosed?: unknown }).isClosed === 'boolean' ? followsOwner : 0;
+}
+
+function ownerIsClosed(owner: unknown): boolean {
+  return (owner as { isClosed?: unknown }).isClosed === true;
+}
+
+/** The Buffer an owner stands for: itself, or what it exposes under {@link ownerMemoryBuffer}. */
+function bufferOfOwnerObject(owner: unknown): Buffer | null {
+  if (owner instanceof Buffer) return owner;
+  const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
+  return held instanceof Buffer ? held : null;
 }
 
 function checkSameSize(dstSize: number, srcSize: number): void {

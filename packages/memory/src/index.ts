@@ -10,7 +10,7 @@ export {
   NotSupportedError,
 } from '@cumem/core-types';
 export { AccessedByView } from './accessed-by-view.js';
-export { Buffer, type FromHandleOptions, MemoryResource } from './buffer.js';
+export { Buffer, type FromHandleOptions, MemoryResource, ownerMemoryBuffer } from './buffer.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
   type DeviceProperties,

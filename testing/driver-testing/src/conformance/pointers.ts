@@ -112,5 +112,32 @@ export function pointerCases(suite: SuiteContext): void {
       data.set(again, 16);
       expectSameBytes(view, again);
     });
+
+    // Adapters that can detach say true; the FFI adapter documents false (koffi's views cannot
+    // be detached from JS) and its views keep reading the memory.
+    it('detachView of a hostView of page-locked memory: napi and reference detach it, ffi says it cannot', () => {
+      const size = 4096;
+      const pointer = suite.driver.memHostAlloc(size, 0);
+      try {
+        const data = randomBytes(size);
+        const view = suite.driver.hostView(pointer, size);
+        view.set(data);
+        const second = new Uint8Array(view.buffer, 16, 32);
+        const detached = suite.driver.detachView(view.buffer as ArrayBuffer);
+        if (suite.driver.name === 'ffi') {
+          expect(detached).toBe(false);
+          expectSameBytes(view, data);
+        } else {
+          expect(detached).toBe(true);
+          expect(view.length).toBe(0);
+          expect(second.length).toBe(0);
+          expect(view.buffer.byteLength).toBe(0);
+        }
+        expect(() => suite.driver.detachView(view as never)).toThrow(TypeError);
+        expect(() => suite.driver.detachView({} as never)).toThrow(TypeError);
+      } finally {
+        suite.driver.memFreeHost(pointer);
+      }
+    });
   });
 }

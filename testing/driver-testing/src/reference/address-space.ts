@@ -37,11 +37,23 @@ function alignUp(value: bigint, alignment: bigint): bigint {
   return ((value + alignment - 1n) / alignment) * alignment;
 }
 
+/**
+ * Detaches `buffer` (a transfer to nowhere), so every view over it reads as length 0. An
+ * already detached buffer (a view detached before its memory was freed) is left alone: a
+ * transfer of it would throw.
+ */
+export function detach(buffer: ArrayBuffer): void {
+  if (buffer.byteLength === 0) return;
+  structuredClone(buffer, { transfer: [buffer] });
+}
+
 /** The reference driver's allocations, found by any address inside them. */
 export class AddressSpace {
   private next = firstAddress;
   // Addresses only grow, so pushing keeps this sorted by start.
   private readonly live: Allocation[] = [];
+  // Every allocation's backing store, so detachView can tell them from JS memory.
+  private readonly stores = new WeakSet<ArrayBuffer>();
 
   /** A fresh, never used address range of `size` bytes aligned to `alignment` bytes. */
   reserve(size: number, alignment: number): bigint {
@@ -52,14 +64,19 @@ export class AddressSpace {
 
   add(allocation: Allocation): void {
     this.live.push(allocation);
+    this.stores.add(allocation.bytes.buffer as ArrayBuffer);
   }
 
   remove(allocation: Allocation): void {
     const index = this.indexOf(allocation.start);
     if (index >= 0 && this.live[index] === allocation) this.live.splice(index, 1);
     // Detach the backing store: views handed out by hostView now have length 0.
-    const buffer = allocation.bytes.buffer as ArrayBuffer;
-    structuredClone(buffer, { transfer: [buffer] });
+    detach(allocation.bytes.buffer as ArrayBuffer);
+  }
+
+  /** True when `buffer` is the backing store of an allocation (live or freed). */
+  owns(buffer: ArrayBuffer): boolean {
+    return this.stores.has(buffer);
   }
 
   /** The allocation that starts exactly at `address`. */

@@ -8,6 +8,7 @@ import {
   PointerAttribute,
   PointerHandleAttribute,
 } from '@cumem/core-types';
+import { detach } from './address-space.js';
 import { cudaError } from './cuda-errors.js';
 import type { ReferenceState } from './reference-state.js';
 
@@ -201,6 +202,18 @@ export abstract class ReferenceManaged {
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
     if (ArrayBuffer.isView(view)) return this.state.js.addressOf(view.buffer) + BigInt(view.byteOffset);
     return this.state.js.addressOf(view);
+  }
+
+  // Views of one allocation share its backing store (JS cannot alias two ArrayBuffers), so
+  // detaching one detaches the memory itself, as freeing it does: @cumem/memory calls this only
+  // as it frees. JS memory (from addressOf) belongs to the caller and is never detached.
+  detachView(view: ArrayBuffer): boolean {
+    if (Object.prototype.toString.call(view) !== '[object ArrayBuffer]') {
+      throw new TypeError('detachView: expected an ArrayBuffer');
+    }
+    if (!this.state.space.owns(view)) return false;
+    detach(view);
+    return true;
   }
 
   private prefetchBatch(
