@@ -13,7 +13,7 @@ import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memor
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { CudaBuffer, createCudaBuffer } from './cuda-buffer.js';
-import type { DeviceAllocation } from './device-allocation.js';
+import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
 import { HostBuffer } from './host-buffer.js';
 import { type HostData, tryHostBytes } from './host-bytes.js';
 import { IpcMemHandle } from './ipc-mem-handle.js';
@@ -30,6 +30,8 @@ export interface BufferFromDataOptions {
 /** A device and its primary context: allocates, views and opens device memory as CudaBuffers. */
 export class Context {
   readonly #state: ContextState;
+  readonly #deviceMemory: ContextMemoryResource;
+  readonly #ipcMappings: IpcMappingResource;
 
   /**
    * The primary context of device `deviceNumber` (default 0), made current on this thread.
@@ -43,6 +45,8 @@ export class Context {
     }
     this.#state = { driver: currentDriver(), device: new Device(deviceNumber), bytesAllocated: 0 };
     registerContext(this, this.#state);
+    this.#deviceMemory = new ContextMemoryResource(this.#state);
+    this.#ipcMappings = new IpcMappingResource(this.#state);
     enterContext(this.#state);
   }
 
@@ -82,26 +86,7 @@ export class Context {
   deviceBuffer(size: number): CudaBuffer {
     checkSize(size, 'size');
     if (size === 0) return this.#view(0n, 0, null, true);
-    enterContext(this.#state);
-    const address = this.#state.driver.memAlloc(size);
-    this.#state.bytesAllocated += size;
-    const allocation: DeviceAllocation = {
-      address,
-      size,
-      kind: 'device',
-      context: this.#state,
-      released: false,
-    };
-    return createCudaBuffer({
-      context: this,
-      address,
-      size,
-      parent: null,
-      allocation,
-      owner: true,
-      base: null,
-      mutable: true,
-    });
+    return this.#owning(this.#deviceMemory.allocate(size));
   }
 
   /** Alias of {@link deviceBuffer} (pyarrow's `new_buffer`). */
@@ -172,33 +157,30 @@ export class Context {
     }
     enterContext(this.#state);
     const address = driver.ipcOpenMemHandle(handle.handle, IpcMemFlags.LazyEnablePeerAccess);
-    const allocation: DeviceAllocation = {
-      address,
-      size: handle.size,
-      kind: 'ipc',
-      context: this.#state,
-      released: false,
-    };
+    return this.#owning(this.#ipcMappings.open(address, handle.size));
+  }
+
+  /** A CudaBuffer that owns `memory`: closing it (or dropping it and its views) frees the memory. */
+  #owning(memory: MemoryBuffer): CudaBuffer {
     return createCudaBuffer({
       context: this,
-      address,
-      size: handle.size,
+      address: memory.handle,
+      size: memory.size,
       parent: null,
-      allocation,
-      owner: true,
+      memory,
       base: null,
       mutable: true,
     });
   }
 
+  /** A CudaBuffer over memory this package does not own; closed once `base` is (when it can be). */
   #view(address: bigint, size: number, base: unknown, mutable: boolean): CudaBuffer {
     return createCudaBuffer({
       context: this,
       address,
       size,
       parent: null,
-      allocation: null,
-      owner: false,
+      memory: MemoryBuffer.fromHandle(address, size, base === null ? undefined : { owner: base }),
       base,
       mutable,
     });

@@ -3,15 +3,10 @@
 // copies are synchronous too).
 
 import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
-import { Buffer as MemoryBuffer } from '@cumem/memory';
+import { Buffer as MemoryBuffer, ownerMemoryBuffer } from '@cumem/memory';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
-import {
-  type DeviceAllocation,
-  releaseAllocation,
-  trackAllocation,
-  untrackAllocation,
-} from './device-allocation.js';
+import { ContextMemoryResource } from './context-memory-resource.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
 import {
@@ -23,7 +18,6 @@ import {
 
 const constructing = Symbol('CudaBuffer');
 let viewOf: (parent: CudaBuffer, offset: number, length: number) => CudaBuffer;
-let allocationGetter: (buffer: CudaBuffer) => DeviceAllocation | null;
 
 /** How a CudaBuffer came to be; internal to the package. */
 export interface CudaBufferInit {
@@ -31,10 +25,12 @@ export interface CudaBufferInit {
   readonly address: bigint;
   readonly size: number;
   readonly parent: CudaBuffer | null;
-  /** The allocation this buffer lives in (owned or shared with its parent), if the package made it. */
-  readonly allocation: DeviceAllocation | null;
-  /** True for the one buffer that frees `allocation`. */
-  readonly owner: boolean;
+  /**
+   * The @cumem/memory Buffer this CudaBuffer is: the allocation itself for the buffer that owns
+   * memory, else a derived Buffer (of the parent's, or of foreign memory following `base`).
+   * Closing it is closing this CudaBuffer; it is closed when what it derives from is.
+   */
+  readonly memory: MemoryBuffer;
   /** An object kept alive as long as this buffer (foreign memory's owner). */
   readonly base: unknown;
   readonly mutable: boolean;
@@ -57,18 +53,18 @@ export interface CopyToHostOptions extends CopyIntoOptions {
 /** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
 export class CudaBuffer {
   readonly #init: CudaBufferInit;
-  #closed = false;
 
   static {
-    viewOf = (parent, offset, length) =>
-      createCudaBuffer({
+    viewOf = (parent, offset, length) => {
+      const address = parent.address + BigInt(offset);
+      return createCudaBuffer({
         ...parent.#init,
-        address: parent.address + BigInt(offset),
+        address,
         size: length,
         parent,
-        owner: false,
+        memory: MemoryBuffer.fromHandle(address, length, { owner: parent.#init.memory }),
       });
-    allocationGetter = (buffer) => buffer.#init.allocation;
+    };
   }
 
   /** @internal Use `Context.deviceBuffer()` and the other Context factories. */
@@ -79,7 +75,6 @@ export class CudaBuffer {
       );
     }
     this.#init = init;
-    if (init.owner && init.allocation) trackAllocation(this, init.allocation);
   }
 
   /** Device address of the first byte (`0n` for an empty buffer). */
@@ -119,10 +114,12 @@ export class CudaBuffer {
 
   /** True once this buffer, the allocation it views, or the object it views was closed. */
   get isClosed(): boolean {
-    if (this.#closed || this.#init.allocation?.released) return true;
-    if (this.#init.parent?.isClosed) return true;
-    const base = this.#init.base as { isClosed?: unknown } | null | undefined;
-    return typeof base === 'object' && base !== null && base.isClosed === true;
+    return this.#init.memory.isClosed;
+  }
+
+  /** The @cumem/memory Buffer holding this memory (see `ownerMemoryBuffer` in @cumem/memory). */
+  get [ownerMemoryBuffer](): MemoryBuffer {
+    return this.#init.memory;
   }
 
   #check(): void {
@@ -242,14 +239,15 @@ export class CudaBuffer {
    */
   exportForIpc(): IpcMemHandle {
     this.#check();
-    const allocation = this.#init.allocation;
     if (this.size === 0) return makeIpcMemHandle(0, new Uint8Array(0));
-    if (allocation?.kind !== 'device') {
+    let root: CudaBuffer = this;
+    while (root.#init.parent !== null) root = root.#init.parent;
+    if (!(root.#init.memory.memoryResource instanceof ContextMemoryResource)) {
       throw new TypeError(
         'only memory allocated by Context.deviceBuffer/bufferFromData can be exported with exportForIpc (for pool memory use @cumem/memory IPC)',
       );
     }
-    if (this.address !== allocation.address) {
+    if (this.address !== root.address) {
       throw new TypeError(
         'cuIpcGetMemHandle exports whole allocations: export the parent buffer, not a slice at an offset',
       );
@@ -264,7 +262,10 @@ export class CudaBuffer {
     return makeIpcMemHandle(this.size, state.driver.ipcGetMemHandle(this.address));
   }
 
-  /** This memory as a @cumem/memory Buffer, without copying; the Buffer keeps this CudaBuffer alive. */
+  /**
+   * This memory as a @cumem/memory Buffer, without copying. The Buffer keeps this CudaBuffer
+   * alive and is closed (refusing all work) once this CudaBuffer is.
+   */
   toMemoryBuffer(): MemoryBuffer {
     this.#check();
     return MemoryBuffer.fromHandle(this.address, this.size, { owner: this });
@@ -275,13 +276,7 @@ export class CudaBuffer {
    * view's close() only closes the view.
    */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    const allocation = this.#init.allocation;
-    if (this.#init.owner && allocation) {
-      untrackAllocation(allocation);
-      releaseAllocation(allocation);
-    }
+    this.#init.memory.close();
   }
 
   [Symbol.dispose](): void {
@@ -315,8 +310,7 @@ export class CudaBuffer {
       address: buf.handle,
       size: buf.size,
       parent: null,
-      allocation: null,
-      owner: false,
+      memory: MemoryBuffer.fromHandle(buf.handle, buf.size, { owner: buf }),
       base: buf,
       mutable: true,
     });
@@ -331,9 +325,4 @@ export function createCudaBuffer(init: CudaBufferInit): CudaBuffer {
 /** @internal A view of `parent` that may be empty at its end (the reader needs that; slice() refuses it). */
 export function createView(parent: CudaBuffer, offset: number, length: number): CudaBuffer {
   return viewOf(parent, offset, length);
-}
-
-/** @internal The allocation a buffer lives in, if this package made it. */
-export function allocationOf(buffer: CudaBuffer): DeviceAllocation | null {
-  return allocationGetter(buffer);
 }

@@ -1,7 +1,9 @@
 // Page-locked host memory (pyarrow.cuda's HostBuffer), allocated through @cumem/memory's
 // pinned resources. Its `bytes` view is zero-copy; while any view of that memory is
 // reachable the HostBuffer stays alive (a WeakMap keyed by the view's ArrayBuffer holds it),
-// so an Arrow table built over pinned memory can never outlive the memory.
+// so an Arrow table built over pinned memory can never outlive the memory. close() detaches
+// the views (they read as length 0) or, on the FFI adapter, which cannot detach, returns the
+// memory only once they were garbage-collected (@cumem/memory's safety contract).
 
 import { CudaStateError, checkOptions, checkSize, Device } from '@cumem/core-types';
 import {
@@ -9,6 +11,7 @@ import {
   LegacyPinnedMemoryResource,
   type Buffer as MemoryBuffer,
   makeDeviceCurrent,
+  ownerMemoryBuffer,
   PinnedMemoryResource,
 } from '@cumem/memory';
 
@@ -17,9 +20,10 @@ const constructing = Symbol('HostBuffer');
 
 /** Page-locked (pinned) host memory that devices copy to and from at full speed. */
 export class HostBuffer {
-  #memory: MemoryBuffer | null;
-  readonly #bytes: Uint8Array;
+  readonly #memory: MemoryBuffer | null;
+  #bytes: Uint8Array;
   readonly #address: bigint;
+  readonly #size: number;
   readonly #device: Device;
   #closed = false;
 
@@ -32,12 +36,13 @@ export class HostBuffer {
     this.#device = device;
     this.#address = memory ? memory.handle : 0n;
     this.#bytes = memory ? memory.hostView() : new Uint8Array(0);
+    this.#size = this.#bytes.byteLength;
     if (memory) keepAlive.set(this.#bytes.buffer, this);
   }
 
   /** Size in bytes. */
   get size(): number {
-    return this.#bytes.byteLength;
+    return this.#size;
   }
 
   /** Host address of the first byte (`0n` for an empty buffer). */
@@ -62,7 +67,8 @@ export class HostBuffer {
 
   /**
    * A zero-copy `Uint8Array` over the pinned memory. Views of it keep this HostBuffer alive;
-   * after {@link close} they must not be used.
+   * {@link close} detaches them (length 0), or where the driver cannot detach (FFI) keeps the
+   * memory until they are garbage-collected.
    */
   get bytes(): Uint8Array {
     if (this.#closed) throw CudaStateError.closed('HostBuffer');
@@ -74,13 +80,21 @@ export class HostBuffer {
     return this.bytes.slice();
   }
 
-  /** Frees the pinned memory now (idempotent). Views of {@link bytes} must not be used afterwards. */
+  /** The @cumem/memory Buffer holding the memory (null when empty); see `ownerMemoryBuffer`. */
+  get [ownerMemoryBuffer](): MemoryBuffer | null {
+    return this.#memory;
+  }
+
+  /**
+   * Frees the pinned memory (idempotent). Views of {@link bytes} are detached (length 0); on the
+   * FFI adapter, which cannot detach them, the memory is freed once they are garbage-collected.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const memory = this.#memory;
-    this.#memory = null;
-    memory?.close();
+    // Not holding the view any more lets the FFI adapter free the memory once callers drop theirs.
+    this.#bytes = new Uint8Array(0);
+    this.#memory?.close();
   }
 
   [Symbol.dispose](): void {
