@@ -12,8 +12,8 @@ import {
 import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
-import { CudaBuffer, createCudaBuffer } from './cuda-buffer.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
+import { CudaBuffer, createCudaBuffer } from './cuda-buffer.js';
 import { HostBuffer } from './host-buffer.js';
 import { type HostData, tryHostBytes } from './host-bytes.js';
 import { IpcMemHandle } from './ipc-mem-handle.js';

@@ -144,7 +144,9 @@ describeEachDriver(adapters, 'Host views and derived buffers', (entry) => {
     expect(view.length).toBe(detaches ? 0 : 512);
     // A wrapper of a wrapper follows the first owner too.
     const root = device.allocate(size);
-    const outer = Buffer.fromHandle(root.handle, 64, { owner: Buffer.fromHandle(root.handle, 128, { owner: root }) });
+    const outer = Buffer.fromHandle(root.handle, 64, {
+      owner: Buffer.fromHandle(root.handle, 128, { owner: root }),
+    });
     root.close();
     expect(outer.isClosed).toBe(true);
     expect(() => outer.fill(0)).toThrow(CudaStateError);
