@@ -86,6 +86,16 @@ describe('addressOf and hostView (JS memory, no driver)', () => {
   it('refuses what is not memory', () => {
     expect(() => driver.addressOf({} as ArrayBuffer)).toThrow(TypeError);
   });
+
+  it('detachView answers false (koffi views cannot be detached) and the view keeps working', () => {
+    const x = new Uint8Array(16).fill(3);
+    const view = driver.hostView(driver.addressOf(x), 16);
+    expect(driver.detachView(view.buffer as ArrayBuffer)).toBe(false);
+    expect(view.byteLength).toBe(16);
+    view[5] = 9;
+    expect(x[5]).toBe(9);
+    expect(() => driver.detachView(view as never)).toThrow(TypeError);
+  });
 });
 
 describe('the entry-point table', () => {

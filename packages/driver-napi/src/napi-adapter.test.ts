@@ -94,6 +94,20 @@ describe('@cumem/driver-napi without a GPU', () => {
     expect(driver.hostView(address + 8n, 8).byteLength).toBe(8);
   });
 
+  itBuilt('detachView detaches a hostView buffer only: every view over it reads as length 0', () => {
+    const driver = createDriver({ libraryPath: missingLibrary });
+    const data = new Uint8Array(32).fill(4);
+    const view = driver.hostView(driver.addressOf(data), 32);
+    const other = new Uint32Array(view.buffer, 8, 2);
+    expect(driver.detachView(view.buffer as ArrayBuffer)).toBe(true);
+    expect(view.byteLength).toBe(0);
+    expect(other.length).toBe(0);
+    // The memory itself is untouched and still readable through its own buffer.
+    expect(data.byteLength).toBe(32);
+    expect(data[31]).toBe(4);
+    expect(() => driver.detachView(view as never)).toThrow(TypeError);
+  });
+
   itBuilt('refuses what is not memory or not an address', () => {
     const driver = createDriver({ libraryPath: missingLibrary });
     expect(() => driver.addressOf(42 as never)).toThrow(TypeError);
