@@ -134,6 +134,8 @@ export interface NativeBinding {
   pointerGetHandleAttribute(pointer: DevicePointer, attribute: number): bigint;
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer;
+  /** `fcntl(fd, F_DUPFD_CLOEXEC, 0)`: the new descriptor, or -errno. */
+  duplicateFileDescriptor(fd: number): number;
 }
 
 /** The addon module itself (`cumem_napi.node`). @internal */

@@ -1,3 +1,15 @@
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemAttachFlags, MemoryType, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
@@ -111,6 +123,51 @@ export function pointerCases(suite: SuiteContext): void {
       const again = randomBytes(4096);
       data.set(again, 16);
       expectSameBytes(view, again);
+    });
+
+    it('duplicateFileDescriptor: a new descriptor of the same file, independent of the original', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'cumem-dup-'));
+      const path = join(directory, 'file');
+      writeFileSync(path, 'cumem');
+      const fd = openSync(path, 'r');
+      let duplicate = -1;
+      try {
+        duplicate = suite.driver.duplicateFileDescriptor(fd);
+        expect(duplicate).not.toBe(fd);
+        expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
+        // closing the original leaves the duplicate open, and the other way round
+        closeSync(fd);
+        expect(fstatSync(duplicate).ino).toBe(statSync(path).ino);
+        expect(readFileSync(duplicate, 'utf8')).toBe('cumem');
+      } finally {
+        if (duplicate >= 0) closeSync(duplicate);
+        try {
+          closeSync(fd);
+        } catch {
+          // closed in the test already
+        }
+        rmSync(directory, { recursive: true });
+      }
+    });
+
+    it('duplicateFileDescriptor refuses a closed descriptor (EBADF) and a number that is not one', () => {
+      const fd = openSync(tmpdir(), 'r');
+      closeSync(fd);
+      const error = (() => {
+        try {
+          suite.driver.duplicateFileDescriptor(fd);
+        } catch (caught) {
+          return caught as { name: string; code: string; message: string };
+        }
+        return undefined;
+      })();
+      expect(error?.name).toBe('RangeError');
+      expect(error?.code).toBe('EBADF');
+      expect(error?.message).toMatch(/EBADF/);
+      expect(() => suite.driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor(1.5)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor(2 ** 31)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor('3' as never)).toThrow(TypeError);
     });
   });
 }

@@ -9,6 +9,7 @@ import {
   PointerHandleAttribute,
 } from '@cumem/core-types';
 import { cudaError } from './cuda-errors.js';
+import { duplicateFileDescriptor } from './file-descriptors.js';
 import type { ReferenceState } from './reference-state.js';
 
 // Bytes a discarded range reads as: "indeterminate" in cuda.h, so something other than the old data.
@@ -201,6 +202,10 @@ export abstract class ReferenceManaged {
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
     if (ArrayBuffer.isView(view)) return this.state.js.addressOf(view.buffer) + BigInt(view.byteOffset);
     return this.state.js.addressOf(view);
+  }
+
+  duplicateFileDescriptor(fd: number): number {
+    return duplicateFileDescriptor(fd);
   }
 
   private prefetchBatch(
