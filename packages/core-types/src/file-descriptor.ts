@@ -11,7 +11,8 @@ const maxDescriptor = 2 ** 31 - 1;
  * @throws TypeError for a non-number; RangeError for a number that is not an integer from 0 to 2^31 - 1.
  */
 export function checkFileDescriptor(fd: unknown, name = 'fd'): number {
-  if (typeof fd !== 'number') throw new TypeError(`${name} must be a file descriptor number, got ${describeValue(fd)}`);
+  if (typeof fd !== 'number')
+    throw new TypeError(`${name} must be a file descriptor number, got ${describeValue(fd)}`);
   if (!Number.isInteger(fd) || fd < 0 || fd > maxDescriptor) {
     throw new RangeError(`${name} must be an integer from 0 to ${maxDescriptor}, got ${fd}`);
   }
@@ -37,9 +38,9 @@ export function duplicateDescriptorError(fd: number, errno: number, syscall: str
     code = `errno ${errno}`;
   }
   const message = `duplicateFileDescriptor: ${syscall} of fd ${fd} failed: ${code}`;
-  const error = (code === 'EBADF'
-    ? new RangeError(`${message} (not an open file descriptor)`)
-    : new Error(message)) as Error & { code: string; errno: number; syscall: string };
+  const error = (
+    code === 'EBADF' ? new RangeError(`${message} (not an open file descriptor)`) : new Error(message)
+  ) as Error & { code: string; errno: number; syscall: string };
   error.code = code;
   error.errno = -errno;
   error.syscall = syscall;

@@ -102,7 +102,11 @@ describeEachDriver(
       const bytes = buffer.exportForIpc().serialize();
       // 1 GiB claimed over a 64 KiB export: the child must not get a 1 GiB view
       new DataView(bytes.buffer, bytes.byteOffset).setBigInt64(0, BigInt(1 << 30), true);
-      const { stdout } = await run(process.execPath, [fixture, entry.name, Buffer.from(bytes).toString('hex')]);
+      const { stdout } = await run(process.execPath, [
+        fixture,
+        entry.name,
+        Buffer.from(bytes).toString('hex'),
+      ]);
       const result = JSON.parse(stdout) as { error?: string; message?: string };
       expect(result.error, result.message).toBe('RangeError');
       expect(result.message).toMatch(/claims 1073741824 bytes/);

@@ -10,9 +10,9 @@ import {
   MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
+import type { Buffer } from './buffer.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
-import type { Buffer } from './buffer.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import {
   allocationHandleArgument,

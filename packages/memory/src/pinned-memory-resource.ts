@@ -13,8 +13,8 @@ import {
   MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
-import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import type { Buffer } from './buffer.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import {
   allocationHandleArgument,

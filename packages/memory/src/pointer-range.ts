@@ -21,7 +21,12 @@ export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefin
  * A RangeError when `size` bytes from `pointer` run past the end of the allocation holding it;
  * undefined when they fit or the driver does not know the memory.
  */
-export function rangeOverrun(driver: Driver, pointer: bigint, size: number, what: string): RangeError | undefined {
+export function rangeOverrun(
+  driver: Driver,
+  pointer: bigint,
+  size: number,
+  what: string,
+): RangeError | undefined {
   if (size === 0) return undefined;
   const end = allocationEnd(driver, pointer);
   if (end === undefined || pointer + BigInt(size) <= end) return undefined;

@@ -10,9 +10,9 @@ import {
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
-import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { importedMemoryError } from './imported-memory-check.js';
 import { ImportedPointerCounts } from './imported-pointer-counts.js';
+import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
