@@ -10,7 +10,15 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemAttachFlags, MemoryType, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+import {
+  MemAllocationType,
+  MemAttachFlags,
+  MemHandleType,
+  MemLocationType,
+  MemoryType,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
 import { expectCudaError, expectSameBytes, MiB, randomBytes } from './support.js';
@@ -89,6 +97,45 @@ export function pointerCases(suite: SuiteContext): void {
         suite.driver.streamSynchronize(suite.stream);
       }
     });
+
+    // @cumem/memory tells an imported pool's kind by this: the driver describes no imported pool.
+    suite.itWith(
+      'hostMemoryPools',
+      "a Host pool's memory has a host pointer, a device pool's has none (CUDA_ERROR_INVALID_VALUE)",
+      () => {
+        const hostPool = suite.driver.memPoolCreate({
+          allocationType: MemAllocationType.Pinned,
+          location: { type: MemLocationType.Host, id: 0 },
+          handleTypes: MemHandleType.None,
+          maxSize: 0,
+        });
+        const devicePool = suite.driver.deviceGetMemPool(suite.device);
+        const onHost = suite.driver.memAllocFromPoolAsync(MiB, hostPool, suite.stream);
+        const onDevice = suite.driver.memAllocFromPoolAsync(MiB, devicePool, suite.stream);
+        try {
+          suite.driver.streamSynchronize(suite.stream);
+          expect(handle(onHost + 8n, PointerHandleAttribute.HostPointer)).toBe(onHost + 8n);
+          expect(number(onHost, PointerAttribute.IsManaged)).toBe(0);
+          expectCudaError(
+            () => handle(onDevice, PointerHandleAttribute.HostPointer),
+            'cuPointerGetAttribute',
+            'CUDA_ERROR_INVALID_VALUE',
+          );
+          expect(number(onDevice, PointerAttribute.DeviceOrdinal)).toBe(suite.device);
+          // each range holds its allocation
+          const end = (pointer: bigint) =>
+            handle(pointer, PointerHandleAttribute.RangeStartAddress) +
+            BigInt(number(pointer, PointerAttribute.RangeSize));
+          expect(end(onHost)).toBeGreaterThanOrEqual(onHost + BigInt(MiB));
+          expect(end(onDevice)).toBeGreaterThanOrEqual(onDevice + BigInt(MiB));
+        } finally {
+          suite.driver.memFreeAsync(onHost, suite.stream);
+          suite.driver.memFreeAsync(onDevice, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memPoolDestroy(hostPool);
+        }
+      },
+    );
 
     it('attributes of a freed pointer fail with CUDA_ERROR_INVALID_VALUE', () => {
       const pointer = suite.driver.memAlloc(65536);
