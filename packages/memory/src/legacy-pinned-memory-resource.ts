@@ -33,13 +33,13 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);
     runtime.makeCurrent(stream.ordinal);
     const handle = size === 0 ? 0n : runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable);
-    if (size !== 0) this.live.add(handle, size);
+    if (size !== 0) this.live.add(handle);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
-  override adoptBuffer(handle: bigint, size: number): void {
-    this.live.adopt(handle, size, 'LegacyPinnedMemoryResource');
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, 'LegacyPinnedMemoryResource');
   }
 
   /**

@@ -1,32 +1,33 @@
 // The pointers a memory resource handed to Buffers that are still open, so that a pointer has
 // one owner: `mr.deallocate` of a live buffer's pointer would free it under the buffer (and a
 // pool could be destroyed under it), and a second `Buffer.fromHandle(p, n, { mr })` would free
-// it twice. Hot path (allocate / close): one Map set or delete keyed by the address as a
-// number (user-space addresses are below 2^53), no object per buffer.
+// it twice. Hot path (allocate / close): one Set add or delete of the address as a number
+// (user-space addresses are below 2^53), no object per buffer. A Set, not a Map with sizes:
+// set + delete measured about a third cheaper (Node 20), and the address names the buffer.
 import { CudaStateError } from '@cumem/core-types';
 
-/** Live pointers of one resource, with their sizes. */
+/** Live pointers of one resource. */
 export class LiveAllocations {
-  private readonly sizes = new Map<number, number>();
+  private readonly pointers = new Set<number>();
 
   /** How many buffers own memory of the resource now. */
   get count(): number {
-    return this.sizes.size;
+    return this.pointers.size;
   }
 
   /** Records memory just handed to a buffer. Hot path. */
-  add(pointer: bigint, size: number): void {
-    this.sizes.set(Number(pointer), size);
+  add(pointer: bigint): void {
+    this.pointers.add(Number(pointer));
   }
 
   /** Forgets a freed pointer; false when it was not live. Hot path. */
   delete(pointer: bigint): boolean {
-    return this.sizes.delete(Number(pointer));
+    return this.pointers.delete(Number(pointer));
   }
 
   /** True when a live buffer owns `pointer`. */
   has(pointer: bigint): boolean {
-    return this.sizes.has(Number(pointer));
+    return this.pointers.has(Number(pointer));
   }
 
   /**
@@ -34,11 +35,10 @@ export class LiveAllocations {
    * @throws CudaStateError naming the buffer.
    */
   checkNotOwned(pointer: bigint, resource: string): void {
-    const size = this.sizes.get(Number(pointer));
-    if (size === undefined) return;
+    if (!this.pointers.has(Number(pointer))) return;
     throw new CudaStateError(
-      `${resource}.deallocate: ${describeOwner(pointer, size)} still owns 0x${pointer.toString(16)}; ` +
-        'close the Buffer instead (freeing it here would free it twice)',
+      `${resource}.deallocate: an open Buffer(0x${pointer.toString(16)}) of this resource still owns ` +
+        'the memory; close the Buffer instead (freeing it here would free it twice)',
     );
   }
 
@@ -46,18 +46,14 @@ export class LiveAllocations {
    * Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to the resource.
    * @throws CudaStateError when a live buffer of the resource owns the pointer already.
    */
-  adopt(pointer: bigint, size: number, resource: string): void {
-    const owned = this.sizes.get(Number(pointer));
-    if (owned !== undefined) {
+  adopt(pointer: bigint, resource: string): void {
+    const key = Number(pointer);
+    if (this.pointers.has(key)) {
       throw new CudaStateError(
-        `Buffer.fromHandle: ${describeOwner(pointer, owned)} of this ${resource} already owns ` +
-          `0x${pointer.toString(16)}; a second owner would free it twice (use slice() or { owner })`,
+        `Buffer.fromHandle: an open Buffer(0x${pointer.toString(16)}) of this ${resource} already owns ` +
+          'the memory; a second owner would free it twice (use slice() or { owner })',
       );
     }
-    this.add(pointer, size);
+    this.pointers.add(key);
   }
-}
-
-function describeOwner(pointer: bigint, size: number): string {
-  return `the open Buffer(0x${pointer.toString(16)}, ${size} bytes)`;
 }

@@ -92,13 +92,13 @@ export class ManagedMemoryResource extends MemoryResource {
         throw error;
       }
     }
-    if (size !== 0) this.live.add(handle, size);
+    if (size !== 0) this.live.add(handle);
     return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
-  override adoptBuffer(handle: bigint, size: number): void {
-    this.live.adopt(handle, size, 'ManagedMemoryResource');
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, 'ManagedMemoryResource');
   }
 
   /**

@@ -133,7 +133,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     runtime.makeCurrent(stream.ordinal);
     if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
     const handle = runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
-    this.live.add(handle, size);
+    this.live.add(handle);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
@@ -167,8 +167,8 @@ export abstract class PoolMemoryResource extends MemoryResource {
   }
 
   /** @internal Records external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
-  override adoptBuffer(handle: bigint, size: number): void {
-    this.live.adopt(handle, size, this.constructor.name);
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, this.constructor.name);
   }
 
   /**
@@ -243,7 +243,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
       return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
     }
     this.imports.add(handle);
-    if (!repeated) this.live.add(handle, size);
+    if (!repeated) this.live.add(handle);
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
 
