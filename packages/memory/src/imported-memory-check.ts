@@ -3,7 +3,13 @@
 // past the allocation would let copies run off its end, and a device pool imported as a pinned
 // one would make hostView() read device memory from the CPU. The driver cannot describe an
 // imported pool (no call returns a pool's location), so the pointer itself is checked.
-import { CudaError, type Driver, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+import {
+  CudaError,
+  type Driver,
+  MemoryType,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
 import { rangeOverrun } from './pointer-range.js';
 
 /** What the importing resource promises about its buffers. */
@@ -24,15 +30,19 @@ export function importedMemoryError(
   const overrun = rangeOverrun(driver, pointer, size, 'Buffer.fromIpcDescriptor: the descriptor');
   if (overrun !== undefined) return overrun;
   const managed = driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged) !== 0;
-  const hostReachable = hasHostPointer(driver, pointer);
+  const deviceType =
+    !managed && driver.pointerGetAttribute(pointer, PointerAttribute.MemoryType) === MemoryType.Device;
   if (resource.isHostAccessible) {
-    if (hostReachable && !managed) return undefined;
+    // The unsafe direction (hostView would read device memory from the CPU): refused when the
+    // memory is device memory with no host pointer. Asking for the host pointer too keeps host
+    // memory accepted whichever memory type a driver reports for an imported host pool's.
+    if (!managed && !(deviceType && !hasHostPointer(driver, pointer))) return undefined;
     return new TypeError(
       `the pool imported as ${name} hands out memory the host cannot access: it is another kind of ` +
         "pool (a device pool's handle needs DeviceMemoryResource.fromAllocationHandle)",
     );
   }
-  if (hostReachable || managed) {
+  if (!deviceType) {
     return new TypeError(
       `the pool imported as ${name} hands out host-accessible memory: it is another kind of pool ` +
         "(a pinned pool's handle needs PinnedMemoryResource.fromAllocationHandle)",

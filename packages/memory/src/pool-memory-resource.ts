@@ -231,7 +231,12 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const driver = this.runtime.driver;
     const handle = driver.memPoolImportPointer(this.pool, bytes);
     const repeated = this.imports.has(handle);
-    const refused = importedMemoryError(driver, handle, size, this);
+    let refused: unknown;
+    try {
+      refused = importedMemoryError(driver, handle, size, this);
+    } catch (error) {
+      refused = error;
+    }
     if (refused !== undefined) {
       // A repeated import is the same mapping as an open buffer's: freeing it would unmap that.
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
