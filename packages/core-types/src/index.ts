@@ -23,6 +23,7 @@ export {
   isCumemError,
   NotSupportedError,
 } from './errors.js';
+export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } from './file-descriptor.js';
 export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';

@@ -1,4 +1,6 @@
 // Adapter tests that need no GPU and no driver library.
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, type ParameterKind } from './bindings.js';
@@ -95,6 +97,20 @@ describe('addressOf and hostView (JS memory, no driver)', () => {
     view[5] = 9;
     expect(x[5]).toBe(9);
     expect(() => driver.detachView(view as never)).toThrow(TypeError);
+  });
+});
+
+describe('duplicateFileDescriptor (libc, no driver)', () => {
+  it('duplicates without libcuda and names errno', () => {
+    const driver = createDriver({ libraryPath: '/nonexistent/libcuda.so.1' });
+    const fd = openSync(tmpdir(), 'r');
+    const duplicate = driver.duplicateFileDescriptor(fd);
+    expect(duplicate).not.toBe(fd);
+    expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
+    closeSync(fd);
+    closeSync(duplicate);
+    expect(() => driver.duplicateFileDescriptor(duplicate)).toThrow(/EBADF/);
+    expect(() => driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
   });
 });
 

@@ -22,6 +22,7 @@ import * as managed from './ffi-managed.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
 import * as streams from './ffi-streams.js';
+import { duplicateFileDescriptor } from './file-descriptors.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
 import { loadDriver } from './library-loader.js';
 
@@ -327,5 +328,8 @@ export class FfiDriver implements Driver {
   }
   detachView(view: ArrayBuffer): boolean {
     return detachView(view);
+  }
+  duplicateFileDescriptor(fd: number): number {
+    return duplicateFileDescriptor(fd);
   }
 }

@@ -1,5 +1,9 @@
 // Classic allocation, legacy IPC handles, pointer attributes, and the non-driver helpers
-// (hostView, addressOf, detachView) that move between JS memory and addresses.
+// (hostView, addressOf, detachView) that move between JS memory and addresses, and
+// duplicateFileDescriptor.
+#include <fcntl.h>
+
+#include <cerrno>
 #include <cstring>
 
 #include "binding-support.h"
@@ -157,6 +161,19 @@ Napi::Value DetachView(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(env, detached);
 }
 
+// POSIX dup with close-on-exec (Node has no dup). Returns the new descriptor, or -errno; the
+// TS side checks the argument first and turns -errno into the shared error.
+Napi::Value DuplicateFileDescriptor(const Napi::CallbackInfo& info) {
+  napi_env env = info.Env();
+  int32_t fd = 0;
+  if (napi_get_value_int32(env, info[0], &fd) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "duplicateFileDescriptor: fd must be a number");
+    return Napi::Value();
+  }
+  int duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  return NumberValue(env, static_cast<double>(duplicate < 0 ? -errno : duplicate));
+}
+
 }  // namespace
 
 void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
@@ -173,6 +190,7 @@ void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
   Method<HostView>(env, target, "hostView", state);
   Method<AddressOf>(env, target, "addressOf", state);
   Method<DetachView>(env, target, "detachView", state);
+  Method<DuplicateFileDescriptor>(env, target, "duplicateFileDescriptor", state);
 }
 
 }  // namespace cumem

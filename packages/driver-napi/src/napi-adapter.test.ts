@@ -1,6 +1,6 @@
 // Adapter-specific behaviour that needs no GPU: import, load failures, JS memory helpers and
 // the loader's message when the addon is not built.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError, MemLocationType } from '@cumem/core-types';
@@ -115,6 +115,18 @@ describe('@cumem/driver-napi without a GPU', () => {
     expect(() => driver.hostView('1' as never, 4)).toThrow(TypeError);
     expect(() => driver.hostView(0n, 4)).toThrow(RangeError);
     expect(driver.hostView(0n, 0).byteLength).toBe(0);
+  });
+
+  itBuilt('duplicateFileDescriptor works without libcuda and names errno', () => {
+    const driver = createDriver({ libraryPath: missingLibrary });
+    const fd = openSync(tmpdir(), 'r');
+    const duplicate = driver.duplicateFileDescriptor(fd);
+    expect(duplicate).not.toBe(fd);
+    expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
+    closeSync(fd);
+    closeSync(duplicate);
+    expect(() => driver.duplicateFileDescriptor(duplicate)).toThrow(/EBADF/);
+    expect(() => driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
   });
 });
 

@@ -1,4 +1,5 @@
 import {
+  checkFileDescriptor,
   checkOptions,
   DRIVER_CONTRACT_VERSION,
   type Driver,
@@ -6,6 +7,7 @@ import {
   type DriverOptions,
   type DriverUnavailableError,
   describeValue,
+  duplicateDescriptorError,
 } from '@cumem/core-types';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
@@ -125,6 +127,12 @@ function driverFromBinding(b: NativeBinding): Driver {
     hostView: b.hostView,
     addressOf: b.addressOf,
     detachView: b.detachView,
+    duplicateFileDescriptor: (fd) => {
+      checkFileDescriptor(fd);
+      const duplicate = b.duplicateFileDescriptor(fd);
+      if (duplicate < 0) throw duplicateDescriptorError(fd, -duplicate, 'fcntl');
+      return duplicate;
+    },
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

@@ -135,6 +135,8 @@ export interface NativeBinding {
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer;
   detachView(view: ArrayBuffer): boolean;
+  /** `fcntl(fd, F_DUPFD_CLOEXEC, 0)`: the new descriptor, or -errno. */
+  duplicateFileDescriptor(fd: number): number;
 }
 
 /** The addon module itself (`cumem_napi.node`). @internal */

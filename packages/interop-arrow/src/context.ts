@@ -5,9 +5,12 @@ import {
   checkOptions,
   checkSize,
   Device,
+  type Driver,
   describeValue,
   IpcMemFlags,
   NotSupportedError,
+  PointerAttribute,
+  PointerHandleAttribute,
 } from '@cumem/core-types';
 import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
@@ -143,7 +146,13 @@ export class Context {
     return this.#view(pointer, size, base ?? null, true);
   }
 
-  /** Opens memory another process exported with `exportForIpc` (`cuIpcOpenMemHandle`). */
+  /**
+   * Opens memory another process exported with `exportForIpc` (`cuIpcOpenMemHandle`). The size
+   * in the handle comes from the other process and is checked against the range the driver
+   * mapped, so a handle cannot claim more memory than was exported.
+   * @throws RangeError when the handle's size is larger than the exported allocation (the
+   *   mapping is closed again).
+   */
   openIpcBuffer(handle: IpcMemHandle): CudaBuffer {
     if (!(handle instanceof IpcMemHandle)) {
       throw new TypeError(`handle must be an IpcMemHandle, got ${describeValue(handle)}`);
@@ -157,6 +166,7 @@ export class Context {
     }
     enterContext(this.#state);
     const address = driver.ipcOpenMemHandle(handle.handle, IpcMemFlags.LazyEnablePeerAccess);
+    checkMappedSize(driver, address, handle.size);
     return this.#owning(this.#ipcMappings.open(address, handle.size));
   }
 
@@ -188,3 +198,25 @@ export class Context {
 }
 
 setContextMaker((deviceNumber) => new Context(deviceNumber));
+
+/**
+ * Closes the mapping at `address` and throws when `size` bytes from it run past the range
+ * `cuIpcOpenMemHandle` mapped: the size is the sending process's claim, and a larger one would
+ * let views read and write memory the mapping does not cover.
+ */
+function checkMappedSize(driver: Driver, address: bigint, size: number): void {
+  let end: bigint;
+  try {
+    const start = driver.pointerGetHandleAttribute(address, PointerHandleAttribute.RangeStartAddress);
+    end = start + BigInt(driver.pointerGetAttribute(address, PointerAttribute.RangeSize));
+  } catch (error) {
+    driver.ipcCloseMemHandle(address);
+    throw error;
+  }
+  if (address + BigInt(size) > end) {
+    driver.ipcCloseMemHandle(address);
+    throw new RangeError(
+      `the IpcMemHandle claims ${size} bytes, but the exported allocation holds ${end - address} from the mapped address`,
+    );
+  }
+}

@@ -27,6 +27,13 @@ describe('IpcMemHandle serialisation (pyarrow layout: int64 size, then 64 handle
     expect(IpcMemHandle.fromBuffer(empty).size).toBe(0);
     expect(IpcMemHandle.fromBuffer(empty).serialize()).toEqual(empty);
     expect(() => IpcMemHandle.fromBuffer(raw.subarray(0, 40))).toThrow(RangeError);
+    expect(() => IpcMemHandle.fromBuffer(raw.subarray(0, 71))).toThrow(RangeError);
+    // trailing bytes are refused as well: the layout has no room for them
+    const trailing = new Uint8Array(73);
+    trailing.set(raw);
+    expect(() => IpcMemHandle.fromBuffer(trailing)).toThrow(/has 72 bytes, got 73/);
+    expect(() => IpcMemHandle.fromBuffer(new Uint8Array(9))).toThrow(/has 8 bytes, got 9/);
+    expect(() => IpcMemHandle.fromBuffer(trailing.buffer)).toThrow(RangeError);
     expect(() => IpcMemHandle.fromBuffer(new Uint8Array(4))).toThrow(RangeError);
     expect(() => IpcMemHandle.fromBuffer('abc' as never)).toThrow(TypeError);
     const negative = new Uint8Array(8);
@@ -87,6 +94,24 @@ describeEachDriver(
         buffer.close();
       });
     }
+
+    it('a handle claiming more than the exported allocation is refused in the child (RangeError)', async () => {
+      expect(existsSync(builtPackage), 'build the packages first (turbo build)').toBe(true);
+      const size = 64 * 1024;
+      const buffer = context.bufferFromData(patternBytes(size, 7));
+      const bytes = buffer.exportForIpc().serialize();
+      // 1 GiB claimed over a 64 KiB export: the child must not get a 1 GiB view
+      new DataView(bytes.buffer, bytes.byteOffset).setBigInt64(0, BigInt(1 << 30), true);
+      const { stdout } = await run(process.execPath, [
+        fixture,
+        entry.name,
+        Buffer.from(bytes).toString('hex'),
+      ]);
+      const result = JSON.parse(stdout) as { error?: string; message?: string };
+      expect(result.error, result.message).toBe('RangeError');
+      expect(result.message).toMatch(/claims 1073741824 bytes/);
+      buffer.close();
+    });
   },
   { requires: requiresInterprocess, gpuOnly: true },
 );

@@ -40,8 +40,10 @@ export class IpcMemHandle {
   }
 
   /**
-   * Reads bytes written by {@link serialize} (here or by pyarrow.cuda).
-   * @throws TypeError for a non-binary argument; RangeError for a truncated or malformed handle.
+   * Reads bytes written by {@link serialize} (here or by pyarrow.cuda): exactly 8 + 64 bytes,
+   * or 8 for an empty buffer. The size it carries is only a claim of the sending process;
+   * `Context.openIpcBuffer` checks it against what the driver maps.
+   * @throws TypeError for a non-binary argument; RangeError for a truncated, overlong or malformed handle.
    */
   static fromBuffer(bytes: ArrayBufferView | ArrayBuffer): IpcMemHandle {
     let view: Uint8Array;
@@ -59,7 +61,7 @@ export class IpcMemHandle {
       throw new RangeError(`malformed IpcMemHandle: size ${size}`);
     }
     const expected = size === 0n ? sizeBytes : sizeBytes + IPC_HANDLE_SIZE;
-    if (view.byteLength < expected) {
+    if (view.byteLength !== expected) {
       throw new RangeError(
         `a serialised IpcMemHandle of a ${size}-byte buffer has ${expected} bytes, got ${view.byteLength}`,
       );

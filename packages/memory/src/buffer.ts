@@ -17,6 +17,7 @@ import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewList } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import type { Release } from './object-finalizer.js';
+import { rangeOverrun } from './pointer-range.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
 import type { Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -106,8 +107,11 @@ export abstract class MemoryResource {
     this.deallocate(handle, size, stream === undefined ? undefined : { stream });
   }
 
-  /** @internal `Buffer.fromHandle` handed this resource memory to free; pools count it. */
-  adoptBuffer(): void {}
+  /**
+   * @internal `Buffer.fromHandle` hands this resource memory to free. Built-in resources record
+   * it and refuse a pointer an open buffer of theirs owns already.
+   */
+  adoptBuffer(_handle: bigint, _size: number): void {}
 
   /** @internal Only IPC-enabled pools export buffers. */
   exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
@@ -211,9 +215,16 @@ export class Buffer implements DeferredRelease {
    * Wraps memory cumem did not allocate. With `mr`, the buffer owns it and `close()` (or GC)
    * calls `mr.deallocate`; with `owner`, that object is kept alive instead; with neither, the
    * buffer only borrows the memory. On `ManagedBuffer` it returns a ManagedBuffer.
+   *
+   * Unsafe by nature for raw pointers: `size` is checked against the allocation the driver
+   * knows (`CU_POINTER_ATTRIBUTE_RANGE_SIZE`), but memory the driver never saw (pageable host
+   * memory, such as a pointer from native code's malloc) cannot be checked, and a wrong pointer
+   * or size there reads and writes memory the buffer does not own.
    * @param pointer a bigint address or a non-negative safe integer.
    * @param size bytes.
-   * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource.
+   * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource;
+   *   RangeError when `size` bytes run past the end of the driver-known allocation at `pointer`;
+   *   CudaStateError when an open buffer of a built-in `mr` already owns `pointer`.
    */
   static fromHandle<B extends Buffer>(
     this: BufferClass<B>,
@@ -232,9 +243,12 @@ export class Buffer implements DeferredRelease {
         'Buffer.fromHandle takes mr or owner, not both: mr frees the memory, owner keeps it alive',
       );
     }
+    const runtime = activeRuntime();
+    const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
+    if (overrun !== undefined) throw overrun;
     const buffer = new this(
       bufferToken,
-      activeRuntime(),
+      runtime,
       handle,
       size,
       mr ?? null,
@@ -245,7 +259,7 @@ export class Buffer implements DeferredRelease {
     );
     buffer.checkWrapped();
     if (mr !== undefined && size > 0) {
-      mr.adoptBuffer();
+      mr.adoptBuffer(handle, size);
       deferRelease(buffer);
     }
     return buffer;
@@ -254,8 +268,13 @@ export class Buffer implements DeferredRelease {
   /**
    * Opens a buffer another process exported (`buf.ipcDescriptor`) through `mr`, the resource
    * imported from the exporter's allocation handle. Closing it is ordered on `options.stream`
-   * (default: the device's default stream).
-   * @throws TypeError when mr is not an imported IPC pool or the descriptor is malformed.
+   * (default: the device's default stream). The descriptor comes from another process and is
+   * not trusted: the memory it opens is checked (size against the allocation's range, kind and
+   * device against `mr`) before a Buffer is handed out. Opening one descriptor twice gives two
+   * buffers of one mapping, freed when the last of them is closed.
+   * @throws TypeError when mr is not an imported IPC pool, the descriptor is malformed, or the
+   *   memory is not of mr's kind (a pinned pool's handle imported as DeviceMemoryResource, or the
+   *   reverse); RangeError when the descriptor's size is larger than the exported allocation.
    */
   static fromIpcDescriptor(
     mr: MemoryResource,

@@ -10,6 +10,7 @@ import {
   MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
+import type { Buffer } from './buffer.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
@@ -52,7 +53,10 @@ export class DeviceMemoryResource extends PoolMemoryResource {
    * Imports the pool another process exported (`getAllocationHandle()`), on `device`. An
    * IpcAllocationHandle is consumed (closed after the import); a raw descriptor number stays
    * the caller's. With a uuid, the result is registered under it, and a live resource already
-   * registered there is returned instead.
+   * registered there is returned instead. The driver cannot tell an imported pool's kind or
+   * device (no call returns its location), so a pinned pool's handle is not refused here:
+   * {@link Buffer.fromIpcDescriptor} checks each buffer's memory (device memory of `device`)
+   * and refuses anything else (TypeError) before any Buffer is handed out.
    * @throws NotSupportedError on a driver without interprocess sharing.
    */
   static fromAllocationHandle(

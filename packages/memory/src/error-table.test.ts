@@ -231,6 +231,16 @@ describe('error table: refused before any driver call', () => {
     });
   }
 
+  it("CudaStateError: deallocate of a pointer an open buffer owns (it stays the buffer's)", () => {
+    expectRefused(
+      fixture,
+      CudaStateError,
+      () => fixture.pool.deallocate(fixture.device.handle, 64),
+      /close the Buffer instead/,
+    );
+    expect(fixture.device.isClosed).toBe(false);
+  });
+
   it('NotSupportedError: IPC on a driver without interprocess sharing', () => {
     expectRefused(
       fixture,

@@ -1,5 +1,6 @@
 import { closeSync } from 'node:fs';
 import { CudaStateError, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { activeRuntime } from './driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 
 const handleToken = Symbol('cumem.ipc-allocation-handle');
@@ -29,8 +30,12 @@ export class IpcAllocationHandle {
   }
 
   /**
-   * Takes ownership of `fileDescriptor` (for example fd 3 that a parent passed to this process).
-   * @throws TypeError / RangeError for a descriptor that is not a non-negative integer, or a uuid that is not a string.
+   * A handle on a duplicate of `fileDescriptor` (for example fd 3 that a parent passed to this
+   * process; `Driver.duplicateFileDescriptor`, POSIX dup). The handle owns the duplicate and
+   * closes only that: `fileDescriptor` stays the caller's to close, and closing either never
+   * closes an unrelated file that later reuses the other's number.
+   * @throws TypeError / RangeError for a descriptor that is not a non-negative integer, or a
+   *   uuid that is not a string; RangeError (code 'EBADF') when `fileDescriptor` is not open.
    */
   static fromFileDescriptor(
     fileDescriptor: number,
@@ -40,10 +45,11 @@ export class IpcAllocationHandle {
     const { uuid = null } = checkOptions(options, 'IpcAllocationHandle options');
     if (uuid !== null && typeof uuid !== 'string')
       throw new TypeError(`uuid must be a string or null, got ${describeValue(uuid)}`);
-    return new IpcAllocationHandle(handleToken, fileDescriptor, uuid);
+    const duplicate = activeRuntime().driver.duplicateFileDescriptor(fileDescriptor);
+    return new IpcAllocationHandle(handleToken, duplicate, uuid);
   }
 
-  /** The file descriptor. */
+  /** The file descriptor this handle owns (for `fromFileDescriptor`: the duplicate). */
   get fileDescriptor(): number {
     if (this.descriptor < 0) throw CudaStateError.closed('IpcAllocationHandle');
     return this.descriptor;

@@ -17,6 +17,7 @@ import type { PoolMemoryResource } from './pool-memory-resource.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/ipc-child.mjs', import.meta.url));
+const untrustedScript = fileURLToPath(new URL('../test/fixtures/ipc-untrusted-child.mjs', import.meta.url));
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
 
 interface ChildReport {
@@ -33,8 +34,13 @@ interface ChildReport {
   descriptorsAfter: number;
 }
 
-async function runChild(driverName: string, fd: number, request: object): Promise<ChildReport> {
-  const child = spawn(process.execPath, [childScript], {
+async function runChild<Report = ChildReport>(
+  driverName: string,
+  fd: number,
+  request: object,
+  script = childScript,
+): Promise<Report> {
+  const child = spawn(process.execPath, [script], {
     cwd: packageRoot,
     env: { ...process.env, CUMEM_DRIVER: driverName },
     stdio: ['pipe', 'pipe', 'pipe', fd, fd],
@@ -56,7 +62,7 @@ async function runChild(driverName: string, fd: number, request: object): Promis
   const [code] = (await closed) as [number | null];
   await stdinClosed;
   if (code !== 0) throw new Error(`child exited with ${code}: ${errors}`);
-  return JSON.parse(output) as ChildReport;
+  return JSON.parse(output) as Report;
 }
 
 async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device' | 'pinned'): Promise<void> {
@@ -89,8 +95,9 @@ async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device
   // Only an imported resource opens descriptors; the exporting one refuses.
   expect(() => Buffer.fromIpcDescriptor(mr, descriptor)).toThrow(TypeError);
   expect(report.hostViewMatches).toBe(kind === 'pinned' ? true : null);
-  // The counted import consumes (closes) fd 4 and must leave nothing else open.
-  expect(report.descriptorsAfter).toBe(report.descriptorsBefore - 1);
+  // The counted import consumes (closes) its duplicate of fd 4, leaves fd 4 open (it stays the
+  // caller's) and must leave nothing else open.
+  expect(report.descriptorsAfter).toBe(report.descriptorsBefore);
   const back = new Uint8Array(size);
   buffer.copyTo(back);
   expect(back.every((byte) => byte === 0x22)).toBe(true);
@@ -128,6 +135,33 @@ describeEachDriver(
         });
       });
     });
+
+    // What another process could send: every error is named by the child (null: none thrown).
+    for (const kind of ['device', 'pinned'] as const) {
+      it(`${kind} pool: an inflated size, one descriptor twice, a free under a buffer, the wrong kind`, async () => {
+        const mr =
+          kind === 'device'
+            ? new DeviceMemoryResource(0, { ipcEnabled: true })
+            : new PinnedMemoryResource({ ipcEnabled: true });
+        const buffer = mr.allocate(64 * 1024);
+        buffer.fill(0x33);
+        const report = await runChild<Record<string, string | boolean | null>>(
+          entry.name,
+          mr.getAllocationHandle().fileDescriptor,
+          { kind, device: 0, descriptor: buffer.ipcDescriptor, expect: 0x33 },
+          untrustedScript,
+        );
+        expect(report.inflated).toMatch(/^RangeError/);
+        expect(report.sameHandle).toBe(true);
+        expect(report.deallocate).toMatch(/^CudaStateError/);
+        expect(report.firstClose).toBeNull();
+        expect(report.secondReads).toBe(true);
+        expect(report.secondClose).toBeNull();
+        expect(report.crossKind).toMatch(/^TypeError: .*another kind of pool/);
+        buffer.close();
+        mr.close();
+      });
+    }
 
     describe('pinned pool', () => {
       it('shares a buffer both ways and leaks no file descriptor', async () => {

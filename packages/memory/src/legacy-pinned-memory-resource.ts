@@ -2,6 +2,7 @@ import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types'
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import { LiveAllocations } from './live-allocations.js';
 import type { Stream } from './stream.js';
 import { runtimeDefaultStream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -13,6 +14,8 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
  */
 export class LegacyPinnedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
+  // Pointers of open buffers, so that deallocate cannot free one under its buffer.
+  private readonly live = new LiveAllocations();
 
   constructor() {
     super();
@@ -30,12 +33,23 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);
     runtime.makeCurrent(stream.ordinal);
     const handle = size === 0 ? 0n : runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable);
+    if (size !== 0) this.live.add(handle);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
-  /** Frees memory from {@link allocate} after `options.stream` (default: the default stream) has passed it. */
+  /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, 'LegacyPinnedMemoryResource');
+  }
+
+  /**
+   * Frees memory from {@link allocate} after `options.stream` (default: the default stream) has
+   * passed it. Memory an open Buffer owns is refused: close the Buffer instead.
+   * @throws CudaStateError when an open Buffer of this resource owns `pointer`.
+   */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
+    this.live.checkNotOwned(handle, 'LegacyPinnedMemoryResource');
     this.releaseBuffer(handle, size, stream);
   }
 
@@ -44,6 +58,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.runtime.currentDevice, stream);
     this.runtime.driver.memFreeHost(handle);
+    this.live.delete(handle);
   }
 
   /** Always -1: host memory belongs to no device. */

@@ -13,6 +13,7 @@ import {
 import { allocatedBuffer, MemoryResource } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import { LiveAllocations } from './live-allocations.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { ManagedBuffer } from './managed-buffer.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -36,6 +37,8 @@ export interface ManagedMemoryResourceOptions {
  */
 export class ManagedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
+  // Pointers of open buffers, so that deallocate cannot free one under its buffer.
+  private readonly live = new LiveAllocations();
   private readonly preferred: Location | null;
 
   /**
@@ -89,12 +92,23 @@ export class ManagedMemoryResource extends MemoryResource {
         throw error;
       }
     }
+    if (size !== 0) this.live.add(handle);
     return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
   }
 
-  /** Frees memory from {@link allocate} after `options.stream` (default: the default stream) has passed it. */
+  /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, 'ManagedMemoryResource');
+  }
+
+  /**
+   * Frees memory from {@link allocate} after `options.stream` (default: the default stream) has
+   * passed it. Memory an open Buffer owns is refused: close the Buffer instead.
+   * @throws CudaStateError when an open Buffer of this resource owns `pointer`.
+   */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
+    this.live.checkNotOwned(handle, 'ManagedMemoryResource');
     this.releaseBuffer(handle, size, stream);
   }
 
@@ -103,6 +117,7 @@ export class ManagedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.workDevice(), stream);
     this.runtime.driver.memFree(handle);
+    this.live.delete(handle);
   }
 
   /** The preferred device's ordinal, or -1 when the preference is not a device. */

@@ -13,6 +13,7 @@ import {
   MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
+import type { Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import {
@@ -58,7 +59,10 @@ export class PinnedMemoryResource extends PoolMemoryResource {
 
   /**
    * Imports the pinned pool another process exported. An IpcAllocationHandle is consumed
-   * (closed after the import); a raw descriptor number stays the caller's.
+   * (closed after the import); a raw descriptor number stays the caller's. The driver cannot
+   * tell an imported pool's kind (no call returns its location), so a device pool's handle is
+   * not refused here: {@link Buffer.fromIpcDescriptor} checks each buffer's memory and refuses
+   * memory the host cannot access (TypeError) before any Buffer is handed out.
    * @throws NotSupportedError on a driver without interprocess sharing.
    */
   static fromAllocationHandle(handle: IpcAllocationHandle | number): PinnedMemoryResource {
@@ -71,7 +75,12 @@ export class PinnedMemoryResource extends PoolMemoryResource {
       const ordinal = runtime.currentDevice;
       runtime.makeCurrent(ordinal);
       const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
-      grantEveryDevice(runtime, pool);
+      try {
+        grantEveryDevice(runtime, pool);
+      } catch (error) {
+        runtime.driver.memPoolDestroy(pool);
+        throw error;
+      }
       importedSetup = { runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null };
       const resource = new PinnedMemoryResource();
       if (uuid !== null) resource.register(uuid);

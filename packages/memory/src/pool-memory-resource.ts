@@ -10,8 +10,11 @@ import {
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
+import { importedMemoryError } from './imported-memory-check.js';
+import { ImportedPointerCounts } from './imported-pointer-counts.js';
 import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
+import { LiveAllocations } from './live-allocations.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -66,8 +69,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // is documented to wait for them, but on a CUDA 13.0 driver (580, H200) closing a pinned pool
   // before its buffers, then freeing them with cuMemFreeAsync, made a later cuStreamSynchronize
   // of that stream crash the process or never return (the buffer and memory-resource tests).
-  // So close() destroys an owned pool only once the last of its buffers has been freed.
-  private outstanding = 0;
+  // So close() destroys an owned pool only once the last of its buffers has been freed. Each
+  // pointer has one owner: deallocate refuses a live buffer's pointer (see LiveAllocations).
+  private readonly live = new LiveAllocations();
+  private readonly imports = new ImportedPointerCounts();
   private destroyPending = false;
 
   /** @internal */
@@ -128,38 +133,42 @@ export abstract class PoolMemoryResource extends MemoryResource {
     runtime.makeCurrent(stream.ordinal);
     if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
     const handle = runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
-    this.outstanding++;
+    this.live.add(handle);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
   /**
    * Returns `size` bytes at `pointer` to the pool, ordered on `options.stream` (default: the
-   * device's default stream). Never waits. Works after `close()`.
+   * device's default stream). Never waits. Works after `close()`. Memory an open Buffer owns is
+   * refused: close the Buffer instead.
+   * @throws CudaStateError when an open Buffer of this resource owns `pointer`.
    */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const handle = checkAddress(pointer, 'pointer');
     checkSize(size, 'size');
     const stream = streamOption(options);
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
+    this.live.checkNotOwned(handle, this.constructor.name);
     this.releaseBuffer(handle, size, stream);
   }
 
   /** @internal Hot path of `buffer.close()`. */
   override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
+    // An import opened more than once is freed when its last buffer closes.
+    if (this.mapped && !this.imports.release(handle)) return;
     // A stream closed since the allocation can no longer order the free: use the default one.
     const target =
       stream === undefined || stream.isClosed ? (this.stream ?? this.ownDefaultStream()) : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
-    // A pointer this resource never counted (deallocate of foreign memory) does not go below 0.
-    if (this.outstanding > 0) this.outstanding--;
-    if (this.destroyPending && this.outstanding === 0) this.destroyPool();
+    this.live.delete(handle);
+    if (this.destroyPending && this.live.count === 0) this.destroyPool();
   }
 
-  /** @internal Counts external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
-  override adoptBuffer(): void {
-    this.outstanding++;
+  /** @internal Records external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
+  override adoptBuffer(handle: bigint): void {
+    this.live.adopt(handle, this.constructor.name);
   }
 
   /**
@@ -192,7 +201,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (this.owned) {
       forgetFinalizer(this);
       // With buffers outstanding, the last one's free destroys the pool (see `outstanding`).
-      if (this.outstanding > 0) this.destroyPending = true;
+      if (this.live.count > 0) this.destroyPending = true;
       else this.destroyPool();
     }
   }
@@ -219,8 +228,27 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const target = stream ?? this.stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
-    const handle = this.runtime.driver.memPoolImportPointer(this.pool, bytes);
-    if (size !== 0) this.outstanding++;
+    const driver = this.runtime.driver;
+    const handle = driver.memPoolImportPointer(this.pool, bytes);
+    const repeated = this.imports.has(handle);
+    let refused: unknown;
+    try {
+      refused = importedMemoryError(driver, handle, size, this);
+    } catch (error) {
+      refused = error;
+    }
+    if (refused !== undefined) {
+      // A repeated import is the same mapping as an open buffer's: freeing it would unmap that.
+      if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
+      throw refused;
+    }
+    if (size === 0) {
+      // An empty buffer never frees anything, so it keeps no mapping open.
+      if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
+      return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
+    }
+    this.imports.add(handle);
+    if (!repeated) this.live.add(handle);
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
 

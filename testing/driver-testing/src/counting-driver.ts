@@ -8,14 +8,20 @@ export interface DriverCallLog {
 }
 
 /** Members the contract documents as "not a driver call": reaching them is not counted. */
-const notDriverCalls: ReadonlySet<PropertyKey> = new Set(['addressOf', 'hostView', 'detachView']);
+const notDriverCalls: ReadonlySet<PropertyKey> = new Set([
+  'addressOf',
+  'hostView',
+  'detachView',
+  'duplicateFileDescriptor',
+]);
 
 type Method = (...args: unknown[]) => unknown;
 
 /**
  * Wraps a driver so a test can assert what reached it — in particular that bad input is
  * refused before any driver call. Method calls are logged by member name; property reads
- * (`name`, `capabilities`, ...) and `addressOf` / `hostView` / `detachView` (not driver calls) are not.
+ * (`name`, `capabilities`, ...) and `addressOf` / `hostView` / `detachView` /
+ * `duplicateFileDescriptor` (not driver calls) are not.
  *
  * Works on every adapter shape: the FFI driver is a class instance whose getters and methods
  * read `#private` fields, so they always run with the inner driver as `this`, never the

@@ -1,4 +1,24 @@
-import { MemAttachFlags, MemoryType, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+import {
+  closeSync,
+  fstatSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  MemAllocationType,
+  MemAttachFlags,
+  MemHandleType,
+  MemLocationType,
+  MemoryType,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
 import { expectCudaError, expectSameBytes, MiB, randomBytes } from './support.js';
@@ -78,6 +98,45 @@ export function pointerCases(suite: SuiteContext): void {
       }
     });
 
+    // @cumem/memory tells an imported pool's kind by this: the driver describes no imported pool.
+    suite.itWith(
+      'hostMemoryPools',
+      "a Host pool's memory has a host pointer, a device pool's has none (CUDA_ERROR_INVALID_VALUE)",
+      () => {
+        const hostPool = suite.driver.memPoolCreate({
+          allocationType: MemAllocationType.Pinned,
+          location: { type: MemLocationType.Host, id: 0 },
+          handleTypes: MemHandleType.None,
+          maxSize: 0,
+        });
+        const devicePool = suite.driver.deviceGetMemPool(suite.device);
+        const onHost = suite.driver.memAllocFromPoolAsync(MiB, hostPool, suite.stream);
+        const onDevice = suite.driver.memAllocFromPoolAsync(MiB, devicePool, suite.stream);
+        try {
+          suite.driver.streamSynchronize(suite.stream);
+          expect(handle(onHost + 8n, PointerHandleAttribute.HostPointer)).toBe(onHost + 8n);
+          expect(number(onHost, PointerAttribute.IsManaged)).toBe(0);
+          expectCudaError(
+            () => handle(onDevice, PointerHandleAttribute.HostPointer),
+            'cuPointerGetAttribute',
+            'CUDA_ERROR_INVALID_VALUE',
+          );
+          expect(number(onDevice, PointerAttribute.DeviceOrdinal)).toBe(suite.device);
+          // each range holds its allocation
+          const end = (pointer: bigint) =>
+            handle(pointer, PointerHandleAttribute.RangeStartAddress) +
+            BigInt(number(pointer, PointerAttribute.RangeSize));
+          expect(end(onHost)).toBeGreaterThanOrEqual(onHost + BigInt(MiB));
+          expect(end(onDevice)).toBeGreaterThanOrEqual(onDevice + BigInt(MiB));
+        } finally {
+          suite.driver.memFreeAsync(onHost, suite.stream);
+          suite.driver.memFreeAsync(onDevice, suite.stream);
+          suite.driver.streamSynchronize(suite.stream);
+          suite.driver.memPoolDestroy(hostPool);
+        }
+      },
+    );
+
     it('attributes of a freed pointer fail with CUDA_ERROR_INVALID_VALUE', () => {
       const pointer = suite.driver.memAlloc(65536);
       suite.driver.memFree(pointer);
@@ -138,6 +197,50 @@ export function pointerCases(suite: SuiteContext): void {
       } finally {
         suite.driver.memFreeHost(pointer);
       }
+    });
+    it('duplicateFileDescriptor: a new descriptor of the same file, independent of the original', () => {
+      const directory = mkdtempSync(join(tmpdir(), 'cumem-dup-'));
+      const path = join(directory, 'file');
+      writeFileSync(path, 'cumem');
+      const fd = openSync(path, 'r');
+      let duplicate = -1;
+      try {
+        duplicate = suite.driver.duplicateFileDescriptor(fd);
+        expect(duplicate).not.toBe(fd);
+        expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
+        // closing the original leaves the duplicate open, and the other way round
+        closeSync(fd);
+        expect(fstatSync(duplicate).ino).toBe(statSync(path).ino);
+        expect(readFileSync(duplicate, 'utf8')).toBe('cumem');
+      } finally {
+        if (duplicate >= 0) closeSync(duplicate);
+        try {
+          closeSync(fd);
+        } catch {
+          // closed in the test already
+        }
+        rmSync(directory, { recursive: true });
+      }
+    });
+
+    it('duplicateFileDescriptor refuses a closed descriptor (EBADF) and a number that is not one', () => {
+      const fd = openSync(tmpdir(), 'r');
+      closeSync(fd);
+      const error = (() => {
+        try {
+          suite.driver.duplicateFileDescriptor(fd);
+        } catch (caught) {
+          return caught as { name: string; code: string; message: string };
+        }
+        return undefined;
+      })();
+      expect(error?.name).toBe('RangeError');
+      expect(error?.code).toBe('EBADF');
+      expect(error?.message).toMatch(/EBADF/);
+      expect(() => suite.driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor(1.5)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor(2 ** 31)).toThrow(RangeError);
+      expect(() => suite.driver.duplicateFileDescriptor('3' as never)).toThrow(TypeError);
     });
   });
 }

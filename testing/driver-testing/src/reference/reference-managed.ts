@@ -10,6 +10,7 @@ import {
 } from '@cumem/core-types';
 import { detach } from './address-space.js';
 import { cudaError } from './cuda-errors.js';
+import { duplicateFileDescriptor } from './file-descriptors.js';
 import type { ReferenceState } from './reference-state.js';
 
 // Bytes a discarded range reads as: "indeterminate" in cuda.h, so something other than the old data.
@@ -214,6 +215,10 @@ export abstract class ReferenceManaged {
     if (!this.state.space.owns(view)) return false;
     detach(view);
     return true;
+  }
+
+  duplicateFileDescriptor(fd: number): number {
+    return duplicateFileDescriptor(fd);
   }
 
   private prefetchBatch(

@@ -1,0 +1,59 @@
+// The pointers a memory resource handed to Buffers that are still open, so that a pointer has
+// one owner: `mr.deallocate` of a live buffer's pointer would free it under the buffer (and a
+// pool could be destroyed under it), and a second `Buffer.fromHandle(p, n, { mr })` would free
+// it twice. Hot path (allocate / close): one Set add or delete of the address as a number
+// (user-space addresses are below 2^53), no object per buffer. A Set, not a Map with sizes:
+// set + delete measured about a third cheaper (Node 20), and the address names the buffer.
+import { CudaStateError } from '@cumem/core-types';
+
+/** Live pointers of one resource. */
+export class LiveAllocations {
+  private readonly pointers = new Set<number>();
+
+  /** How many buffers own memory of the resource now. */
+  get count(): number {
+    return this.pointers.size;
+  }
+
+  /** Records memory just handed to a buffer. Hot path. */
+  add(pointer: bigint): void {
+    this.pointers.add(Number(pointer));
+  }
+
+  /** Forgets a freed pointer; false when it was not live. Hot path. */
+  delete(pointer: bigint): boolean {
+    return this.pointers.delete(Number(pointer));
+  }
+
+  /** True when a live buffer owns `pointer`. */
+  has(pointer: bigint): boolean {
+    return this.pointers.has(Number(pointer));
+  }
+
+  /**
+   * Refuses `mr.deallocate(pointer)` while a buffer owns the pointer.
+   * @throws CudaStateError naming the buffer.
+   */
+  checkNotOwned(pointer: bigint, resource: string): void {
+    if (!this.pointers.has(Number(pointer))) return;
+    throw new CudaStateError(
+      `${resource}.deallocate: an open Buffer(0x${pointer.toString(16)}) of this resource still owns ` +
+        'the memory; close the Buffer instead (freeing it here would free it twice)',
+    );
+  }
+
+  /**
+   * Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to the resource.
+   * @throws CudaStateError when a live buffer of the resource owns the pointer already.
+   */
+  adopt(pointer: bigint, resource: string): void {
+    const key = Number(pointer);
+    if (this.pointers.has(key)) {
+      throw new CudaStateError(
+        `Buffer.fromHandle: an open Buffer(0x${pointer.toString(16)}) of this ${resource} already owns ` +
+          'the memory; a second owner would free it twice (use slice() or { owner })',
+      );
+    }
+    this.pointers.add(key);
+  }
+}

@@ -1,0 +1,37 @@
+// Checks of a claimed size against the allocation the driver knows (CU_POINTER_ATTRIBUTE_RANGE_*).
+import { CudaError, type Driver, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+
+/**
+ * The address just past the allocation that holds `pointer`, from the driver's range
+ * attributes; undefined for memory the driver never saw (pageable host memory answers
+ * CUDA_ERROR_INVALID_VALUE), whose size nothing can check.
+ */
+export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefined {
+  let start: bigint;
+  try {
+    start = driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.RangeStartAddress);
+  } catch (error) {
+    if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') return undefined;
+    throw error;
+  }
+  return start + BigInt(driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize));
+}
+
+/**
+ * A RangeError when `size` bytes from `pointer` run past the end of the allocation holding it;
+ * undefined when they fit or the driver does not know the memory.
+ */
+export function rangeOverrun(
+  driver: Driver,
+  pointer: bigint,
+  size: number,
+  what: string,
+): RangeError | undefined {
+  if (size === 0) return undefined;
+  const end = allocationEnd(driver, pointer);
+  if (end === undefined || pointer + BigInt(size) <= end) return undefined;
+  return new RangeError(
+    `${what} claims ${size} bytes at 0x${pointer.toString(16)}, but the allocation there ends ` +
+      `${end - pointer} bytes from it (CU_POINTER_ATTRIBUTE_RANGE_SIZE)`,
+  );
+}
