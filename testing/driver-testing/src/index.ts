@@ -8,3 +8,4 @@ export {
   type TestDriver,
 } from './driver-matrix.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
+export { describeGated, probeDriver } from './driver-gate.js';

@@ -75,7 +75,12 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *d, size_t n) {
   uintptr_t base = fake_allocate(n, FAKE_DEVICE, fake_current_ordinal(), NULL);
   *d = (CUdeviceptr)base; return base ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-CUresult CUDAAPI cuMemFree(CUdeviceptr d) { return fake_release((uintptr_t)d, FAKE_DEVICE); }
+/* cuMemFree frees cuMemAllocManaged memory too. */
+CUresult CUDAAPI cuMemFree(CUdeviceptr d) {
+  const FakeAllocation *a = fake_find((uintptr_t)d);
+  if (!a || a->base != (uintptr_t)d || a->kind == FAKE_HOST || a->pool) return CUDA_ERROR_INVALID_VALUE;
+  return fake_release((uintptr_t)d, 0);
+}
 CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t n, unsigned int flags) {
   (void)flags;
   if (n == 0) return CUDA_ERROR_INVALID_VALUE;
