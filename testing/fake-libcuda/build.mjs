@@ -35,14 +35,32 @@ export function fakeUnavailable() {
 /** Compiles the fake into `directory` (default: build/ here) unless it is up to date; returns its path. */
 export function buildFakeLibcuda(directory = join(here, 'build')) {
   const output = join(directory, 'libcuda.so.1');
-  const newest = Math.max(...sources.map((file) => statSync(file).mtimeMs), statSync(join(here, 'src', 'fake-memory.h')).mtimeMs);
+  const newest = Math.max(
+    ...sources.map((file) => statSync(file).mtimeMs),
+    statSync(join(here, 'src', 'fake-memory.h')).mtimeMs,
+  );
   if (existsSync(output) && statSync(output).mtimeMs > newest) return output;
   mkdirSync(directory, { recursive: true });
   const temporary = `${output}.${process.pid}`;
-  execFileSync('cc', [
-    '-shared', '-fPIC', '-O1', '-g', '-Wall', '-Wextra', '-Werror', '-Wmissing-prototypes',
-    `-I${cudaInclude()}`, '-o', temporary, ...sources, '-lpthread',
-  ], { stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(
+    'cc',
+    [
+      '-shared',
+      '-fPIC',
+      '-O1',
+      '-g',
+      '-Wall',
+      '-Wextra',
+      '-Werror',
+      '-Wmissing-prototypes',
+      `-I${cudaInclude()}`,
+      '-o',
+      temporary,
+      ...sources,
+      '-lpthread',
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   execFileSync('mv', ['-f', temporary, output]);
   return output;
 }

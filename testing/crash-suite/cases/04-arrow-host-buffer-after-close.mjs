@@ -23,6 +23,9 @@ for (let i = 0; i < 4; i++) {
 }
 if (bytes.length > 0) bytes.fill(0xee);
 for (const other of others) {
-  check(other.bytes.every((b) => b === 0x44), 'bytes of a closed HostBuffer reached another host buffer');
+  check(
+    other.bytes.every((b) => b === 0x44),
+    'bytes of a closed HostBuffer reached another host buffer',
+  );
   other.close();
 }

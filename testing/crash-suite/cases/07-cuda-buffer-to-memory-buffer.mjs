@@ -9,4 +9,6 @@ const wrapped = cuda.toMemoryBuffer();
 cuda.close();
 check(wrapped.isClosed, 'toMemoryBuffer() of a closed CudaBuffer reports isClosed');
 expectRefused('fill() on the MemoryBuffer of a closed CudaBuffer', () => wrapped.fill(1));
-expectRefused('copyTo() on the MemoryBuffer of a closed CudaBuffer', () => wrapped.copyTo(new Uint8Array(1024)));
+expectRefused('copyTo() on the MemoryBuffer of a closed CudaBuffer', () =>
+  wrapped.copyTo(new Uint8Array(1024)),
+);

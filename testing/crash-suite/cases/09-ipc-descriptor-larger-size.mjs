@@ -14,7 +14,10 @@ if (process.argv[2] === 'child') {
   );
   const first = memory.Buffer.fromIpcDescriptor(mr, descriptor);
   const second = memory.Buffer.fromIpcDescriptor(mr, descriptor);
-  check(first.size === descriptor.size && second.size === descriptor.size, 'both imports have the exported size');
+  check(
+    first.size === descriptor.size && second.size === descriptor.size,
+    'both imports have the exported size',
+  );
   first.close();
   second.close();
   memory.defaultStream().sync();

@@ -9,5 +9,7 @@ const buffer = context.newBuffer(65536);
 const serialized = buffer.exportForIpc().serialize();
 const padded = new Uint8Array(serialized.byteLength + 16);
 padded.set(serialized);
-expectThrows(RangeError, 'IpcMemHandle.fromBuffer with 16 trailing bytes', () => IpcMemHandle.fromBuffer(padded));
+expectThrows(RangeError, 'IpcMemHandle.fromBuffer with 16 trailing bytes', () =>
+  IpcMemHandle.fromBuffer(padded),
+);
 buffer.close();

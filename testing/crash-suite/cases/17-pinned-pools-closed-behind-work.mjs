@@ -19,6 +19,9 @@ stream.sync();
 const bytes = new Uint8Array(1 << 20);
 target.copyTo(bytes, { stream });
 stream.sync();
-check(bytes.every((b) => b === 39), 'the last copy landed');
+check(
+  bytes.every((b) => b === 39),
+  'the last copy landed',
+);
 target.close({ stream });
 stream.sync();

@@ -26,4 +26,7 @@ try {
 } catch (error) {
   thrown = error;
 }
-check(thrown instanceof RangeError || thrown instanceof TypeError, `readRecordBatch throws a RangeError or TypeError, got ${thrown}`);
+check(
+  thrown instanceof RangeError || thrown instanceof TypeError,
+  `readRecordBatch throws a RangeError or TypeError, got ${thrown}`,
+);

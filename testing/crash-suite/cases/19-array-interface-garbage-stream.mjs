@@ -14,5 +14,7 @@ const foreign = {
     stream: 0xdeadbeefn,
   },
 };
-expectThrows(TypeError, 'StridedMemoryView.from() with a garbage stream pointer', () => StridedMemoryView.from(foreign));
+expectThrows(TypeError, 'StridedMemoryView.from() with a garbage stream pointer', () =>
+  StridedMemoryView.from(foreign),
+);
 buffer.close();

@@ -52,7 +52,8 @@ export async function expectRejects(Type, what, action) {
     thrown = error;
   }
   if (thrown === undefined) throw new Error(`${what}: expected ${Type.name}, but it resolved`);
-  if (!(thrown instanceof Type)) throw new Error(`${what}: expected ${Type.name}, got ${thrown?.name}: ${thrown?.message}`);
+  if (!(thrown instanceof Type))
+    throw new Error(`${what}: expected ${Type.name}, got ${thrown?.name}: ${thrown?.message}`);
   return thrown;
 }
 
@@ -76,7 +77,10 @@ export function scribbleAndCheck(staleView, liveBuffers, expected, what) {
   for (const buffer of liveBuffers) {
     const bytes = new Uint8Array(buffer.size);
     buffer.copyTo(bytes);
-    check(bytes.every((b) => b === expected), `${what}: a write through a stale view changed another allocation's bytes`);
+    check(
+      bytes.every((b) => b === expected),
+      `${what}: a write through a stale view changed another allocation's bytes`,
+    );
   }
 }
 

@@ -12,6 +12,8 @@ import type { CaseTarget } from './run-case.js';
 
 /** A driver of the matrix, with how its cases are run. */
 export interface CrashTarget {
+  /** 'reference', 'napi', 'ffi', 'napi-fake' or 'ffi-fake'. */
+  readonly key: string;
   readonly entry: TestDriver;
   readonly target: CaseTarget;
   readonly isFake: boolean;
@@ -32,6 +34,7 @@ function fakeLibrary(): { path?: string; problem?: string } {
 /** Every target: reference, napi, ffi (real libcuda), then napi and ffi over the hostile fake. */
 export function crashTargets(): CrashTarget[] {
   const targets: CrashTarget[] = driverMatrix(adapters).map((entry) => ({
+    key: entry.name,
     entry,
     target: { driver: entry.name, libcuda: undefined, hostile: false },
     isFake: false,
@@ -47,6 +50,7 @@ export function crashTargets(): CrashTarget[] {
     // isReference: the fake runs on every machine, so under CUMEM_REQUIRE_GPU=1 its absence
     // is a visible skip, not a failure.
     targets.push({
+      key: `${name}-fake`,
       entry: {
         name: label,
         isReference: true,
@@ -75,7 +79,11 @@ function canMakeBigArrayBuffer(): boolean {
 }
 
 /** Why `crashCase` does not run on `target`, or undefined. */
-export function caseSkipReason(crashCase: CrashCase, target: CrashTarget, driver: Driver): string | undefined {
+export function caseSkipReason(
+  crashCase: CrashCase,
+  target: CrashTarget,
+  driver: Driver,
+): string | undefined {
   for (const need of crashCase.needs) {
     if (need === 'fake') {
       if (!target.isFake) return 'not applicable: only the hostile fake libcuda makes freed memory fault';

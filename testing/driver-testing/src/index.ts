@@ -1,5 +1,6 @@
 export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
+export { describeGated, probeDriver } from './driver-gate.js';
 export {
   type AdapterFactories,
   describeEachDriver,
@@ -8,4 +9,3 @@ export {
   type TestDriver,
 } from './driver-matrix.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
-export { describeGated, probeDriver } from './driver-gate.js';
