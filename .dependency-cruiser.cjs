@@ -64,7 +64,8 @@ module.exports = {
     },
     {
       name: 'nothing-imports-the-crash-suite',
-      comment: 'The crash suite (and the fake libcuda) sit on top of everything: no package or test imports them.',
+      comment:
+        'The crash suite (and the fake libcuda) sit on top of everything: no package or test imports them.',
       severity: 'error',
       from: { pathNot: '^testing/(crash-suite|fake-libcuda)/' },
       to: { path: '^testing/(crash-suite|fake-libcuda)/' },
