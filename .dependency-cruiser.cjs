@@ -62,6 +62,14 @@ module.exports = {
       from: { path: '^packages/[^/]+/src', pathNot: '\\.test\\.ts$' },
       to: { path: '^testing/' },
     },
+    {
+      name: 'nothing-imports-the-crash-suite',
+      comment:
+        'The crash suite (and the fake libcuda) sit on top of everything: no package or test imports them.',
+      severity: 'error',
+      from: { pathNot: '^testing/(crash-suite|fake-libcuda)/' },
+      to: { path: '^testing/(crash-suite|fake-libcuda)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

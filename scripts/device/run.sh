@@ -2,13 +2,15 @@
 # Runs ON the GPU machine, in the root of the copy of the working tree, with .device/ carried
 # (made here by scripts/device/pack.sh):
 #
-#   bash scripts/device/run.sh [all|tests|bench]        (default: all)
+#   bash scripts/device/run.sh [all|tests|bench|sanitize]        (default: all)
 #
 # Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
 # `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
 # Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt,
-# test-gpu.json, bench.json, bench.log.
+# test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
+# `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
+# few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
 set -u
@@ -16,7 +18,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 what=${1:-all}
-case "$what" in all | tests | bench) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench]" >&2; exit 2 ;; esac
+case "$what" in all | tests | bench | sanitize) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|sanitize]" >&2; exit 2 ;; esac
 OUT=${OUT:-/tmp/cumem-device-out}
 export OUT
 mkdir -p "$OUT"
@@ -137,6 +139,47 @@ run_demo() {
 }
 if [ "$what" = all ] || [ "$what" = tests ]; then stage demo run_demo; fi
 if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
+
+# compute-sanitizer memcheck: device-side invalid accesses and leaks of device memory that the
+# crash cases' host-side checks cannot see. API errors are expected (the cases provoke refusals)
+# and not reported. Each case runs alone, on each adapter, so a report names its program.
+sanitize_one() {
+  local label=$1 limit=$2
+  shift 2
+  echo "== $label" >>"$OUT/sanitize.log"
+  timeout -k 5 "$limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 1 --target-processes all \
+    --leak-check full "$@" >>"$OUT/sanitize.log" 2>&1
+}
+run_sanitize() {
+  if ! command -v compute-sanitizer >/dev/null; then
+    echo "compute-sanitizer not found in ${CUDA_HOME}/bin"
+    return 1
+  fi
+  local deadline=$((SECONDS + ${SANITIZE_TIMEOUT:-480})) failures=0 runs=0 adapter file
+  : >"$OUT/sanitize.log"
+  for adapter in napi ffi; do
+    for file in testing/crash-suite/cases/[0-9][0-9]-*.mjs; do
+      # The hostile-fake case dies of SIGSEGV by design; it has nothing to do on a GPU.
+      grep -q '^// needs: fake' "$file" && continue
+      [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break 2; }
+      runs=$((runs + 1))
+      CUMEM_CRASH_DRIVER=$adapter CUMEM_DRIVER=$adapter \
+        sanitize_one "$adapter $(basename "$file")" 120 node --expose-gc "$file" || failures=$((failures + 1))
+    done
+  done
+  for file in packages/memory/src/buffer.test.ts packages/memory/src/managed-buffer.test.ts \
+    packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts; do
+    [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break; }
+    runs=$((runs + 1))
+    CUMEM_REQUIRE_GPU=1 NODE_OPTIONS=--expose-gc \
+      sanitize_one "vitest $file" 180 node node_modules/vitest/vitest.mjs run --pool=forks "$file" || failures=$((failures + 1))
+  done
+  echo "compute-sanitizer error summaries (non-zero only):"
+  grep -B1 'ERROR SUMMARY: [1-9]' "$OUT/sanitize.log" || echo "  none"
+  echo "sanitize: $runs programs, $failures with errors or failures; log: \$OUT/sanitize.log"
+  [ "$failures" = 0 ]
+}
+if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
 
 if [ "${#failed[@]}" = 0 ]; then
   log "all stages passed ($((SECONDS - started)) s)"

@@ -1,5 +1,6 @@
 export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
+export { describeGated, probeDriver } from './driver-gate.js';
 export {
   type AdapterFactories,
   describeEachDriver,

@@ -1,0 +1,51 @@
+// Runs one case program in its own node process and turns what happened into a verdict: a
+// crash is a failure that names its signal, with the tail of the child's stderr.
+import { spawnSync } from 'node:child_process';
+import type { CrashCase } from './crash-cases.js';
+
+/** How a case program is run: which driver, over which libcuda. */
+export interface CaseTarget {
+  /** 'napi' | 'ffi' | 'reference'. */
+  readonly driver: string;
+  /** The library the adapter loads (the fake), or undefined for libcuda.so.1. */
+  readonly libcuda: string | undefined;
+  /** Run the fake in its hostile (unmap-on-free) mode. */
+  readonly hostile: boolean;
+}
+
+/** Per case; a case that hangs fails with 'timed out'. */
+export const caseTimeoutMs = 30_000;
+
+function tail(text: string, lines = 30): string {
+  return text.split('\n').slice(-lines).join('\n');
+}
+
+/** The failure message of a run, or undefined when the case passed. */
+export function runCase(crashCase: CrashCase, target: CaseTarget): string | undefined {
+  const env: NodeJS.ProcessEnv = { ...process.env, CUMEM_CRASH_DRIVER: target.driver };
+  if (target.driver === 'reference') delete env.CUMEM_DRIVER;
+  else env.CUMEM_DRIVER = target.driver;
+  if (target.libcuda) env.CUMEM_CRASH_LIBCUDA = target.libcuda;
+  else delete env.CUMEM_CRASH_LIBCUDA;
+  if (target.hostile) env.FAKE_CUDA_HOSTILE = '1';
+  else delete env.FAKE_CUDA_HOSTILE;
+  const result = spawnSync(process.execPath, ['--expose-gc', crashCase.file], {
+    env,
+    encoding: 'utf8',
+    timeout: caseTimeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 16 << 20,
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+    return `${crashCase.name} timed out after ${caseTimeoutMs} ms\n${tail(output)}`;
+  }
+  if (result.error) return `${crashCase.name} could not run: ${result.error.message}`;
+  if (crashCase.expectedSignal !== undefined) {
+    if (result.signal === crashCase.expectedSignal) return undefined;
+    return `${crashCase.name} should have died of ${crashCase.expectedSignal}, got ${result.signal ?? `exit code ${result.status}`}\n${tail(output)}`;
+  }
+  if (result.signal) return `${crashCase.name} CRASHED with ${result.signal}\n${tail(output)}`;
+  if (result.status !== 0) return `${crashCase.name} failed (exit code ${result.status})\n${tail(output)}`;
+  return undefined;
+}

@@ -1,0 +1,137 @@
+/* Allocation entry points of the fake: pools, classic, pinned and managed memory, IPC and
+ * pointer attributes, all on fake-memory.c's recorded mappings. */
+#include <cuda.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fake-memory.h"
+
+int fake_current_ordinal(void);
+
+static FakePool default_pools[FAKE_DEVICES];
+static FakePool *default_pool(int ordinal) {
+  FakePool *pool = &default_pools[ordinal];
+  pool->location_type = CU_MEM_LOCATION_TYPE_DEVICE;
+  pool->location_id = ordinal;
+  pool->is_default = 1;
+  return pool;
+}
+static int device_ok(CUdevice d) { return d >= FAKE_DEVICE_BASE && d < FAKE_DEVICE_BASE + FAKE_DEVICES; }
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *p, CUdevice d) {
+  if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE;
+  *p = (CUmemoryPool)default_pool(d - FAKE_DEVICE_BASE); return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *p, CUdevice d) { return cuDeviceGetDefaultMemPool(p, d); }
+
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *p, const CUmemPoolProps *props) {
+  for (size_t i = 0; i < sizeof props->reserved; i++) if (props->reserved[i]) return CUDA_ERROR_INVALID_VALUE;
+  if (props->win32SecurityAttributes || props->usage) return CUDA_ERROR_INVALID_VALUE;
+  FakePool *pool = fake_object(sizeof *pool);
+  if (!pool) return CUDA_ERROR_OUT_OF_MEMORY;
+  pool->location_type = props->location.type;
+  pool->location_id = props->location.id;
+  pool->handle_types = props->handleTypes;
+  *p = (CUmemoryPool)pool; return CUDA_SUCCESS;
+}
+/* As the real driver: allocations still out keep their memory until freed. */
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool p) {
+  FakePool *pool = (FakePool *)p;
+  if (!pool || pool->is_default) return CUDA_ERROR_INVALID_VALUE;
+  fake_object_free(pool, sizeof *pool); return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) {
+  FakePool *pool = (FakePool *)p;
+  if (a < 1 || a > 8) return CUDA_ERROR_INVALID_VALUE;
+  pool->attributes[a] = a <= 3 ? *(int *)v : (int64_t)*(cuuint64_t *)v; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool p, CUmemPool_attribute a, void *v) {
+  FakePool *pool = (FakePool *)p;
+  if (a < 1 || a > 8) return CUDA_ERROR_INVALID_VALUE;
+  if (a <= 3) *(int *)v = (int)pool->attributes[a]; else *(cuuint64_t *)v = (cuuint64_t)pool->attributes[a];
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool p, const CUmemAccessDesc *map, size_t count) { (void)p; (void)map; (void)count; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *f, CUmemoryPool p, CUmemLocation *l) { (void)p; (void)l; *f = CU_MEM_ACCESS_FLAGS_PROT_READWRITE; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool p, size_t keep) { (void)p; (void)keep; return CUDA_SUCCESS; }
+
+static int pool_kind(const FakePool *pool) {
+  if (pool->location_type == CU_MEM_LOCATION_TYPE_DEVICE) return FAKE_DEVICE;
+  return FAKE_HOST;
+}
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *d, size_t n, CUmemoryPool p, CUstream s) {
+  (void)s;
+  FakePool *pool = (FakePool *)p;
+  if (!pool || n == 0) return CUDA_ERROR_INVALID_VALUE;
+  int kind = pool_kind(pool);
+  uintptr_t base = fake_allocate(n, kind, kind == FAKE_DEVICE ? pool->location_id : -1, pool);
+  if (!base) return CUDA_ERROR_OUT_OF_MEMORY;
+  *d = (CUdeviceptr)base; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr d, CUstream s) { (void)s; return fake_release((uintptr_t)d, 0); }
+CUresult CUDAAPI cuMemAlloc(CUdeviceptr *d, size_t n) {
+  if (n == 0) return CUDA_ERROR_INVALID_VALUE;
+  uintptr_t base = fake_allocate(n, FAKE_DEVICE, fake_current_ordinal(), NULL);
+  *d = (CUdeviceptr)base; return base ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+/* cuMemFree frees cuMemAllocManaged memory too. */
+CUresult CUDAAPI cuMemFree(CUdeviceptr d) {
+  const FakeAllocation *a = fake_find((uintptr_t)d);
+  if (!a || a->base != (uintptr_t)d || a->kind == FAKE_HOST || a->pool) return CUDA_ERROR_INVALID_VALUE;
+  return fake_release((uintptr_t)d, 0);
+}
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t n, unsigned int flags) {
+  (void)flags;
+  if (n == 0) return CUDA_ERROR_INVALID_VALUE;
+  *pp = (void *)fake_allocate(n, FAKE_HOST, -1, NULL); return *pp ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult CUDAAPI cuMemFreeHost(void *p) { return fake_release((uintptr_t)p, FAKE_HOST); }
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags) {
+  (void)flags;
+  if (n == 0) return CUDA_ERROR_INVALID_VALUE;
+  uintptr_t base = fake_allocate(n, FAKE_MANAGED, fake_current_ordinal(), NULL);
+  *d = (CUdeviceptr)base; return base ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+/* Interprocess: the fake has one process's memory only. A pool exports a descriptor of
+ * /dev/null; pointers round-trip within the process (enough for size checks, not sharing). */
+CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *h, CUmemoryPool p, CUmemAllocationHandleType t, unsigned long long f) {
+  FakePool *pool = (FakePool *)p;
+  if (t != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || f || !(pool->handle_types & t)) return CUDA_ERROR_INVALID_VALUE;
+  *(int *)h = open("/dev/null", O_RDONLY | O_CLOEXEC); return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *p, void *h, CUmemAllocationHandleType t, unsigned long long f) {
+  (void)h; (void)t; (void)f; *p = NULL; return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *out, CUdeviceptr d) {
+  if (!fake_find((uintptr_t)d)) return CUDA_ERROR_INVALID_VALUE;
+  memset(out, 0, sizeof *out); memcpy(out->reserved, &d, 8); out->reserved[63] = 0x5A; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *d, CUmemoryPool p, CUmemPoolPtrExportData *in) { (void)p; (void)in; *d = 0; return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr d) {
+  if (!fake_find((uintptr_t)d)) return CUDA_ERROR_INVALID_VALUE;
+  memset(h, 0, sizeof *h); memcpy(h->reserved, &d, 8); h->reserved[63] = 0x77; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) { (void)h; (void)flags; *d = 0; return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr d) { (void)d; return CUDA_ERROR_INVALID_VALUE; }
+
+/* Pointers: the truth about recorded allocations; anything else is not CUDA memory. */
+CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
+  const FakeAllocation *found = fake_find((uintptr_t)p);
+  if (!found) return CUDA_ERROR_INVALID_VALUE;
+  switch (a) {
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = found->size; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data = found->base; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = found->device < 0 ? fake_current_ordinal() : found->device; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: *(char *)data = found->kind == FAKE_MANAGED; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *(unsigned int *)data = found->kind == FAKE_HOST ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *(CUdeviceptr *)data = p; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+      if (found->kind == FAKE_DEVICE) return CUDA_ERROR_INVALID_VALUE;
+      *(void **)data = (void *)(uintptr_t)p; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(CUmemoryPool *)data = (CUmemoryPool)found->pool; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+}

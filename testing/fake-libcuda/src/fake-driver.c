@@ -1,0 +1,139 @@
+/* Driver, devices, contexts, streams and events of the fake (CUDA 13.0 forms; cuda.h maps
+ * each name to the versioned symbol the adapters bind, so the compiler checks every prototype). */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fake-memory.h"
+
+static int env_int(const char *name, int fallback) {
+  const char *value = getenv(name);
+  return value ? atoi(value) : fallback;
+}
+
+static __thread CUcontext current_context;
+
+CUresult CUDAAPI cuInit(unsigned int Flags) { return Flags == 0 ? (CUresult)env_int("FAKE_CUDA_INIT_RESULT", 0) : CUDA_ERROR_INVALID_VALUE; }
+CUresult CUDAAPI cuDriverGetVersion(int *v) { *v = env_int("FAKE_CUDA_VERSION", 13000); return CUDA_SUCCESS; }
+
+static const char *error_name(CUresult e) {
+  switch (e) {
+    case CUDA_SUCCESS: return "CUDA_SUCCESS";
+    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case CUDA_ERROR_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
+    case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+    case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
+    case CUDA_ERROR_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
+    case CUDA_ERROR_NOT_READY: return "CUDA_ERROR_NOT_READY";
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    case CUDA_ERROR_INVALID_CONTEXT: return "CUDA_ERROR_INVALID_CONTEXT";
+    case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    default: return NULL;
+  }
+}
+CUresult CUDAAPI cuGetErrorName(CUresult e, const char **s) {
+  *s = error_name(e);
+  return *s ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult CUDAAPI cuGetErrorString(CUresult e, const char **s) {
+  if (!error_name(e)) { *s = NULL; return CUDA_ERROR_INVALID_VALUE; }
+  *s = e == CUDA_ERROR_ILLEGAL_ADDRESS ? "an illegal memory access was encountered" : "fake description";
+  return CUDA_SUCCESS;
+}
+
+static int device_ok(CUdevice d) { return d >= FAKE_DEVICE_BASE && d < FAKE_DEVICE_BASE + FAKE_DEVICES; }
+CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) {
+  if (ordinal < 0 || ordinal >= FAKE_DEVICES) return CUDA_ERROR_INVALID_DEVICE;
+  *d = FAKE_DEVICE_BASE + ordinal; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetCount(int *count) { *count = FAKE_DEVICES; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice d) {
+  if (!device_ok(d) || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+  snprintf(name, (size_t)len, "Fake GPU %d", d - FAKE_DEVICE_BASE);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice d) {
+  if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE;
+  for (int i = 0; i < 16; i++) uuid->bytes[i] = (char)(i * 16 + d - FAKE_DEVICE_BASE);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice d) { if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE; *bytes = (size_t)80 << 30; return CUDA_SUCCESS; }
+/* A Hopper-like device: what @cumem/memory asks about (pools, managed memory, IPC) is supported. */
+CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d) {
+  if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE;
+  switch (a) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 132; break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *pi = 32; break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *pi = d - FAKE_DEVICE_BASE + 1; break;
+    case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: *pi = 0; break;
+    default: *pi = 1; break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE; *c = (CUcontext)(uintptr_t)(0xC000 + d); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { return device_ok(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current_context = c; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current_context; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {
+  if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+  *d = (CUdevice)((uintptr_t)current_context - 0xC000); return CUDA_SUCCESS;
+}
+/* The device ordinal of the current context, for allocations. */
+int fake_current_ordinal(void);
+int fake_current_ordinal(void) { return current_context ? (int)((uintptr_t)current_context - 0xC000) - FAKE_DEVICE_BASE : 0; }
+CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemGetInfo(size_t *f, size_t *t) { *f = (size_t)3 << 30; *t = (size_t)80 << 30; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least = 0; *greatest = -5; return CUDA_SUCCESS; }
+
+/* Streams and events are small objects that fault once destroyed in hostile mode: every call
+ * reads the object first, so a call on a destroyed handle crashes as a use-after-free would. */
+typedef struct FakeStream { int64_t flags; int64_t priority; } FakeStream;
+typedef struct FakeEvent { int64_t flags; int64_t recorded; } FakeEvent;
+static void touch_stream(CUstream s) { if (s) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
+static void touch_event(CUevent e) { volatile int64_t f = ((FakeEvent *)e)->flags; (void)f; }
+
+CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority) {
+  FakeStream *stream = fake_object(sizeof *stream);
+  if (!stream) return CUDA_ERROR_OUT_OF_MEMORY;
+  stream->flags = flags; stream->priority = priority; *s = (CUstream)stream; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamDestroy(CUstream s) { if (!s) return CUDA_ERROR_INVALID_HANDLE; touch_stream(s); fake_object_free(s, sizeof(FakeStream)); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
+  touch_stream(s);
+  usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000)); /* long enough for the event loop to run */
+  touch_stream(s);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamQuery(CUstream s) { touch_stream(s); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f) { touch_stream(s); touch_event(e); return f == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
+  FakeEvent *event = fake_object(sizeof *event);
+  if (!event) return CUDA_ERROR_OUT_OF_MEMORY;
+  event->flags = flags; *e = (CUevent)event; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventDestroy(CUevent e) { if (!e) return CUDA_ERROR_INVALID_HANDLE; touch_event(e); fake_object_free(e, sizeof(FakeEvent)); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { touch_stream(s); ((FakeEvent *)e)->recorded++; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventSynchronize(CUevent e) {
+  touch_event(e);
+  usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000));
+  touch_event(e);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventQuery(CUevent e) { touch_event(e); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { touch_event(a); touch_event(b); *ms = 1.5f; return CUDA_SUCCESS; }
+
+/* The adapters fall back to each entry point's exported, versioned symbol when this finds
+ * nothing, so the fake answers "not found" and keeps one definition per ABI. */
+CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                  CUdriverProcAddressQueryResult *status) {
+  (void)symbol; (void)version; (void)flags;
+  *pfn = NULL;
+  if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return CUDA_ERROR_NOT_FOUND;
+}
