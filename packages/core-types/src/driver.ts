@@ -244,9 +244,13 @@ export interface Driver {
   memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void;
   /** `cuMemcpyDtoH`, synchronous. Benchmarks time it with 8 bytes. */
   memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void;
-  /** `cuMemcpy2DAsync`: pointers as `CU_MEMORYTYPE_UNIFIED`, JS memory as `CU_MEMORYTYPE_HOST`. */
+  /**
+   * `cuMemcpy2DAsync`: pointers as `CU_MEMORYTYPE_UNIFIED`, JS memory as `CU_MEMORYTYPE_HOST`.
+   * @throws RangeError `memcpy2DAsync: src holds N bytes, fewer than the copy reaches (M)` (or
+   *   `dst`) when the copy would run past a JS memory endpoint, before any driver call.
+   */
   memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void;
-  /** `cuMemcpy3DAsync`, endpoints as in {@link memcpy2DAsync}. */
+  /** `cuMemcpy3DAsync`, endpoints and the JS memory bounds check as in {@link memcpy2DAsync}. */
   memcpy3DAsync(copy: Memcpy3D, stream: DriverHandle): void;
   /**
    * `cuMemcpyBatchAsync`: `count` copies of `sizes[i]` bytes from `srcs[i]` to `dsts[i]`, all
@@ -314,6 +318,7 @@ export interface Driver {
    * A zero-copy view of `size` bytes of host-accessible memory at `pointer` (page-locked,
    * managed, or host memory the driver mapped). Not a driver call; the view does not keep the
    * memory alive, so the caller must not use it after freeing.
+   * @throws RangeError for a size over 4 GiB (2**32 bytes), the most one view can show in every adapter.
    */
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   /** The address of the first byte of JS memory (for handing host arrays to native code). Not a driver call. */
