@@ -1,0 +1,60 @@
+// worker.terminate() while that Worker awaits stream.syncAsync() / event.syncAsync() aborted the
+// whole process in both adapters (FATAL ERROR ... napi_throw). The scenario runs in a child process
+// (test/fixtures/terminate-wait-child.mjs), so an abort shows as a failed exit, not a dead vitest.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describeEachDriver } from '@cumem/testing';
+import { beforeAll, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const childScript = fileURLToPath(new URL('../test/fixtures/terminate-wait-child.mjs', import.meta.url));
+
+interface KindReport {
+  kind: 'stream' | 'event' | 'null';
+  inFlight: boolean;
+  settledBeforeTerminate: boolean;
+  exitCode: number;
+}
+
+describeEachDriver(
+  adapters,
+  'Worker terminated mid-wait (child process)',
+  (entry) => {
+    beforeAll(() => {
+      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+        throw new Error('the child imports the built package: run `tsc -b` in packages/memory first');
+      }
+    });
+
+    it('the process survives, and its main thread keeps waiting, copying and reading back', () => {
+      const result = spawnSync(process.execPath, [childScript], {
+        cwd: packageRoot,
+        env: { ...process.env, CUMEM_DRIVER: entry.name },
+        encoding: 'utf8',
+        timeout: 110_000,
+      });
+      expect({ signal: result.signal, status: result.status, stderr: result.stderr }).toMatchObject({
+        signal: null,
+        status: 0,
+      });
+      const report = JSON.parse(result.stdout.trim().split('\n').at(-1) as string) as {
+        kinds: KindReport[];
+        dataIntact: boolean;
+      };
+      expect(report.dataIntact).toBe(true);
+      expect(report.kinds.map((kind) => kind.kind)).toEqual(['stream', 'event', 'null']);
+      for (const kind of report.kinds) {
+        // 48 copies of 256 MiB were still running when the Worker started its wait ...
+        expect(kind, kind.kind).toMatchObject({ inFlight: true });
+        // ... and the Stream / Event waits had not settled when it was terminated (exit code 1).
+        // (How long the NULL-stream wait lasts is the driver's business: it is only run.)
+        if (kind.kind !== 'null') {
+          expect(kind, kind.kind).toMatchObject({ settledBeforeTerminate: false, exitCode: 1 });
+        }
+      }
+    });
+  },
+  { gpuOnly: true },
+);
