@@ -103,7 +103,7 @@ describe('@cumem/driver-napi without a GPU', () => {
     expect(driver.hostView(0n, 0).byteLength).toBe(0);
   });
 
-  itBuilt('refuses a view over 4 GiB with the FFI adapter\'s RangeError, and allows exactly 4 GiB', () => {
+  itBuilt("refuses a view over 4 GiB with the FFI adapter's RangeError, and allows exactly 4 GiB", () => {
     const driver = createDriver({ libraryPath: missingLibrary });
     const address = driver.addressOf(new Uint8Array(16));
     expect(() => driver.hostView(address, 2 ** 32 + 1)).toThrow(
