@@ -51,7 +51,7 @@ describeEachDriver(
       expect(report.dataIntact).toBe(true);
       expect(report.kinds.map((kind) => kind.kind)).toEqual(['stream', 'event', 'null']);
       for (const kind of report.kinds) {
-        // 48 copies of 256 MiB were still running when the Worker started its wait ...
+        // 80 copies of 256 MiB (20 GiB) were still running when the Worker started its wait ...
         expect(kind, kind.kind).toMatchObject({ inFlight: true });
         // ... and the Stream / Event waits had not settled when it was terminated (exit code 1).
         // (How long the NULL-stream wait lasts is the driver's business: it is only run.)
