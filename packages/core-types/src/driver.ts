@@ -166,7 +166,12 @@ export interface Driver {
   streamDestroy(stream: DriverHandle): void;
   /** `cuStreamSynchronize`: blocks the calling thread. */
   streamSynchronize(stream: DriverHandle): void;
-  /** `cuStreamSynchronize` on a worker thread: resolves when the stream is idle, rejects with the `CudaError`. */
+  /**
+   * Resolves when the stream is idle without blocking the event loop (N-API: `cuStreamSynchronize`
+   * on a thread-pool thread; FFI: polling `cuStreamQuery`); rejects with the `CudaError`, whose
+   * `call` is `'cuStreamSynchronize'` in every adapter. Never settles into, or aborts, a Worker
+   * terminated meanwhile. The caller keeps `stream` alive until it settles.
+   */
   streamSynchronizeAsync(stream: DriverHandle): Promise<void>;
   /** `cuStreamQuery`: true when all work is done, false while work is pending (`CUDA_ERROR_NOT_READY`). */
   streamQuery(stream: DriverHandle): boolean;
@@ -180,7 +185,7 @@ export interface Driver {
   eventRecord(event: DriverHandle, stream: DriverHandle): void;
   /** `cuEventSynchronize`: blocks the calling thread. */
   eventSynchronize(event: DriverHandle): void;
-  /** `cuEventSynchronize` on a worker thread. */
+  /** Like {@link streamSynchronizeAsync} for an event (`cuEventSynchronize` / `cuEventQuery`; `call` `'cuEventSynchronize'`). */
   eventSynchronizeAsync(event: DriverHandle): Promise<void>;
   /** `cuEventQuery`: true when the event has completed. */
   eventQuery(event: DriverHandle): boolean;
