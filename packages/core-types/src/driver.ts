@@ -166,7 +166,12 @@ export interface Driver {
   streamDestroy(stream: DriverHandle): void;
   /** `cuStreamSynchronize`: blocks the calling thread. */
   streamSynchronize(stream: DriverHandle): void;
-  /** `cuStreamSynchronize` on a worker thread: resolves when the stream is idle, rejects with the `CudaError`. */
+  /**
+   * Resolves when the stream is idle without blocking the event loop (N-API: `cuStreamSynchronize`
+   * on a thread-pool thread; FFI: polling `cuStreamQuery`); rejects with the `CudaError`, whose
+   * `call` is `'cuStreamSynchronize'` in every adapter. Never settles into, or aborts, a Worker
+   * terminated meanwhile. The caller keeps `stream` alive until it settles.
+   */
   streamSynchronizeAsync(stream: DriverHandle): Promise<void>;
   /** `cuStreamQuery`: true when all work is done, false while work is pending (`CUDA_ERROR_NOT_READY`). */
   streamQuery(stream: DriverHandle): boolean;
@@ -180,7 +185,7 @@ export interface Driver {
   eventRecord(event: DriverHandle, stream: DriverHandle): void;
   /** `cuEventSynchronize`: blocks the calling thread. */
   eventSynchronize(event: DriverHandle): void;
-  /** `cuEventSynchronize` on a worker thread. */
+  /** Like {@link streamSynchronizeAsync} for an event (`cuEventSynchronize` / `cuEventQuery`; `call` `'cuEventSynchronize'`). */
   eventSynchronizeAsync(event: DriverHandle): Promise<void>;
   /** `cuEventQuery`: true when the event has completed. */
   eventQuery(event: DriverHandle): boolean;
@@ -244,9 +249,13 @@ export interface Driver {
   memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void;
   /** `cuMemcpyDtoH`, synchronous. Benchmarks time it with 8 bytes. */
   memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void;
-  /** `cuMemcpy2DAsync`: pointers as `CU_MEMORYTYPE_UNIFIED`, JS memory as `CU_MEMORYTYPE_HOST`. */
+  /**
+   * `cuMemcpy2DAsync`: pointers as `CU_MEMORYTYPE_UNIFIED`, JS memory as `CU_MEMORYTYPE_HOST`.
+   * @throws RangeError `memcpy2DAsync: src holds N bytes, fewer than the copy reaches (M)` (or
+   *   `dst`) when the copy would run past a JS memory endpoint, before any driver call.
+   */
   memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void;
-  /** `cuMemcpy3DAsync`, endpoints as in {@link memcpy2DAsync}. */
+  /** `cuMemcpy3DAsync`, endpoints and the JS memory bounds check as in {@link memcpy2DAsync}. */
   memcpy3DAsync(copy: Memcpy3D, stream: DriverHandle): void;
   /**
    * `cuMemcpyBatchAsync`: `count` copies of `sizes[i]` bytes from `srcs[i]` to `dsts[i]`, all
@@ -314,6 +323,7 @@ export interface Driver {
    * A zero-copy view of `size` bytes of host-accessible memory at `pointer` (page-locked,
    * managed, or host memory the driver mapped). Not a driver call; the view does not keep the
    * memory alive, so the caller must not use it after freeing.
+   * @throws RangeError for a size over 4 GiB (2**32 bytes), the most one view can show in every adapter.
    */
   hostView(pointer: DevicePointer, size: number): Uint8Array;
   /** The address of the first byte of JS memory (for handing host arrays to native code). Not a driver call. */

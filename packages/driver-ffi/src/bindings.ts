@@ -332,10 +332,11 @@ export type EntryPointName = EntryPointTable[EntryPointSymbol]['name'];
 
 type JsArguments<P extends readonly ParameterKind[]> = { -readonly [I in keyof P]: ParameterKinds[P[I]] };
 
-/** A bound function: returns the CUresult; `.async` runs it on a koffi worker thread. */
-export type BoundFunction<P extends readonly ParameterKind[]> = ((...args: JsArguments<P>) => number) & {
-  async(...args: [...JsArguments<P>, (error: unknown, result: number) => void]): void;
-};
+/**
+ * A bound function: returns the CUresult. (koffi's `.async` is deliberately not used: settling it
+ * into a terminated Worker aborts the process; see completion-poll.ts.)
+ */
+export type BoundFunction<P extends readonly ParameterKind[]> = (...args: JsArguments<P>) => number;
 
 /** Every bound entry point; optional ones are undefined when the library lacks the symbol. */
 export type Bindings = {

@@ -84,46 +84,93 @@ export function memcpyDtoH(state: DriverState, dst: ArrayBufferView, src: Device
   );
 }
 
+/**
+ * Refuses a 2D/3D copy that would run past a JS memory endpoint (the driver would read or write
+ * outside the view: a heap overflow). The last row of the last slice ends at
+ * ((depth - 1) * rowsPerSlice + (height - 1)) * pitch + width. Same checks and messages as the
+ * N-API adapter (binding-copies.cc, ReadField and FitsHost); device endpoints are the driver's to check.
+ */
+function checkHostExtent(
+  call: string,
+  key: 'src' | 'dst',
+  end: CopyEndpoint,
+  pitch: number,
+  rowsPerSlice: number,
+  width: number,
+  height: number,
+  depth: number,
+): void {
+  if (typeof end === 'bigint') return;
+  sizeField(pitch, `${key}Pitch`);
+  sizeField(rowsPerSlice, depth === 1 && rowsPerSlice === height ? 'height' : `${key}Height`);
+  sizeField(width, 'widthInBytes');
+  sizeField(height, 'height');
+  sizeField(depth, 'depth');
+  if (width === 0 || height === 0 || depth === 0) return;
+  // Above 2**53 the float product rounds, but byteLength never gets there, so a rounded product
+  // only fails the comparison it would fail exactly; the message recomputes it exactly.
+  const needed = ((depth - 1) * rowsPerSlice + (height - 1)) * pitch + width;
+  if (needed <= end.byteLength) return;
+  const exact =
+    (BigInt(depth - 1) * BigInt(rowsPerSlice) + BigInt(height - 1)) * BigInt(pitch) + BigInt(width);
+  throw new RangeError(
+    `${call}: ${key} holds ${end.byteLength} bytes, fewer than the copy reaches (${exact})`,
+  );
+}
+
+/** A byte or row count of a copy with a JS memory end: the N-API adapter's ReadSize rules. */
+function sizeField(value: unknown, name: string): void {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a non-negative integer number`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative safe integer`);
+}
+
 /** memory type, host address, device address of one end of a 2D/3D copy. */
 function endpoint(end: CopyEndpoint): [number, bigint, bigint] {
   return typeof end === 'bigint' ? [MemoryType.Unified, 0n, end] : [MemoryType.Host, addressOf(end), 0n];
 }
 
 export function memcpy2DAsync(state: DriverState, copy: Memcpy2D, stream: DriverHandle): void {
+  const { srcPitch, dstPitch, widthInBytes, height } = copy;
+  checkHostExtent('memcpy2DAsync', 'src', copy.src, srcPitch, height, widthInBytes, height, 1);
+  checkHostExtent('memcpy2DAsync', 'dst', copy.dst, dstPitch, height, widthInBytes, height, 1);
   const [srcMemoryType, srcHost, srcDevice] = endpoint(copy.src);
   const [dstMemoryType, dstHost, dstDevice] = endpoint(copy.dst);
   const struct = {
     srcMemoryType,
     srcHost,
     srcDevice,
-    srcPitch: copy.srcPitch,
+    srcPitch,
     dstMemoryType,
     dstHost,
     dstDevice,
-    dstPitch: copy.dstPitch,
-    WidthInBytes: copy.widthInBytes,
-    Height: copy.height,
+    dstPitch,
+    WidthInBytes: widthInBytes,
+    Height: height,
   };
   state.check(state.native.cuMemcpy2DAsync_v2(struct, stream), 'cuMemcpy2DAsync');
 }
 
 export function memcpy3DAsync(state: DriverState, copy: Memcpy3D, stream: DriverHandle): void {
+  const { srcPitch, dstPitch, srcHeight, dstHeight, widthInBytes, height, depth } = copy;
+  checkHostExtent('memcpy3DAsync', 'src', copy.src, srcPitch, srcHeight, widthInBytes, height, depth);
+  checkHostExtent('memcpy3DAsync', 'dst', copy.dst, dstPitch, dstHeight, widthInBytes, height, depth);
   const [srcMemoryType, srcHost, srcDevice] = endpoint(copy.src);
   const [dstMemoryType, dstHost, dstDevice] = endpoint(copy.dst);
   const struct = {
     srcMemoryType,
     srcHost,
     srcDevice,
-    srcPitch: copy.srcPitch,
-    srcHeight: copy.srcHeight,
+    srcPitch,
+    srcHeight,
     dstMemoryType,
     dstHost,
     dstDevice,
-    dstPitch: copy.dstPitch,
-    dstHeight: copy.dstHeight,
-    WidthInBytes: copy.widthInBytes,
-    Height: copy.height,
-    Depth: copy.depth,
+    dstPitch,
+    dstHeight,
+    WidthInBytes: widthInBytes,
+    Height: height,
+    Depth: depth,
   };
   state.check(state.native.cuMemcpy3DAsync_v2(struct, stream), 'cuMemcpy3DAsync');
 }

@@ -1,13 +1,12 @@
-// Streams and events, with the two waits that run on a koffi worker thread.
+// Streams and events; the two non-blocking waits poll (completion-poll.ts says why).
 
 import type { DriverHandle } from '@cumem/core-types';
-import type { BoundFunction } from './bindings.js';
+import { pollUntilDone } from './completion-poll.js';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 
 const CUDA_ERROR_NOT_READY = 600;
-const CU_EVENT_BLOCKING_SYNC = 1;
 const CU_EVENT_DISABLE_TIMING = 2;
 
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
@@ -27,13 +26,15 @@ export function streamSynchronize(state: DriverState, stream: DriverHandle): voi
 }
 
 export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle): Promise<void> {
+  const failure = (result: number) => cudaError(state.describe, result, 'cuStreamSynchronize');
   // The null stream (0), CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) mean "the calling
-  // thread's context", and the worker thread has none. An event recorded here on that stream
-  // carries the context with it, and completes exactly when the stream's prior work does.
+  // thread's context", which may be another one by the time a later poll runs. An event recorded
+  // now on that stream carries the context with it, and completes exactly when the stream's
+  // prior work does. (A Worker terminated mid-wait leaves this one event undestroyed.)
   if (stream <= 2n) {
     let event: DriverHandle;
     try {
-      event = eventCreate(state, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
+      event = eventCreate(state, CU_EVENT_DISABLE_TIMING);
       try {
         eventRecord(state, event, stream);
       } catch (error) {
@@ -43,11 +44,13 @@ export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle)
     } catch (error) {
       return Promise.reject(error);
     }
-    return onWorker(state, state.native.cuEventSynchronize, event, 'cuEventSynchronize').finally(() =>
-      state.native.cuEventDestroy_v2(event),
+    return pollUntilDone(
+      () => state.native.cuEventQuery(event),
+      failure,
+      () => state.native.cuEventDestroy_v2(event),
     );
   }
-  return onWorker(state, state.native.cuStreamSynchronize, stream, 'cuStreamSynchronize');
+  return pollUntilDone(() => state.native.cuStreamQuery(stream), failure);
 }
 
 export function streamQuery(state: DriverState, stream: DriverHandle): boolean {
@@ -79,7 +82,10 @@ export function eventSynchronize(state: DriverState, event: DriverHandle): void 
 }
 
 export function eventSynchronizeAsync(state: DriverState, event: DriverHandle): Promise<void> {
-  return onWorker(state, state.native.cuEventSynchronize, event, 'cuEventSynchronize');
+  return pollUntilDone(
+    () => state.native.cuEventQuery(event),
+    (result) => cudaError(state.describe, result, 'cuEventSynchronize'),
+  );
 }
 
 export function eventQuery(state: DriverState, event: DriverHandle): boolean {
@@ -98,25 +104,4 @@ export function eventElapsedTime(state: DriverState, start: DriverHandle, end: D
     : (native.cuEventElapsedTime_v2 ?? native.cuEventElapsedTime);
   state.check(fn!(state.scratch.address, start, end), 'cuEventElapsedTime');
   return state.scratch.f32[0]!;
-}
-
-/** Runs a one-handle entry point on a koffi worker thread; rejects with its CudaError. */
-function onWorker(
-  state: DriverState,
-  fn: BoundFunction<readonly ['handle']>,
-  handle: DriverHandle,
-  call: 'cuStreamSynchronize' | 'cuEventSynchronize',
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    try {
-      fn.async(handle, (error, result) => {
-        if (error) reject(error);
-        else if (result !== 0) reject(cudaError(state.describe, result, call));
-        else resolve();
-      });
-    } catch (error) {
-      // koffi refuses a call synchronously when its queue of async calls is full.
-      reject(error);
-    }
-  });
 }

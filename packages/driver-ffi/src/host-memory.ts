@@ -4,15 +4,23 @@ import type { DevicePointer } from '@cumem/core-types';
 import { loadKoffi } from './koffi-module.js';
 
 const pointerSlot = new BigUint64Array(1);
+/** koffi.view aborts the process above 2**32 bytes; the N-API adapter refuses the same sizes. */
+const largestHostView = 2 ** 32;
 
 /**
  * A Uint8Array over `size` bytes of native memory at `pointer`, without copying.
- * @throws RangeError for the null pointer with a non-zero size (koffi would abort the process).
+ * @throws RangeError for the null pointer with a non-zero size, or a size over 4 GiB (koffi
+ *   would abort the process on either).
  */
 export function hostView(pointer: DevicePointer, size: number): Uint8Array {
   if (size === 0) return new Uint8Array(0);
   if (pointer === 0n)
     throw new RangeError(`hostView: the null pointer cannot be viewed (${size} bytes asked)`);
+  if (size > largestHostView) {
+    throw new RangeError(
+      `hostView: ${size} bytes are more than one view can show (at most 4294967296 bytes, 4 GiB)`,
+    );
+  }
   const koffi = loadKoffi();
   // koffi.view takes koffi's own pointer object; decoding a `void *` from memory makes one.
   pointerSlot[0] = pointer;

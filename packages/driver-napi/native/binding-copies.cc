@@ -88,16 +88,30 @@ bool ReadField(napi_env env, Napi::Object copy, const char* key, size_t* out) {
   return !value.IsEmpty() && ReadSize(env, value, out, key);
 }
 
+// Decimal digits of a 128-bit count (std::to_string has no overload for it), so the message
+// names the exact extent as the FFI adapter's BigInt does.
+std::string Decimal(unsigned __int128 value) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  } while (value != 0);
+  return digits;
+}
+
 // Bytes a host endpoint must hold: the last row of the last slice ends at
 // ((depth - 1) * rowsPerSlice + (height - 1)) * pitch + width.
-bool FitsHost(napi_env env, const Endpoint& end, const char* key, size_t pitch, size_t rowsPerSlice, size_t width,
+bool FitsHost(napi_env env, const char* call, const Endpoint& end, const char* key, size_t pitch, size_t rowsPerSlice, size_t width,
               size_t height, size_t depth) {
   if (end.type != CU_MEMORYTYPE_HOST || width == 0 || height == 0 || depth == 0) return true;
   unsigned __int128 rows = static_cast<unsigned __int128>(depth - 1) * rowsPerSlice + (height - 1);
-  unsigned __int128 needed = rows * pitch + width;
+  // Safe integers keep rows below 2**107, but rows * pitch can pass 2**128: never let it wrap.
+  const unsigned __int128 largest = ~static_cast<unsigned __int128>(0);
+  const bool overflows = pitch != 0 && rows > (largest - width) / pitch;
+  unsigned __int128 needed = overflows ? largest : rows * pitch + width;
   if (needed <= end.hostBytes) return true;
-  std::string message = std::string(key) + " holds " + std::to_string(end.hostBytes) +
-                        " bytes, fewer than the copy reaches (" + std::to_string(static_cast<uint64_t>(needed)) + ")";
+  std::string message = std::string(call) + ": " + key + " holds " + std::to_string(end.hostBytes) +
+                        " bytes, fewer than the copy reaches (" + (overflows ? "over " : "") + Decimal(needed) + ")";
   napi_throw_range_error(env, nullptr, message.c_str());
   return false;
 }
@@ -117,8 +131,8 @@ Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
     return Napi::Value();
   }
   CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, src, "src", srcPitch, height, width, height, 1) ||
-      !FitsHost(env, dst, "dst", dstPitch, height, width, height, 1)) {
+  if (!FitsHost(env, "memcpy2DAsync", src, "src", srcPitch, height, width, height, 1) ||
+      !FitsHost(env, "memcpy2DAsync", dst, "dst", dstPitch, height, width, height, 1)) {
     return Napi::Value();
   }
   CUDA_MEMCPY2D params;
@@ -154,8 +168,8 @@ Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
     return Napi::Value();
   }
   CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, src, "src", srcPitch, srcHeight, width, height, depth) ||
-      !FitsHost(env, dst, "dst", dstPitch, dstHeight, width, height, depth)) {
+  if (!FitsHost(env, "memcpy3DAsync", src, "src", srcPitch, srcHeight, width, height, depth) ||
+      !FitsHost(env, "memcpy3DAsync", dst, "dst", dstPitch, dstHeight, width, height, depth)) {
     return Napi::Value();
   }
   CUDA_MEMCPY3D params;

@@ -115,6 +115,8 @@ Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
 }
 
 // Not driver calls: these never load libcuda.
+constexpr size_t kLargestHostView = size_t{1} << 32;
+
 Napi::Value HostView(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
   uint64_t pointer;
@@ -123,6 +125,14 @@ Napi::Value HostView(const Napi::CallbackInfo& info) {
   if (!ReadSize(env, info[1], &size, "size")) return Napi::Value();
   if (pointer == 0 && size > 0) {
     napi_throw_range_error(env, nullptr, "hostView: pointer is 0 (null) but size is not");
+    return Napi::Value();
+  }
+  // One limit for both adapters: koffi aborts the process on a view over 4 GiB, and Node 20
+  // makes no Uint8Array longer than 2**32. Same message as the FFI adapter (host-memory.ts).
+  if (size > kLargestHostView) {
+    std::string message = "hostView: " + std::to_string(size) +
+                          " bytes are more than one view can show (at most 4294967296 bytes, 4 GiB)";
+    napi_throw_range_error(env, nullptr, message.c_str());
     return Napi::Value();
   }
   // External memory with no finalizer: the view never owns (or frees) what it shows.
@@ -135,7 +145,10 @@ Napi::Value HostView(const Napi::CallbackInfo& info) {
     return Napi::Value();
   }
   napi_value view;
-  napi_create_typedarray(env, napi_uint8_array, size, buffer, 0, &view);
+  if (napi_create_typedarray(env, napi_uint8_array, size, buffer, 0, &view) != napi_ok) {
+    if (!info.Env().IsExceptionPending()) napi_throw_error(env, nullptr, "hostView: the Uint8Array could not be made");
+    return Napi::Value();
+  }
   return Napi::Value(env, view);
 }
 

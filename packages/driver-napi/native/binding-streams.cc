@@ -1,80 +1,126 @@
 // Streams and events, and the non-blocking waits that run cuStreamSynchronize /
-// cuEventSynchronize on a libuv worker thread and settle a Promise.
+// cuEventSynchronize on a libuv thread-pool thread and settle a Promise.
 #include "binding-support.h"
 
 namespace cumem {
 namespace {
 
-// Everything the worker needs is copied in, so it never touches the DriverState from
-// another thread and does not care when the state is freed.
-class WaitWorker : public Napi::AsyncWorker {
- public:
-  WaitWorker(Napi::Env env, const DriverState* state, CUstream stream, CUevent event, CUcontext context)
-      : Napi::AsyncWorker(env, event != nullptr ? "cumem:eventSynchronize" : "cumem:streamSynchronize"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        stream_(stream),
-        event_(event),
-        context_(context),
-        streamSynchronize_(state->cu.cuStreamSynchronize),
-        eventSynchronize_(state->cu.cuEventSynchronize),
-        ctxGetCurrent_(state->cu.cuCtxGetCurrent),
-        ctxSetCurrent_(state->cu.cuCtxSetCurrent),
-        getErrorName_(state->cu.cuGetErrorName),
-        getErrorString_(state->cu.cuGetErrorString) {}
+// The wait is plain N-API async work, not Napi::AsyncWorker: node-addon-api turns a failed
+// napi_resolve_deferred / napi_reject_deferred into a JS exception, and when that cannot be
+// thrown either (a worker_threads Worker terminated while the wait ran: its environment no longer
+// runs JS) into Napi::Error::Fatal, which aborted the whole process. Here every N-API status is
+// checked, and a wait that completes into an environment that is going away only frees itself.
+//
+// Teardown order (Node's Environment::RunCleanup): in-flight thread-pool work is waited for and
+// completed first, with JS already stopped, so resolve/reject fail there and are ignored; then
+// the environment's cleanup hooks run, and ours marks the thread's environment as closing, so
+// that nothing completing after that touches it at all.
+thread_local bool environmentClosing = false;
+thread_local bool closingHookAdded = false;
 
-  Napi::Promise Promise() const { return deferred_.Promise(); }
+void MarkEnvironmentClosing(void*) { environmentClosing = true; }
 
-  void Execute() override {
-    // The caller's context is made current on the worker thread (and the thread's own one
-    // restored afterwards): the NULL stream, at least, is resolved through it.
-    CUcontext previous = nullptr;
-    bool switched = false;
-    if (context_ != nullptr && ctxGetCurrent_(&previous) == CUDA_SUCCESS && previous != context_) {
-      switched = ctxSetCurrent_(context_) == CUDA_SUCCESS;
-    }
-    result_ = event_ != nullptr ? eventSynchronize_(event_) : streamSynchronize_(stream_);
-    if (switched) ctxSetCurrent_(previous);
-  }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (result_ == CUDA_SUCCESS) {
-      deferred_.Resolve(env.Undefined());
-      return;
-    }
-    const char* call = event_ != nullptr ? "cuEventSynchronize" : "cuStreamSynchronize";
-    Napi::Value error = MakeCudaError(env, getErrorName_, getErrorString_, result_, call);
-    if (env.IsExceptionPending()) {
-      deferred_.Reject(env.GetAndClearPendingException().Value());
-    } else {
-      deferred_.Reject(error);
-    }
-  }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  CUstream stream_;
-  CUevent event_;
-  CUcontext context_;
-  PFN_cuStreamSynchronize_v2000 streamSynchronize_;
-  PFN_cuEventSynchronize_v2000 eventSynchronize_;
-  PFN_cuCtxGetCurrent_v4000 ctxGetCurrent_;
-  PFN_cuCtxSetCurrent_v4000 ctxSetCurrent_;
-  PFN_cuGetErrorName_v6000 getErrorName_;
-  PFN_cuGetErrorString_v6000 getErrorString_;
-  CUresult result_ = CUDA_SUCCESS;
+// Everything the thread-pool thread needs is copied in, so it never touches the DriverState
+// (the library is never unloaded, so the entry points stay valid).
+struct Wait {
+  napi_async_work work = nullptr;
+  napi_deferred deferred = nullptr;
+  CUstream stream = nullptr;
+  CUevent event = nullptr;
+  CUcontext context = nullptr;
+  PFN_cuStreamSynchronize_v2000 streamSynchronize = nullptr;
+  PFN_cuEventSynchronize_v2000 eventSynchronize = nullptr;
+  PFN_cuCtxGetCurrent_v4000 ctxGetCurrent = nullptr;
+  PFN_cuCtxSetCurrent_v4000 ctxSetCurrent = nullptr;
+  PFN_cuGetErrorName_v6000 getErrorName = nullptr;
+  PFN_cuGetErrorString_v6000 getErrorString = nullptr;
+  CUresult result = CUDA_SUCCESS;
 };
+
+void ExecuteWait(napi_env, void* data) {
+  auto* wait = static_cast<Wait*>(data);
+  // The caller's context is made current on the pool thread (and the thread's own one restored
+  // afterwards): the NULL stream, at least, is resolved through it.
+  CUcontext previous = nullptr;
+  bool switched = false;
+  if (wait->context != nullptr && wait->ctxGetCurrent(&previous) == CUDA_SUCCESS && previous != wait->context) {
+    switched = wait->ctxSetCurrent(wait->context) == CUDA_SUCCESS;
+  }
+  wait->result = wait->event != nullptr ? wait->eventSynchronize(wait->event) : wait->streamSynchronize(wait->stream);
+  if (switched) wait->ctxSetCurrent(previous);
+}
+
+void ClearPendingException(napi_env env) {
+  bool pending = false;
+  napi_value ignored;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &ignored);
+}
+
+void CompleteWait(napi_env env, napi_status status, void* data) {
+  auto* wait = static_cast<Wait*>(data);
+  napi_delete_async_work(env, wait->work);
+  // Cancelled (teardown before the pool started it) or torn down: nothing to settle into.
+  if (status == napi_ok && !environmentClosing) {
+    if (wait->result == CUDA_SUCCESS) {
+      napi_value undefined;
+      if (napi_get_undefined(env, &undefined) == napi_ok) napi_resolve_deferred(env, wait->deferred, undefined);
+    } else {
+      const char* call = wait->event != nullptr ? "cuEventSynchronize" : "cuStreamSynchronize";
+      napi_value error;
+      if (MakeCudaErrorValue(env, wait->getErrorName, wait->getErrorString, wait->result, call, &error)) {
+        napi_reject_deferred(env, wait->deferred, error);
+      }
+    }
+    ClearPendingException(env);
+  }
+  delete wait;
+}
+
+Napi::Value ThrowWaitNotStarted(napi_env env) {
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && !pending) {
+    napi_throw_error(env, nullptr, "cumem: the asynchronous wait could not be started");
+  }
+  return Napi::Value();
+}
 
 Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(handle, 0);
-  CUcontext context = nullptr;
-  if (state->cu.cuCtxGetCurrent(&context) != CUDA_SUCCESS) context = nullptr;
-  auto* worker = isEvent ? new WaitWorker(info.Env(), state, nullptr, reinterpret_cast<CUevent>(handle), context)
-                         : new WaitWorker(info.Env(), state, reinterpret_cast<CUstream>(handle), nullptr, context);
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();  // AsyncWorker deletes itself after OnOK.
-  return promise;
+  if (!closingHookAdded) {
+    if (napi_add_env_cleanup_hook(env, MarkEnvironmentClosing, nullptr) != napi_ok) {
+      napi_throw_error(env, nullptr, "cumem: could not register the environment cleanup hook");
+      return Napi::Value();
+    }
+    closingHookAdded = true;
+  }
+  auto* wait = new Wait();
+  if (isEvent) wait->event = reinterpret_cast<CUevent>(handle);
+  else wait->stream = reinterpret_cast<CUstream>(handle);
+  if (state->cu.cuCtxGetCurrent(&wait->context) != CUDA_SUCCESS) wait->context = nullptr;
+  wait->streamSynchronize = state->cu.cuStreamSynchronize;
+  wait->eventSynchronize = state->cu.cuEventSynchronize;
+  wait->ctxGetCurrent = state->cu.cuCtxGetCurrent;
+  wait->ctxSetCurrent = state->cu.cuCtxSetCurrent;
+  wait->getErrorName = state->cu.cuGetErrorName;
+  wait->getErrorString = state->cu.cuGetErrorString;
+  napi_value promise;
+  napi_value name;
+  const char* resource = isEvent ? "cumem:eventSynchronize" : "cumem:streamSynchronize";
+  if (napi_create_promise(env, &wait->deferred, &promise) != napi_ok ||
+      napi_create_string_utf8(env, resource, NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_async_work(env, nullptr, name, ExecuteWait, CompleteWait, wait, &wait->work) != napi_ok) {
+    // A promise made here stays pending and is collected with its deferred.
+    if (wait->work != nullptr) napi_delete_async_work(env, wait->work);
+    delete wait;
+    return ThrowWaitNotStarted(env);
+  }
+  if (napi_queue_async_work(env, wait->work) != napi_ok) {
+    napi_delete_async_work(env, wait->work);
+    delete wait;
+    return ThrowWaitNotStarted(env);
+  }
+  return Napi::Value(env, promise);
 }
 
 Napi::Value StreamCreate(const Napi::CallbackInfo& info) {

@@ -20,6 +20,12 @@ void SetErrorFactory(const Napi::CallbackInfo& info);
 /** A CudaError for `result` from entry point `call`, built by the JS factory (not thrown). */
 Napi::Value MakeCudaError(Napi::Env env, PFN_cuGetErrorName_v6000 getName, PFN_cuGetErrorString_v6000 getString,
                           CUresult result, const char* call);
+/**
+ * MakeCudaError in plain N-API with every status checked, for code that must never throw or
+ * abort (a wait settling while its environment shuts down): false when no error could be built.
+ */
+bool MakeCudaErrorValue(napi_env env, PFN_cuGetErrorName_v6000 getName, PFN_cuGetErrorString_v6000 getString,
+                        CUresult result, const char* call, napi_value* out);
 /** Throws a CudaError for `result` from entry point `call`. */
 void ThrowCudaError(Napi::Env env, const DriverState* state, CUresult result, const char* call);
 /** Throws the DriverUnavailableError that describes why `state` failed to load. */

@@ -11,6 +11,7 @@ import {
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
 /** Options for {@link Event.create}. */
 export interface EventOptions {
@@ -25,6 +26,8 @@ const eventToken = Symbol('cumem.event');
 /** A CUDA event: a marker in a stream's work, to wait on or time. Made by `stream.record()` or {@link Event.create}. */
 export class Event {
   private closed = false;
+  /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
+  private destroyAfterWaits = false;
 
   /** @internal Use {@link Event.create} or `stream.record()`. */
   constructor(
@@ -78,13 +81,18 @@ export class Event {
     this.runtime.driver.eventSynchronize(this.open());
   }
 
-  /** Resolves when the event has completed, keeping the event loop free. */
+  /**
+   * Resolves when the event has completed, keeping the event loop free. The event (and its
+   * `CUevent`) stays alive until then, even unreferenced or closed meanwhile.
+   */
   syncAsync(): Promise<void> {
+    let wait: Promise<void>;
     try {
-      return this.runtime.driver.eventSynchronizeAsync(this.open());
+      wait = this.runtime.driver.eventSynchronizeAsync(this.open());
     } catch (error) {
       return Promise.reject(error);
     }
+    return holdDuringWait(this, wait, () => this.destroyIfClosed());
   }
 
   /**
@@ -97,16 +105,23 @@ export class Event {
     return this.runtime.driver.eventElapsedTime(start, later.open());
   }
 
-  /** Destroys the event. Idempotent. */
+  /** Destroys the event (after pending `syncAsync()` waits settle). Idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     forgetFinalizer(this);
-    this.runtime.driver.eventDestroy(this.eventHandle);
+    if (isWaitedOn(this)) this.destroyAfterWaits = true;
+    else this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  private destroyIfClosed(): void {
+    if (!this.destroyAfterWaits) return;
+    this.destroyAfterWaits = false;
+    this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
   /** @internal The handle, or CudaStateError when closed. */

@@ -16,6 +16,7 @@ import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js'
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+import { allDevices, destroyAfterQueuedFrees, type QueuedFrees } from './pool-teardown.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
@@ -74,6 +75,12 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private readonly live = new LiveAllocations();
   private readonly imports = new ImportedPointerCounts();
   private destroyPending = false;
+  // Devices whose streams frees were queued on since the pool was made. cuMemPoolDestroy with
+  // frees still queued behind device work crashed the CUDA 13.0 driver at the next sync (40
+  // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
+  // those devices' contexts have been synchronized (see destroyAfterQueuedFrees). A field of its
+  // own object, because the finalizer (which may not reference the resource) needs it too.
+  private readonly queuedFrees: QueuedFrees = { devices: 0 };
 
   /** @internal */
   constructor(setup: PoolSetup) {
@@ -86,8 +93,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.ordinal = setup.ordinal;
     this.resourceUuid = setup.uuid;
     if (setup.owned) {
-      const { runtime, pool } = setup;
-      registerFinalizer(this, () => runtime.driver.memPoolDestroy(pool));
+      const { runtime, pool, ordinal } = setup;
+      const queuedFrees = this.queuedFrees;
+      registerFinalizer(this, () => destroyAfterQueuedFrees(runtime, pool, ordinal, queuedFrees));
     }
   }
 
@@ -162,6 +170,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
       stream === undefined || stream.isClosed ? (this.stream ?? this.ownDefaultStream()) : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
+    this.queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
     this.live.delete(handle);
     if (this.destroyPending && this.live.count === 0) this.destroyPool();
   }
@@ -208,8 +217,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
 
   private destroyPool(): void {
     this.destroyPending = false;
-    this.runtime.makeCurrent(this.ordinal);
-    this.runtime.driver.memPoolDestroy(this.pool);
+    destroyAfterQueuedFrees(this.runtime, this.pool, this.ordinal, this.queuedFrees);
   }
 
   /** @internal */

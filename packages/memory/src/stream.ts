@@ -14,6 +14,7 @@ import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
 /** Options for {@link Stream.create}. */
 export interface StreamOptions {
@@ -34,6 +35,8 @@ interface HeldHostMemory {
 /** A CUDA stream: an ordered queue of work on one device. */
 export class Stream {
   private closed = false;
+  /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
+  private destroyAfterWaits = false;
   private held: HeldHostMemory[] = [];
 
   /** @internal Use {@link Stream.create} or {@link defaultStream}. */
@@ -97,13 +100,18 @@ export class Stream {
     this.releaseHeld(true);
   }
 
-  /** Resolves when all work queued so far has finished, keeping the event loop free. */
+  /**
+   * Resolves when all work queued so far has finished, keeping the event loop free. The stream
+   * (and its `CUstream`) stays alive until then, even unreferenced or closed meanwhile.
+   */
   async syncAsync(): Promise<void> {
     this.checkOpen();
     const held = this.held.length;
-    await this.runtime.driver.streamSynchronizeAsync(this.streamHandle);
-    // Only what was queued before the wait is known to be done.
-    this.releaseHeld(false, held);
+    await holdDuringWait(this, this.runtime.driver.streamSynchronizeAsync(this.streamHandle), () =>
+      this.destroyIfClosed(),
+    );
+    // Only what was queued before the wait is known to be done (nothing is held once closed).
+    if (!this.closed) this.releaseHeld(false, held);
   }
 
   /**
@@ -143,8 +151,8 @@ export class Stream {
   }
 
   /**
-   * Destroys the stream; work already queued still completes. A default stream is left alone
-   * (it lives as long as its driver). Idempotent.
+   * Destroys the stream (after pending `syncAsync()` waits settle); work already queued still
+   * completes. A default stream is left alone (it lives as long as its driver). Idempotent.
    */
   close(): void {
     if (this.closed || this.isDefault) return;
@@ -152,6 +160,13 @@ export class Stream {
     if (this.held.length > 0) this.sync();
     this.closed = true;
     forgetFinalizer(this);
+    if (isWaitedOn(this)) this.destroyAfterWaits = true;
+    else this.runtime.driver.streamDestroy(this.streamHandle);
+  }
+
+  private destroyIfClosed(): void {
+    if (!this.destroyAfterWaits) return;
+    this.destroyAfterWaits = false;
     this.runtime.driver.streamDestroy(this.streamHandle);
   }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "fake-state.h"
 
@@ -85,13 +86,35 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
   usleep(100000); /* long enough for a test to see the event loop keep running */
   return (uintptr_t)s == 0xBAD ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuStreamQuery(CUstream s) { return (uintptr_t)s == 0xB05 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
+/* Busy for `ms` from the first query of a run of queries, then done (and ready for the next run):
+ * the FFI adapter's non-blocking waits poll these queries. */
+static int busy_for(struct timespec *since, long ms) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (since->tv_sec == 0 && since->tv_nsec == 0) *since = now;
+  long elapsed = (now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000;
+  if (elapsed < ms) return 1;
+  since->tv_sec = 0;
+  since->tv_nsec = 0;
+  return 0;
+}
+static struct timespec stream_busy_since, event_busy_since;
+CUresult CUDAAPI cuStreamQuery(CUstream s) {
+  if ((uintptr_t)s == 0xB05) return CUDA_ERROR_NOT_READY;
+  if ((uintptr_t)s == 0xBAD) return CUDA_ERROR_ILLEGAL_ADDRESS;
+  if ((uintptr_t)s == 0x5 && busy_for(&stream_busy_since, 100)) return CUDA_ERROR_NOT_READY;
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f) { (void)s; (void)e; return f == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) { int64_t *w = malloc(8); w[0] = flags; *e = (CUevent)w; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventSynchronize(CUevent e) { (void)e; usleep(20000); return CUDA_SUCCESS; }
-CUresult CUDAAPI cuEventQuery(CUevent e) { return (uintptr_t)e == 0xE05 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventQuery(CUevent e) {
+  if ((uintptr_t)e == 0xE05) return CUDA_ERROR_NOT_READY;
+  if ((uintptr_t)e == 0x77 && busy_for(&event_busy_since, 20)) return CUDA_ERROR_NOT_READY;
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { (void)a; (void)b; fake_last_call.call = FAKE_CALL_ELAPSED_V2; *ms = 1.5f; return CUDA_SUCCESS; }
 
 /* Pools: the properties the adapter sent are kept for the tests. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hostBoundsCases } from './host-bounds.js';
 import type { SuiteContext } from './suite-context.js';
 import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
 
@@ -285,5 +286,7 @@ export function copyCases(suite: SuiteContext): void {
         suite.driver.memFree(pointer);
       }
     });
+
+    hostBoundsCases(suite);
   });
 }

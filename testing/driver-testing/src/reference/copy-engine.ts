@@ -6,15 +6,17 @@ export type ResolveBytes = (address: bigint, size: number, call: string) => Uint
 
 function endpointBytes(
   endpoint: CopyEndpoint,
+  key: 'src' | 'dst',
   extent: number,
   resolve: ResolveBytes,
   call: string,
 ): Uint8Array {
   if (typeof endpoint === 'bigint') return resolve(endpoint, extent, call);
   if (endpoint.byteLength < extent) {
-    // A real adapter would read or write past the JS buffer; the reference refuses loudly.
+    // The driver would read or write past the JS buffer; the adapters refuse with this message.
+    const name = call === 'cuMemcpy2DAsync' ? 'memcpy2DAsync' : 'memcpy3DAsync';
     throw new RangeError(
-      `${call}: the JS memory endpoint has ${endpoint.byteLength} bytes, the copy spans ${extent}`,
+      `${name}: ${key} holds ${endpoint.byteLength} bytes, fewer than the copy reaches (${extent})`,
     );
   }
   return new Uint8Array(endpoint.buffer, endpoint.byteOffset, extent);
@@ -35,8 +37,8 @@ export function copy3D(copy: Memcpy3D, resolve: ResolveBytes, call = 'cuMemcpy3D
   if (width === 0 || height === 0 || depth === 0) return;
   const extent = (pitch: number, sliceRows: number) =>
     (depth - 1) * pitch * sliceRows + (height - 1) * pitch + width;
-  const src = endpointBytes(copy.src, extent(srcPitch, srcHeight), resolve, call);
-  const dst = endpointBytes(copy.dst, extent(dstPitch, dstHeight), resolve, call);
+  const src = endpointBytes(copy.src, 'src', extent(srcPitch, srcHeight), resolve, call);
+  const dst = endpointBytes(copy.dst, 'dst', extent(dstPitch, dstHeight), resolve, call);
   // Overlap between src and dst is undefined behaviour in CUDA; copying via slice() is fine.
   for (let slice = 0; slice < depth; slice++) {
     for (let row = 0; row < height; row++) {

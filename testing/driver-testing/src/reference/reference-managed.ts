@@ -176,6 +176,12 @@ export abstract class ReferenceManaged {
   }
 
   hostView(pointer: DevicePointer, size: number): Uint8Array {
+    // The adapters' limit (koffi aborts above it), checked before the memory is looked at.
+    if (size > 2 ** 32) {
+      throw new RangeError(
+        `hostView: ${size} bytes are more than one view can show (at most 4294967296 bytes, 4 GiB)`,
+      );
+    }
     const allocation = this.state.space.containing(pointer);
     if (allocation) {
       if (allocation.kind === 'device') {

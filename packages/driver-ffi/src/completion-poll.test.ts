@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { pollUntilDone } from './completion-poll.js';
+
+const notReady = 600;
+
+/** A query that answers NOT_READY until `readyAfterMs`, then `final`; counts its calls. */
+function scriptedQuery(readyAfterMs: number, final: number) {
+  const started = performance.now();
+  const calls = { count: 0 };
+  const query = () => {
+    calls.count++;
+    return performance.now() - started >= readyAfterMs ? final : notReady;
+  };
+  return { query, calls };
+}
+
+describe("pollUntilDone (the FFI adapter's non-blocking waits)", () => {
+  it('resolves at once, in the same turn, when the first query says done', async () => {
+    let settled = 0;
+    const { query, calls } = scriptedQuery(0, 0);
+    await expect(
+      pollUntilDone(
+        query,
+        () => new Error('no'),
+        () => settled++,
+      ),
+    ).resolves.toBeUndefined();
+    expect(calls.count).toBe(1);
+    expect(settled).toBe(1);
+  });
+
+  it('keeps polling past the spin phase on timers, resolves within a few ms of completion, and settles once', async () => {
+    let settled = 0;
+    const { query, calls } = scriptedQuery(30, 0);
+    const started = performance.now();
+    await pollUntilDone(
+      query,
+      () => new Error('no'),
+      () => settled++,
+    );
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(30);
+    // 2 ms timers between 10 and 100 ms; a loaded machine may add a little.
+    expect(waited).toBeLessThan(30 + 25);
+    expect(settled).toBe(1);
+    // Timers, not a busy loop: 30 ms of waiting takes tens of queries, not thousands.
+    expect(calls.count).toBeLessThan(400);
+  });
+
+  it('rejects with the failure for an error result, at once or after waiting, and settles once', async () => {
+    let settled = 0;
+    const failure = (result: number) => new Error(`failed with ${result}`);
+    await expect(pollUntilDone(scriptedQuery(0, 700).query, failure, () => settled++)).rejects.toThrow(
+      'failed with 700',
+    );
+    await expect(pollUntilDone(scriptedQuery(5, 719).query, failure, () => settled++)).rejects.toThrow(
+      'failed with 719',
+    );
+    expect(settled).toBe(2);
+  });
+
+  it('rejects (never throws) when the query itself throws, first or later', async () => {
+    let settled = 0;
+    const boom = () => {
+      throw new TypeError('bad handle');
+    };
+    await expect(
+      pollUntilDone(
+        boom,
+        () => new Error('no'),
+        () => settled++,
+      ),
+    ).rejects.toThrow(TypeError);
+    let calls = 0;
+    const later = () => {
+      if (++calls < 3) return notReady;
+      throw new TypeError('later');
+    };
+    await expect(
+      pollUntilDone(
+        later,
+        () => new Error('no'),
+        () => settled++,
+      ),
+    ).rejects.toThrow('later');
+    expect(settled).toBe(2);
+  });
+});
