@@ -70,20 +70,24 @@ export function ipcCases(suite: SuiteContext): void {
       }
     });
 
-    suite.itWith('interprocess', `ipcGetEventHandle of an interprocess event gives ${IPC_HANDLE_SIZE} bytes`, () => {
-      // cuda.h: an interprocess event must also disable timing.
-      const event = suite.driver.eventCreate(EventFlags.Interprocess | EventFlags.DisableTiming);
-      try {
-        suite.driver.eventRecord(event, suite.stream);
-        const handle = suite.driver.ipcGetEventHandle(event);
-        expect(handle).toBeInstanceOf(Uint8Array);
-        expect(handle.length).toBe(IPC_HANDLE_SIZE);
-        expect(handle.some((byte) => byte !== 0)).toBe(true);
-        suite.driver.eventSynchronize(event);
-      } finally {
-        suite.driver.eventDestroy(event);
-      }
-    });
+    suite.itWith(
+      'interprocess',
+      `ipcGetEventHandle of an interprocess event gives ${IPC_HANDLE_SIZE} bytes`,
+      () => {
+        // cuda.h: an interprocess event must also disable timing.
+        const event = suite.driver.eventCreate(EventFlags.Interprocess | EventFlags.DisableTiming);
+        try {
+          suite.driver.eventRecord(event, suite.stream);
+          const handle = suite.driver.ipcGetEventHandle(event);
+          expect(handle).toBeInstanceOf(Uint8Array);
+          expect(handle.length).toBe(IPC_HANDLE_SIZE);
+          expect(handle.some((byte) => byte !== 0)).toBe(true);
+          suite.driver.eventSynchronize(event);
+        } finally {
+          suite.driver.eventDestroy(event);
+        }
+      },
+    );
 
     it('ipcGetEventHandle of an event without the Interprocess flag is a CudaError', () => {
       const event = suite.driver.eventCreate(EventFlags.DisableTiming);
