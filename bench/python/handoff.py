@@ -36,8 +36,8 @@ def measure():
     mr = cc.DeviceMemoryResource(device, cc.DeviceMemoryResourceOptions(ipc_enabled=True))
     buffer = mr.allocate(BYTES, stream=stream)
     fill(buffer, FILL_BYTE, stream)
+    fd = int(mr.allocation_handle)  # the pool first: cuda.h exports allocations of a shared pool
     descriptor = cumem_handoff.tensor_descriptor(buffer, "float32", [ROWS, COLS])
-    fd = int(mr.allocation_handle)
     consumer = subprocess.Popen(
         [sys.executable, os.path.join(HERE, "handoff_consumer.py")],
         stdin=subprocess.PIPE,

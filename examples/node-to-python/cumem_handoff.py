@@ -182,17 +182,26 @@ def receive_tensor(fd, descriptor, kind="cupy"):
 # --- Python -> Node ---------------------------------------------------------------------------
 
 
-def export_pointer_bytes(pointer):
-    """cuMemPoolExportPointer's 64 bytes for an allocation of an IPC-enabled pool."""
-    from cuda.bindings import driver
+def export_pointer_bytes(pointer, buffer=None):
+    """cuMemPoolExportPointer's 64 bytes for an allocation of an IPC-enabled pool (through
+    cuda.bindings; else from the cuda.core buffer's own IPC descriptor)."""
+    try:
+        from cuda.bindings import driver
 
-    error, data = driver.cuMemPoolExportPointer(int(pointer))
-    if error != driver.CUresult.CUDA_SUCCESS:
-        raise RuntimeError(f"cuMemPoolExportPointer failed: {error}")
-    raw = bytes(data.reserved)
+        error, data = driver.cuMemPoolExportPointer(int(pointer))
+        if error != driver.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"cuMemPoolExportPointer failed: {error}")
+        raw = data.reserved
+        raw = raw if isinstance(raw, bytes) else bytes(int(b) & 0xFF for b in raw)
+    except Exception as error:  # noqa: BLE001 - try cuda.core's descriptor before giving up
+        if buffer is None:
+            raise
+        log("cuda.bindings export failed, using Buffer.ipc_descriptor:", repr(error))
+        # IPCBufferDescriptor pickles as (constructor, (the 64 bytes, size)).
+        raw = next(a for a in buffer.ipc_descriptor.__reduce__()[1] if isinstance(a, (bytes, bytearray)))
     if len(raw) != HANDLE_SIZE:
-        raise RuntimeError(f"cuMemPoolExportPointer gave {len(raw)} bytes")
-    return raw
+        raise RuntimeError(f"the pool export data has {len(raw)} bytes, expected {HANDLE_SIZE}")
+    return bytes(raw)
 
 
 def tensor_descriptor(buffer, dtype, shape, memory="device", device_id=0, event=None):
@@ -215,7 +224,7 @@ def tensor_descriptor(buffer, dtype, shape, memory="device", device_id=0, event=
     return {
         "format": DESCRIPTOR_FORMAT,
         "buffer": {
-            "data": base64.b64encode(export_pointer_bytes(_pointer(buffer))).decode(),
+            "data": base64.b64encode(export_pointer_bytes(_pointer(buffer), buffer)).decode(),
             "size": int(buffer.size),
             "uuid": None,
         },
