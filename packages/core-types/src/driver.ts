@@ -42,7 +42,7 @@ export interface DriverCapabilities {
   readonly hostMemoryPools: boolean;
   /** Pools of managed memory: `cuMemPoolCreate` with `MemAllocationType.Managed` (CUDA >= 13.0). */
   readonly managedMemoryPools: boolean;
-  /** Cross-process sharing: pool export as a POSIX file descriptor, and `cuIpcGetMemHandle`. False for the host-memory reference driver. */
+  /** Cross-process sharing: pool export as a POSIX file descriptor, `cuIpcGetMemHandle` and `cuIpcGetEventHandle`. False for the host-memory reference driver. */
   readonly interprocess: boolean;
 }
 
