@@ -53,6 +53,7 @@ describeEachDriver(
         stream.close();
       }
       for (const buffer of [target, staging, scratch, final]) buffer.close();
+      pinned.close();
       shared.close();
     });
   },
