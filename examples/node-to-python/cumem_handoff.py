@@ -83,6 +83,24 @@ def open_buffer(mr, buffer_descriptor, stream):
     return core.Buffer.from_ipc_descriptor(mr, descriptor, stream=stream)
 
 
+def event_done(event_ptr):
+    """True when the event has completed, None when it cannot be asked. Asks the driver API
+    (cuEventQuery), never the runtime: the runtime's cudaEventQuery leaves "not ready" as the
+    thread's last error, which the next PyTorch kernel launch check reports as a failure."""
+    try:
+        from cuda.bindings import driver
+
+        (status,) = driver.cuEventQuery(int(event_ptr))
+        if status == driver.CUresult.CUDA_SUCCESS:
+            return True
+        if status == driver.CUresult.CUDA_ERROR_NOT_READY:
+            return False
+        log("cuEventQuery answered", status, "(the wait below still orders the work)")
+        return None
+    except ImportError:
+        return None
+
+
 def wait_event(event_b64, stream_ptr=0):
     """Waits for the exporter's interprocess event: on `stream_ptr` (GPU-side) and, when
     stream_ptr is 0, on the host. Returns whether it had completed before the wait."""
@@ -96,7 +114,7 @@ def wait_event(event_b64, stream_ptr=0):
     runtime = cupy.cuda.runtime
     event = runtime.ipcOpenEventHandle(handle)
     try:
-        done_before = runtime.eventQuery(event) == 0
+        done_before = event_done(event)
         if stream_ptr:
             runtime.streamWaitEvent(stream_ptr, event, 0)
         else:
