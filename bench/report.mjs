@@ -26,9 +26,14 @@ function formatNumber(value) {
 /** "1.23× C (45.1 ns)" for times, "98% of C (53.1 GB/s)" for bandwidths. */
 function formatCell(row, impl, ratioKey) {
   const value = row.results[impl];
-  if (value === null || value === undefined) return row.errors?.[impl] ? 'error' : '—';
+  if (value === null || value === undefined)
+    return row.notApplicable?.[impl] ?? (row.errors?.[impl] ? 'error' : '—');
   const ratio = row.ratios[ratioKey];
+  const speedup = row.variants?.[impl]?.speedup;
   const absolute = `${formatNumber(value)} ${row.unit}`;
+  // A row comparing two ways in one run shows that ratio instead of one against C.
+  if (typeof speedup === 'number')
+    return `${absolute}; ${formatNumber(speedup)}× faster than the host round trip (${formatNumber(row.variants[impl].hostRoundTrip)} ${row.unit})`;
   if (ratio === null || ratio === undefined) return absolute;
   const relative = row.unit === 'GB/s' ? `${Math.round(ratio * 100)}% of C` : `${ratio.toFixed(2)}× C`;
   return `${relative} (${absolute})`;
@@ -59,7 +64,9 @@ export function renderMarkdown(results) {
   for (const row of results.rows) {
     const c = row.results.c;
     const cCell =
-      c === null || c === undefined ? (row.errors?.c ? 'error' : '—') : `${formatNumber(c)} ${row.unit}`;
+      c === null || c === undefined
+        ? (row.notApplicable?.c ?? (row.errors?.c ? 'error' : '—'))
+        : `${formatNumber(c)} ${row.unit}`;
     const cells = [
       `\`${row.id}\`<br>${row.description}`,
       row.target,

@@ -6,7 +6,7 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow'];
+export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'handoff'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -187,9 +187,22 @@ export const ROWS = [
       'tableFromDevice: the same table back into page-locked memory (default output); variant: pageable output (C: pinned copy of the same bytes, the limit)',
     checks: both({ kind: 'minRatio', value: 0.8 }),
   },
+  {
+    id: 'handoff.python256MiB',
+    suite: 'handoff',
+    unit: 'ms',
+    protocol: { reps: 7, warmupReps: 1, bytes: 256 * 1024 * 1024 },
+    description:
+      'Time until PyTorch in another process can use a 256 MiB float32 device tensor: zero-copy hand-off (pool fd once, cumem.tensor/1 descriptor, torch.as_tensor); variants: hostRoundTrip (device -> host -> pipe -> host -> device, as a user would copy) and speedup = hostRoundTrip / zeroCopy, interleaved in one run. Python column: cuda.core as the producer',
+    // A row may leave an implementation out, with the reason shown instead of a value.
+    notApplicable: {
+      c: 'n/a: the consumer is a Python process, so there is no C program to compare with',
+    },
+    checks: [...both({ kind: 'minSpeedup', value: 5 }), { impl: 'cudaCore', kind: 'minSpeedup', value: 5 }],
+  },
 ];
 
-const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥' };
+const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥', minSpeedup: '≥' };
 
 /** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
 export function describeChecks(row) {
@@ -198,6 +211,8 @@ export function describeChecks(row) {
       const { impl, kind, value, onDevice } = check;
       let text;
       if (kind === 'max' || kind === 'min') text = `${impl} ${SYMBOL[kind]} ${value} ${row.unit}`;
+      else if (kind === 'minSpeedup')
+        text = `${impl} zero-copy ${SYMBOL[kind]} ${value}× faster than the host round trip`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
       else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
@@ -211,8 +226,15 @@ export function describeChecks(row) {
  * Evaluates a row's checks against its merged results. A check whose values are missing fails;
  * one limited to another device is reported as not applicable.
  */
-export function evaluateChecks(row, { results, reference, deviceName }) {
+export function evaluateChecks(row, { results, reference, deviceName, variants = {} }) {
   return row.checks.map((check) => {
+    if (check.kind === 'minSpeedup') {
+      // The implementation's own ratio of two variants measured in the same run.
+      const speedup = variants[check.impl]?.speedup;
+      if (typeof speedup !== 'number')
+        return { ...check, applicable: true, ok: false, note: 'missing measurement' };
+      return { ...check, applicable: true, measured: speedup, ok: speedup >= check.value };
+    }
     const value = results[check.impl];
     const base = check.kind === 'minOfReference' ? reference : check.kind.endsWith('Ratio') ? results.c : 1;
     const outcome = { ...check };

@@ -233,7 +233,7 @@ function mergeRow(row, raw, deviceName) {
     if (impl === 'c' && row.floorBeforeAndAfter && raw.cAfter)
       entry = combineFloor(entry, raw.cAfter.rows?.[row.id]);
     if (typeof entry?.value === 'number' && !entry.error) results[impl] = entry.value;
-    else errors[impl] = entry?.error ?? suiteResult.error ?? 'no result';
+    else if (!row.notApplicable?.[impl]) errors[impl] = entry?.error ?? suiteResult.error ?? 'no result';
     if (entry?.variants) variants[impl] = entry.variants;
     if (Array.isArray(entry?.samples)) samples[impl] = entry.samples;
     if (entry?.via) via[impl] = entry.via;
@@ -241,7 +241,7 @@ function mergeRow(row, raw, deviceName) {
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
   }
-  const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName });
+  const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName, variants });
   const applicable = checks.filter((check) => check.applicable);
   return {
     id: row.id,
@@ -260,6 +260,7 @@ function mergeRow(row, raw, deviceName) {
       cudaCoreVsC: ratio(results.cudaCore, results.c),
     },
     ...(reference ? { reference } : {}),
+    ...(row.notApplicable ? { notApplicable: row.notApplicable } : {}),
     target: describeChecks(row),
     checks,
     pass: applicable.length > 0 && applicable.every((check) => check.ok === true),
@@ -279,7 +280,9 @@ const info = {};
 const compilers = {};
 for (const suite of options.suites) {
   let compiled = { error: 'C not requested' };
-  if (options.impls.includes('c')) {
+  const suiteRows = ROWS.filter((row) => row.suite === suite);
+  const cNotApplicable = suiteRows.every((row) => row.notApplicable?.c);
+  if (options.impls.includes('c') && !cNotApplicable) {
     try {
       if (!include) throw new Error('no cuda.h found (set CUDA_HOME)');
       compiled = compileC(suite, include);
@@ -291,6 +294,7 @@ for (const suite of options.suites) {
   }
   raw[suite] = {};
   for (const impl of options.impls) {
+    if (impl === 'c' && cNotApplicable) continue; // no C program for this suite (rows.mjs says why)
     raw[suite][impl] = runImplementation(suite, impl, compiled);
     info[`${suite}.${impl}`] = {
       ...(raw[suite][impl].info ?? {}),
@@ -337,5 +341,7 @@ mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
 process.stdout.write(`${renderMarkdown(results)}\n`);
 log(`wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets`);
-const measuredAll = rows.every((row) => options.impls.every((impl) => row.results[impl] !== null));
+const measuredAll = rows.every((row) =>
+  options.impls.every((impl) => row.results[impl] !== null || row.notApplicable?.[impl]),
+);
 process.exit(measuredAll ? 0 : 1);

@@ -91,7 +91,7 @@ for path in ("cuda.core", "cuda.core.experimental"):
             break
     except Exception as error:
         print("import", path, "failed:", error)
-for name in ("cuda-bindings", "cupy-cuda13x", "pyarrow", "numpy"):
+for name in ("cuda-bindings", "cupy-cuda13x", "pyarrow", "numpy", "torch"):
     try:
         import importlib.metadata as metadata
         print(name, metadata.version(name))
@@ -109,7 +109,8 @@ PYTHON
 
 run_tests() {
   set -o pipefail
-  timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate 2>&1 | tee "$OUT/test-gpu.log"
+  # The GPU machine has python3 with cuda.core: the Python hand-off tests must run, not skip.
+  CUMEM_REQUIRE_PYTHON=1 timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate 2>&1 | tee "$OUT/test-gpu.log"
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"

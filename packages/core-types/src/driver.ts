@@ -42,7 +42,7 @@ export interface DriverCapabilities {
   readonly hostMemoryPools: boolean;
   /** Pools of managed memory: `cuMemPoolCreate` with `MemAllocationType.Managed` (CUDA >= 13.0). */
   readonly managedMemoryPools: boolean;
-  /** Cross-process sharing: pool export as a POSIX file descriptor, and `cuIpcGetMemHandle`. False for the host-memory reference driver. */
+  /** Cross-process sharing: pool export as a POSIX file descriptor, `cuIpcGetMemHandle` and `cuIpcGetEventHandle`. False for the host-memory reference driver. */
   readonly interprocess: boolean;
 }
 
@@ -237,6 +237,18 @@ export interface Driver {
   ipcOpenMemHandle(handle: Uint8Array, flags: number): DevicePointer;
   /** `cuIpcCloseMemHandle`. */
   ipcCloseMemHandle(pointer: DevicePointer): void;
+  /**
+   * `cuIpcGetEventHandle`: 64 bytes naming an event created with
+   * `EventFlags.Interprocess | EventFlags.DisableTiming`, for another process's
+   * {@link ipcOpenEventHandle}. Requires `capabilities.interprocess`.
+   */
+  ipcGetEventHandle(event: DriverHandle): Uint8Array;
+  /**
+   * `cuIpcOpenEventHandle`: an event of another process, to wait on (`streamWaitEvent`,
+   * `eventSynchronize`, `eventQuery`) or record; destroy it with {@link eventDestroy}.
+   * @throws RangeError when `handle` is not 64 bytes.
+   */
+  ipcOpenEventHandle(handle: Uint8Array): DriverHandle;
 
   // --- Copies and fills --------------------------------------------------------------------
   /** `cuMemcpyAsync` between unified-address pointers. */

@@ -207,6 +207,8 @@ export const entryPoints = {
     'uint',
   ]),
   cuIpcCloseMemHandle: entry('cuIpcCloseMemHandle', 'cuIpcCloseMemHandle', 4010, ['handle']),
+  cuIpcGetEventHandle: entry('cuIpcGetEventHandle', 'cuIpcGetEventHandle', 4010, ['buffer', 'handle']),
+  cuIpcOpenEventHandle: entry('cuIpcOpenEventHandle', 'cuIpcOpenEventHandle', 4010, ['out', 'ipcHandle']),
 
   // --- Copies and fills ------------------------------------------------------------------------------------
   cuMemcpyAsync: entry('cuMemcpyAsync', 'cuMemcpyAsync', 4000, ['handle', 'handle', 'size_t', 'handle']),

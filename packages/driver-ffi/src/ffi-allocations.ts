@@ -1,6 +1,6 @@
 // Classic allocation: device, page-locked host and managed memory, and legacy CUDA IPC.
 
-import { type DevicePointer, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 
 export function memAlloc(state: DriverState, size: number): DevicePointer {
@@ -48,4 +48,24 @@ export function ipcOpenMemHandle(state: DriverState, handle: Uint8Array, flags: 
 
 export function ipcCloseMemHandle(state: DriverState, pointer: DevicePointer): void {
   state.check(state.native.cuIpcCloseMemHandle(pointer), 'cuIpcCloseMemHandle');
+}
+
+export function ipcGetEventHandle(state: DriverState, event: DriverHandle): Uint8Array {
+  const handle = new Uint8Array(IPC_HANDLE_SIZE);
+  state.check(state.native.cuIpcGetEventHandle(handle, event), 'cuIpcGetEventHandle');
+  return handle;
+}
+
+export function ipcOpenEventHandle(state: DriverState, handle: Uint8Array): DriverHandle {
+  if (handle.byteLength !== IPC_HANDLE_SIZE) {
+    throw new RangeError(
+      `ipcOpenEventHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handle.byteLength}`,
+    );
+  }
+  // CUipcEventHandle has the layout of CUipcMemHandle (64 opaque bytes), passed by value alike.
+  state.check(
+    state.native.cuIpcOpenEventHandle(state.scratch.address, { reserved: handle }),
+    'cuIpcOpenEventHandle',
+  );
+  return state.scratch.u64[0]!;
 }

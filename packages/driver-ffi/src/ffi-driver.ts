@@ -220,6 +220,12 @@ export class FfiDriver implements Driver {
   ipcCloseMemHandle(pointer: DevicePointer): void {
     allocations.ipcCloseMemHandle(this.#state ?? this.#load(), pointer);
   }
+  ipcGetEventHandle(event: DriverHandle): Uint8Array {
+    return allocations.ipcGetEventHandle(this.#state ?? this.#load(), event);
+  }
+  ipcOpenEventHandle(handle: Uint8Array): DriverHandle {
+    return allocations.ipcOpenEventHandle(this.#state ?? this.#load(), handle);
+  }
 
   // --- Copies and fills ---------------------------------------------------------------------
   memcpyAsync(dst: DevicePointer, src: DevicePointer, size: number, stream: DriverHandle): void {

@@ -389,6 +389,11 @@ suite(title, () => {
     const handle = auto.ipcGetMemHandle(0xabcdef00n);
     expect(auto.ipcOpenMemHandle(handle, 1)).toBe(0xabcdef01n);
     auto.ipcCloseMemHandle(0xabcdef01n);
+    // The event handle travels by value like the memory handle: the fake echoes the event back.
+    const eventHandle = auto.ipcGetEventHandle(0xe7e47n);
+    expect(eventHandle.byteLength).toBe(64);
+    expect(auto.ipcOpenEventHandle(eventHandle)).toBe(0xe7e47n);
+    expect(() => auto.ipcOpenEventHandle(new Uint8Array(63))).toThrow(RangeError);
     const host = auto.memHostAlloc(32, 0);
     auto.memFreeHost(host);
     auto.memFree(auto.memAllocManaged(32, 1));

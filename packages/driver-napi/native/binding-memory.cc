@@ -84,6 +84,31 @@ Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
   return Undefined(env);
 }
 
+Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(event, 0);
+  CUipcEventHandle handle;
+  std::memset(&handle, 0, sizeof(handle));
+  CUMEM_CHECK(state->cu.cuIpcGetEventHandle(&handle, reinterpret_cast<CUevent>(event)), "cuIpcGetEventHandle");
+  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
+}
+
+Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  void* bytes = nullptr;
+  size_t length = 0;
+  if (!ReadView(env, info[0], &bytes, &length, "handle")) return Napi::Value();
+  CUipcEventHandle handle;
+  if (length != sizeof(handle.reserved)) {
+    napi_throw_range_error(env, nullptr, "handle must be the 64 bytes of ipcGetEventHandle");
+    return Napi::Value();
+  }
+  std::memcpy(handle.reserved, bytes, sizeof(handle.reserved));
+  CUevent event = nullptr;
+  CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(event));
+}
+
 bool IsWideAttribute(int attribute) {
   // size_t / unsigned long long answers; all others are 4 bytes or a 1-byte boolean.
   return attribute == CU_POINTER_ATTRIBUTE_BUFFER_ID || attribute == CU_POINTER_ATTRIBUTE_RANGE_SIZE ||
@@ -198,6 +223,8 @@ void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
   Method<IpcGetMemHandle>(env, target, "ipcGetMemHandle", state);
   Method<IpcOpenMemHandle>(env, target, "ipcOpenMemHandle", state);
   Method<IpcCloseMemHandle>(env, target, "ipcCloseMemHandle", state);
+  Method<IpcGetEventHandle>(env, target, "ipcGetEventHandle", state);
+  Method<IpcOpenEventHandle>(env, target, "ipcOpenEventHandle", state);
   Method<PointerGetAttribute>(env, target, "pointerGetAttribute", state);
   Method<PointerGetHandleAttribute>(env, target, "pointerGetHandleAttribute", state);
   Method<HostView>(env, target, "hostView", state);

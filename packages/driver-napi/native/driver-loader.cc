@@ -131,6 +131,8 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuIpcGetMemHandle, "cuIpcGetMemHandle", 4010, "cuIpcGetMemHandle");
   r.Require(&cu.cuIpcOpenMemHandle, "cuIpcOpenMemHandle", 11000, "cuIpcOpenMemHandle_v2");
   r.Require(&cu.cuIpcCloseMemHandle, "cuIpcCloseMemHandle", 4010, "cuIpcCloseMemHandle");
+  r.Require(&cu.cuIpcGetEventHandle, "cuIpcGetEventHandle", 4010, "cuIpcGetEventHandle");
+  r.Require(&cu.cuIpcOpenEventHandle, "cuIpcOpenEventHandle", 4010, "cuIpcOpenEventHandle");
   r.Require(&cu.cuMemcpyAsync, "cuMemcpyAsync", 4000, "cuMemcpyAsync");
   r.Require(&cu.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync", 3020, "cuMemcpyHtoDAsync_v2");
   r.Require(&cu.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync", 3020, "cuMemcpyDtoHAsync_v2");

@@ -78,6 +78,8 @@ struct EntryPoints {
   PFN_cuIpcGetMemHandle_v4010 cuIpcGetMemHandle = nullptr;
   PFN_cuIpcOpenMemHandle_v11000 cuIpcOpenMemHandle = nullptr;
   PFN_cuIpcCloseMemHandle_v4010 cuIpcCloseMemHandle = nullptr;
+  PFN_cuIpcGetEventHandle_v4010 cuIpcGetEventHandle = nullptr;
+  PFN_cuIpcOpenEventHandle_v4010 cuIpcOpenEventHandle = nullptr;
 
   PFN_cuMemcpyAsync_v4000 cuMemcpyAsync = nullptr;
   PFN_cuMemcpyHtoDAsync_v3020 cuMemcpyHtoDAsync = nullptr;

@@ -102,6 +102,8 @@ function driverFromBinding(b: NativeBinding): Driver {
     ipcGetMemHandle: b.ipcGetMemHandle,
     ipcOpenMemHandle: b.ipcOpenMemHandle,
     ipcCloseMemHandle: b.ipcCloseMemHandle,
+    ipcGetEventHandle: b.ipcGetEventHandle,
+    ipcOpenEventHandle: b.ipcOpenEventHandle,
     memcpyAsync: b.memcpyAsync,
     memcpyHtoDAsync: b.memcpyHtoDAsync,
     memcpyDtoHAsync: b.memcpyDtoHAsync,

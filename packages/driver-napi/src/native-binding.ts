@@ -75,6 +75,8 @@ export interface NativeBinding {
   ipcGetMemHandle(pointer: DevicePointer): Uint8Array;
   ipcOpenMemHandle(handle: Uint8Array, flags: number): DevicePointer;
   ipcCloseMemHandle(pointer: DevicePointer): void;
+  ipcGetEventHandle(event: DriverHandle): Uint8Array;
+  ipcOpenEventHandle(handle: Uint8Array): DriverHandle;
   memcpyAsync(dst: DevicePointer, src: DevicePointer, size: number, stream: DriverHandle): void;
   memcpyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle): void;
   memcpyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle): void;

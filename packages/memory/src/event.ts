@@ -10,6 +10,12 @@ import {
 } from '@cumem/core-types';
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import {
+  checkEventHandleBytes,
+  interprocessEventFlags,
+  isInterprocess,
+  markInterprocess,
+} from './event-ipc.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
@@ -19,6 +25,12 @@ export interface EventOptions {
   readonly enableTiming?: boolean;
   /** `sync()` sleeps the thread instead of spinning. Default false. */
   readonly blockingSync?: boolean;
+  /**
+   * Shareable with other processes through {@link Event.ipcHandle} (`CU_EVENT_INTERPROCESS`).
+   * Such an event cannot time, so `enableTiming` defaults to false and `true` is refused.
+   * Default false.
+   */
+  readonly interprocess?: boolean;
 }
 
 const eventToken = Symbol('cumem.event');
@@ -46,14 +58,62 @@ export class Event {
    */
   static create(device?: Device | number, options?: EventOptions): Event {
     checkDeviceKind(device);
-    const { enableTiming = true, blockingSync = false } = checkOptions(options, 'Event options');
+    const checked = checkOptions(options, 'Event options');
+    const { interprocess = false, blockingSync = false } = checked;
+    checkBoolean(interprocess, 'interprocess');
+    const { enableTiming = !interprocess } = checked;
     checkBoolean(enableTiming, 'enableTiming');
     checkBoolean(blockingSync, 'blockingSync');
+    if (interprocess && enableTiming) {
+      throw new TypeError('an interprocess event cannot record timing: leave enableTiming unset or false');
+    }
     const runtime = activeRuntime();
     const ordinal = optionalDeviceOrdinal(runtime, device);
     const flags =
-      (enableTiming ? 0 : EventFlags.DisableTiming) | (blockingSync ? EventFlags.BlockingSync : 0);
-    return createEvent(runtime, ordinal, flags);
+      (interprocess ? interprocessEventFlags : enableTiming ? 0 : EventFlags.DisableTiming) |
+      (blockingSync ? EventFlags.BlockingSync : 0);
+    const event = createEvent(runtime, ordinal, flags);
+    if (interprocess) markInterprocess(event);
+    return event;
+  }
+
+  /**
+   * Opens an event another process shared (its `ipcHandle`, 64 bytes: `cuIpcOpenEventHandle`),
+   * on `device` (default: the current device). Wait on it (`stream.wait(event)`, `sync()`) to
+   * order work after the other process's; `close()` releases only this process's reference.
+   * A process cannot open its own events' handles.
+   * @throws TypeError for a non-binary handle; RangeError when it is not 64 bytes.
+   */
+  static fromIpcHandle(handle: ArrayBufferView | ArrayBuffer, device?: Device | number): Event {
+    const bytes = checkEventHandleBytes(handle);
+    checkDeviceKind(device);
+    const runtime = activeRuntime();
+    const ordinal = optionalDeviceOrdinal(runtime, device);
+    runtime.makeCurrent(ordinal);
+    const event = new Event(eventToken, runtime, runtime.driver.ipcOpenEventHandle(bytes), ordinal);
+    markInterprocess(event);
+    return event;
+  }
+
+  /**
+   * The 64 bytes another process opens this event with (`cuIpcGetEventHandle`; in Python,
+   * `Event.fromIpcHandle` here or CuPy's `cuda.runtime.ipcOpenEventHandle`). Record the event
+   * on the producing stream before the consumer waits on it.
+   * @throws TypeError for an event not created with `{ interprocess: true }`; CudaStateError when closed.
+   */
+  get ipcHandle(): Uint8Array {
+    const handle = this.open();
+    if (!isInterprocess(this)) {
+      throw new TypeError(
+        'only an event created with Event.create(device, { interprocess: true }) has an ipcHandle',
+      );
+    }
+    return this.runtime.driver.ipcGetEventHandle(handle);
+  }
+
+  /** True for an event created with `{ interprocess: true }` or opened with {@link Event.fromIpcHandle}. */
+  get isInterprocess(): boolean {
+    return isInterprocess(this);
   }
 
   /** The device the event belongs to. */

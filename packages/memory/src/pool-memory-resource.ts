@@ -209,7 +209,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.allocationHandle = undefined;
     if (this.owned) {
       forgetFinalizer(this);
-      // With buffers outstanding, the last one's free destroys the pool (see `outstanding`).
+      // With buffers outstanding, the last one's free destroys the pool (see `live`).
       if (this.live.count > 0) this.destroyPending = true;
       else this.destroyPool();
     }

@@ -21,3 +21,8 @@ export {
   type StridedLayoutOptions,
 } from './strided-layout.js';
 export { type FromBufferOptions, type FromHostOptions, StridedMemoryView } from './strided-memory-view.js';
+export {
+  TENSOR_DESCRIPTOR_FORMAT,
+  type TensorIpcDescriptor,
+  type TensorIpcDescriptorOptions,
+} from './tensor-descriptor.js';

@@ -1,11 +1,18 @@
 import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
-import type { Buffer } from '@cumem/memory';
-import { currentDriver } from '@cumem/memory';
+import type { Buffer, MemoryResource, StreamOrderOptions } from '@cumem/memory';
+import { currentDriver, Buffer as MemoryBuffer } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
 import { type CudaArrayInterface, exportInterface, importInterface } from './cuda-array-interface.js';
 import { checkDType, DTYPE_ITEMSIZE, type DType, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
+import {
+  eventHandleOption,
+  makeTensorDescriptor,
+  readTensorDescriptor,
+  type TensorIpcDescriptor,
+  type TensorIpcDescriptorOptions,
+} from './tensor-descriptor.js';
 
 const viewMarker = Symbol.for('cumem.utils.StridedMemoryView');
 
@@ -228,6 +235,55 @@ export class StridedMemoryView {
   copyTo(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {
     const destination = checkView(other, StridedMemoryView.isInstance, 'other');
     return stridedCopy(destination.asCopyable(), this.asCopyable(), options);
+  }
+
+  /**
+   * What another process needs to open this view as an array without copying (see
+   * {@link TensorIpcDescriptor}): the view must be of a buffer of an IPC-enabled pool. The
+   * exporter keeps the buffer open until the importer says it is done.
+   * @throws TypeError for a view of other memory (as `buffer.ipcDescriptor`); CudaStateError when closed.
+   */
+  get ipcDescriptor(): TensorIpcDescriptor {
+    return this.toIpcDescriptor();
+  }
+
+  /**
+   * {@link ipcDescriptor} with options: `event`, an interprocess Event recorded after the
+   * producer's writes, travels in the descriptor so the consumer waits on it.
+   */
+  toIpcDescriptor(options?: TensorIpcDescriptorOptions): TensorIpcDescriptor {
+    const event = eventHandleOption(options);
+    const buffer = this.#state.buffer;
+    if (buffer === undefined) {
+      throw new TypeError('only a view of a Buffer (StridedMemoryView.fromBuffer) has an ipcDescriptor');
+    }
+    this.checkOpen();
+    return makeTensorDescriptor(buffer, this.layout, this.dtype, event);
+  }
+
+  /**
+   * Opens a view another process exported ({@link ipcDescriptor}) through `mr`, the resource
+   * imported from the exporter's allocation handle (`fromAllocationHandle`). The view's Buffer
+   * is `exportingObject`; close it when done. A descriptor's `event` is not waited on here:
+   * open it with `Event.fromIpcHandle` and wait on it before reading.
+   * @throws TypeError for a malformed descriptor or a resource that cannot import; RangeError for a layout past the buffer.
+   */
+  static fromIpcDescriptor(
+    mr: MemoryResource,
+    descriptor: TensorIpcDescriptor,
+    options?: StreamOrderOptions,
+  ): StridedMemoryView {
+    const checked = readTensorDescriptor(descriptor);
+    const layout = new StridedLayout(checked.shape, checked.strides, checked.itemsize, {
+      offset: checked.offset,
+    });
+    const buffer = MemoryBuffer.fromIpcDescriptor(mr, checked.buffer, options);
+    try {
+      return StridedMemoryView.fromBuffer(buffer, layout, { dtype: checked.dtype });
+    } catch (error) {
+      buffer.close();
+      throw error;
+    }
   }
 
   toString(): string {

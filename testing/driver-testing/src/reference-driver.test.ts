@@ -1,6 +1,7 @@
 import {
   CudaError,
   type Driver,
+  EventFlags,
   MemAdvise,
   MemAllocationType,
   MemAttachFlags,
@@ -173,6 +174,7 @@ describe('reference driver', () => {
 
   it('every interprocess entry point is CUDA_ERROR_NOT_SUPPORTED, and IPC pools cannot be made', () => {
     const pointer = driver.memAlloc(64);
+    const event = driver.eventCreate(EventFlags.Interprocess | EventFlags.DisableTiming);
     const calls: Array<[() => unknown, string]> = [
       [
         () => driver.memPoolExportToFileDescriptor(driver.deviceGetDefaultMemPool(0)),
@@ -184,6 +186,8 @@ describe('reference driver', () => {
       [() => driver.ipcGetMemHandle(pointer), 'cuIpcGetMemHandle'],
       [() => driver.ipcOpenMemHandle(new Uint8Array(64), 1), 'cuIpcOpenMemHandle'],
       [() => driver.ipcCloseMemHandle(pointer), 'cuIpcCloseMemHandle'],
+      [() => driver.ipcGetEventHandle(event), 'cuIpcGetEventHandle'],
+      [() => driver.ipcOpenEventHandle(new Uint8Array(64)), 'cuIpcOpenEventHandle'],
     ];
     for (const [call, name] of calls) expect(codeOf(call)).toBe(`${name}: CUDA_ERROR_NOT_SUPPORTED`);
     const ipcPool = {
@@ -193,6 +197,7 @@ describe('reference driver', () => {
       maxSize: 0,
     };
     expect(codeOf(() => driver.memPoolCreate(ipcPool))).toBe('cuMemPoolCreate: CUDA_ERROR_NOT_SUPPORTED');
+    driver.eventDestroy(event);
     driver.memFree(pointer);
   });
 

@@ -166,6 +166,8 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags)
 CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr d) { memset(h, 0, sizeof *h); memcpy(h->reserved, &d, 8); h->reserved[63] = 0x77; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) { if (h.reserved[63] != 0x77) return CUDA_ERROR_INVALID_VALUE; memcpy(d, h.reserved, 8); *d += flags; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr d) { (void)d; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) { memset(h, 0, sizeof *h); memcpy(h->reserved, &e, sizeof e); h->reserved[63] = 0x66; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) { if (h.reserved[63] != 0x66) return CUDA_ERROR_INVALID_VALUE; memcpy(e, h.reserved, sizeof *e); return CUDA_SUCCESS; }
 
 /* Copies: every address is host memory here, so device and unified pointers are used directly. */
 #define P(x) ((void *)(uintptr_t)(x))

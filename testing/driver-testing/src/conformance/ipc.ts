@@ -1,9 +1,9 @@
 import { closeSync } from 'node:fs';
-import { IPC_HANDLE_SIZE, MemHandleType, POOL_POINTER_EXPORT_SIZE } from '@cumem/core-types';
-import { describe, expect } from 'vitest';
+import { EventFlags, IPC_HANDLE_SIZE, MemHandleType, POOL_POINTER_EXPORT_SIZE } from '@cumem/core-types';
+import { describe, expect, it } from 'vitest';
 import { devicePoolProperties } from './pools.js';
 import type { SuiteContext } from './suite-context.js';
-import { MiB } from './support.js';
+import { expectCudaError, MiB } from './support.js';
 
 /**
  * Cross-process sharing, export side only. Importing needs a second process (the driver does
@@ -68,6 +68,41 @@ export function ipcCases(suite: SuiteContext): void {
       } finally {
         suite.driver.memFree(pointer);
       }
+    });
+
+    suite.itWith(
+      'interprocess',
+      `ipcGetEventHandle of an interprocess event gives ${IPC_HANDLE_SIZE} bytes`,
+      () => {
+        // cuda.h: an interprocess event must also disable timing.
+        const event = suite.driver.eventCreate(EventFlags.Interprocess | EventFlags.DisableTiming);
+        try {
+          suite.driver.eventRecord(event, suite.stream);
+          const handle = suite.driver.ipcGetEventHandle(event);
+          expect(handle).toBeInstanceOf(Uint8Array);
+          expect(handle.length).toBe(IPC_HANDLE_SIZE);
+          expect(handle.some((byte) => byte !== 0)).toBe(true);
+          suite.driver.eventSynchronize(event);
+        } finally {
+          suite.driver.eventDestroy(event);
+        }
+      },
+    );
+
+    it('ipcGetEventHandle of an event without the Interprocess flag is a CudaError', () => {
+      const event = suite.driver.eventCreate(EventFlags.DisableTiming);
+      try {
+        const error = expectCudaError(() => suite.driver.ipcGetEventHandle(event), 'cuIpcGetEventHandle');
+        // The reference driver shares nothing between processes (capabilities.interprocess false).
+        if (!suite.driver.capabilities.interprocess) expect(error.codeName).toBe('CUDA_ERROR_NOT_SUPPORTED');
+      } finally {
+        suite.driver.eventDestroy(event);
+      }
+    });
+
+    it(`ipcOpenEventHandle refuses a handle that is not ${IPC_HANDLE_SIZE} bytes with a RangeError`, () => {
+      expect(() => suite.driver.ipcOpenEventHandle(new Uint8Array(3))).toThrow(RangeError);
+      expect(() => suite.driver.ipcOpenEventHandle(new Uint8Array(IPC_HANDLE_SIZE + 1))).toThrow(RangeError);
     });
   });
 }

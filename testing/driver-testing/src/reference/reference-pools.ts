@@ -1,6 +1,7 @@
 import {
   type DevicePointer,
   type DriverHandle,
+  IPC_HANDLE_SIZE,
   MemAccessFlags,
   MemAllocationType,
   type MemLocation,
@@ -155,5 +156,15 @@ export abstract class ReferencePools extends ReferenceManaged {
   }
   ipcCloseMemHandle(_pointer: DevicePointer): void {
     throw cudaError('cuIpcCloseMemHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  ipcGetEventHandle(_event: DriverHandle): Uint8Array {
+    throw cudaError('cuIpcGetEventHandle', 'CUDA_ERROR_NOT_SUPPORTED');
+  }
+  ipcOpenEventHandle(handle: Uint8Array): DriverHandle {
+    // Bad input is refused before the driver would be asked, as the adapters do.
+    if (!(handle instanceof Uint8Array) || handle.byteLength !== IPC_HANDLE_SIZE) {
+      throw new RangeError(`ipcOpenEventHandle: handle must hold ${IPC_HANDLE_SIZE} bytes`);
+    }
+    throw cudaError('cuIpcOpenEventHandle', 'CUDA_ERROR_NOT_SUPPORTED');
   }
 }
