@@ -19,7 +19,7 @@ import {
   referenceDeviceName,
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
-import { ReferencePools } from './reference/reference-pools.js';
+import { ReferencePeers, refusePoolsOfOtherDevice } from './reference/reference-peers.js';
 import { ReferenceState } from './reference/reference-state.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
@@ -55,7 +55,7 @@ export function createReferenceDriver(options: ReferenceDriverOptions = {}): Dri
   return new ReferenceDriver(new ReferenceState({ deviceCount, totalMemory, legacy }));
 }
 
-class ReferenceDriver extends ReferencePools implements Driver {
+class ReferenceDriver extends ReferencePeers implements Driver {
   readonly name = 'reference';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
   readonly driverVersion = 13000;
@@ -260,7 +260,8 @@ class ReferenceDriver extends ReferencePools implements Driver {
   // --- Copies and fills -------------------------------------------------------------------
   memcpyAsync(dst: DevicePointer, src: DevicePointer, size: number, stream: DriverHandle): void {
     const call = 'cuMemcpyAsync';
-    this.state.checkStream(stream, call);
+    const device = this.state.contexts.indexOf(this.state.checkStream(stream, call));
+    refusePoolsOfOtherDevice(this.state, device, call, src, dst);
     const from = this.state.unifiedBytes(src, size, call);
     this.state.unifiedBytes(dst, size, call).set(from);
   }
@@ -297,13 +298,14 @@ class ReferenceDriver extends ReferencePools implements Driver {
   ): void {
     const call = 'cuMemcpyBatchAsync';
     this.state.refuseBatchInLegacyMode(call, '12.8');
-    this.state.checkBatchStream(stream, call);
+    const device = this.state.contexts.indexOf(this.state.checkBatchStream(stream, call));
     if (!Number.isInteger(count) || count < 1 || count > Math.min(dsts.length, srcs.length, sizes.length)) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     }
     // Check every copy before doing any, so a bad entry leaves memory untouched.
     const copies = Array.from({ length: count }, (_, index) => {
       const size = Number(sizes[index]);
+      refusePoolsOfOtherDevice(this.state, device, call, srcs[index] as bigint, dsts[index] as bigint);
       return {
         from: this.state.unifiedBytes(srcs[index] as bigint, size, call),
         to: this.state.unifiedBytes(dsts[index] as bigint, size, call),

@@ -107,9 +107,9 @@ export class ReferenceState {
   }
 
   /** Batch entry points refuse the legacy NULL stream (cuda.h: "Must not be legacy NULL stream"). */
-  checkBatchStream(stream: bigint, call: string): void {
+  checkBatchStream(stream: bigint, call: string): bigint {
     if (stream === 0n || stream === 1n) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
-    this.checkStream(stream, call);
+    return this.checkStream(stream, call);
   }
 
   event(event: bigint, call: string): EventRecord {
