@@ -5,8 +5,8 @@ import {
   type DriverCapabilities,
   type DriverOptions,
   type DriverUnavailableError,
-  type MemAccessDescriptor,
   describeValue,
+  type MemAccessDescriptor,
 } from '@cumem/core-types';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
@@ -103,7 +103,8 @@ function driverFromBinding(b: NativeBinding): Driver {
     memPoolImportFromFileDescriptor: b.memPoolImportFromFileDescriptor,
     memPoolExportPointer: b.memPoolExportPointer,
     memPoolImportPointer: b.memPoolImportPointer,
-    memPoolSetAccessMany: (pool, descriptors) => b.memPoolSetAccessMany(pool, packAccessDescriptors(descriptors)),
+    memPoolSetAccessMany: (pool, descriptors) =>
+      b.memPoolSetAccessMany(pool, packAccessDescriptors(descriptors)),
     memAlloc: b.memAlloc,
     memFree: b.memFree,
     memHostAlloc: b.memHostAlloc,

@@ -3,6 +3,7 @@ export { countingDriver, type DriverCallLog } from './counting-driver.js';
 export {
   type AdapterFactories,
   describeEachDriver,
+  describeEachDriverWithDevices,
   driverMatrix,
   gpuRequired,
   type TestDriver,

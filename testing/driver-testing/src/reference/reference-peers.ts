@@ -1,8 +1,8 @@
 import {
   type DevicePointer,
   type DriverHandle,
-  MemAccessFlags,
   type MemAccessDescriptor,
+  MemAccessFlags,
   MemLocationType,
   P2PAttribute,
 } from '@cumem/core-types';
