@@ -26,7 +26,9 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
 /** `CUmemAccessDesc`s as (type, id, flags) triples, the form the addon reads. */
 function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int32Array {
   const packed = new Int32Array(descriptors.length * 3);
-  descriptors.forEach(({ location, flags }, i) => packed.set([location.type, location.id, flags], 3 * i));
+  descriptors.forEach(({ location, flags }, i) => {
+    packed.set([location.type, location.id, flags], 3 * i);
+  });
   return packed;
 }
 
