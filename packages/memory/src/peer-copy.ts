@@ -114,3 +114,28 @@ export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to
   runtime.makeCurrent(from);
   runtime.driver.contextEnablePeerAccess(peer);
 }
+
+/**
+ * @internal For @cumem/utils and @cumem/interop-arrow: `size` bytes between memory of two
+ * devices (or the same one), ordered on `stream`, by the policy above. `dstDevice` /
+ * `srcDevice`: the device whose own memory each end is, -1 for memory every device reaches.
+ */
+export function copyBetweenDevices(
+  dst: bigint,
+  dstDevice: number,
+  src: bigint,
+  srcDevice: number,
+  size: number,
+  stream: Stream,
+): void {
+  copyAcrossDevices(stream.runtime, dst, dstDevice, src, srcDevice, size, stream, stream.ordinal);
+}
+
+/**
+ * @internal For @cumem/utils and @cumem/interop-arrow: whether work on `stream`'s device can
+ * use memory at `pointer` of device `device` (-1: memory every device reaches) with ordinary
+ * copies. Makes driver calls only when `device` is another device.
+ */
+export function reachableOn(stream: Stream, pointer: bigint, device: number): boolean {
+  return reaches(stream.runtime, stream.ordinal, pointer, device);
+}
