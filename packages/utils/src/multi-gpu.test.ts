@@ -59,7 +59,9 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs in @cumem/utils', (entr
             const dsts = data.map((bytes, i) => (i % 2 === 0 ? mr1 : mr0).allocate(bytes.length));
             copyBatch(stream, dsts, srcs, undefined, { strategy });
             stream.sync();
-            dsts.forEach((dst, i) => expectBytes(download(dst), data[i]!));
+            dsts.forEach((dst, i) => {
+              expectBytes(download(dst), data[i]!);
+            });
             // Partial sizes: only the first 100 bytes move.
             for (const dst of dsts) dst.fill(0);
             copyBatch(stream, dsts, srcs, 100, { strategy });
