@@ -84,16 +84,16 @@ function describeWithDriver(
  * Like {@link describeEachDriver} for cases that need `deviceCount` devices: the reference
  * driver made with that many devices (always runs), then each adapter, whose block is skipped
  * as `not applicable: needs <n> GPUs` on a machine with fewer (never failed by
- * `CUMEM_REQUIRE_GPU`, since the machine, not cumem, lacks them).
+ * `CUMEM_REQUIRE_GPU`, since the machine, not cumem, lacks them). `gpuOnly` leaves the reference out.
  */
 export function describeEachDriverWithDevices(
   adapters: AdapterFactories,
   deviceCount: number,
   title: string,
   body: (entry: TestDriver) => void,
-  options: { requires?: (driver: Driver) => string | undefined } = {},
+  options: { gpuOnly?: boolean; requires?: (driver: Driver) => string | undefined } = {},
 ): void {
-  if (wanted('reference')) {
+  if (!options.gpuOnly && wanted('reference')) {
     const entry: TestDriver = {
       name: `reference, ${deviceCount} devices`,
       isReference: true,
