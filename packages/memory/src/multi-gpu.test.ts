@@ -134,12 +134,29 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
     });
 
     it('refuses a device that cannot access the owner, before any change', () => {
-      if (canAccessPeer(1, 0)) return;
-      const mr = new DeviceMemoryResource(0, {});
-      expect(() => {
-        mr.peerAccessibleBy = [1];
-      }).toThrow(NotSupportedError);
-      mr.close();
+      // A driver whose devices report no peer access (as on GPUs without P2P), over the real one.
+      const counted = countingDriver(entry.driver);
+      const noPeers = new Proxy({} as Driver, {
+        get(_target, property) {
+          if (property === 'deviceCanAccessPeer') return () => false;
+          const value = (counted.driver as unknown as Record<PropertyKey, unknown>)[property];
+          return typeof value === 'function' ? value.bind(counted.driver) : value;
+        },
+      });
+      useDriver(noPeers);
+      try {
+        const mr = new DeviceMemoryResource(0, {});
+        counted.log.reset();
+        expect(() => {
+          mr.peerAccessibleBy = [1];
+        }).toThrow(NotSupportedError);
+        expect(() => mr.peerAccessibleBy.add(1)).toThrow(NotSupportedError);
+        expect(counted.log.calls).not.toContain('memPoolSetAccessMany');
+        expect(mr.peerAccessibleBy.size).toBe(0);
+        mr.close();
+      } finally {
+        useDriver(entry.driver);
+      }
     });
   });
 
