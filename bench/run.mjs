@@ -4,7 +4,7 @@
 // process at a time (never two timing runs at once), each under a time limit, so a crash or a
 // hang costs only that process's rows.
 //
-//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow]
+//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow,multi]
 //                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
 //
 // Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
