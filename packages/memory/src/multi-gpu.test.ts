@@ -193,6 +193,7 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
         }
         // Same-device buffers copied on the other device's stream.
         using c0 = a.allocate(size);
+        defaultStream(0).sync(); // the allocation is ordered on device 0's default stream
         using stream1 = Stream.create(1);
         c0.copyFrom(b0, { stream: stream1 });
         stream1.sync();
@@ -224,7 +225,7 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
       using s0 = Stream.create(0);
       using s1 = Stream.create(1);
       const data = randomBytes(size, 23);
-      using b0 = mr0.allocate(size);
+      using b0 = mr0.allocate(size, { stream: s0 });
       using b1 = mr1.allocate(size, { stream: s1 });
       b0.copyFrom(data, { stream: s0 });
       const done = s0.record();

@@ -1,7 +1,14 @@
 // copyBatch with buffers of two devices, and StridedMemoryView copies between devices, with
 // and without pool access (then through cuMemcpyPeerAsync). Reference driver with 2 devices
 // here; the real adapters where there are 2 GPUs ("not applicable: needs 2 GPUs" elsewhere).
-import { type Buffer, canAccessPeer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import {
+  type Buffer,
+  canAccessPeer,
+  DeviceMemoryResource,
+  defaultStream,
+  Stream,
+  useDriver,
+} from '@cumem/memory';
 import { describeEachDriverWithDevices } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
@@ -57,6 +64,9 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs in @cumem/utils', (entr
               return buffer;
             });
             const dsts = data.map((bytes, i) => (i % 2 === 0 ? mr1 : mr0).allocate(bytes.length));
+            // Allocations are ordered on each device's default stream: done before the batch.
+            defaultStream(0).sync();
+            defaultStream(1).sync();
             copyBatch(stream, dsts, srcs, undefined, { strategy });
             stream.sync();
             dsts.forEach((dst, i) => {
