@@ -9,6 +9,7 @@
 // through the host (37.7 against 391 GB/s measured on two H200s).
 import { CudaError, MemAccessFlags, MemLocationType, PointerHandleAttribute } from '@cumem/core-types';
 import { copyPointers } from './buffer-copy.js';
+import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
@@ -29,9 +30,17 @@ export function copyBuffers(
   ordinal: number,
 ): void {
   const device = src.deviceId;
-  if (dst.deviceId === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
-    copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
-    return;
+  if (dst.deviceId === device) {
+    if (device < 0 || stream === undefined || stream.ordinal === device) {
+      copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
+      return;
+    }
+    if (src.isDeviceOnly() && dst.isDeviceOnly()) {
+      // Both ends on one device, the stream on another: the copy runs on their device, in stream order.
+      const work = (own: Stream) => copyPointers(runtime, dst.pointer, src.pointer, size, own, device);
+      inStreamOrderOn(runtime, stream, device, work);
+      return;
+    }
   }
   const dstDevice = dst.isDeviceOnly() ? dst.deviceId : -1;
   const srcDevice = src.isDeviceOnly() ? device : -1;

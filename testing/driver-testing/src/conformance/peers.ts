@@ -97,40 +97,62 @@ export function peerCases(suite: SuiteContext): void {
       needsTwo,
       'pool memory of another device: peer copy without access, memcpyAsync after granting it',
       () => {
+        const driver = suite.driver;
         const peer = peerOf();
-        const pool = suite.driver.deviceGetDefaultMemPool(suite.device);
-        const peerPool = suite.driver.deviceGetDefaultMemPool(peer);
-        const peerContext = suite.driver.primaryContextRetain(peer);
-        const data = randomBytes(size);
-        const src = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
-        const dst = suite.driver.memAllocFromPoolAsync(size, peerPool, suite.stream);
-        const granted = suite.driver.memPoolGetAccess(peerPool, device(suite.device));
+        const pool = driver.deviceGetDefaultMemPool(suite.device);
+        const peerPool = driver.deviceGetDefaultMemPool(peer);
+        const peerContext = driver.primaryContextRetain(peer);
+        const first = randomBytes(size);
+        const second = randomBytes(size);
+        const granted = driver.memPoolGetAccess(peerPool, device(suite.device));
+        // Memory of the peer is made, read and freed in the peer's context, on the peer's stream.
+        const readOnPeer = (pointer: bigint) => {
+          driver.contextSetCurrent(peerContext);
+          try {
+            return readBack(driver, pointer, size);
+          } finally {
+            driver.contextSetCurrent(suite.context);
+          }
+        };
+        const src = driver.memAllocFromPoolAsync(size, pool, suite.stream);
+        let dst = 0n;
+        let peerStream = 0n;
         try {
-          suite.driver.memcpyHtoDAsync(src, data, suite.stream);
-          suite.driver.memsetD8Async(dst, 0, size, suite.stream);
-          suite.driver.memcpyPeerAsync(dst, peerContext, src, suite.context, size, suite.stream);
-          suite.driver.streamSynchronize(suite.stream);
-          expectSameBytes(readBack(suite.driver, dst, size), data);
-          if (!suite.driver.deviceCanAccessPeer(suite.device, peer)) return;
-          suite.driver.memPoolSetAccessMany(peerPool, [
-            { location: device(suite.device), flags: MemAccessFlags.ReadWrite },
-          ]);
-          expect(suite.driver.memPoolGetAccess(peerPool, device(suite.device))).toBe(
-            MemAccessFlags.ReadWrite,
-          );
-          suite.driver.memsetD8Async(dst, 0, size, suite.stream);
-          suite.driver.memcpyAsync(dst, src, size, suite.stream);
-          suite.driver.streamSynchronize(suite.stream);
-          expectSameBytes(readBack(suite.driver, dst, size), data);
+          driver.memcpyHtoDAsync(src, first, suite.stream);
+          driver.streamSynchronize(suite.stream);
+          driver.contextSetCurrent(peerContext);
+          peerStream = driver.streamCreate(StreamFlags.NonBlocking, 0);
+          dst = driver.memAllocFromPoolAsync(size, peerPool, peerStream);
+          driver.streamSynchronize(peerStream);
+          driver.contextSetCurrent(suite.context);
+          driver.memcpyPeerAsync(dst, peerContext, src, suite.context, size, suite.stream);
+          driver.streamSynchronize(suite.stream);
+          expectSameBytes(readOnPeer(dst), first);
+          if (driver.deviceCanAccessPeer(suite.device, peer)) {
+            const readWrite = { location: device(suite.device), flags: MemAccessFlags.ReadWrite };
+            driver.memPoolSetAccessMany(peerPool, [readWrite]);
+            expect(driver.memPoolGetAccess(peerPool, device(suite.device))).toBe(MemAccessFlags.ReadWrite);
+            driver.memcpyHtoDAsync(src, second, suite.stream);
+            driver.memcpyAsync(dst, src, size, suite.stream);
+            driver.streamSynchronize(suite.stream);
+            expectSameBytes(readOnPeer(dst), second);
+          }
         } finally {
-          suite.driver.streamSynchronize(suite.stream);
-          suite.driver.memPoolSetAccessMany(peerPool, [{ location: device(suite.device), flags: granted }]);
-          suite.driver.memFreeAsync(src, suite.stream);
-          suite.driver.memFreeAsync(dst, suite.stream);
-          suite.driver.streamSynchronize(suite.stream);
-          suite.driver.primaryContextRelease(peer);
+          driver.contextSetCurrent(suite.context);
+          driver.streamSynchronize(suite.stream);
+          driver.memFreeAsync(src, suite.stream);
+          driver.streamSynchronize(suite.stream);
+          driver.contextSetCurrent(peerContext);
+          if (dst !== 0n) driver.memFreeAsync(dst, peerStream);
+          if (peerStream !== 0n) {
+            driver.streamSynchronize(peerStream);
+            driver.streamDestroy(peerStream);
+          }
+          driver.contextSetCurrent(suite.context);
+          driver.memPoolSetAccessMany(peerPool, [{ location: device(suite.device), flags: granted }]);
+          driver.primaryContextRelease(peer);
         }
-        expect(suite.driver.memPoolGetAccess(peerPool, device(suite.device))).toBe(granted);
+        expect(driver.memPoolGetAccess(peerPool, device(suite.device))).toBe(granted);
       },
     );
 

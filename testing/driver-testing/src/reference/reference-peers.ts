@@ -9,7 +9,6 @@ import {
 import { cudaError } from './cuda-errors.js';
 import { accessKey } from './pool-state.js';
 import { ReferencePools } from './reference-pools.js';
-import type { ReferenceState } from './reference-state.js';
 
 // What the reference's devices report about each other: every pair is linked like two H200s on
 // NVLink (access, native atomics, arrays; rank 0). A device is never its own peer, as on the driver.
@@ -20,30 +19,6 @@ const linkAttributes = new Map<number, number>([
   [P2PAttribute.CudaArrayAccessSupported, 1],
   [P2PAttribute.OnlyPartialNativeAtomicSupported, 0],
 ]);
-
-/**
- * Why a device-side copy on a stream of `device` may not touch memory at `pointer`: pool memory
- * of another device is reachable only after `cuMemPoolSetAccess` grants that device access (the
- * driver answers CUDA_ERROR_INVALID_VALUE, measured on two H200s). `cuMemAlloc` memory of another
- * device is always reachable (the driver stages it when context peer access is off).
- */
-export function refusePoolsOfOtherDevice(
-  state: ReferenceState,
-  device: number,
-  call: string,
-  ...pointers: bigint[]
-): void {
-  for (const pointer of pointers) refusePoolOfOtherDevice(state, pointer, device, call);
-}
-
-function refusePoolOfOtherDevice(state: ReferenceState, pointer: bigint, device: number, call: string): void {
-  const allocation = state.space.containing(pointer);
-  const pool = allocation?.pool;
-  if (!allocation || !pool || allocation.kind !== 'device' || allocation.device === device) return;
-  if (pool.getAccess(accessKey(MemLocationType.Device, device), false) === MemAccessFlags.None) {
-    throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
-  }
-}
 
 /** The members for several devices: peer queries, context peer access, peer copies, bulk pool access. */
 export abstract class ReferencePeers extends ReferencePools {
