@@ -132,7 +132,9 @@ export function fillPointer(
 ): void {
   if (size === 0) return;
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
-    inStreamOrderOn(runtime, stream, ordinal, (own) => fillPointer(runtime, pointer, size, pattern, own, ordinal));
+    inStreamOrderOn(runtime, stream, ordinal, (own) =>
+      fillPointer(runtime, pointer, size, pattern, own, ordinal),
+    );
     return;
   }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);

@@ -414,7 +414,15 @@ export class Buffer implements DeferredRelease {
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
     const pattern = fillPattern(value, this.byteSize, this.pointer);
-    fillPointer(this.runtime, this.pointer, this.byteSize, pattern, stream, this.workDevice(null), this.isDeviceOnly());
+    fillPointer(
+      this.runtime,
+      this.pointer,
+      this.byteSize,
+      pattern,
+      stream,
+      this.workDevice(null),
+      this.isDeviceOnly(),
+    );
   }
 
   /**

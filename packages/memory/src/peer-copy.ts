@@ -99,8 +99,10 @@ function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
   try {
     return runtime.driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.MempoolHandle);
   } catch (error) {
-    // Memory the driver did not allocate from a pool may answer CUDA_ERROR_INVALID_VALUE.
-    if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') return 0n;
+    // Memory the driver did not allocate from a pool may answer an error instead of 0 (the
+    // attribute is documented for pool memory). Treated as plain memory: an ordinary copy is
+    // tried, and fails visibly if the memory was out of reach after all.
+    if (CudaError.isInstance(error)) return 0n;
     throw error;
   }
 }

@@ -3,7 +3,6 @@ import {
   type DriverHandle,
   type MemAccessDescriptor,
   MemAccessFlags,
-  MemLocationType,
   P2PAttribute,
 } from '@cumem/core-types';
 import { cudaError } from './cuda-errors.js';
