@@ -27,17 +27,21 @@ export function ownDevice(buffer: Buffer): number {
 
 /**
  * Whether `stream`'s device reaches every buffer with ordinary copies. Asked once per memory
- * resource (buffers of one pool share its access), so a batch of 1024 buffers from two pools
- * costs two queries.
+ * resource (buffers of one pool share its access), so a batch of 1024 slices of two buffers
+ * costs one query per side; runs of buffers of one resource cost one comparison each.
  */
 export function allReachable(stream: Stream, buffers: readonly Buffer[], count: number): boolean {
-  const known = new Map<unknown, boolean>();
+  let known: Map<unknown, boolean> | undefined;
+  let lastKey: unknown;
   for (let i = 0; i < count; i++) {
     const buffer = buffers[i]!;
     const key = buffer.memoryResource ?? buffer;
-    let reachable = known.get(key);
+    if (key === lastKey) continue;
+    lastKey = key;
+    let reachable = known?.get(key);
     if (reachable === undefined) {
       reachable = reachableOn(stream, buffer.handle, ownDevice(buffer));
+      known ??= new Map();
       known.set(key, reachable);
     }
     if (!reachable) return false;
