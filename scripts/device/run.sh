@@ -9,7 +9,8 @@
 # `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
 # Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt,
 # test-gpu.json, bench.json, bench.log.
-# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). Together with
+# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
+# (comma-separated) runs only those bench suites. Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
 set -u
 
@@ -116,7 +117,9 @@ run_tests() {
 
 run_bench() {
   set -o pipefail
-  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 2>&1 |
+  # BENCH_SUITES (e.g. `multi`) limits the run to those suites (bench/run.mjs --suites).
+  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 |
     tee "$OUT/bench.log"
   local status=$?
   set +o pipefail
