@@ -30,17 +30,9 @@ export function copyBuffers(
   ordinal: number,
 ): void {
   const device = src.deviceId;
-  if (dst.deviceId === device) {
-    if (device < 0 || stream === undefined || stream.ordinal === device) {
-      copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
-      return;
-    }
-    if (src.isDeviceOnly() && dst.isDeviceOnly()) {
-      // Both ends on one device, the stream on another: the copy runs on their device, in stream order.
-      const work = (own: Stream) => copyPointers(runtime, dst.pointer, src.pointer, size, own, device);
-      inStreamOrderOn(runtime, stream, device, work);
-      return;
-    }
+  if (dst.deviceId === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
+    copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
+    return;
   }
   const dstDevice = dst.isDeviceOnly() ? dst.deviceId : -1;
   const srcDevice = src.isDeviceOnly() ? device : -1;
@@ -68,7 +60,13 @@ export function copyAcrossDevices(
   const on = target.ordinal;
   runtime.makeCurrent(on);
   const driver = runtime.driver;
-  if (reaches(runtime, on, src, srcDevice) && reaches(runtime, on, dst, dstDevice)) {
+  if (srcDevice >= 0 && srcDevice === dstDevice && srcDevice !== on) {
+    // Both ends on one device, the stream on another: the copy runs on their device, in stream order.
+    inStreamOrderOn(runtime, target, srcDevice, (own) => {
+      runtime.makeCurrent(srcDevice);
+      driver.memcpyAsync(dst, src, size, own.streamHandle);
+    });
+  } else if (reaches(runtime, on, src, srcDevice) && reaches(runtime, on, dst, dstDevice)) {
     driver.memcpyAsync(dst, src, size, target.streamHandle);
   } else {
     const dstContext = runtime.context(dstDevice < 0 ? on : dstDevice);
