@@ -53,9 +53,9 @@ def main():
     if skipped is None:
         try:
             devices = [cc.Device(0), cc.Device(1)]
-            for device in devices:
-                device.set_current()
-                contexts.append(int(device.context.handle) if hasattr(device, "context") else 0)
+            for index in range(2):
+                # The primary contexts, retained through cuda.bindings (what cuMemcpyPeerAsync takes).
+                contexts.append(check(driver, driver.cuDevicePrimaryCtxRetain(check(driver, driver.cuDeviceGet(index)))))
             devices[0].set_current()
             stream = devices[0].create_stream()
             for index, device in enumerate(devices):
@@ -75,7 +75,7 @@ def main():
             return (lambda: target.copy_from(source, stream=stream)), "cuda.core Buffer.copy_from"
         except Exception as error:  # noqa: BLE001 - recorded in `via`
             note = f"cuda.core Buffer.copy_from raised {type(error).__name__}"
-        handle = int(stream.handle)
+        handle = stream.handle
         if peer:
             to = 1 - from_device
             call = lambda: check(driver, driver.cuMemcpyPeerAsync(int(target.handle), contexts[to], int(source.handle), contexts[from_device], COPY_BYTES, handle))  # noqa: E731
