@@ -347,7 +347,12 @@ const results = {
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
 process.stdout.write(`${renderMarkdown(results)}\n`);
-log(`wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets`);
+const skippedNote = results.summary.skipped.length
+  ? `, ${results.summary.skipped.length} skipped as not applicable`
+  : '';
+log(
+  `wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets${skippedNote}`,
+);
 const measuredAll = rows.every(
   (row) => row.skipped || options.impls.every((impl) => row.results[impl] !== null),
 );
