@@ -66,7 +66,7 @@ export function copyAcrossDevices(
       runtime.makeCurrent(srcDevice);
       driver.memcpyAsync(dst, src, size, own.streamHandle);
     });
-  } else if (reaches(runtime, on, src, srcDevice) && reaches(runtime, on, dst, dstDevice)) {
+  } else if (reaches(runtime, on, src, srcDevice, false) && reaches(runtime, on, dst, dstDevice, true)) {
     driver.memcpyAsync(dst, src, size, target.streamHandle);
   } else {
     const dstContext = runtime.context(dstDevice < 0 ? on : dstDevice);
@@ -78,15 +78,22 @@ export function copyAcrossDevices(
 }
 
 /**
- * Whether a copy engine of device `on` may touch memory at `pointer`, memory of `device` (-1:
- * every device reaches it). Asked only for copies between devices, never on the hot path.
+ * Whether a copy engine of device `on` may read (or, with `write`, also write) memory at
+ * `pointer`, memory of `device` (-1: every device reaches it). Asked only for copies between
+ * devices, never on the hot path.
  */
-export function reaches(runtime: DriverRuntime, on: number, pointer: bigint, device: number): boolean {
+export function reaches(
+  runtime: DriverRuntime,
+  on: number,
+  pointer: bigint,
+  device: number,
+  write: boolean,
+): boolean {
   if (device < 0 || device === on) return true;
   const pool = memoryPoolOf(runtime, pointer);
   if (pool !== 0n) {
-    const location = { type: MemLocationType.Device, id: on };
-    return runtime.driver.memPoolGetAccess(pool, location) !== MemAccessFlags.None;
+    const access = runtime.driver.memPoolGetAccess(pool, { type: MemLocationType.Device, id: on });
+    return write ? access === MemAccessFlags.ReadWrite : access !== MemAccessFlags.None;
   }
   enableContextPeerAccess(runtime, on, device);
   return true;
@@ -121,7 +128,12 @@ export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to
   if (!runtime.driver.deviceCanAccessPeer(from, to)) return;
   const peer = runtime.context(to);
   runtime.makeCurrent(from);
-  runtime.driver.contextEnablePeerAccess(peer);
+  try {
+    runtime.driver.contextEnablePeerAccess(peer);
+  } catch (error) {
+    // Only a speed-up (CUDA_ERROR_TOO_MANY_PEERS, say, leaves it off): the copy works without it.
+    if (!CudaError.isInstance(error)) throw error;
+  }
 }
 
 /**
@@ -142,9 +154,9 @@ export function copyBetweenDevices(
 
 /**
  * @internal For @cumem/utils and @cumem/interop-arrow: whether work on `stream`'s device can
- * use memory at `pointer` of device `device` (-1: memory every device reaches) with ordinary
- * copies. Makes driver calls only when `device` is another device.
+ * read (`write`: and write) memory at `pointer` of device `device` (-1: memory every device
+ * reaches) with ordinary copies. Makes driver calls only when `device` is another device.
  */
-export function reachableOn(stream: Stream, pointer: bigint, device: number): boolean {
-  return reaches(stream.runtime, stream.ordinal, pointer, device);
+export function reachableOn(stream: Stream, pointer: bigint, device: number, write: boolean): boolean {
+  return reaches(stream.runtime, stream.ordinal, pointer, device, write);
 }

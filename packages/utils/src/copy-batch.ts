@@ -40,7 +40,10 @@ export function copyBatch(
   if (count === 0) return;
   if (crossesDevices(openStream.device.ordinal, destinations, sources, count)) {
     // Ends on another device: ordinary copies when its pools let the stream's device in, else one peer copy per pair.
-    if (!allReachable(openStream, destinations, count) || !allReachable(openStream, sources, count)) {
+    if (
+      !allReachable(openStream, destinations, count, true) ||
+      !allReachable(openStream, sources, count, false)
+    ) {
       copyPairsAcrossDevices(openStream, destinations, sources, sizeOf, count);
       return;
     }

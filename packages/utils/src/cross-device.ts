@@ -26,11 +26,16 @@ export function ownDevice(buffer: Buffer): number {
 }
 
 /**
- * Whether `stream`'s device reaches every buffer with ordinary copies. Asked once per memory
+ * Whether `stream`'s device can read (`write`: and write) every buffer with ordinary copies. Asked once per memory
  * resource (buffers of one pool share its access), so a batch of 1024 slices of two buffers
  * costs one query per side; runs of buffers of one resource cost one comparison each.
  */
-export function allReachable(stream: Stream, buffers: readonly Buffer[], count: number): boolean {
+export function allReachable(
+  stream: Stream,
+  buffers: readonly Buffer[],
+  count: number,
+  write: boolean,
+): boolean {
   let known: Map<unknown, boolean> | undefined;
   let lastKey: unknown;
   for (let i = 0; i < count; i++) {
@@ -40,7 +45,7 @@ export function allReachable(stream: Stream, buffers: readonly Buffer[], count: 
     lastKey = key;
     let reachable = known?.get(key);
     if (reachable === undefined) {
-      reachable = reachableOn(stream, buffer.handle, ownDevice(buffer));
+      reachable = reachableOn(stream, buffer.handle, ownDevice(buffer), write);
       known ??= new Map();
       known.set(key, reachable);
     }

@@ -99,7 +99,10 @@ export function stridedCopy(
     const dstDevice = dst.deviceId;
     if (
       ((srcDevice >= 0 && srcDevice !== on) || (dstDevice >= 0 && dstDevice !== on)) &&
-      !(reachableOn(target, srcSide.base, srcDevice) && reachableOn(target, dstSide.base, dstDevice))
+      !(
+        reachableOn(target, srcSide.base, srcDevice, false) &&
+        reachableOn(target, dstSide.base, dstDevice, true)
+      )
     ) {
       driver = peerCopyDriver(driver, target, dstDevice, srcDevice);
     }
