@@ -17,7 +17,7 @@ export function peerCases(suite: SuiteContext): void {
   // Cases between two devices: skipped as not applicable on one GPU; left out for a one-device
   // reference driver, which the suite also runs with two devices ('reference, 2 devices').
   const itWithTwo = (title: string, body: () => unknown) => {
-    if (suite.driver.name === 'reference' && suite.driver.deviceGetCount() < 2) return;
+    if (suite.isReference && suite.driver.deviceGetCount() < 2) return;
     suite.itUnless(needsTwo, title, body);
   };
 
