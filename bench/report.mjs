@@ -42,6 +42,7 @@ function formatCell(row, impl, ratioKey) {
 function formatPass(row) {
   const failing = row.checks.filter((check) => check.applicable && check.ok !== true);
   if (row.pass) return 'yes';
+  if (row.skipped) return `n/a (${row.skipped})`;
   return failing.length ? `**no** (${failing.map((check) => check.impl).join(', ')})` : 'n/a';
 }
 

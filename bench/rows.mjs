@@ -6,7 +6,7 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'handoff'];
+export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -199,6 +199,47 @@ export const ROWS = [
       c: 'n/a: the consumer is a Python process, so there is no C program to compare with',
     },
     checks: [...both({ kind: 'minSpeedup', value: 5 }), { impl: 'cudaCore', kind: 'minSpeedup', value: 5 }],
+  },
+  {
+    id: 'multi.peerCopy0to1',
+    suite: 'multi',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB pool buffer of device 0 to one of device 1, each pool accessible by the other device (C: cuMemcpyAsync); skipped with one GPU',
+    checks: both({ kind: 'minRatio', value: 0.97 }),
+  },
+  {
+    id: 'multi.peerCopy1to0',
+    suite: 'multi',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB pool buffer of device 1 to one of device 0, each pool accessible by the other device (C: cuMemcpyAsync); skipped with one GPU',
+    checks: both({ kind: 'minRatio', value: 0.97 }),
+  },
+  {
+    id: 'multi.peerCopyNoAccess0to1',
+    suite: 'multi',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB device 0 -> 1 between pools without peer access (cumem takes cuMemcpyPeerAsync; C: cuMemcpyPeerAsync); skipped with one GPU',
+    checks: both({ kind: 'minRatio', value: 0.95 }),
+  },
+  {
+    id: 'multi.peerCopyNoAccess1to0',
+    suite: 'multi',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB device 1 -> 0 between pools without peer access (cumem takes cuMemcpyPeerAsync; C: cuMemcpyPeerAsync); skipped with one GPU',
+    checks: both({ kind: 'minRatio', value: 0.95 }),
+  },
+  {
+    id: 'multi.copyBatchCrossDevice',
+    ...steps(20, 9, 'none'),
+    suite: 'multi',
+    unit: 'us',
+    description:
+      'copyBatch of 1024 x 64 KiB from device 0 to device 1, pools accessible by each other, per batch incl. sync (C: faster of loop / cuMemcpyBatchAsync); skipped with one GPU',
+    checks: both({ kind: 'maxRatio', value: 1.1 }),
   },
 ];
 

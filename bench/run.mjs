@@ -4,7 +4,7 @@
 // process at a time (never two timing runs at once), each under a time limit, so a crash or a
 // hang costs only that process's rows.
 //
-//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow]
+//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow,multi]
 //                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
 //
 // Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
@@ -81,11 +81,14 @@ function gpuFacts() {
     '--format=csv,noheader',
   ]);
   if (!line) return {};
-  const [name, driverVersion, memoryTotal] = line
-    .split('\n')[0]
-    .split(',')
-    .map((s) => s.trim());
-  return { name, driverVersion, memoryTotal };
+  const gpus = line.split('\n').filter((text) => text.trim() !== '');
+  const [name, driverVersion, memoryTotal] = gpus[0].split(',').map((s) => s.trim());
+  // Several GPUs of one model are named as such ("2x NVIDIA H200"), so results of a multi-GPU
+  // machine are filed apart from those of a one-GPU one.
+  const sameModel = gpus.every((text) => text.split(',')[0].trim() === name);
+  const label =
+    gpus.length > 1 ? (sameModel ? `${gpus.length}x ${name}` : `${gpus.length} GPUs, ${name} first`) : name;
+  return { name: label, driverVersion, memoryTotal, count: gpus.length };
 }
 
 function cudaInclude() {
@@ -226,12 +229,18 @@ function mergeRow(row, raw, deviceName) {
   const via = {};
   const protocolMismatch = {};
   let reference;
+  let skipped;
   for (const impl of IMPLEMENTATIONS) {
     const suiteResult = raw[impl];
     if (!suiteResult) continue;
     let entry = suiteResult.rows?.[row.id];
     if (impl === 'c' && row.floorBeforeAndAfter && raw.cAfter)
       entry = combineFloor(entry, raw.cAfter.rows?.[row.id]);
+    if (typeof entry?.skipped === 'string') {
+      // Not applicable on this machine (the multi-GPU rows on one GPU): neither pass nor fail.
+      skipped ??= entry.skipped;
+      continue;
+    }
     if (typeof entry?.value === 'number' && !entry.error) results[impl] = entry.value;
     else if (!row.notApplicable?.[impl]) errors[impl] = entry?.error ?? suiteResult.error ?? 'no result';
     if (entry?.variants) variants[impl] = entry.variants;
@@ -263,7 +272,8 @@ function mergeRow(row, raw, deviceName) {
     ...(row.notApplicable ? { notApplicable: row.notApplicable } : {}),
     target: describeChecks(row),
     checks,
-    pass: applicable.length > 0 && applicable.every((check) => check.ok === true),
+    pass: skipped ? null : applicable.length > 0 && applicable.every((check) => check.ok === true),
+    ...(skipped ? { skipped } : {}),
     ...(row.protocol ? { protocol: row.protocol } : {}),
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
@@ -332,7 +342,8 @@ const results = {
   summary: {
     rows: rows.length,
     passed: rows.filter((row) => row.pass).length,
-    failed: rows.filter((row) => !row.pass).length,
+    failed: rows.filter((row) => row.pass === false).length,
+    skipped: rows.filter((row) => row.skipped).map((row) => row.id),
     withErrors: rows.filter((row) => row.errors).map((row) => row.id),
     protocolMismatch: rows.filter((row) => row.protocolMismatch).map((row) => row.id),
   },
@@ -340,8 +351,14 @@ const results = {
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
 process.stdout.write(`${renderMarkdown(results)}\n`);
-log(`wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets`);
-const measuredAll = rows.every((row) =>
-  options.impls.every((impl) => row.results[impl] !== null || row.notApplicable?.[impl]),
+const skippedNote = results.summary.skipped.length
+  ? `, ${results.summary.skipped.length} skipped as not applicable`
+  : '';
+log(
+  `wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets${skippedNote}`,
+);
+const measuredAll = rows.every(
+  (row) =>
+    row.skipped || options.impls.every((impl) => row.results[impl] !== null || row.notApplicable?.[impl]),
 );
 process.exit(measuredAll ? 0 : 1);

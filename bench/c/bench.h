@@ -36,7 +36,7 @@
   X(cuMemPoolSetAccess) X(cuMemPoolSetAttribute) X(cuMemcpy2DAsync) X(cuMemGetInfo)
 #define BENCH_OPTIONAL(X)                                                                         \
   X(cuMemPrefetchBatchAsync) X(cuMemDiscardBatchAsync) X(cuMemDiscardAndPrefetchBatchAsync)       \
-  X(cuMemcpyBatchAsync)
+  X(cuMemcpyBatchAsync) X(cuDeviceGetCount) X(cuDeviceCanAccessPeer) X(cuMemcpyPeerAsync)
 
 #define BENCH_STR_(x) #x
 /* Expands the macro first: BENCH_STR(cuMemAlloc) is "cuMemAlloc_v2". */

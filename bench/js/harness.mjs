@@ -35,7 +35,9 @@ export async function loadDriverPackage(name) {
 /** What `useDriver` takes for `name`: the adapter's name, or a reference driver object. */
 export async function driverChoice(name) {
   if (name !== 'reference') return name;
-  return (await loadDriverPackage(name)).createDriver();
+  // CUMEM_BENCH_REFERENCE_DEVICES=2 gives the reference driver two devices, to run the multi suite's code paths.
+  const deviceCount = Number(process.env.CUMEM_BENCH_REFERENCE_DEVICES ?? 1);
+  return (await loadDriverPackage(name)).createDriver({ deviceCount });
 }
 
 const now = () => process.hrtime.bigint();
@@ -161,7 +163,7 @@ export class Suite {
     this.data.rows[id] = entry;
     this.save();
     collectGarbage();
-    process.stderr.write(`[${this.data.impl}] ${id}: ${entry.error ?? entry.value}\n`);
+    process.stderr.write(`[${this.data.impl}] ${id}: ${entry.error ?? entry.skipped ?? entry.value}\n`);
   }
 
   /**

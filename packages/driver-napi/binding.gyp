@@ -15,6 +15,7 @@
         "native/binding-errors.cc",
         "native/binding-managed.cc",
         "native/binding-memory.cc",
+        "native/binding-peers.cc",
         "native/binding-pools.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",

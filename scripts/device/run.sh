@@ -11,7 +11,8 @@
 # test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
-# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). Together with
+# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
+# (comma-separated) runs only those bench suites. Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
 set -u
 
@@ -119,7 +120,9 @@ run_tests() {
 
 run_bench() {
   set -o pipefail
-  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 2>&1 |
+  # BENCH_SUITES (e.g. `multi`) limits the run to those suites (bench/run.mjs --suites).
+  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 |
     tee "$OUT/bench.log"
   local status=$?
   set +o pipefail

@@ -22,6 +22,21 @@ export const DeviceAttribute = {
 } as const;
 export type DeviceAttribute = (typeof DeviceAttribute)[keyof typeof DeviceAttribute];
 
+/** `CUdevice_P2PAttribute`: properties of the link from one device to another. */
+export const P2PAttribute = {
+  /** A relative value: the lower, the faster the link. */
+  PerformanceRank: 1,
+  /** 1 when peer access is possible. */
+  AccessSupported: 2,
+  /** 1 when every CUDA atomic works natively over the link. */
+  NativeAtomicSupported: 3,
+  /** 1 when CUDA arrays can be accessed over the link. */
+  CudaArrayAccessSupported: 4,
+  /** 1 when only some atomics work natively over the link (CUDA 13). */
+  OnlyPartialNativeAtomicSupported: 5,
+} as const;
+export type P2PAttribute = (typeof P2PAttribute)[keyof typeof P2PAttribute];
+
 /** `CUmemLocationType`. */
 export const MemLocationType = {
   Invalid: 0,

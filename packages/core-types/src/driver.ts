@@ -4,6 +4,7 @@ import type {
   MemLocation,
   MemPoolAttribute,
   MemRangeAttribute,
+  P2PAttribute,
   PointerAttribute,
   PointerHandleAttribute,
 } from './driver-constants.js';
@@ -73,6 +74,12 @@ export interface MemPoolProperties {
   readonly maxSize: number;
 }
 
+/** `CUmemAccessDesc`: the access `flags` (`MemAccessFlags`) a location gets on a pool. */
+export interface MemAccessDescriptor {
+  readonly location: MemLocation;
+  readonly flags: number;
+}
+
 /** A 2D copy between pitched rows (`cuMemcpy2DAsync`). All sizes in bytes. */
 export interface Memcpy2D {
   readonly src: CopyEndpoint;
@@ -140,6 +147,10 @@ export interface Driver {
   deviceGetDefaultMemPool(ordinal: number): DriverHandle;
   /** `cuDeviceGetMemPool`: the pool `cuMemAllocAsync` uses on this device now. */
   deviceGetMemPool(ordinal: number): DriverHandle;
+  /** `cuDeviceCanAccessPeer`: whether device `ordinal` can directly access memory of device `peerOrdinal`. */
+  deviceCanAccessPeer(ordinal: number, peerOrdinal: number): boolean;
+  /** `cuDeviceGetP2PAttribute`: a `P2PAttribute` of the link from device `srcOrdinal` to `dstOrdinal`. */
+  deviceGetP2PAttribute(attribute: P2PAttribute | number, srcOrdinal: number, dstOrdinal: number): number;
 
   // --- Contexts -------------------------------------------------------------------------
   /** `cuDevicePrimaryCtxRetain`: retains (reference-counted) and returns the primary context. */
@@ -158,6 +169,12 @@ export interface Driver {
   memGetInfo(): { free: number; total: number };
   /** `cuCtxGetStreamPriorityRange`: `greatest` is the numerically lowest (highest) priority. */
   contextGetStreamPriorityRange(): { least: number; greatest: number };
+  /**
+   * `cuCtxEnablePeerAccess(peerContext, 0)`: the current context may access `cuMemAlloc` memory
+   * of `peerContext` directly. `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED` is treated as success,
+   * so calling it twice is harmless; `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED` is thrown.
+   */
+  contextEnablePeerAccess(peerContext: DriverHandle): void;
 
   // --- Streams and events ---------------------------------------------------------------
   /** `cuStreamCreateWithPriority`. `flags`: `StreamFlags`. */
@@ -219,6 +236,12 @@ export interface Driver {
   memPoolExportPointer(pointer: DevicePointer): Uint8Array;
   /** `cuMemPoolImportPointer`: the allocation named by `data` in an imported pool. Free it with {@link memFreeAsync}. */
   memPoolImportPointer(pool: DriverHandle, data: Uint8Array): DevicePointer;
+  /**
+   * `cuMemPoolSetAccess` with several descriptors in one driver call (access transitions can
+   * take a long time per call, so a bulk change should be one call). An empty list is a no-op
+   * that makes no driver call.
+   */
+  memPoolSetAccessMany(pool: DriverHandle, descriptors: readonly MemAccessDescriptor[]): void;
 
   // --- Classic allocation -----------------------------------------------------------------
   /** `cuMemAlloc`. */
@@ -286,6 +309,19 @@ export interface Driver {
   memsetD16Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
   /** `cuMemsetD32Async`: `count` 32-bit elements. */
   memsetD32Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
+  /**
+   * `cuMemcpyPeerAsync`: `size` bytes from `src` (memory of `srcContext`'s device) to `dst`
+   * (memory of `dstContext`'s device). Works whether or not peer access is enabled; without
+   * it the driver stages the copy.
+   */
+  memcpyPeerAsync(
+    dst: DevicePointer,
+    dstContext: DriverHandle,
+    src: DevicePointer,
+    srcContext: DriverHandle,
+    size: number,
+    stream: DriverHandle,
+  ): void;
 
   // --- Managed memory ---------------------------------------------------------------------
   /** `cuMemAdvise` (the `CUmemLocation` form, or the ordinal form when `!capabilities.memoryLocations`). */

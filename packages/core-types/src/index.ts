@@ -9,6 +9,7 @@ export {
   type DriverHandle,
   type DriverOptions,
   type EntryPointMode,
+  type MemAccessDescriptor,
   type Memcpy2D,
   type Memcpy3D,
   type MemPoolProperties,

@@ -94,6 +94,13 @@ export const entryPoints = {
     'int',
   ]),
   cuDeviceGetMemPool: entry('cuDeviceGetMemPool', 'cuDeviceGetMemPool', 11020, ['out', 'int']),
+  cuDeviceCanAccessPeer: entry('cuDeviceCanAccessPeer', 'cuDeviceCanAccessPeer', 4000, ['out', 'int', 'int']),
+  cuDeviceGetP2PAttribute: entry('cuDeviceGetP2PAttribute', 'cuDeviceGetP2PAttribute', 8000, [
+    'out',
+    'int',
+    'int',
+    'int',
+  ]),
 
   // --- Contexts --------------------------------------------------------------------------------------
   cuDevicePrimaryCtxRetain: entry('cuDevicePrimaryCtxRetain', 'cuDevicePrimaryCtxRetain', 7000, [
@@ -112,6 +119,7 @@ export const entryPoints = {
     'out',
     'out',
   ]),
+  cuCtxEnablePeerAccess: entry('cuCtxEnablePeerAccess', 'cuCtxEnablePeerAccess', 4000, ['handle', 'uint']),
 
   // --- Streams and events ------------------------------------------------------------------------------
   cuStreamCreateWithPriority: entry('cuStreamCreateWithPriority', 'cuStreamCreateWithPriority', 5050, [
@@ -152,9 +160,11 @@ export const entryPoints = {
     'int',
     'out',
   ]),
+  // The descriptors go as packed `CUmemAccessDesc` (3 ints each, see ffi-pool-access.ts), so one
+  // binding serves one descriptor or many.
   cuMemPoolSetAccess: entry('cuMemPoolSetAccess', 'cuMemPoolSetAccess', 11020, [
     'handle',
-    'accessDesc*',
+    'buffer',
     'size_t',
   ]),
   cuMemPoolGetAccess: entry('cuMemPoolGetAccess', 'cuMemPoolGetAccess', 11020, [
@@ -260,6 +270,14 @@ export const entryPoints = {
   cuMemsetD32Async: entry('cuMemsetD32Async', 'cuMemsetD32Async', 3020, [
     'handle',
     'uint',
+    'size_t',
+    'handle',
+  ]),
+  cuMemcpyPeerAsync: entry('cuMemcpyPeerAsync', 'cuMemcpyPeerAsync', 4000, [
+    'handle',
+    'handle',
+    'handle',
+    'handle',
     'size_t',
     'handle',
   ]),

@@ -9,6 +9,7 @@ import {
   type DriverCapabilities,
   type DriverHandle,
   type DriverOptions,
+  type MemAccessDescriptor,
   type Memcpy2D,
   type Memcpy3D,
   type MemLocation,
@@ -19,6 +20,7 @@ import * as allocations from './ffi-allocations.js';
 import * as copies from './ffi-copies.js';
 import * as devices from './ffi-devices.js';
 import * as managed from './ffi-managed.js';
+import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
 import * as streams from './ffi-streams.js';
@@ -80,6 +82,12 @@ export class FfiDriver implements Driver {
   deviceGetMemPool(ordinal: number): DriverHandle {
     return devices.deviceGetMemPool(this.#state ?? this.#load(), ordinal);
   }
+  deviceCanAccessPeer(ordinal: number, peerOrdinal: number): boolean {
+    return peers.deviceCanAccessPeer(this.#state ?? this.#load(), ordinal, peerOrdinal);
+  }
+  deviceGetP2PAttribute(attribute: number, srcOrdinal: number, dstOrdinal: number): number {
+    return peers.deviceGetP2PAttribute(this.#state ?? this.#load(), attribute, srcOrdinal, dstOrdinal);
+  }
   primaryContextRetain(ordinal: number): DriverHandle {
     return devices.primaryContextRetain(this.#state ?? this.#load(), ordinal);
   }
@@ -103,6 +111,9 @@ export class FfiDriver implements Driver {
   }
   contextGetStreamPriorityRange(): { least: number; greatest: number } {
     return devices.contextGetStreamPriorityRange(this.#state ?? this.#load());
+  }
+  contextEnablePeerAccess(peerContext: DriverHandle): void {
+    peers.contextEnablePeerAccess(this.#state ?? this.#load(), peerContext);
   }
 
   // --- Streams and events ------------------------------------------------------------------
@@ -194,6 +205,9 @@ export class FfiDriver implements Driver {
   memPoolImportPointer(pool: DriverHandle, data: Uint8Array): DevicePointer {
     return pools.memPoolImportPointer(this.#state ?? this.#load(), pool, data);
   }
+  memPoolSetAccessMany(pool: DriverHandle, descriptors: readonly MemAccessDescriptor[]): void {
+    peers.memPoolSetAccessMany(this.#state ?? this.#load(), pool, descriptors);
+  }
 
   // --- Classic allocation ---------------------------------------------------------------------
   memAlloc(size: number): DevicePointer {
@@ -266,6 +280,9 @@ export class FfiDriver implements Driver {
   }
   memsetD32Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void {
     copies.memsetD32Async(this.#state ?? this.#load(), pointer, value, count, stream);
+  }
+  memcpyPeerAsync(...args: Parameters<Driver['memcpyPeerAsync']>): void {
+    peers.memcpyPeerAsync(this.#state ?? this.#load(), ...args);
   }
 
   // --- Managed memory -------------------------------------------------------------------------

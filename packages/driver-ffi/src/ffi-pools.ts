@@ -11,6 +11,7 @@ import {
   POOL_POINTER_EXPORT_SIZE,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument } from './handle-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
 
@@ -75,9 +76,8 @@ export function memPoolSetAccess(
   location: MemLocation,
   flags: number,
 ): void {
-  requireLocationSupported(state, location, 'cuMemPoolSetAccess');
-  const descriptor = { location: { type: location.type, id: location.id }, flags };
-  state.check(state.native.cuMemPoolSetAccess(pool, descriptor, 1), 'cuMemPoolSetAccess');
+  const packed = packAccessDescriptors(state, [{ location, flags }]);
+  state.check(state.native.cuMemPoolSetAccess(pool, packed, 1), 'cuMemPoolSetAccess');
 }
 
 export function memPoolGetAccess(state: DriverState, pool: DriverHandle, location: MemLocation): number {

@@ -89,6 +89,8 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuDeviceGetAttribute, "cuDeviceGetAttribute", 2000, "cuDeviceGetAttribute");
   r.Require(&cu.cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool", 11020, "cuDeviceGetDefaultMemPool");
   r.Require(&cu.cuDeviceGetMemPool, "cuDeviceGetMemPool", 11020, "cuDeviceGetMemPool");
+  r.Require(&cu.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer", 4000, "cuDeviceCanAccessPeer");
+  r.Require(&cu.cuDeviceGetP2PAttribute, "cuDeviceGetP2PAttribute", 8000, "cuDeviceGetP2PAttribute");
   r.Require(&cu.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", 7000, "cuDevicePrimaryCtxRetain");
   r.Require(&cu.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", 11000, "cuDevicePrimaryCtxRelease_v2");
   r.Require(&cu.cuCtxSetCurrent, "cuCtxSetCurrent", 4000, "cuCtxSetCurrent");
@@ -98,6 +100,7 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuCtxSynchronize, "cuCtxSynchronize", 2000, "cuCtxSynchronize");
   r.Require(&cu.cuMemGetInfo, "cuMemGetInfo", 3020, "cuMemGetInfo_v2");
   r.Require(&cu.cuCtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange", 5050, "cuCtxGetStreamPriorityRange");
+  r.Require(&cu.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess", 4000, "cuCtxEnablePeerAccess");
   r.Require(&cu.cuStreamCreateWithPriority, "cuStreamCreateWithPriority", 5050, "cuStreamCreateWithPriority");
   r.Require(&cu.cuStreamDestroy, "cuStreamDestroy", 4000, "cuStreamDestroy_v2");
   r.Require(&cu.cuStreamSynchronize, "cuStreamSynchronize", 2000, "cuStreamSynchronize");
@@ -143,6 +146,7 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuMemsetD8Async, "cuMemsetD8Async", 3020, "cuMemsetD8Async");
   r.Require(&cu.cuMemsetD16Async, "cuMemsetD16Async", 3020, "cuMemsetD16Async");
   r.Require(&cu.cuMemsetD32Async, "cuMemsetD32Async", 3020, "cuMemsetD32Async");
+  r.Require(&cu.cuMemcpyPeerAsync, "cuMemcpyPeerAsync", 4000, "cuMemcpyPeerAsync");
   r.Require(&cu.cuMemRangeGetAttribute, "cuMemRangeGetAttribute", 8000, "cuMemRangeGetAttribute");
   r.Require(&cu.cuPointerGetAttribute, "cuPointerGetAttribute", 4000, "cuPointerGetAttribute");
 

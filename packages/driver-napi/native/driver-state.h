@@ -33,6 +33,8 @@ struct EntryPoints {
   PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute = nullptr;
   PFN_cuDeviceGetDefaultMemPool_v11020 cuDeviceGetDefaultMemPool = nullptr;
   PFN_cuDeviceGetMemPool_v11020 cuDeviceGetMemPool = nullptr;
+  PFN_cuDeviceCanAccessPeer_v4000 cuDeviceCanAccessPeer = nullptr;
+  PFN_cuDeviceGetP2PAttribute_v8000 cuDeviceGetP2PAttribute = nullptr;
 
   PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain = nullptr;
   PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease = nullptr;
@@ -42,6 +44,7 @@ struct EntryPoints {
   PFN_cuCtxSynchronize_v2000 cuCtxSynchronize = nullptr;
   PFN_cuMemGetInfo_v3020 cuMemGetInfo = nullptr;
   PFN_cuCtxGetStreamPriorityRange_v5050 cuCtxGetStreamPriorityRange = nullptr;
+  PFN_cuCtxEnablePeerAccess_v4000 cuCtxEnablePeerAccess = nullptr;
 
   PFN_cuStreamCreateWithPriority_v5050 cuStreamCreateWithPriority = nullptr;
   PFN_cuStreamDestroy_v4000 cuStreamDestroy = nullptr;
@@ -97,6 +100,7 @@ struct EntryPoints {
   PFN_cuMemsetD8Async_v3020 cuMemsetD8Async = nullptr;
   PFN_cuMemsetD16Async_v3020 cuMemsetD16Async = nullptr;
   PFN_cuMemsetD32Async_v3020 cuMemsetD32Async = nullptr;
+  PFN_cuMemcpyPeerAsync_v4000 cuMemcpyPeerAsync = nullptr;
 
   PFN_cuMemAdvise_v8000 cuMemAdvise_v8000 = nullptr;
   PFN_cuMemPrefetchAsync_v8000 cuMemPrefetchAsync_v8000 = nullptr;

@@ -8,6 +8,7 @@ import {
   type DriverUnavailableError,
   describeValue,
   duplicateDescriptorError,
+  type MemAccessDescriptor,
 } from '@cumem/core-types';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
@@ -22,6 +23,15 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** `CUmemAccessDesc`s as (type, id, flags) triples, the form the addon reads. */
+function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int32Array {
+  const packed = new Int32Array(descriptors.length * 3);
+  descriptors.forEach(({ location, flags }, i) => {
+    packed.set([location.type, location.id, flags], 3 * i);
+  });
+  return packed;
 }
 
 /** The Driver's two accessors; the other members are plain data properties. */
@@ -56,6 +66,8 @@ function driverFromBinding(b: NativeBinding): Driver {
     deviceGetAttribute: b.deviceGetAttribute,
     deviceGetDefaultMemPool: b.deviceGetDefaultMemPool,
     deviceGetMemPool: b.deviceGetMemPool,
+    deviceCanAccessPeer: b.deviceCanAccessPeer,
+    deviceGetP2PAttribute: b.deviceGetP2PAttribute,
     primaryContextRetain: b.primaryContextRetain,
     primaryContextRelease: b.primaryContextRelease,
     contextSetCurrent: b.contextSetCurrent,
@@ -64,6 +76,7 @@ function driverFromBinding(b: NativeBinding): Driver {
     contextSynchronize: b.contextSynchronize,
     memGetInfo: b.memGetInfo,
     contextGetStreamPriorityRange: b.contextGetStreamPriorityRange,
+    contextEnablePeerAccess: b.contextEnablePeerAccess,
     streamCreate: b.streamCreate,
     streamDestroy: b.streamDestroy,
     streamSynchronize: b.streamSynchronize,
@@ -94,6 +107,8 @@ function driverFromBinding(b: NativeBinding): Driver {
     memPoolImportFromFileDescriptor: b.memPoolImportFromFileDescriptor,
     memPoolExportPointer: b.memPoolExportPointer,
     memPoolImportPointer: b.memPoolImportPointer,
+    memPoolSetAccessMany: (pool, descriptors) =>
+      b.memPoolSetAccessMany(pool, packAccessDescriptors(descriptors)),
     memAlloc: b.memAlloc,
     memFree: b.memFree,
     memHostAlloc: b.memHostAlloc,
@@ -115,6 +130,7 @@ function driverFromBinding(b: NativeBinding): Driver {
     memsetD8Async: b.memsetD8Async,
     memsetD16Async: b.memsetD16Async,
     memsetD32Async: b.memsetD32Async,
+    memcpyPeerAsync: b.memcpyPeerAsync,
     memAdvise: (pointer, size, advice, location) =>
       b.memAdvise(pointer, size, advice, location.type, location.id),
     memPrefetchAsync: (pointer, size, location, stream) =>

@@ -24,6 +24,8 @@ export interface NativeBinding {
   deviceGetAttribute(attribute: number, ordinal: number): number;
   deviceGetDefaultMemPool(ordinal: number): DriverHandle;
   deviceGetMemPool(ordinal: number): DriverHandle;
+  deviceCanAccessPeer(ordinal: number, peerOrdinal: number): boolean;
+  deviceGetP2PAttribute(attribute: number, srcOrdinal: number, dstOrdinal: number): number;
   primaryContextRetain(ordinal: number): DriverHandle;
   primaryContextRelease(ordinal: number): void;
   contextSetCurrent(context: DriverHandle): void;
@@ -32,6 +34,7 @@ export interface NativeBinding {
   contextSynchronize(): void;
   memGetInfo(): { free: number; total: number };
   contextGetStreamPriorityRange(): { least: number; greatest: number };
+  contextEnablePeerAccess(peerContext: DriverHandle): void;
   streamCreate(flags: number, priority: number): DriverHandle;
   streamDestroy(stream: DriverHandle): void;
   streamSynchronize(stream: DriverHandle): void;
@@ -67,6 +70,8 @@ export interface NativeBinding {
   memPoolImportFromFileDescriptor(fd: number): DriverHandle;
   memPoolExportPointer(pointer: DevicePointer): Uint8Array;
   memPoolImportPointer(pool: DriverHandle, data: Uint8Array): DevicePointer;
+  /** `packed`: (location type, location id, flags) triples, one per `CUmemAccessDesc`. */
+  memPoolSetAccessMany(pool: DriverHandle, packed: Int32Array): void;
   memAlloc(size: number): DevicePointer;
   memFree(pointer: DevicePointer): void;
   memHostAlloc(size: number, flags: number): DevicePointer;
@@ -94,6 +99,14 @@ export interface NativeBinding {
   memsetD8Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
   memsetD16Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
   memsetD32Async(pointer: DevicePointer, value: number, count: number, stream: DriverHandle): void;
+  memcpyPeerAsync(
+    dst: DevicePointer,
+    dstContext: DriverHandle,
+    src: DevicePointer,
+    srcContext: DriverHandle,
+    size: number,
+    stream: DriverHandle,
+  ): void;
   memAdvise(
     pointer: DevicePointer,
     size: number,

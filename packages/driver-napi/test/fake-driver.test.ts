@@ -143,6 +143,23 @@ describeFake(`the addon over a fake libcuda ${skipReason ?? ''}`, () => {
     );
   });
 
+  it('resolves the peer entry points, packs pool access descriptors, and accepts ALREADY_ENABLED', () => {
+    const driver = fakeDriver(13000);
+    const abi = requested();
+    expect(abi.get('cuDeviceCanAccessPeer')).toEqual([4000]);
+    expect(abi.get('cuDeviceGetP2PAttribute')).toEqual([8000]);
+    expect(abi.get('cuMemcpyPeerAsync')).toEqual([4000]);
+    expect(() => driver.contextEnablePeerAccess(0xc001n)).not.toThrow();
+    driver.memPoolSetAccessMany(1n, [
+      { location: { type: MemLocationType.Device, id: 0 }, flags: 3 },
+      { location: { type: MemLocationType.Device, id: 1 }, flags: 1 },
+    ]);
+    driver.memPoolSetAccessMany(1n, []);
+    driver.memPoolSetAccess(1n, { type: MemLocationType.Device, id: 1 }, 3);
+    expect(calls()).toEqual(['cuMemPoolSetAccess 2111', 'cuMemPoolSetAccess 1113']);
+    expect(() => driver.deviceCanAccessPeer(0, 5)).toThrow(/cuDeviceCanAccessPeer/);
+  });
+
   it('passes CUmemLocation by value in the auto mode', () => {
     const driver = fakeDriver(13000);
     driver.memAdvise(4096n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.HostNuma, id: 2 });

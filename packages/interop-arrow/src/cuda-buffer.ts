@@ -3,7 +3,7 @@
 // copies are synchronous too).
 
 import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
-import { Buffer as MemoryBuffer, ownerMemoryBuffer } from '@cumem/memory';
+import { copyBetweenDevices, defaultStream, Buffer as MemoryBuffer, ownerMemoryBuffer } from '@cumem/memory';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
 import { ContextMemoryResource } from './context-memory-resource.js';
@@ -193,11 +193,15 @@ export class CudaBuffer {
     buf.#check();
     this.#writable();
     if (range.nbytes > 0) {
-      // Unified addressing lets one cuMemcpyAsync cross devices; it runs on the destination's stream.
+      // On the destination's default stream; between devices by @cumem/memory's policy: one
+      // cuMemcpyAsync when this device reaches the source, else cuMemcpyPeerAsync.
       const state = contextState(this.context);
-      const stream = enterContext(state);
-      state.driver.memcpyAsync(this.address + BigInt(range.position), buf.address, range.nbytes, stream);
-      finishOn(state, stream);
+      const handle = enterContext(state);
+      const from = contextState(buf.context).device.ordinal;
+      const to = state.device.ordinal;
+      const at = this.address + BigInt(range.position);
+      copyBetweenDevices(at, to, buf.address, from, range.nbytes, defaultStream(state.device));
+      finishOn(state, handle);
     }
     return range.nbytes;
   }

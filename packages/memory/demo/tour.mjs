@@ -3,10 +3,12 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   Buffer,
+  canAccessPeer,
   currentDriver,
   Device,
   DeviceMemoryResource,
   DriverUnavailableError,
+  defaultStream,
   deviceCount,
   deviceProperties,
   Host,
@@ -14,6 +16,7 @@ import {
   ManagedMemoryResource,
   memoryInfo,
   PinnedMemoryResource,
+  peerAttributes,
   Stream,
 } from '@cumem/memory';
 
@@ -120,6 +123,46 @@ if (driver.capabilities.interprocess) {
   shared.close();
 } else {
   console.log('IPC: skipped, this driver cannot share pools between processes');
+}
+
+// 5. Two GPUs: a peer copy, first between pools without peer access (cuMemcpyPeerAsync), then
+// with each pool accessible by the other device (cuMemcpyAsync over the link).
+if (count >= 2) {
+  const link = peerAttributes(0, 1);
+  console.log(
+    `devices 0 -> 1: canAccessPeer=${canAccessPeer(0, 1)}, native atomics=${link.nativeAtomicSupported}, ` +
+      `performance rank ${link.performanceRank}`,
+  );
+  const mr0 = new DeviceMemoryResource(0, {});
+  const mr1 = new DeviceMemoryResource(1, {});
+  const from = mr0.allocate(size, { stream });
+  const to = mr1.allocate(size);
+  defaultStream(1).sync(); // allocated in device 1's default stream order: done before the copies
+  from.copyFrom(staging, { stream });
+  const timePeerCopy = () => {
+    to.copyFrom(from, { stream }); // warm-up
+    const begin = stream.record();
+    to.copyFrom(from, { stream });
+    const finish = stream.record();
+    finish.sync();
+    return rate(begin.elapsedMs(finish));
+  };
+  const withoutAccess = timePeerCopy();
+  let withAccess = 'n/a (the devices cannot access each other)';
+  if (canAccessPeer(0, 1) && canAccessPeer(1, 0)) {
+    mr0.peerAccessibleBy = [1];
+    mr1.peerAccessibleBy = [0];
+    withAccess = timePeerCopy();
+  }
+  const check = new Uint8Array(size);
+  to.copyTo(check);
+  console.log(
+    `peer copy device 0 -> 1: ${withoutAccess} without pool access, ${withAccess} with it; ` +
+      `intact: ${check.every((byte) => byte === 42)}; mr0.peerAccessibleBy = [${[...mr0.peerAccessibleBy].join(', ')}]`,
+  );
+  for (const object of [from, to, mr0, mr1]) object.close();
+} else {
+  console.log('peer copy: skipped, one GPU here');
 }
 
 for (const object of [managed, staging, onDevice, pinned, deviceMemory, stream]) object.close();

@@ -2,6 +2,7 @@
 // device's default stream and the call waits for it; with one, the call only queues the work and
 // any JS memory it touches is held until the stream has passed it.
 import { describeValue } from '@cumem/core-types';
+import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
@@ -42,6 +43,11 @@ export function copyFromHost(
   ordinal: number,
 ): void {
   if (src.byteLength === 0) return;
+  if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
+    // Device memory of another device than the stream's: queued on its own device, in stream order.
+    inStreamOrderOn(runtime, stream, ordinal, (own) => copyFromHost(runtime, dst, src, true, own, ordinal));
+    return;
+  }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
@@ -60,6 +66,10 @@ export function copyToHost(
   ordinal: number,
 ): void {
   if (dst.byteLength === 0) return;
+  if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
+    inStreamOrderOn(runtime, stream, ordinal, (own) => copyToHost(runtime, dst, src, true, own, ordinal));
+    return;
+  }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
@@ -110,7 +120,7 @@ export function fillPattern(value: unknown, size: number, pointer: bigint): Fill
   return { width, value: pattern };
 }
 
-/** Fills `size` bytes at `pointer` with `pattern`. */
+/** Fills `size` bytes at `pointer` with `pattern`; `deviceOnly`: plain device memory of device `ordinal`. */
 export function fillPointer(
   runtime: DriverRuntime,
   pointer: bigint,
@@ -118,8 +128,15 @@ export function fillPointer(
   pattern: FillPattern,
   stream: Stream | undefined,
   ordinal: number,
+  deviceOnly = false,
 ): void {
   if (size === 0) return;
+  if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
+    inStreamOrderOn(runtime, stream, ordinal, (own) =>
+      fillPointer(runtime, pointer, size, pattern, own, ordinal),
+    );
+    return;
+  }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;

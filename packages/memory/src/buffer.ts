@@ -10,7 +10,7 @@ import {
   MemoryType,
   PointerAttribute,
 } from '@cumem/core-types';
-import { copyFromHost, copyPointers, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
+import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
 import { cancelRelease, type DeferredRelease, deferRelease } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
@@ -18,6 +18,7 @@ import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewLis
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import type { Release } from './object-finalizer.js';
 import { rangeOverrun } from './pointer-range.js';
+import { copyBuffers } from './peer-copy.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
 import type { Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -422,7 +423,7 @@ export class Buffer implements DeferredRelease {
     if (dst instanceof Buffer) {
       dst.checkOpen();
       checkSameSize(dst.byteSize, this.byteSize);
-      copyPointers(this.runtime, dst.pointer, this.pointer, this.byteSize, stream, this.workDevice(dst));
+      copyBuffers(this.runtime, dst, this, this.byteSize, stream, this.workDevice(dst));
     } else {
       const view = asView(dst);
       checkSameSize(view.byteLength, this.byteSize);
@@ -441,7 +442,7 @@ export class Buffer implements DeferredRelease {
     if (src instanceof Buffer) {
       src.checkOpen();
       checkSameSize(this.byteSize, src.byteSize);
-      copyPointers(this.runtime, this.pointer, src.pointer, this.byteSize, stream, this.workDevice(src));
+      copyBuffers(this.runtime, this, src, this.byteSize, stream, this.workDevice(src));
     } else if (isHostMemory(src)) {
       const view = asView(src);
       checkSameSize(this.byteSize, view.byteLength);
@@ -463,7 +464,15 @@ export class Buffer implements DeferredRelease {
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
     const pattern = fillPattern(value, this.byteSize, this.pointer);
-    fillPointer(this.runtime, this.pointer, this.byteSize, pattern, stream, this.workDevice(null));
+    fillPointer(
+      this.runtime,
+      this.pointer,
+      this.byteSize,
+      pattern,
+      stream,
+      this.workDevice(null),
+      this.isDeviceOnly(),
+    );
   }
 
   /**

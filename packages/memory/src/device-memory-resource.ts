@@ -14,6 +14,7 @@ import type { Buffer } from './buffer.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
 import {
   allocationHandleArgument,
   checkInterprocess,
@@ -96,6 +97,35 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   /** Always false: copy to the host, or use pinned or managed memory. */
   get isHostAccessible(): boolean {
     return false;
+  }
+
+  /**
+   * The other devices that may use this pool's memory directly: a live, Set-like view read
+   * from `cuMemPoolGetAccess` (owned pools, the device's current pool and imported ones alike).
+   * Copies between devices work without it (through `cuMemcpyPeerAsync`); granting access
+   * makes them run at the link's full speed. cumem never grants it on its own.
+   */
+  get peerAccessibleBy(): PeerAccessView {
+    this.checkOpen();
+    return new PeerAccessView(this);
+  }
+
+  /**
+   * Gives exactly these devices (Devices or ordinals; the owner is ignored) access. Every
+   * element is checked first; then only the difference changes, in one `cuMemPoolSetAccess`
+   * call, since the driver can take seconds per change.
+   * @throws TypeError / RangeError for a bad element; NotSupportedError for a device that
+   *   cannot access this device's memory (`cuDeviceCanAccessPeer`).
+   */
+  set peerAccessibleBy(devices: Iterable<Device | number>) {
+    this.checkPeerAccessOpen();
+    setPeerAccess(this, checkPeerDevices(this, devices));
+  }
+
+  /** @internal Refuses a closed resource and binds the owner's context for the pool calls. */
+  checkPeerAccessOpen(): void {
+    this.checkOpen();
+    this.runtime.makeCurrent(this.ordinal);
   }
 }
 

@@ -37,14 +37,19 @@ export class DriverRuntime {
     this.bind(ordinal);
   }
 
-  /** Makes the device's context current unconditionally (after code outside cumem changed it). */
-  bind(ordinal: number): void {
+  /** The primary context of device `ordinal`, retained the first time (it does not become current). */
+  context(ordinal: number): DriverHandle {
     let context = this.contexts[ordinal];
     if (context === undefined) {
       context = this.driver.primaryContextRetain(ordinal);
       this.contexts[ordinal] = context;
     }
-    this.driver.contextSetCurrent(context);
+    return context;
+  }
+
+  /** Makes the device's context current unconditionally (after code outside cumem changed it). */
+  bind(ordinal: number): void {
+    this.driver.contextSetCurrent(this.context(ordinal));
     boundRuntime = this;
     boundOrdinal = ordinal;
   }

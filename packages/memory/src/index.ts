@@ -28,6 +28,10 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { PeerAccessView } from './peer-access-view.js';
+/** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
+export { copyBetweenDevices, reachableOn } from './peer-copy.js';
+export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
 export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
 export { defaultStream, Stream, type StreamOptions } from './stream.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver, describeEachDriverWithDevices } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';
@@ -27,6 +27,7 @@ interface ChildReport {
   refusesAllocate: boolean;
   refusesExport: boolean;
   sawParentBytes: boolean;
+  crossCopySawParentBytes: boolean | null;
   hostViewMatches: boolean | null;
   size: number;
   warmUpSawParentBytes: boolean;
@@ -65,7 +66,12 @@ async function runChild<Report = ChildReport>(
   return JSON.parse(output) as Report;
 }
 
-async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device' | 'pinned'): Promise<void> {
+async function handOff(
+  driverName: string,
+  mr: PoolMemoryResource,
+  kind: 'device' | 'pinned',
+  device = 0,
+): Promise<void> {
   const size = 1 << 20;
   const buffer = mr.allocate(size);
   buffer.fill(0x11);
@@ -76,7 +82,8 @@ async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device
   expect(descriptor.uuid).toBe(mr.uuid);
   const report = await runChild(driverName, handle.fileDescriptor, {
     kind,
-    device: 0,
+    device,
+    crossCopy: device !== 0,
     uuid: mr.uuid,
     descriptor,
     expect: 0x11,
@@ -90,6 +97,7 @@ async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device
     refusesAllocate: true,
     refusesExport: true,
     sawParentBytes: true,
+    crossCopySawParentBytes: device !== 0 ? true : null,
     size,
   });
   // Only an imported resource opens descriptors; the exporting one refuses.
@@ -171,6 +179,34 @@ describeEachDriver(
           mr.close();
         });
       });
+    });
+  },
+  {
+    gpuOnly: true,
+    requires: (driver) =>
+      driver.capabilities.interprocess
+        ? undefined
+        : 'not applicable: the driver cannot share pools between processes',
+  },
+);
+
+describeEachDriverWithDevices(
+  adapters,
+  2,
+  'IPC with a child process, device 1',
+  (entry) => {
+    beforeAll(() => {
+      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
+        throw new Error('the IPC child imports the built package: run `tsc -b` in packages/memory first');
+      }
+      useDriver(entry.driver);
+    });
+
+    it('shares a device-1 pool buffer both ways; the child copies it to device 0 too', async () => {
+      const mr = new DeviceMemoryResource(1, { ipcEnabled: true });
+      expect(mr.deviceId).toBe(1);
+      await handOff(entry.name, mr, 'device', 1);
+      mr.close();
     });
   },
   {

@@ -5,6 +5,7 @@ import type { Buffer, Stream } from '@cumem/memory';
 import { currentDriver } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
+import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
 import { sharedScratch } from './range-scratch.js';
 import { checkStream, driverFor } from './stream-binding.js';
 
@@ -37,6 +38,16 @@ export function copyBatch(
   const driver = currentDriver();
   const strategy = chooseBatchStrategy(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
   if (count === 0) return;
+  if (crossesDevices(openStream.device.ordinal, destinations, sources, count)) {
+    // Ends on another device: ordinary copies when its pools let the stream's device in, else one peer copy per pair.
+    if (
+      !allReachable(openStream, destinations, count, true) ||
+      !allReachable(openStream, sources, count, false)
+    ) {
+      copyPairsAcrossDevices(openStream, destinations, sources, sizeOf, count);
+      return;
+    }
+  }
   const scratch = sharedScratch;
   scratch.reset(count);
   for (let i = 0; i < count; i++) {

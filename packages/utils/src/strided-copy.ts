@@ -4,7 +4,7 @@
 // transpose) is first rearranged on the CPU so that the driver sees a side dense in the
 // device side's order.
 import { checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
-import { defaultStream, type Stream } from '@cumem/memory';
+import { defaultStream, reachableOn, type Stream } from '@cumem/memory';
 import {
   type CopySide,
   estimateHostMicroseconds,
@@ -12,6 +12,7 @@ import {
   executePlan,
 } from './copy-execute.js';
 import { type CopyPlan, planCopy } from './copy-plan.js';
+import { peerCopyDriver } from './cross-device.js';
 import type { DType } from './dtype.js';
 import { hostStridedCopy } from './host-strided-copy.js';
 import { checkStream, driverFor } from './stream-binding.js';
@@ -90,8 +91,22 @@ export function stridedCopy(
   if (direct.calls === 0) return { path: 'direct', plan: direct };
   const ordinal = dst.deviceId >= 0 ? dst.deviceId : src.deviceId >= 0 ? src.deviceId : undefined;
   const target = given ?? defaultStream(ordinal);
-  const driver = driverFor(target);
+  let driver = driverFor(target);
   const handle = target.handle;
+  if (srcSide.kind === 'pointer' && dstSide.kind === 'pointer') {
+    const on = target.device.ordinal;
+    const srcDevice = src.deviceId;
+    const dstDevice = dst.deviceId;
+    if (
+      ((srcDevice >= 0 && srcDevice !== on) || (dstDevice >= 0 && dstDevice !== on)) &&
+      !(
+        reachableOn(target, srcSide.base, srcDevice, false) &&
+        reachableOn(target, dstSide.base, dstDevice, true)
+      )
+    ) {
+      driver = peerCopyDriver(driver, target, dstDevice, srcDevice);
+    }
+  }
 
   const hostIsSource = srcSide.kind === 'host';
   const deviceView = hostIsSource ? dst : src;

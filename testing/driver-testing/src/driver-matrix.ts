@@ -79,3 +79,33 @@ function describeWithDriver(
   if (reason === undefined && requires) reason = requires(entry.driver);
   describeGated(entry, `${title} [${entry.name}]`, reason, () => body(entry));
 }
+
+/**
+ * Like {@link describeEachDriver} for cases that need `deviceCount` devices: the reference
+ * driver made with that many devices (always runs), then each adapter, whose block is skipped
+ * as `not applicable: needs <n> GPUs` on a machine with fewer (never failed by
+ * `CUMEM_REQUIRE_GPU`, since the machine, not cumem, lacks them). `gpuOnly` leaves the reference out.
+ */
+export function describeEachDriverWithDevices(
+  adapters: AdapterFactories,
+  deviceCount: number,
+  title: string,
+  body: (entry: TestDriver) => void,
+  options: { gpuOnly?: boolean; requires?: (driver: Driver) => string | undefined } = {},
+): void {
+  if (!options.gpuOnly && wanted('reference')) {
+    const entry: TestDriver = {
+      name: `reference, ${deviceCount} devices`,
+      isReference: true,
+      driver: createReferenceDriver({ deviceCount }),
+      skipReason: undefined,
+    };
+    describeWithDriver(entry, title, body, options.requires);
+  }
+  const needs = (driver: Driver) =>
+    driver.deviceGetCount() < deviceCount
+      ? `not applicable: needs ${deviceCount} GPUs`
+      : options.requires?.(driver);
+  for (const entry of driverMatrix(adapters, { gpuOnly: true }))
+    describeWithDriver(entry, title, body, needs);
+}

@@ -4,6 +4,7 @@ export { describeGated, probeDriver } from './driver-gate.js';
 export {
   type AdapterFactories,
   describeEachDriver,
+  describeEachDriverWithDevices,
   driverMatrix,
   gpuRequired,
   type TestDriver,

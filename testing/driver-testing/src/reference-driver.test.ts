@@ -17,6 +17,9 @@ import { probeDriver } from './driver-gate.js';
 import { createReferenceDriver } from './reference-driver.js';
 
 driverConformanceSuite('reference', createReferenceDriver);
+driverConformanceSuite('reference, 2 devices', (options) =>
+  createReferenceDriver({ ...options, deviceCount: 2 }),
+);
 driverConformanceSuite('reference, legacy entry points', (options) =>
   createReferenceDriver({ ...options, entryPoints: 'legacy' }),
 );

@@ -19,7 +19,7 @@ import {
   referenceDeviceName,
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
-import { ReferencePools } from './reference/reference-pools.js';
+import { ReferencePeers } from './reference/reference-peers.js';
 import { ReferenceState } from './reference/reference-state.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
@@ -55,7 +55,7 @@ export function createReferenceDriver(options: ReferenceDriverOptions = {}): Dri
   return new ReferenceDriver(new ReferenceState({ deviceCount, totalMemory, legacy }));
 }
 
-class ReferenceDriver extends ReferencePools implements Driver {
+class ReferenceDriver extends ReferencePeers implements Driver {
   readonly name = 'reference';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
   readonly driverVersion = 13000;
@@ -260,25 +260,25 @@ class ReferenceDriver extends ReferencePools implements Driver {
   // --- Copies and fills -------------------------------------------------------------------
   memcpyAsync(dst: DevicePointer, src: DevicePointer, size: number, stream: DriverHandle): void {
     const call = 'cuMemcpyAsync';
-    this.state.checkStream(stream, call);
+    this.state.refuseUnreachable(this.state.streamDevice(stream, call), call, src, dst);
     const from = this.state.unifiedBytes(src, size, call);
     this.state.unifiedBytes(dst, size, call).set(from);
   }
   memcpyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle): void {
-    this.state.checkStream(stream, 'cuMemcpyHtoDAsync');
-    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync').set(bytesOf(src));
+    const device = this.state.streamDevice(stream, 'cuMemcpyHtoDAsync');
+    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync', device).set(bytesOf(src));
   }
   memcpyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle): void {
-    this.state.checkStream(stream, 'cuMemcpyDtoHAsync');
-    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync'));
+    const device = this.state.streamDevice(stream, 'cuMemcpyDtoHAsync');
+    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync', device));
   }
   memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
-    this.state.requireContext('cuMemcpyHtoD');
-    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoD').set(bytesOf(src));
+    const device = this.state.requireContext('cuMemcpyHtoD');
+    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoD', device).set(bytesOf(src));
   }
   memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
-    this.state.requireContext('cuMemcpyDtoH');
-    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoH'));
+    const device = this.state.requireContext('cuMemcpyDtoH');
+    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoH', device));
   }
   memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void {
     this.state.checkStream(stream, 'cuMemcpy2DAsync');
@@ -297,13 +297,14 @@ class ReferenceDriver extends ReferencePools implements Driver {
   ): void {
     const call = 'cuMemcpyBatchAsync';
     this.state.refuseBatchInLegacyMode(call, '12.8');
-    this.state.checkBatchStream(stream, call);
+    const device = this.state.contexts.indexOf(this.state.checkBatchStream(stream, call));
     if (!Number.isInteger(count) || count < 1 || count > Math.min(dsts.length, srcs.length, sizes.length)) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     }
     // Check every copy before doing any, so a bad entry leaves memory untouched.
     const copies = Array.from({ length: count }, (_, index) => {
       const size = Number(sizes[index]);
+      this.state.refuseUnreachable(device, call, srcs[index] as bigint, dsts[index] as bigint);
       return {
         from: this.state.unifiedBytes(srcs[index] as bigint, size, call),
         to: this.state.unifiedBytes(dsts[index] as bigint, size, call),
@@ -329,7 +330,7 @@ class ReferenceDriver extends ReferencePools implements Driver {
     size: 1 | 2 | 4,
     call: string,
   ): void {
-    this.state.checkStream(stream, call);
+    this.state.refuseUnreachable(this.state.streamDevice(stream, call), call, pointer);
     // The 16- and 32-bit forms need an address aligned to the element size.
     if (pointer % BigInt(size) !== 0n) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     fill(this.state.driverBytes(pointer, count * size, call), value, size);

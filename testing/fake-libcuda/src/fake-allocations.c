@@ -135,3 +135,10 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdevi
     default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
+
+/* Interprocess events: like the other IPC imports, not modelled (no second process). */
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) {
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  memset(h, 0, sizeof *h); memcpy(h->reserved, &e, sizeof e); return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) { (void)h; *e = NULL; return CUDA_ERROR_NOT_SUPPORTED; }

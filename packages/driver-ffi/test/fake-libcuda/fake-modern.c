@@ -77,6 +77,25 @@ CUresult CUDAAPI cuCtxSynchronize(void) { return CUDA_SUCCESS; }
 CUresult CUDAAPI cuMemGetInfo(size_t *f, size_t *t) { *f = (size_t)3 << 30; *t = (size_t)80 << 30; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least = 0; *greatest = -5; return CUDA_SUCCESS; }
 
+/* Peers: distinct devices can access each other; P2P attributes are attrib * 100 + src * 10 + dst
+ * (ordinals); enabling peer access twice answers CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, as the driver does. */
+static int peer_enabled[FAKE_DEVICES][FAKE_DEVICES];
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
+  if (!device_ok(d) || !device_ok(peer)) return CUDA_ERROR_INVALID_DEVICE;
+  *can = d != peer; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst) {
+  if (!device_ok(src) || !device_ok(dst)) return CUDA_ERROR_INVALID_DEVICE;
+  *value = (int)a * 100 + (src - 100) * 10 + (dst - 100); return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+  if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+  int self = (int)((uintptr_t)current_context - 0xC000) - 100, other = (int)((uintptr_t)peer - 0xC000) - 100;
+  if (flags || self < 0 || self >= FAKE_DEVICES || other < 0 || other >= FAKE_DEVICES || other == self) return CUDA_ERROR_INVALID_VALUE;
+  if (peer_enabled[self][other]) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  peer_enabled[self][other] = 1; return CUDA_SUCCESS;
+}
+
 /* Streams and events: handles are malloc'd words; the stream 0xBAD fails synchronisation. */
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority) {
   int64_t *w = malloc(16); w[0] = flags; w[1] = priority; *s = (CUstream)w; return CUDA_SUCCESS;
@@ -138,7 +157,10 @@ CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool p, CUmemPool_attribute a, vo
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool p, const CUmemAccessDesc *map, size_t count) {
-  (void)p; fake_last_call = (FakeLast){ FAKE_CALL_POOL_ACCESS, 0, 0, map->flags, map->location.type, map->location.id, 0, (int64_t)count, 0 };
+  /* extra packs the last descriptor (type * 100 + id * 10 + flags) to check an array is laid out as cuda.h says. */
+  const CUmemAccessDesc *end = &map[count - 1];
+  (void)p; fake_last_call = (FakeLast){ FAKE_CALL_POOL_ACCESS, 0, 0, map->flags, map->location.type, map->location.id, 0, (int64_t)count,
+                                        end->location.type * 100 + end->location.id * 10 + end->flags };
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *f, CUmemoryPool p, CUmemLocation *l) { (void)p; *f = (CUmemAccess_flags)(l->type * 10 + l->id); return CUDA_SUCCESS; }
@@ -213,6 +235,9 @@ CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t
 }
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { (void)s; memset(P(d), v, n); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { (void)s; for (size_t i = 0; i < n; i++) ((unsigned short *)P(d))[i] = v; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s) {
+  (void)s; if (!dc || !sc) return CUDA_ERROR_INVALID_CONTEXT; memmove(P(dst), P(src), n); return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { (void)s; for (size_t i = 0; i < n; i++) ((unsigned int *)P(d))[i] = v; return CUDA_SUCCESS; }
 
 /* Managed memory: what arrived is recorded for the tests. */

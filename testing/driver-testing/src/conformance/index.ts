@@ -9,6 +9,7 @@ import { errorCases } from './errors.js';
 import { ipcCases } from './ipc.js';
 import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
+import { peerCases } from './peers.js';
 import { pointerCases } from './pointers.js';
 import { poolCases } from './pools.js';
 import { streamEventCases } from './streams-events.js';
@@ -67,6 +68,7 @@ export function driverConformanceSuite(
     batchCases(suite);
     pointerCases(suite);
     ipcCases(suite);
+    peerCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

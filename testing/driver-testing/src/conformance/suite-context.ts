@@ -16,6 +16,8 @@ export interface SuiteContext {
   readonly create: CreateDriver;
   /** Ordinal of the device the suite runs on. */
   readonly device: number;
+  /** The driver is the host-memory reference driver (readable while collecting). */
+  readonly isReference: boolean;
   /** The device's primary context, current while the suite runs. */
   readonly context: DriverHandle;
   /** A non-blocking stream made for the suite. */
@@ -69,6 +71,7 @@ export function createSuiteContext(entry: TestDriver, create: CreateDriver, devi
     },
     create,
     device,
+    isReference: entry.isReference,
     get context() {
       if (primary === undefined) throw new Error('the primary context is made in beforeAll');
       return primary;

@@ -10,6 +10,7 @@ const codes = {
   CUDA_ERROR_INVALID_CONTEXT: [201, 'invalid device context'],
   CUDA_ERROR_INVALID_HANDLE: [400, 'invalid resource handle'],
   CUDA_ERROR_NOT_READY: [600, 'device not ready'],
+  CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: [705, 'peer access is not enabled'],
   CUDA_ERROR_NOT_SUPPORTED: [801, 'operation not supported'],
 } as const;
 

@@ -116,7 +116,7 @@ export abstract class ReferencePools extends ReferenceManaged {
   }
 
   // Devices may be granted access to any pool; the owner is the pool's device, or the host for host pools.
-  private accessOwner(pool: PoolState, location: MemLocation, call: string): boolean {
+  protected accessOwner(pool: PoolState, location: MemLocation, call: string): boolean {
     this.state.refuseNumaInLegacyMode(location, call);
     if (location.type === MemLocationType.Device) {
       if (

@@ -1,4 +1,10 @@
-import { MemAllocationType, type MemLocation, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import {
+  MemAccessFlags,
+  MemAllocationType,
+  type MemLocation,
+  MemLocationType,
+  NotSupportedError,
+} from '@cumem/core-types';
 import {
   AddressSpace,
   type Allocation,
@@ -9,7 +15,7 @@ import { cudaError } from './cuda-errors.js';
 import { referenceHostNumaId } from './device-table.js';
 import { JsMemoryAddresses } from './js-memory.js';
 import { ManagedState, managedPageSize, type StoredLocation } from './managed-state.js';
-import { PoolState } from './pool-state.js';
+import { accessKey, PoolState } from './pool-state.js';
 
 /** A stream of the reference driver. Work runs when enqueued, so a stream is always idle. */
 export interface StreamRecord {
@@ -106,10 +112,33 @@ export class ReferenceState {
     return record.context;
   }
 
+  /** The ordinal of the device whose context `stream` belongs to (see {@link checkStream}). */
+  streamDevice(stream: bigint, call: string): number {
+    return this.contexts.indexOf(this.checkStream(stream, call));
+  }
+
+  /**
+   * Refuses device work of `device` (its stream, or its current context) on memory it cannot
+   * reach: pool memory of another device is reachable only once `cuMemPoolSetAccess` grants
+   * that device access (the driver answers CUDA_ERROR_INVALID_VALUE, measured on two H200s).
+   * `cuMemAlloc` memory of another device is always reachable (the driver stages it when
+   * context peer access is off).
+   */
+  refuseUnreachable(device: number, call: string, ...pointers: bigint[]): void {
+    for (const pointer of pointers) {
+      const allocation = this.space.containing(pointer);
+      const pool = allocation?.pool;
+      if (!allocation || !pool || allocation.kind !== 'device' || allocation.device === device) continue;
+      if (pool.getAccess(accessKey(MemLocationType.Device, device), false) === MemAccessFlags.None) {
+        throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+      }
+    }
+  }
+
   /** Batch entry points refuse the legacy NULL stream (cuda.h: "Must not be legacy NULL stream"). */
-  checkBatchStream(stream: bigint, call: string): void {
+  checkBatchStream(stream: bigint, call: string): bigint {
     if (stream === 0n || stream === 1n) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
-    this.checkStream(stream, call);
+    return this.checkStream(stream, call);
   }
 
   event(event: bigint, call: string): EventRecord {
@@ -231,8 +260,9 @@ export class ReferenceState {
    * driver 580.159) while `cuMemcpyAsync` takes it. Refusing it here lets CI catch a layer that
    * copies to or from a pinned pool with those entry points.
    */
-  deviceSideBytes(pointer: bigint, size: number, call: string): Uint8Array {
+  deviceSideBytes(pointer: bigint, size: number, call: string, device = -1): Uint8Array {
     if (size === 0) return new Uint8Array(0);
+    if (device >= 0) this.refuseUnreachable(device, call, pointer);
     const { allocation, offset } = this.allocationSpan(pointer, size, call);
     if (allocation.origin === 'pool' && allocation.kind === 'host') {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');

@@ -1,0 +1,103 @@
+// Several devices: peer queries, context peer access, peer copies, and pool access for many
+// locations in one driver call.
+#include <cstring>
+#include <vector>
+
+#include "binding-support.h"
+#include "location-support.h"
+
+namespace cumem {
+namespace {
+
+// As binding-devices.cc: a bad ordinal is reported under the entry point the caller asked for.
+#define CUMEM_PEER_DEVICE(variable, index, call) \
+  CUMEM_INT(variable##Ordinal, index);           \
+  CUdevice variable;                             \
+  CUMEM_CHECK(state->cu.cuDeviceGet(&variable, variable##Ordinal), call)
+
+// deviceCanAccessPeer(ordinal, peerOrdinal)
+Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_PEER_DEVICE(device, 0, "cuDeviceCanAccessPeer");
+  CUMEM_PEER_DEVICE(peer, 1, "cuDeviceCanAccessPeer");
+  int can = 0;
+  CUMEM_CHECK(state->cu.cuDeviceCanAccessPeer(&can, device, peer), "cuDeviceCanAccessPeer");
+  return Napi::Boolean::New(env, can != 0);
+}
+
+// deviceGetP2PAttribute(attribute, srcOrdinal, dstOrdinal)
+Napi::Value DeviceGetP2PAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_INT(attribute, 0);
+  CUMEM_PEER_DEVICE(src, 1, "cuDeviceGetP2PAttribute");
+  CUMEM_PEER_DEVICE(dst, 2, "cuDeviceGetP2PAttribute");
+  int value = 0;
+  CUMEM_CHECK(state->cu.cuDeviceGetP2PAttribute(&value, static_cast<CUdevice_P2PAttribute>(attribute), src, dst),
+              "cuDeviceGetP2PAttribute");
+  return IntValue(env, value);
+}
+
+// contextEnablePeerAccess(peerContext): CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED counts as success.
+Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(peer, 0);
+  CUresult result = state->cu.cuCtxEnablePeerAccess(reinterpret_cast<CUcontext>(peer), 0);
+  if (result != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) CUMEM_CHECK(result, "cuCtxEnablePeerAccess");
+  return Undefined(env);
+}
+
+// memcpyPeerAsync(dst, dstContext, src, srcContext, size, stream)
+Napi::Value MemcpyPeerAsync(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(dst, 0);
+  CUMEM_ADDRESS(dstContext, 1);
+  CUMEM_ADDRESS(src, 2);
+  CUMEM_ADDRESS(srcContext, 3);
+  CUMEM_SIZE(size, 4);
+  CUMEM_ADDRESS(stream, 5);
+  CUMEM_CHECK(state->cu.cuMemcpyPeerAsync(dst, reinterpret_cast<CUcontext>(dstContext), src,
+                                          reinterpret_cast<CUcontext>(srcContext), size,
+                                          reinterpret_cast<CUstream>(stream)),
+              "cuMemcpyPeerAsync");
+  return Undefined(env);
+}
+
+// memPoolSetAccessMany(pool, packed): packed is an Int32Array of (type, id, flags) triples.
+Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pool, 0);
+  void* data = nullptr;
+  size_t bytes = 0;
+  if (!ReadView(env, info[1], &data, &bytes, "descriptors")) return Napi::Value();
+  if (bytes % (3 * sizeof(int32_t)) != 0) {
+    napi_throw_range_error(env, nullptr, "descriptors must hold (type, id, flags) triples of 32-bit integers");
+    return Napi::Value();
+  }
+  const size_t count = bytes / (3 * sizeof(int32_t));
+  if (count == 0) return Undefined(env);
+  std::vector<int32_t> packed(count * 3);
+  std::memcpy(packed.data(), data, bytes);
+  std::vector<CUmemAccessDesc> access(count);
+  for (size_t i = 0; i < count; i++) {
+    if (!CheckLocation(env, state, packed[3 * i], "memPoolSetAccessMany")) return Napi::Value();
+    std::memset(&access[i], 0, sizeof(CUmemAccessDesc));
+    access[i].location.type = static_cast<CUmemLocationType>(packed[3 * i]);
+    access[i].location.id = packed[3 * i + 1];
+    access[i].flags = static_cast<CUmemAccess_flags>(packed[3 * i + 2]);
+  }
+  CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), access.data(), count),
+              "cuMemPoolSetAccess");
+  return Undefined(env);
+}
+
+}  // namespace
+
+void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<DeviceCanAccessPeer>(env, target, "deviceCanAccessPeer", state);
+  Method<DeviceGetP2PAttribute>(env, target, "deviceGetP2PAttribute", state);
+  Method<ContextEnablePeerAccess>(env, target, "contextEnablePeerAccess", state);
+  Method<MemcpyPeerAsync>(env, target, "memcpyPeerAsync", state);
+  Method<MemPoolSetAccessMany>(env, target, "memPoolSetAccessMany", state);
+}
+
+}  // namespace cumem

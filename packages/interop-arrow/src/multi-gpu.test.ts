@@ -1,0 +1,43 @@
+// CudaBuffer.copyFromDevice between two devices' contexts, both directions, byte-exact; context
+// peer access is enabled once per pair (cuMemAlloc memory is otherwise staged through the
+// host). Reference driver with 2 devices here; the real adapters where there are 2 GPUs.
+import { canAccessPeer, setCurrentDevice, useDriver } from '@cumem/memory';
+import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing';
+import { beforeAll, expect, it } from 'vitest';
+import { adapters, patternBytes } from '../test/support.js';
+import { Context } from './context.js';
+
+describeEachDriverWithDevices(adapters, 2, 'CudaBuffer between devices', (entry) => {
+  let log: ReturnType<typeof countingDriver>['log'];
+  beforeAll(() => {
+    const counted = countingDriver(entry.driver);
+    log = counted.log;
+    useDriver(counted.driver);
+  });
+
+  it('copyFromDevice crosses contexts both ways, whatever device is current', () => {
+    const size = 3 << 20;
+    const data = patternBytes(size, 5);
+    const context0 = new Context(0);
+    const context1 = new Context(1);
+    setCurrentDevice(1);
+    const on0 = context0.bufferFromData(data);
+    const on1 = context1.newBuffer(size);
+    log.reset();
+    expect(on1.copyFromDevice(on0)).toBe(size);
+    expect(on1.equals(data)).toBe(true);
+    setCurrentDevice(0);
+    const back = context0.newBuffer(size);
+    expect(back.copyFromDevice(on1, { position: 0, nbytes: size })).toBe(size);
+    expect(back.equals(data)).toBe(true);
+    // A part at an offset, and bufferFromData of a buffer of the other device.
+    const part = context1.newBuffer(1024);
+    part.copyFromDevice(on0.slice(4096, 1024));
+    expect(part.equals(data.subarray(4096, 5120))).toBe(true);
+    expect(context1.bufferFromData(on0).equals(data)).toBe(true);
+    // Each direction the hardware allows enables context peer access once, however many copies follow.
+    const enables = log.calls.filter((call) => call === 'contextEnablePeerAccess').length;
+    expect(enables).toBe(Number(canAccessPeer(0, 1)) + Number(canAccessPeer(1, 0)));
+    for (const buffer of [on0, on1, back, part]) buffer.close();
+  });
+});

@@ -1,0 +1,164 @@
+// DeviceMemoryResource.peerAccessibleBy: which other devices may use a pool's memory.
+import {
+  Device,
+  type Driver,
+  type MemAccessDescriptor,
+  MemAccessFlags,
+  MemLocationType,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { deviceOrdinal } from './device-arguments.js';
+import type { DriverRuntime } from './driver-runtime.js';
+
+/** What the view needs from its pool resource. */
+export interface PeerAccessPool {
+  /** @internal */ readonly runtime: DriverRuntime;
+  /** @internal */ readonly pool: bigint;
+  /** The device owning the pool. */
+  readonly deviceId: number;
+  /** @internal Throws when the resource is closed. */
+  checkPeerAccessOpen(): void;
+}
+
+function deviceLocation(ordinal: number) {
+  return { type: MemLocationType.Device, id: ordinal };
+}
+
+/** The devices other than the owner that have access to `pool` now (`cuMemPoolGetAccess` per device). */
+export function readPeerAccess(resource: PeerAccessPool): number[] {
+  resource.checkPeerAccessOpen();
+  const { runtime, pool, deviceId } = resource;
+  const result: number[] = [];
+  for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
+    if (ordinal === deviceId) continue;
+    if (runtime.driver.memPoolGetAccess(pool, deviceLocation(ordinal)) !== MemAccessFlags.None)
+      result.push(ordinal);
+  }
+  return result;
+}
+
+/**
+ * Checks every element of `devices` (kind, existence, peer capability) before any change; the
+ * owner is dropped (it always has access).
+ * @throws TypeError for a non-iterable or a non-device; RangeError for a device that does not
+ *   exist; NotSupportedError for a device that cannot access the owner's memory.
+ */
+export function checkPeerDevices(resource: PeerAccessPool, devices: unknown): Set<number> {
+  if (
+    devices === null ||
+    typeof devices === 'string' ||
+    typeof (devices as Iterable<unknown>)?.[Symbol.iterator] !== 'function'
+  ) {
+    throw new TypeError('peerAccessibleBy must be assigned an iterable of Devices or device ordinals');
+  }
+  const { runtime, deviceId } = resource;
+  const wanted = new Set<number>();
+  let index = 0;
+  for (const device of devices as Iterable<unknown>) {
+    const ordinal = deviceOrdinal(runtime, device, `peerAccessibleBy[${index++}]`);
+    if (ordinal !== deviceId) wanted.add(ordinal);
+  }
+  for (const ordinal of wanted) checkCanAccess(runtime.driver, ordinal, deviceId);
+  return wanted;
+}
+
+function checkCanAccess(driver: Driver, ordinal: number, owner: number): void {
+  if (!driver.deviceCanAccessPeer(ordinal, owner)) {
+    throw new NotSupportedError(
+      `device ${ordinal} cannot access device ${owner}'s memory (cuDeviceCanAccessPeer is 0): copies still work, through cuMemcpyPeerAsync`,
+    );
+  }
+}
+
+/** Gives exactly `wanted` access, changing only the difference, in one `cuMemPoolSetAccess` call. */
+export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<number>): void {
+  const now = new Set(readPeerAccess(resource));
+  const changes: MemAccessDescriptor[] = [];
+  for (const ordinal of wanted) {
+    if (!now.has(ordinal))
+      changes.push({ location: deviceLocation(ordinal), flags: MemAccessFlags.ReadWrite });
+  }
+  for (const ordinal of now) {
+    if (!wanted.has(ordinal)) changes.push({ location: deviceLocation(ordinal), flags: MemAccessFlags.None });
+  }
+  if (changes.length > 0) resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
+}
+
+/**
+ * The devices, besides the owner, that may use a pool's memory: a live, Set-like view. Every
+ * read asks the driver (`cuMemPoolGetAccess`), so access granted by other code shows; every
+ * change is one `cuMemPoolSetAccess` call. Elements are `Device`s; `has` / `add` / `delete`
+ * also take ordinals.
+ */
+export class PeerAccessView implements Iterable<Device> {
+  /** @internal */
+  constructor(private readonly resource: PeerAccessPool) {}
+
+  private devices(): Device[] {
+    return readPeerAccess(this.resource).map((ordinal) => new Device(ordinal));
+  }
+
+  /** Number of devices with access, besides the owner. */
+  get size(): number {
+    return readPeerAccess(this.resource).length;
+  }
+
+  /** True when `device` (a Device or ordinal) has access; false for the owner and for non-devices. */
+  has(device: unknown): boolean {
+    const ordinal = Device.isInstance(device) ? device.ordinal : device;
+    if (typeof ordinal !== 'number') return false;
+    return readPeerAccess(this.resource).includes(ordinal);
+  }
+
+  /**
+   * Grants `device` read-write access to the pool (no change for the owner or a device that has it).
+   * @throws as the `peerAccessibleBy` setter.
+   */
+  add(device: Device | number): this {
+    const wanted = new Set(readPeerAccess(this.resource));
+    for (const ordinal of checkPeerDevices(this.resource, [device])) wanted.add(ordinal);
+    setPeerAccess(this.resource, wanted);
+    return this;
+  }
+
+  /** Revokes `device`'s access; false (and no driver change) when it had none. */
+  delete(device: unknown): boolean {
+    const ordinal = Device.isInstance(device) ? device.ordinal : device;
+    const now = new Set(readPeerAccess(this.resource));
+    if (typeof ordinal !== 'number' || !now.has(ordinal)) return false;
+    now.delete(ordinal);
+    setPeerAccess(this.resource, now);
+    return true;
+  }
+
+  /** Revokes every peer's access in one driver call. */
+  clear(): void {
+    setPeerAccess(this.resource, new Set());
+  }
+
+  /** Calls `callback(device, device, view)` for each device with access, as `Set.prototype.forEach` does. */
+  forEach(
+    callback: (value: Device, key: Device, view: PeerAccessView) => void,
+    thisArgument?: unknown,
+  ): void {
+    for (const device of this.devices()) callback.call(thisArgument, device, device, this);
+  }
+
+  /** The devices with access now. */
+  values(): IterableIterator<Device> {
+    return this.devices()[Symbol.iterator]();
+  }
+
+  /** Same as {@link values}, as on a Set. */
+  keys(): IterableIterator<Device> {
+    return this.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<Device> {
+    return this.values();
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'PeerAccessView';
+  }
+}

@@ -1,0 +1,100 @@
+// Work of copyBatch and StridedMemoryView copies whose ends lie on another device than the
+// stream's. The same-device case never gets here (one number compared per buffer). Copies whose
+// ends the stream's device can reach stay ordinary; others go through @cumem/memory's peer path
+// (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
+import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
+import { type Buffer, copyBetweenDevices, reachableOn, type Stream } from '@cumem/memory';
+
+/** True when some buffer is device memory of another device than `on` (no driver call). */
+export function crossesDevices(
+  on: number,
+  dsts: readonly Buffer[],
+  srcs: readonly Buffer[],
+  count: number,
+): boolean {
+  for (let i = 0; i < count; i++) {
+    const to = dsts[i]!.deviceId;
+    const from = srcs[i]!.deviceId;
+    if ((to >= 0 && to !== on) || (from >= 0 && from !== on)) return true;
+  }
+  return false;
+}
+
+/** The device whose own memory `buffer` is, or -1 for memory every device reaches (pinned, managed). */
+export function ownDevice(buffer: Buffer): number {
+  return buffer.isDeviceAccessible && !buffer.isHostAccessible ? buffer.deviceId : -1;
+}
+
+/**
+ * Whether `stream`'s device can read (`write`: and write) every buffer with ordinary copies. Asked once per memory
+ * resource (buffers of one pool share its access), so a batch of 1024 slices of two buffers
+ * costs one query per side; runs of buffers of one resource cost one comparison each.
+ */
+export function allReachable(
+  stream: Stream,
+  buffers: readonly Buffer[],
+  count: number,
+  write: boolean,
+): boolean {
+  let known: Map<unknown, boolean> | undefined;
+  let lastKey: unknown;
+  for (let i = 0; i < count; i++) {
+    const buffer = buffers[i]!;
+    const key = buffer.memoryResource ?? buffer;
+    if (key === lastKey) continue;
+    lastKey = key;
+    let reachable = known?.get(key);
+    if (reachable === undefined) {
+      reachable = reachableOn(stream, buffer.handle, ownDevice(buffer), write);
+      known ??= new Map();
+      known.set(key, reachable);
+    }
+    if (!reachable) return false;
+  }
+  return true;
+}
+
+/** Copies each pair on its own through the peer path (for batches with unreachable ends). */
+export function copyPairsAcrossDevices(
+  stream: Stream,
+  dsts: readonly Buffer[],
+  srcs: readonly Buffer[],
+  sizeOf: (i: number) => number,
+  count: number,
+): void {
+  for (let i = 0; i < count; i++) {
+    const size = sizeOf(i);
+    if (size === 0) continue;
+    const dst = dsts[i]!;
+    const src = srcs[i]!;
+    copyBetweenDevices(dst.handle, ownDevice(dst), src.handle, ownDevice(src), size, stream);
+  }
+}
+
+/**
+ * A driver whose pointer copies go through the peer path: 1D copies as they are, 2D and 3D ones
+ * row by row (cuMemcpyPeerAsync copies one range). For strided copies between devices whose
+ * memory the stream's device cannot reach; the rest of `inner` is used as it is.
+ */
+export function peerCopyDriver(inner: Driver, stream: Stream, dstDevice: number, srcDevice: number): Driver {
+  const copy = (dst: bigint, src: bigint, size: number) =>
+    copyBetweenDevices(dst, dstDevice, src, srcDevice, size, stream);
+  const rows = (c: Memcpy2D, srcBase: bigint, dstBase: bigint) => {
+    for (let row = 0; row < c.height; row++) {
+      copy(dstBase + BigInt(row * c.dstPitch), srcBase + BigInt(row * c.srcPitch), c.widthInBytes);
+    }
+  };
+  return Object.assign(Object.create(inner) as Driver, {
+    memcpyAsync: (dst: bigint, src: bigint, size: number) => copy(dst, src, size),
+    memcpy2DAsync: (c: Memcpy2D) => rows(c, c.src as bigint, c.dst as bigint),
+    memcpy3DAsync: (c: Memcpy3D) => {
+      for (let slice = 0; slice < c.depth; slice++) {
+        rows(
+          c,
+          (c.src as bigint) + BigInt(slice * c.srcPitch * c.srcHeight),
+          (c.dst as bigint) + BigInt(slice * c.dstPitch * c.dstHeight),
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,136 @@
+// copyBatch with buffers of two devices, and StridedMemoryView copies between devices, with
+// and without pool access (then through cuMemcpyPeerAsync). Reference driver with 2 devices
+// here; the real adapters where there are 2 GPUs ("not applicable: needs 2 GPUs" elsewhere).
+import {
+  type Buffer,
+  canAccessPeer,
+  DeviceMemoryResource,
+  defaultStream,
+  Stream,
+  useDriver,
+} from '@cumem/memory';
+import { describeEachDriverWithDevices } from '@cumem/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adapters, patternBytes } from '../test/support.js';
+import { copyBatch } from './copy-batch.js';
+import { StridedLayout } from './strided-layout.js';
+import { StridedMemoryView } from './strided-memory-view.js';
+
+function download(buffer: Buffer): Uint8Array {
+  const out = new Uint8Array(buffer.size);
+  buffer.copyTo(out);
+  return out;
+}
+
+function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
+  expect(actual.length).toBe(expected.length);
+  const first = actual.findIndex((byte, i) => byte !== expected[i]);
+  expect(first, `first differing byte at ${first}`).toBe(-1);
+}
+
+describeEachDriverWithDevices(adapters, 2, 'Several GPUs in @cumem/utils', (entry) => {
+  beforeAll(() => {
+    useDriver(entry.driver);
+  });
+
+  for (const access of ['without', 'with'] as const) {
+    describe(`${access} pool access`, () => {
+      let mr0: DeviceMemoryResource;
+      let mr1: DeviceMemoryResource;
+      let usable = true;
+      beforeAll(() => {
+        mr0 = new DeviceMemoryResource(0, {});
+        mr1 = new DeviceMemoryResource(1, {});
+        if (access === 'with') {
+          usable = canAccessPeer(0, 1) && canAccessPeer(1, 0);
+          if (usable) {
+            mr0.peerAccessibleBy = [1];
+            mr1.peerAccessibleBy = [0];
+          }
+        }
+      });
+
+      for (const strategy of ['auto', 'batch', 'loop'] as const) {
+        it(`copyBatch mixes devices in both directions, on a stream of either (strategy ${strategy})`, () => {
+          if (!usable) return;
+          for (const on of [0, 1]) {
+            using stream = Stream.create(on);
+            const count = 24;
+            const data = Array.from({ length: count }, (_, i) => patternBytes(4096 + i * 61, i + on * 50));
+            // Sources alternate devices, destinations on the other device of each source.
+            const srcs = data.map((bytes, i) => {
+              const buffer = (i % 2 === 0 ? mr0 : mr1).allocate(bytes.length);
+              buffer.copyFrom(bytes);
+              return buffer;
+            });
+            const dsts = data.map((bytes, i) => (i % 2 === 0 ? mr1 : mr0).allocate(bytes.length));
+            // Allocations are ordered on each device's default stream: done before the batch.
+            defaultStream(0).sync();
+            defaultStream(1).sync();
+            copyBatch(stream, dsts, srcs, undefined, { strategy });
+            stream.sync();
+            dsts.forEach((dst, i) => {
+              expectBytes(download(dst), data[i]!);
+            });
+            // Partial sizes: only the first 100 bytes move.
+            for (const dst of dsts) dst.fill(0);
+            copyBatch(stream, dsts, srcs, 100, { strategy });
+            stream.sync();
+            dsts.forEach((dst, i) => {
+              const expected = new Uint8Array(dst.size);
+              expected.set(data[i]!.subarray(0, 100));
+              expectBytes(download(dst), expected);
+            });
+            for (const buffer of [...srcs, ...dsts]) buffer.close();
+          }
+        });
+      }
+
+      it('StridedMemoryView copyFrom / copyTo between devices: dense, 2D and 3D layouts', () => {
+        if (!usable) return;
+        const itemsize = 4;
+        const rows = 64;
+        const cols = 48;
+        const bytes = rows * cols * itemsize;
+        const data = patternBytes(bytes, 91);
+        using a = mr0.allocate(bytes);
+        using b = mr1.allocate(bytes);
+        a.copyFrom(data);
+        const dense = new StridedLayout([rows, cols], null, itemsize);
+        const viewA = StridedMemoryView.fromBuffer(a, dense);
+        const viewB = StridedMemoryView.fromBuffer(b, dense);
+        b.fill(0);
+        viewB.copyFrom(viewA);
+        expectBytes(download(b), data);
+        // A transpose (2D with pitches) from device 1 back to device 0.
+        a.fill(0);
+        const transposed = new StridedLayout([cols, rows], [1, cols], itemsize);
+        const viewAT = StridedMemoryView.fromBuffer(a, new StridedLayout([cols, rows], null, itemsize));
+        StridedMemoryView.fromBuffer(b, transposed).copyTo(viewAT);
+        const back = download(a);
+        const source = new Uint32Array(data.buffer);
+        const result = new Uint32Array(back.buffer);
+        for (let r = 0; r < rows; r++) {
+          for (let c = 0; c < cols; c++) expect(result[c * rows + r]).toBe(source[r * cols + c]);
+        }
+        // A 3D slab: every other row of every other plane, on a stream of device 1.
+        b.fill(0);
+        const slab = new StridedLayout([4, 8, cols], [16 * cols, 2 * cols, 1], itemsize);
+        using stream = Stream.create(1);
+        StridedMemoryView.fromBuffer(b, slab).copyFrom(StridedMemoryView.fromBuffer(a, slab), { stream });
+        stream.sync();
+        const got = new Uint32Array(download(b).buffer);
+        const want = new Uint32Array(back.buffer);
+        for (let p = 0; p < 4; p++) {
+          for (let r = 0; r < 8; r++) {
+            for (let c = 0; c < cols; c++) {
+              const index = p * 16 * cols + r * 2 * cols + c;
+              expect(got[index]).toBe(want[index]);
+            }
+          }
+        }
+        expect(got[cols]).toBe(0); // row 1 is not part of the slab
+      });
+    });
+  }
+});
