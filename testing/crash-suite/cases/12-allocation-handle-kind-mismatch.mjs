@@ -1,16 +1,44 @@
-// Class 3: a device pool's allocation handle imported as a pinned pool (and the reverse) is a
-// TypeError, before any driver call.
-// needs: interprocess, hostMemoryPools, hostNumaLocations
-import { expectThrows, memory, setUp } from './support.mjs';
+// Class 3: a device pool's allocation handle imported as a pinned pool (and the reverse) must
+// never hand out a Buffer of the wrong kind: the driver cannot describe an imported pool, so the
+// first buffer imported through it is checked (memory type, device) and refused with TypeError
+// before any Buffer exists — a device buffer never claims to be host-accessible.
+// needs: interprocess, hostMemoryPools, hostNumaLocations, processes
+import { fileURLToPath } from 'node:url';
+import { expectThrows, memory, readRequest, runChild, setUp } from './support.mjs';
 
 await setUp();
-const device = new memory.DeviceMemoryResource(0, { ipcEnabled: true });
-const pinned = new memory.PinnedMemoryResource({ ipcEnabled: true, numaId: 0 });
-expectThrows(TypeError, 'PinnedMemoryResource.fromAllocationHandle(a device pool handle)', () =>
-  memory.PinnedMemoryResource.fromAllocationHandle(device.getAllocationHandle()),
-);
-expectThrows(TypeError, 'DeviceMemoryResource.fromAllocationHandle(a pinned pool handle)', () =>
-  memory.DeviceMemoryResource.fromAllocationHandle(0, pinned.getAllocationHandle()),
-);
-device.close();
-pinned.close();
+if (process.argv[2] === 'child') {
+  const { descriptor, exportedKind } = await readRequest();
+  const handle = memory.IpcAllocationHandle.fromFileDescriptor(3);
+  // Import the pool as the OTHER kind; the pool import itself may or may not be refused by the
+  // driver, but no buffer of the wrong kind may come out of it.
+  let mr;
+  try {
+    mr =
+      exportedKind === 'device'
+        ? memory.PinnedMemoryResource.fromAllocationHandle(handle)
+        : memory.DeviceMemoryResource.fromAllocationHandle(0, handle);
+  } catch (error) {
+    if (!(error instanceof TypeError) && error?.name !== 'CudaError') throw error;
+    process.exit(0);
+  }
+  expectThrows(TypeError, `a ${exportedKind} pool's buffer imported through the other kind`, () =>
+    memory.Buffer.fromIpcDescriptor(mr, descriptor),
+  );
+  mr.close();
+} else {
+  for (const exportedKind of ['device', 'pinned']) {
+    const mr =
+      exportedKind === 'device'
+        ? new memory.DeviceMemoryResource(0, { ipcEnabled: true })
+        : new memory.PinnedMemoryResource({ ipcEnabled: true, numaId: 0 });
+    const buffer = mr.allocate(65536);
+    const handle = mr.getAllocationHandle();
+    await runChild(fileURLToPath(import.meta.url), handle.fileDescriptor, {
+      descriptor: buffer.ipcDescriptor,
+      exportedKind,
+    });
+    buffer.close();
+    mr.close();
+  }
+}

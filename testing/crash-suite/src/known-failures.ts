@@ -6,24 +6,8 @@
 // The real adapters (GPU) have no entries: every case runs there.
 
 const knownFailures = new Map<string, readonly string[]>([
-  ['01-host-view-after-close', ['napi-fake', 'ffi-fake']],
-  ['02-host-view-after-gc', ['napi-fake', 'ffi-fake']],
-  ['03-slice-view-after-parent-close', ['napi-fake', 'ffi-fake']],
-  ['04-arrow-host-buffer-after-close', ['napi-fake', 'ffi-fake']],
-  ['05-managed-view-after-close', ['napi-fake', 'ffi-fake']],
-  ['06-owner-wrapper-after-owner-close', ['reference', 'napi-fake', 'ffi-fake']],
-  ['07-cuda-buffer-to-memory-buffer', ['reference', 'napi-fake', 'ffi-fake']],
-  ['08-from-handle-past-allocation', ['reference', 'napi-fake', 'ffi-fake']],
-  ['11-ipc-mem-handle-trailing-bytes', ['napi-fake', 'ffi-fake']],
-  ['12-allocation-handle-kind-mismatch', ['napi-fake', 'ffi-fake']],
-  ['13-two-owners', ['reference', 'napi-fake', 'ffi-fake']],
-  ['14-allocation-handle-dups-fd', ['reference', 'napi-fake', 'ffi-fake']],
-  ['15-worker-terminate-during-sync', ['napi-fake', 'ffi-fake']],
-  ['16-record-sync-async-gc', ['reference', 'napi-fake', 'ffi-fake']],
   ['18-record-batch-flipped-length', ['reference', 'napi-fake', 'ffi-fake']],
   ['19-array-interface-garbage-stream', ['reference', 'napi-fake', 'ffi-fake']],
-  ['20-memcpy2d-small-host-view', ['ffi-fake']],
-  ['21-host-view-over-4gib', ['reference', 'napi-fake', 'ffi-fake']],
   ['23-accessed-by-host-numa', ['reference', 'napi-fake', 'ffi-fake']],
 ]);
 

@@ -137,3 +137,17 @@ CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, c
   if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_ERROR_NOT_FOUND;
 }
+
+/* Peers: every fake device reaches every other one (all memory is host memory). */
+CUresult CUDAAPI cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
+  if (!device_ok(d) || !device_ok(peer)) return CUDA_ERROR_INVALID_DEVICE;
+  *can = d != peer; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst) {
+  (void)a;
+  if (!device_ok(src) || !device_ok(dst) || src == dst) return CUDA_ERROR_INVALID_DEVICE;
+  *value = 1; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+  (void)peer; return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
