@@ -14,7 +14,13 @@ export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefin
     if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') return undefined;
     throw error;
   }
-  return start + BigInt(driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize));
+  const size = BigInt(driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize));
+  // The CUDA 13.0 driver (580) answers RANGE_START_ADDR 0 for memory of a host (pinned) pool,
+  // with RANGE_SIZE the allocation's size. A start that does not hold the pointer is taken as
+  // the pointer itself: exact for every pointer at an allocation's start (each buffer a resource
+  // hands out, each IPC import), generous by the pointer's offset into the allocation otherwise.
+  if (start > pointer || start + size <= pointer) return pointer + size;
+  return start + size;
 }
 
 /**
