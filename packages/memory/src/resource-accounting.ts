@@ -81,7 +81,7 @@ export class ResourceAccounting {
 
   /** Hot path. */
   released(key: number, size: number): void {
-    if (this.uncounted !== null && this.uncounted.delete(key)) {
+    if (this.uncounted?.delete(key)) {
       if (this.uncounted.size === 0) this.uncounted = null;
       return;
     }
