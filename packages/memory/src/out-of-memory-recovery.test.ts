@@ -10,7 +10,7 @@ import { createReferenceDriver, describeEachDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { trackAllocations } from './allocation-tracker.js';
-import type { MemoryResource } from './buffer.js';
+import type { Buffer, MemoryResource } from './buffer.js';
 import { flushDeferredReleases, releaseDroppedBuffers } from './buffer-release.js';
 import { currentResource, setCurrentResource } from './current-resource.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
@@ -76,7 +76,7 @@ describeEachDriver(adapters, 'out-of-memory recovery', (entry) => {
     const total = entry.isReference ? 64 * mebibyte : entry.driver.deviceTotalMem(0);
     const mr = new DeviceMemoryResource(0, {});
     setOutOfMemoryRecovery({ releaseDropped: false, maxAttempts: 0 });
-    const held = [];
+    const held: Buffer[] = [];
     try {
       // Held, not dropped: without recovery the first allocation past the memory fails.
       expect(() => {
@@ -109,7 +109,12 @@ describeEachDriver(adapters, 'out-of-memory recovery', (entry) => {
     expect(finalizerReleases().count - count).toBe(2);
     expect(mr.statistics().bytes.current).toBe(0);
     expect(mr.statistics().allocations.current).toBe(0);
-    expect(tracker.releasedByFinalizer().map((allocation) => allocation.size).sort()).toEqual([4096, 8192]);
+    expect(
+      tracker
+        .releasedByFinalizer()
+        .map((allocation) => allocation.size)
+        .sort(),
+    ).toEqual([4096, 8192]);
   });
 
   describe('current resource', () => {

@@ -5,7 +5,6 @@ import {
   checkSize,
   type DriverHandle,
   describeValue,
-  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
