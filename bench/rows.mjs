@@ -83,6 +83,31 @@ export const ROWS = [
     description: 'DeviceMemoryResource.allocate(4 KiB, { stream }) + Buffer.close({ stream }), per pair',
     checks: both({ kind: 'maxRatio', value: 1.3 }),
   },
+  // The costs of memory-pressure features (issue 15) on the same pair. `cFrom`: their C floor is
+  // the plain row's (C has nothing to switch on). Statistics' target is at most +5% of the plain
+  // row of the same implementation and run (1.3 x 1.05 of C bounds it here; the README compares
+  // the two rows' values); tracking's cost is measured and stated in packages/memory/README.md.
+  {
+    id: 'memory.deviceAllocateClose4KiB.statistics',
+    ...calls(100_000),
+    cFrom: 'memory.deviceAllocateClose4KiB',
+    suite: 'memory',
+    unit: 'ns',
+    description: 'memory.deviceAllocateClose4KiB with mr.enableStatistics() (C: that row)',
+    notApplicable: { cudaCore: 'n/a: cuda.core has no statistics on its memory resources' },
+    checks: both({ kind: 'maxRatio', value: 1.365 }),
+  },
+  {
+    id: 'memory.deviceAllocateClose4KiB.tracking',
+    ...calls(100_000),
+    cFrom: 'memory.deviceAllocateClose4KiB',
+    suite: 'memory',
+    unit: 'ns',
+    description:
+      'memory.deviceAllocateClose4KiB under trackAllocations({ resource }) (variants: with stacks) (C: that row)',
+    notApplicable: { cudaCore: 'n/a: cuda.core has no allocation tracking' },
+    checks: both({ kind: 'maxRatio', value: 3 }),
+  },
   {
     id: 'memory.copyHtoD256MiB',
     suite: 'memory',

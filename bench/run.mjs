@@ -233,9 +233,11 @@ function mergeRow(row, raw, deviceName) {
   for (const impl of IMPLEMENTATIONS) {
     const suiteResult = raw[impl];
     if (!suiteResult) continue;
-    let entry = suiteResult.rows?.[row.id];
+    // A row whose C floor is another row's (`cFrom` in rows.mjs) reads that row's C result.
+    const id = impl === 'c' && row.cFrom ? row.cFrom : row.id;
+    let entry = suiteResult.rows?.[id];
     if (impl === 'c' && row.floorBeforeAndAfter && raw.cAfter)
-      entry = combineFloor(entry, raw.cAfter.rows?.[row.id]);
+      entry = combineFloor(entry, raw.cAfter.rows?.[id]);
     if (typeof entry?.skipped === 'string') {
       // Not applicable on this machine (the multi-GPU rows on one GPU): neither pass nor fail.
       skipped ??= entry.skipped;
@@ -312,7 +314,11 @@ for (const suite of options.suites) {
     };
   }
   // The small-call rows' floor once more, after the others (see `floorBeforeAndAfter` in rows.mjs).
-  const again = ROWS.filter((row) => row.suite === suite && row.floorBeforeAndAfter).map((row) => row.id);
+  const again = [
+    ...new Set(
+      ROWS.filter((row) => row.suite === suite && row.floorBeforeAndAfter).map((row) => row.cFrom ?? row.id),
+    ),
+  ];
   if (options.impls.includes('c') && options.impls.length > 1 && again.length && !compiled.error) {
     raw[suite].cAfter = runImplementation(suite, 'c', compiled, again);
     if (raw[suite].cAfter.error) info[`${suite}.cAfter`] = { error: raw[suite].cAfter.error };

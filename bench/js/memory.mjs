@@ -51,6 +51,40 @@ await suite.row('memory.deviceAllocateClose4KiB', 'ns', () => {
   return result(samples, 'ns', { protocol, via: 'DeviceMemoryResource.allocate + Buffer.close' });
 });
 
+// The same pairs with statistics on, then under a tracker (without and with stack traces).
+function allocateCloseBatch(resource) {
+  return (n) => {
+    for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
+    stream.sync();
+  };
+}
+
+await suite.row('memory.deviceAllocateClose4KiB.statistics', 'ns', () => {
+  const resource = new memory.DeviceMemoryResource(device).enableStatistics();
+  const { samples, protocol } = callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS);
+  const counted = resource.statistics().allocations.total;
+  return result(samples, 'ns', { protocol, via: `enableStatistics(); ${counted} allocations counted` });
+});
+
+await suite.row('memory.deviceAllocateClose4KiB.tracking', 'ns', () => {
+  const resource = new memory.DeviceMemoryResource(device);
+  const measure = (stacks) => {
+    const tracker = memory.trackAllocations({ resource, stacks });
+    try {
+      return callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS);
+    } finally {
+      tracker.close();
+    }
+  };
+  const { samples, protocol } = measure(false);
+  const withStacks = measure(true);
+  return result(samples, 'ns', {
+    protocol,
+    via: 'trackAllocations({ resource })',
+    variants: { stacks: median(withStacks.samples) },
+  });
+});
+
 // One set of buffers serves the three copy rows: pinned source, device, pinned destination.
 let copyBuffers;
 function copySetup() {

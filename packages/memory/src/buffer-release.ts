@@ -4,7 +4,24 @@
 // buffers wait in a small batch, held strongly, and only those still open when the batch is
 // flushed (after the current macrotask, or when the batch is full) get a finalizer. A dropped
 // buffer is therefore collectable one event-loop turn later than it would otherwise be.
-import { forgetFinalizer, type Release, registerFinalizer } from './object-finalizer.js';
+//
+// Out-of-memory recovery cannot wait for finalizers: they run as tasks, after the failing
+// allocate() has returned. So each registered buffer also gets a record with a WeakRef to it;
+// after a forced collection, releaseDroppedBuffers() frees the memory of every record whose
+// buffer is gone, at once. A record releases exactly once: whichever of the finalizer, the
+// recovery scan and close() comes first empties it (release = null), and the others do nothing.
+// The WeakRef is made only for buffers that outlive their batch (not on the allocate/close hot
+// path), and not at all when recovery is turned off (setOutOfMemoryRecovery).
+import { clearKeptObjects, garbageCollector } from './garbage-collection.js';
+import type { Release } from './object-finalizer.js';
+
+/** One registered buffer's release; `release` null once done (closed or released). */
+export class ReleaseRecord {
+  constructor(
+    readonly ref: WeakRef<object> | null,
+    public release: Release | null,
+  ) {}
+}
 
 /** What the batch needs from a buffer. */
 export interface DeferredRelease {
@@ -12,14 +29,38 @@ export interface DeferredRelease {
   needsFinalizer(): boolean;
   /** A function that frees the memory, referencing everything it needs except the object itself. */
   finalizerRelease(): Release;
-  /** Called after the finalizer was registered, so close() knows to cancel it. */
-  markRegistered(): void;
+  /** Called after the finalizer was registered, so close() can cancel it through `record`. */
+  markRegistered(record: ReleaseRecord): void;
 }
 
 const batchSize = 256;
 const pending: (DeferredRelease | undefined)[] = new Array(batchSize).fill(undefined);
 let count = 0;
 let scheduled = false;
+// Records of registered buffers, for the recovery scan; compacted when half are done.
+let records: ReleaseRecord[] = [];
+let liveRecords = 0;
+let keepWeakRefs = true;
+
+const registry = new FinalizationRegistry<ReleaseRecord>((record) => {
+  runRelease(record);
+});
+
+function runRelease(record: ReleaseRecord): boolean {
+  const release = record.release;
+  if (release === null) return false;
+  record.release = null;
+  liveRecords--;
+  try {
+    release();
+  } catch (error) {
+    process.emitWarning(
+      `cumem: releasing a dropped buffer failed: ${(error as Error).message}`,
+      'CumemWarning',
+    );
+  }
+  return true;
+}
 
 function flush(): void {
   const n = count;
@@ -28,10 +69,18 @@ function flush(): void {
     const target = pending[index] as DeferredRelease;
     pending[index] = undefined;
     if (target.needsFinalizer()) {
-      registerFinalizer(target, target.finalizerRelease());
-      target.markRegistered();
+      const record = new ReleaseRecord(keepWeakRefs ? new WeakRef(target) : null, target.finalizerRelease());
+      registry.register(target, record, record);
+      liveRecords++;
+      if (record.ref !== null) records.push(record);
+      target.markRegistered(record);
     }
   }
+  if (records.length > 64 && records.length > 2 * liveRecords) compact();
+}
+
+function compact(): void {
+  records = records.filter((record) => record.release !== null);
 }
 
 function flushFromTimer(): void {
@@ -50,11 +99,39 @@ export function deferRelease(target: DeferredRelease): void {
 }
 
 /** Cancels the finalizer of a registered target (after its explicit close). */
-export function cancelRelease(target: DeferredRelease): void {
-  forgetFinalizer(target);
+export function cancelRelease(record: ReleaseRecord): void {
+  if (record.release === null) return;
+  record.release = null;
+  liveRecords--;
+  registry.unregister(record);
 }
 
 /** Registers every queued buffer still open now (tests use it before forcing a GC). */
 export function flushDeferredReleases(): void {
   flush();
+}
+
+/** @internal Whether registered buffers get the WeakRef the recovery scan needs. */
+export function keepReleaseWeakRefs(keep: boolean): void {
+  keepWeakRefs = keep;
+}
+
+/**
+ * Forces a garbage collection and frees, now, the memory of every buffer it found dropped
+ * without close() (those the finalizer would free later). Only for out-of-memory recovery: a
+ * full collection takes milliseconds.
+ * @returns how many buffers were released; -1 when no garbage collector could be obtained.
+ */
+export function releaseDroppedBuffers(): number {
+  flush();
+  const collect = garbageCollector();
+  if (collect === null) return -1;
+  clearKeptObjects();
+  collect();
+  let released = 0;
+  for (const record of records) {
+    if (record.release !== null && record.ref?.deref() === undefined && runRelease(record)) released++;
+  }
+  compact();
+  return released;
 }

@@ -11,14 +11,21 @@ import {
   PointerAttribute,
 } from '@cumem/core-types';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
-import { cancelRelease, type DeferredRelease, deferRelease } from './buffer-release.js';
+import { cancelRelease, type DeferredRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewList } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
+import type { LiveAllocations } from './live-allocations.js';
 import type { Release } from './object-finalizer.js';
 import { rangeOverrun } from './pointer-range.js';
 import { copyBuffers } from './peer-copy.js';
+import {
+  noteFinalizerRelease,
+  type ResourceStatistics,
+  setLimit,
+  statisticsOf,
+} from './resource-pressure.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
 import type { Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -71,6 +78,51 @@ export abstract class MemoryResource {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /**
+   * What went through the resource since statistics began ({@link enableStatistics}, a
+   * {@link limit} or a tracker): bytes and allocations now, at the peak, in total, and failed
+   * allocations. `enabled` false (all zero) until then. Built-in resources only.
+   */
+  statistics(): ResourceStatistics {
+    return statisticsOf(this.liveAllocations());
+  }
+
+  /**
+   * Starts counting (cheap enough to leave on: a few number updates per allocate and free).
+   * Allocations made before are left out. Idempotent.
+   * @throws NotSupportedError for a resource that is not built into cumem.
+   */
+  enableStatistics(): this {
+    setLimit(this, this.liveAllocations(), undefined);
+    return this;
+  }
+
+  /** Sets the peaks to the current values. */
+  resetPeakStatistics(): void {
+    this.liveAllocations()?.accounting?.resetPeaks();
+  }
+
+  /**
+   * Most bytes the resource may have handed out at once, or null (default) for no limit. An
+   * allocation past it first runs out-of-memory recovery, then throws the driver's error
+   * (`CudaError` `CUDA_ERROR_OUT_OF_MEMORY`). Setting it enables statistics; allocations made
+   * before statistics began do not count against it.
+   * @throws TypeError / RangeError for a bad value; NotSupportedError for a resource not built into cumem.
+   */
+  get limit(): number | null {
+    const bytes = this.liveAllocations()?.accounting?.limitBytes;
+    return bytes === undefined || bytes === Number.POSITIVE_INFINITY ? null : bytes;
+  }
+
+  set limit(bytes: number | null) {
+    setLimit(this, this.liveAllocations(), bytes);
+  }
+
+  /** @internal The built-in resources' open-buffer records, where statistics hang. */
+  liveAllocations(): LiveAllocations | null {
+    return null;
   }
 
   /**
@@ -187,6 +239,8 @@ export class Buffer implements DeferredRelease {
   // The host views handed out over memory this buffer owns; null until the first one, so a
   // buffer that never made a view pays nothing on allocate and close.
   private views: ViewList | null = null;
+  // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
+  private releaseRecord: ReleaseRecord | null = null;
 
   /** @internal Use a memory resource's `allocate`, {@link Buffer.fromHandle} or {@link Buffer.slice}. */
   constructor(
@@ -372,7 +426,7 @@ export class Buffer implements DeferredRelease {
     const stream = options === undefined ? undefined : streamOption(options);
     this.flags = flags | closedFlag;
     if ((flags & owns) === 0) return;
-    if ((flags & registered) !== 0) cancelRelease(this);
+    if ((flags & registered) !== 0) cancelRelease(this.releaseRecord as ReleaseRecord);
     if (this.byteSize === 0) return;
     const resource = this.resource as MemoryResource;
     const order = stream ?? this.allocationStream;
@@ -599,11 +653,17 @@ export class Buffer implements DeferredRelease {
   /** @internal */
   finalizerRelease(): Release {
     const { resource, pointer, byteSize, allocationStream } = this;
-    return () => (resource as MemoryResource).releaseBuffer(pointer, byteSize, allocationStream);
+    return () => {
+      // Tell trackers first: the free below would otherwise read as an ordinary close.
+      (resource as MemoryResource).liveAllocations()?.accounting?.finalized(Number(pointer));
+      noteFinalizerRelease(byteSize);
+      (resource as MemoryResource).releaseBuffer(pointer, byteSize, allocationStream);
+    };
   }
 
   /** @internal */
-  markRegistered(): void {
+  markRegistered(record: ReleaseRecord): void {
+    this.releaseRecord = record;
     this.flags |= registered;
   }
 

@@ -10,7 +10,14 @@ export {
   NotSupportedError,
 } from '@cumem/core-types';
 export { AccessedByView } from './accessed-by-view.js';
+export {
+  AllocationTracker,
+  type TrackAllocationsOptions,
+  type TrackedAllocation,
+  trackAllocations,
+} from './allocation-tracker.js';
 export { Buffer, type FromHandleOptions, MemoryResource, ownerMemoryBuffer } from './buffer.js';
+export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
   type DeviceProperties,
@@ -32,7 +39,23 @@ export { PeerAccessView } from './peer-access-view.js';
 /** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
 export { copyBetweenDevices, reachableOn } from './peer-copy.js';
 export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
+export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
+export {
+  type OnOutOfMemoryOptions,
+  type OutOfMemoryHook,
+  type OutOfMemoryInfo,
+  type OutOfMemoryRecoveryOptions,
+  type OutOfMemoryStatistics,
+  onOutOfMemory,
+  outOfMemoryStatistics,
+  setOutOfMemoryRecovery,
+} from './out-of-memory.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
 export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
+export {
+  finalizerReleases,
+  type ResourceStatistics,
+  type StatisticsCounter,
+} from './resource-pressure.js';
 export { defaultStream, Stream, type StreamOptions } from './stream.js';
 export type { StreamOrderOptions } from './stream-options.js';

@@ -3,6 +3,7 @@ import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import { LiveAllocations } from './live-allocations.js';
+import { allocateWithRecovery } from './out-of-memory.js';
 import type { Stream } from './stream.js';
 import { runtimeDefaultStream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -15,7 +16,7 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
 export class LegacyPinnedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
-  private readonly live = new LiveAllocations();
+  private readonly live = new LiveAllocations(this);
 
   constructor() {
     super();
@@ -32,9 +33,19 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);
     runtime.makeCurrent(stream.ordinal);
-    const handle = size === 0 ? 0n : runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable);
-    if (size !== 0) this.live.add(handle);
+    const handle =
+      size === 0
+        ? 0n
+        : allocateWithRecovery(this, this.live, size, 'cuMemHostAlloc', () =>
+            runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable),
+          );
+    if (size !== 0) this.live.add(handle, size);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
+  }
+
+  /** @internal */
+  override liveAllocations(): LiveAllocations {
+    return this.live;
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
@@ -58,7 +69,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.runtime.currentDevice, stream);
     this.runtime.driver.memFreeHost(handle);
-    this.live.delete(handle);
+    this.live.delete(handle, size);
   }
 
   /** Always -1: host memory belongs to no device. */

@@ -4,30 +4,57 @@
 // it twice. Hot path (allocate / close): one Set add or delete of the address as a number
 // (user-space addresses are below 2^53), no object per buffer. A Set, not a Map with sizes:
 // set + delete measured about a third cheaper (Node 20), and the address names the buffer.
+// Statistics, limits and tracking (resource-accounting.ts) hang off the same two calls, so every
+// built-in resource gets them; while they are off they cost one null check.
 import { CudaStateError } from '@cumem/core-types';
+import {
+  addToCensus,
+  type CensusEntry,
+  ResourceAccounting,
+  type TrackedResource,
+} from './resource-accounting.js';
 
 /** Live pointers of one resource. */
-export class LiveAllocations {
+export class LiveAllocations implements CensusEntry {
   private readonly pointers = new Set<number>();
+  /** Statistics, limit and trackers; null while all are off. */
+  accounting: ResourceAccounting | null = null;
+
+  constructor(readonly resource: TrackedResource) {
+    this.accounting = addToCensus(this);
+  }
 
   /** How many buffers own memory of the resource now. */
   get count(): number {
     return this.pointers.size;
   }
 
-  /** Records memory just handed to a buffer. Hot path. */
-  add(pointer: bigint): void {
+  /** Records `size` bytes just handed to a buffer. Hot path. */
+  add(pointer: bigint, size: number): void {
     this.pointers.add(Number(pointer));
+    if (this.accounting !== null) this.accounting.allocated(pointer, size);
   }
 
-  /** Forgets a freed pointer; false when it was not live. Hot path. */
-  delete(pointer: bigint): boolean {
-    return this.pointers.delete(Number(pointer));
+  /** Forgets a freed pointer of `size` bytes; false when it was not live. Hot path. */
+  delete(pointer: bigint, size: number): boolean {
+    const key = Number(pointer);
+    if (!this.pointers.delete(key)) return false;
+    if (this.accounting !== null) this.accounting.released(key, size);
+    return true;
   }
 
   /** True when a live buffer owns `pointer`. */
   has(pointer: bigint): boolean {
     return this.pointers.has(Number(pointer));
+  }
+
+  /** The accounting, made on first use; allocations live before it are never counted. */
+  account(): ResourceAccounting {
+    if (this.accounting === null) {
+      this.accounting = new ResourceAccounting(this.resource);
+      this.accounting.ignore(this.pointers);
+    }
+    return this.accounting;
   }
 
   /**
@@ -43,7 +70,8 @@ export class LiveAllocations {
   }
 
   /**
-   * Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to the resource.
+   * Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to the resource. Not an
+   * allocation of the resource: statistics leave it out.
    * @throws CudaStateError when a live buffer of the resource owns the pointer already.
    */
   adopt(pointer: bigint, resource: string): void {
@@ -55,5 +83,6 @@ export class LiveAllocations {
       );
     }
     this.pointers.add(key);
+    this.accounting?.ignore([key]);
   }
 }

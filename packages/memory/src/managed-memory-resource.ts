@@ -16,6 +16,7 @@ import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js'
 import { LiveAllocations } from './live-allocations.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { ManagedBuffer } from './managed-buffer.js';
+import { allocateWithRecovery } from './out-of-memory.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
@@ -38,7 +39,7 @@ export interface ManagedMemoryResourceOptions {
 export class ManagedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
-  private readonly live = new LiveAllocations();
+  private readonly live = new LiveAllocations(this);
   private readonly preferred: Location | null;
 
   /**
@@ -78,7 +79,12 @@ export class ManagedMemoryResource extends MemoryResource {
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.workDevice());
     runtime.makeCurrent(stream.ordinal);
-    const handle = size === 0 ? 0n : runtime.driver.memAllocManaged(size, MemAttachFlags.Global);
+    const handle =
+      size === 0
+        ? 0n
+        : allocateWithRecovery(this, this.live, size, 'cuMemAllocManaged', () =>
+            runtime.driver.memAllocManaged(size, MemAttachFlags.Global),
+          );
     if (this.preferred !== null && size !== 0) {
       try {
         runtime.driver.memAdvise(
@@ -92,8 +98,13 @@ export class ManagedMemoryResource extends MemoryResource {
         throw error;
       }
     }
-    if (size !== 0) this.live.add(handle);
+    if (size !== 0) this.live.add(handle, size);
     return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
+  }
+
+  /** @internal */
+  override liveAllocations(): LiveAllocations {
+    return this.live;
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
@@ -117,7 +128,7 @@ export class ManagedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.workDevice(), stream);
     this.runtime.driver.memFree(handle);
-    this.live.delete(handle);
+    this.live.delete(handle, size);
   }
 
   /** The preferred device's ordinal, or -1 when the preference is not a device. */

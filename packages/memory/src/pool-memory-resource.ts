@@ -5,7 +5,6 @@ import {
   checkSize,
   type DriverHandle,
   describeValue,
-  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
@@ -16,9 +15,13 @@ import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js'
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
+import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
+import { recoverPoolAllocation } from './pool-recovery.js';
 import { allDevices, destroyAfterQueuedFrees, type QueuedFrees } from './pool-teardown.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
+
+export type { PoolAttributes };
 
 /**
  * Release threshold cumem gives pools by default: "keep everything". With the driver's default
@@ -28,20 +31,6 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
  * "no limit".
  */
 export const keepAllReleaseThreshold = Number.MAX_SAFE_INTEGER;
-
-/** Live statistics of a pool, in bytes (`cuMemPoolGetAttribute`). */
-export interface PoolAttributes {
-  /** Memory the pool holds from the system now. */
-  readonly reservedMemCurrent: number;
-  /** High-water mark of {@link reservedMemCurrent}. */
-  readonly reservedMemHigh: number;
-  /** Memory handed out to allocations now. */
-  readonly usedMemCurrent: number;
-  /** High-water mark of {@link usedMemCurrent}. */
-  readonly usedMemHigh: number;
-  /** Reserved memory the pool keeps at a synchronization instead of releasing it; settable. */
-  releaseThreshold: number;
-}
 
 /** @internal What a pool resource is made of, decided before it is constructed. */
 export interface PoolSetup {
@@ -72,7 +61,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // of that stream crash the process or never return (the buffer and memory-resource tests).
   // So close() destroys an owned pool only once the last of its buffers has been freed. Each
   // pointer has one owner: deallocate refuses a live buffer's pointer (see LiveAllocations).
-  private readonly live = new LiveAllocations();
+  private readonly live = new LiveAllocations(this);
   private readonly imports = new ImportedPointerCounts();
   private destroyPending = false;
   // Devices whose streams frees were queued on since the pool was made. cuMemPoolDestroy with
@@ -80,7 +69,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
   // those devices' contexts have been synchronized (see destroyAfterQueuedFrees). A field of its
   // own object, because the finalizer (which may not reference the resource) needs it too.
-  private readonly queuedFrees: QueuedFrees = { devices: 0 };
+  /** @internal */ readonly queuedFrees: QueuedFrees = { devices: 0 };
 
   /** @internal */
   constructor(setup: PoolSetup) {
@@ -140,8 +129,17 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const runtime = this.runtime;
     runtime.makeCurrent(stream.ordinal);
     if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
-    const handle = runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
-    this.live.add(handle);
+    // Statistics, limit: one null check while off. Out of memory: recovery (pool-recovery.ts).
+    const accounting = this.live.accounting;
+    let handle: bigint;
+    if (accounting === null || accounting.fits(size)) {
+      try {
+        handle = runtime.driver.memAllocFromPoolAsync(size, this.pool, stream.streamHandle);
+      } catch (error) {
+        handle = recoverPoolAllocation(this, error, size, stream);
+      }
+    } else handle = recoverPoolAllocation(this, null, size, stream);
+    this.live.add(handle, size);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
@@ -171,8 +169,20 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
     this.queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
-    this.live.delete(handle);
+    this.live.delete(handle, size);
     if (this.destroyPending && this.live.count === 0) this.destroyPool();
+  }
+
+  /** @internal */
+  override liveAllocations(): LiveAllocations {
+    return this.live;
+  }
+
+  /** @internal Out-of-memory recovery: gives the pool's unused reserve back to the device. */
+  trimReserve(): void {
+    if (this.closed || this.mapped) return;
+    this.runtime.makeCurrent(this.ordinal);
+    this.runtime.driver.memPoolTrimTo(this.pool, 0);
   }
 
   /** @internal Records external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
@@ -256,7 +266,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
       return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
     }
     this.imports.add(handle);
-    if (!repeated) this.live.add(handle);
+    if (!repeated) this.live.add(handle, size);
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
 
@@ -281,35 +291,6 @@ function foreignStream(resource: PoolMemoryResource, stream: Stream): CudaStateE
   return new CudaStateError(
     `the stream belongs to driver ${stream.runtime.driver.name}, this ${resource.constructor.name} to ${resource.runtime.driver.name}`,
   );
-}
-
-function poolAttributes(resource: PoolMemoryResource): PoolAttributes {
-  const read = (attribute: number) => {
-    if (resource.isClosed) throw CudaStateError.closed(resource.constructor.name);
-    return resource.runtime.driver.memPoolGetAttribute(resource.pool, attribute);
-  };
-  return Object.freeze({
-    get reservedMemCurrent() {
-      return read(MemPoolAttribute.ReservedMemCurrent);
-    },
-    get reservedMemHigh() {
-      return read(MemPoolAttribute.ReservedMemHigh);
-    },
-    get usedMemCurrent() {
-      return read(MemPoolAttribute.UsedMemCurrent);
-    },
-    get usedMemHigh() {
-      return read(MemPoolAttribute.UsedMemHigh);
-    },
-    get releaseThreshold() {
-      return read(MemPoolAttribute.ReleaseThreshold);
-    },
-    set releaseThreshold(bytes: number) {
-      checkSize(bytes, 'releaseThreshold');
-      if (resource.isClosed) throw CudaStateError.closed(resource.constructor.name);
-      resource.runtime.driver.memPoolSetAttribute(resource.pool, MemPoolAttribute.ReleaseThreshold, bytes);
-    },
-  });
 }
 
 /** @internal A new uuid for an IPC-enabled pool, null otherwise. */

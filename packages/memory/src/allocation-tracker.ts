@@ -1,0 +1,129 @@
+// Leak tracking (RMM's tracking adaptor): the allocations still outstanding, each with where it
+// was made, and what RMM cannot report, the buffers the finalizer had to free because the
+// program dropped them without close(). Opt-in; a tracker costs a Map entry per allocation,
+// plus a stack trace (`new Error().stack`, microseconds) when asked for.
+import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { MemoryResource } from './buffer.js';
+import {
+  type AccountedAllocation,
+  addGlobalSink,
+  removeGlobalSink,
+  type TrackerSink,
+} from './resource-accounting.js';
+
+/** One allocation a tracker saw. */
+export interface TrackedAllocation {
+  /** The address. */
+  readonly pointer: bigint;
+  readonly size: number;
+  /** The resource's device, or -1 for host memory. */
+  readonly deviceId: number;
+  readonly resource: MemoryResource;
+  /** Where it was allocated (stack frames below the allocate call), or null without `stacks`. */
+  readonly stack: string | null;
+}
+
+/** Options of {@link trackAllocations}. */
+export interface TrackAllocationsOptions {
+  /** Record each allocation's stack trace (default false; costs microseconds per allocation). */
+  readonly stacks?: boolean;
+  /** Track this resource only (default: every built-in resource, also those made later). */
+  readonly resource?: MemoryResource;
+  /** How many finalizer-released entries to keep, newest last (default 1000). */
+  readonly keepReleased?: number;
+}
+
+/** Allocations seen since {@link trackAllocations}: outstanding, and dropped without close(). */
+export class AllocationTracker implements TrackerSink {
+  /** @internal */ readonly stacks: boolean;
+  private readonly live = new Map<number, AccountedAllocation>();
+  private readonly dropped: AccountedAllocation[] = [];
+  private droppedTotal = 0;
+  private closed = false;
+
+  /** @internal Use {@link trackAllocations}. */
+  constructor(
+    stacks: boolean,
+    private readonly resource: MemoryResource | undefined,
+    private readonly keepReleased: number,
+  ) {
+    this.stacks = stacks;
+  }
+
+  /** Allocations made since tracking began and not yet freed, oldest first. */
+  outstanding(): TrackedAllocation[] {
+    return [...this.live.values()] as TrackedAllocation[];
+  }
+
+  /**
+   * Buffers the garbage collector found dropped without `close()`, whose memory the finalizer
+   * (or out-of-memory recovery) had to free: leaks of the program, with where they were made.
+   * The newest `keepReleased` are kept; {@link releasedByFinalizerCount} counts them all.
+   */
+  releasedByFinalizer(): TrackedAllocation[] {
+    return [...this.dropped] as TrackedAllocation[];
+  }
+
+  /** How many tracked buffers the finalizer released, including those no longer listed. */
+  get releasedByFinalizerCount(): number {
+    return this.droppedTotal;
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Stops tracking; the lists stay readable. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.resource === undefined) removeGlobalSink(this);
+    else this.resource.liveAllocations()?.accounting?.removeSink(this);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @internal */
+  added(key: number, entry: AccountedAllocation): void {
+    this.live.set(key, entry);
+  }
+
+  /** @internal */
+  removed(key: number): void {
+    this.live.delete(key);
+  }
+
+  /** @internal */
+  finalized(key: number): void {
+    const entry = this.live.get(key);
+    if (entry === undefined) return;
+    this.live.delete(key);
+    this.droppedTotal++;
+    this.dropped.push(entry);
+    if (this.dropped.length > this.keepReleased) this.dropped.shift();
+  }
+}
+
+/**
+ * Starts tracking allocations of built-in resources: those of `options.resource`, or of every
+ * resource (including ones made later). Allocations made before are not seen.
+ * @throws TypeError for bad options; NotSupportedError for a resource not built into cumem.
+ */
+export function trackAllocations(options?: TrackAllocationsOptions): AllocationTracker {
+  const { stacks = false, resource, keepReleased = 1000 } = checkOptions(options, 'trackAllocations options');
+  checkBoolean(stacks, 'stacks');
+  checkSize(keepReleased, 'keepReleased');
+  if (resource !== undefined && !(resource instanceof MemoryResource)) {
+    throw new TypeError(`resource must be a MemoryResource, got ${describeValue(resource)}`);
+  }
+  const tracker = new AllocationTracker(stacks, resource, keepReleased);
+  if (resource === undefined) addGlobalSink(tracker);
+  else {
+    resource.enableStatistics();
+    resource.liveAllocations()?.account().addSink(tracker);
+  }
+  return tracker;
+}
