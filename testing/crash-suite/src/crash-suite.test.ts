@@ -33,3 +33,13 @@ for (const target of crashTargets()) {
     }
   });
 }
+
+// A fake that builds but no longer loads (an adapter started requiring an entry point the fake
+// lacks) would otherwise turn every CPU crash case into a quiet skip.
+it('the hostile fake libcuda loads in both adapters wherever it builds', () => {
+  for (const target of crashTargets().filter((candidate) => candidate.isFake)) {
+    const reason = target.entry.skipReason;
+    if (reason?.startsWith('not applicable')) continue;
+    expect(reason, `${target.entry.name}: ${reason}`).toBeUndefined();
+  }
+});
