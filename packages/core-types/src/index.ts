@@ -12,6 +12,7 @@ export {
   type Memcpy2D,
   type Memcpy3D,
   type MemPoolProperties,
+  type StagedCopyOptions,
 } from './driver.js';
 export * from './driver-constants.js';
 export {
@@ -36,3 +37,9 @@ export {
   checkSizeAtMost,
   describeValue,
 } from './validate.js';
+export {
+  checkStagedCopyOptions,
+  STAGED_COPY_MAX_THREADS,
+  type StagedSlice,
+  stagedCopySlices,
+} from './staged-copy.js';
