@@ -13,6 +13,7 @@ import {
   type Memcpy3D,
   type MemLocation,
   type MemPoolProperties,
+  type StagedCopyOptions,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import * as allocations from './ffi-allocations.js';
@@ -21,6 +22,7 @@ import * as devices from './ffi-devices.js';
 import * as managed from './ffi-managed.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
+import * as staging from './ffi-staging.js';
 import * as streams from './ffi-streams.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
@@ -337,5 +339,19 @@ export class FfiDriver implements Driver {
   }
   duplicateFileDescriptor(fd: number): number {
     return duplicateFileDescriptor(fd);
+  }
+
+  // --- Pageable host memory ------------------------------------------------------------------
+  memHostRegister(view: ArrayBufferView | ArrayBuffer, flags: number): DevicePointer {
+    return staging.memHostRegister(this.#state ?? this.#load(), view, flags);
+  }
+  memHostUnregister(pointer: DevicePointer): void {
+    staging.memHostUnregister(this.#state ?? this.#load(), pointer);
+  }
+  stagedCopyHtoD(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle, options: StagedCopyOptions): void {
+    staging.stagedCopyHtoD(this.#state ?? this.#load(), dst, src, stream, options);
+  }
+  stagedCopyDtoH(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle, options: StagedCopyOptions): void {
+    staging.stagedCopyDtoH(this.#state ?? this.#load(), dst, src, stream, options);
   }
 }

@@ -140,6 +140,7 @@ void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);
