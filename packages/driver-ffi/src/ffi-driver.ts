@@ -339,7 +339,6 @@ export class FfiDriver implements Driver {
   duplicateFileDescriptor(fd: number): number {
     return duplicateFileDescriptor(fd);
   }
-  // Pageable host memory (ffi-staging.ts): fields, so the four fit this file.
   readonly memHostRegister: Driver['memHostRegister'] = (...a) =>
     staging.memHostRegister(this.#state ?? this.#load(), ...a);
   readonly memHostUnregister: Driver['memHostUnregister'] = (p) =>
