@@ -393,9 +393,19 @@ export interface Driver {
    * @throws RangeError when `options.chunkBytes` is not a positive safe integer or
    *   `options.threads` not an integer from 1 to 64, before any driver call.
    */
-  stagedCopyHtoD(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle, options: StagedCopyOptions): void;
+  stagedCopyHtoD(
+    dst: DevicePointer,
+    src: ArrayBufferView,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void;
   /** All of `dst` (pageable JS memory) from `src`, as {@link stagedCopyHtoD} in the other direction. */
-  stagedCopyDtoH(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle, options: StagedCopyOptions): void;
+  stagedCopyDtoH(
+    dst: ArrayBufferView,
+    src: DevicePointer,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void;
 }
 
 /** What each adapter package exports. */

@@ -29,6 +29,12 @@ export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
 export {
+  checkStagedCopyOptions,
+  STAGED_COPY_MAX_THREADS,
+  type StagedSlice,
+  stagedCopySlices,
+} from './staged-copy.js';
+export {
   checkAddress,
   checkBoolean,
   checkInteger,
@@ -37,9 +43,3 @@ export {
   checkSizeAtMost,
   describeValue,
 } from './validate.js';
-export {
-  checkStagedCopyOptions,
-  STAGED_COPY_MAX_THREADS,
-  type StagedSlice,
-  stagedCopySlices,
-} from './staged-copy.js';

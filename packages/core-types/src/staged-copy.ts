@@ -14,7 +14,9 @@ export const STAGED_COPY_MAX_THREADS = 64;
 export function checkStagedCopyOptions(call: string, options: StagedCopyOptions): void {
   const { chunkBytes, threads } = options;
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) {
-    throw new RangeError(`${call}: options.chunkBytes must be a positive safe integer, got ${describeValue(chunkBytes)}`);
+    throw new RangeError(
+      `${call}: options.chunkBytes must be a positive safe integer, got ${describeValue(chunkBytes)}`,
+    );
   }
   if (!Number.isInteger(threads) || threads < 1 || threads > STAGED_COPY_MAX_THREADS) {
     throw new RangeError(

@@ -17,7 +17,12 @@ memory.useDriver(driver);
 driver.contextSetCurrent(driver.primaryContextRetain(0));
 
 const library = koffi.load(path);
-const bareAlloc = library.func('cuMemAllocFromPoolAsync', 'int', ['uintptr_t', 'size_t', 'uint64_t', 'uint64_t']);
+const bareAlloc = library.func('cuMemAllocFromPoolAsync', 'int', [
+  'uintptr_t',
+  'size_t',
+  'uint64_t',
+  'uint64_t',
+]);
 const bareFree = library.func('cuMemFreeAsync', 'int', ['uint64_t', 'uint64_t']);
 const bareAdvise = library.func('cuMemAdvise_v2', 'int', ['uint64_t', 'size_t', 'int', 'uint64_t']);
 const bareNothing = library.func('cuCtxGetDevice', 'int', ['uintptr_t']);
@@ -46,10 +51,17 @@ const bodies = {
   },
   driverAllocFree: () => driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, handle), handle),
   memoryAllocateClose: () => resource.allocate(4096, onStream).close(onStream),
-  bareAdvise: () => bareAdvise(managedNumber, 2097152, (flip = !flip) ? 1 : 2, 0),
-  driverAdvise: () => driver.memAdvise(managed, 2097152, (flip = !flip) ? 1 : 2, device0),
+  bareAdvise: () => {
+    flip = !flip;
+    bareAdvise(managedNumber, 2097152, flip ? 1 : 2, 0);
+  },
+  driverAdvise: () => {
+    flip = !flip;
+    driver.memAdvise(managed, 2097152, flip ? 1 : 2, device0);
+  },
   memoryReadMostly: () => {
-    managedBuffer.readMostly = flip = !flip;
+    flip = !flip;
+    managedBuffer.readMostly = flip;
   },
 };
 
@@ -68,4 +80,5 @@ for (let round = 0; round < 11; round++) {
   }
   stream.sync();
 }
-for (const [name, value] of Object.entries(best)) console.log(`${name.padEnd(22)} ${value.toFixed(0).padStart(6)} ns`);
+for (const [name, value] of Object.entries(best))
+  console.log(`${name.padEnd(22)} ${value.toFixed(0).padStart(6)} ns`);

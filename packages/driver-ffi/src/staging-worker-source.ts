@@ -11,7 +11,7 @@
 // context], result Int32Array at 64 + 2 * w: [CUresult, index of the failing call].
 
 /** The worker's source text. */
-export const stagingWorkerSource = String.raw`
+export const stagingWorkerSource = `
 'use strict';
 const { workerData } = require('node:worker_threads');
 const { control, jobs, results, index } = workerData;

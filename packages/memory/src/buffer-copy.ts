@@ -55,7 +55,10 @@ export function copyFromHost(
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
-  if (staged(src, deviceOnly)) return driver.stagedCopyHtoD(dst, src, target.streamHandle, stagingSettings());
+  if (staged(src, deviceOnly)) {
+    driver.stagedCopyHtoD(dst, src, target.streamHandle, stagingSettings());
+    return;
+  }
   if (deviceOnly) driver.memcpyHtoDAsync(dst, src, target.streamHandle);
   else driver.memcpyAsync(dst, driver.addressOf(src), src.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, src);
@@ -74,7 +77,10 @@ export function copyToHost(
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
-  if (staged(dst, deviceOnly)) return driver.stagedCopyDtoH(dst, src, target.streamHandle, stagingSettings());
+  if (staged(dst, deviceOnly)) {
+    driver.stagedCopyDtoH(dst, src, target.streamHandle, stagingSettings());
+    return;
+  }
   if (deviceOnly) driver.memcpyDtoHAsync(dst, src, target.streamHandle);
   else driver.memcpyAsync(driver.addressOf(dst), src, dst.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, dst);

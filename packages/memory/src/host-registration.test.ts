@@ -150,7 +150,9 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
       expect(() => configureStaging({ threads: 0 })).toThrow(RangeError);
       expect(() => configureStaging({ chunkBytes: 0 })).toThrow(RangeError);
       expect(() => configureStaging({ minBytes: -1 })).toThrow(RangeError);
-      expect(configureStaging({ minBytes: Number.POSITIVE_INFINITY }).minBytes).toBe(Number.POSITIVE_INFINITY);
+      expect(configureStaging({ minBytes: Number.POSITIVE_INFINITY }).minBytes).toBe(
+        Number.POSITIVE_INFINITY,
+      );
     });
   });
 });

@@ -58,7 +58,14 @@ export class HostRegistration {
   #closed = false;
 
   /** @internal */
-  constructor(runtime: DriverRuntime, ordinal: number, buffer: ArrayBufferLike, begin: number, byteLength: number, flags: number) {
+  constructor(
+    runtime: DriverRuntime,
+    ordinal: number,
+    buffer: ArrayBufferLike,
+    begin: number,
+    byteLength: number,
+    flags: number,
+  ) {
     runtime.makeCurrent(ordinal);
     const view = new Uint8Array(buffer, begin, byteLength);
     this.pointer = runtime.driver.memHostRegister(view, flags);
@@ -137,7 +144,9 @@ export function registerHostMemory(
     buffer = memory;
     byteLength = memory.byteLength;
   } else {
-    throw new TypeError(`registerHostMemory: expected an ArrayBuffer or a view of one, got ${describeValue(memory)}`);
+    throw new TypeError(
+      `registerHostMemory: expected an ArrayBuffer or a view of one, got ${describeValue(memory)}`,
+    );
   }
   if (byteLength === 0) throw new RangeError('registerHostMemory: the memory is empty (0 bytes)');
   // A resizable or growable buffer can move or shrink its memory under the registration.
@@ -146,7 +155,8 @@ export function registerHostMemory(
   }
   const flags = options.flags === undefined ? 0 : checkInteger(options.flags, 'options.flags');
   const runtime = activeRuntime();
-  const ordinal = options.device === undefined ? runtime.currentDevice : checkInteger(options.device, 'options.device');
+  const ordinal =
+    options.device === undefined ? runtime.currentDevice : checkInteger(options.device, 'options.device');
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);
   return new HostRegistration(runtime, ordinal, buffer, begin, byteLength, flags);
 }

@@ -37,7 +37,8 @@ function check(settings: StagingSettings): StagingSettings {
   if (threads < 1 || threads > STAGED_COPY_MAX_THREADS) {
     throw new RangeError(`threads must be from 1 to ${STAGED_COPY_MAX_THREADS}, got ${threads}`);
   }
-  const minBytes = settings.minBytes === Number.POSITIVE_INFINITY ? minBytesNever : checkSize(settings.minBytes, 'minBytes');
+  const minBytes =
+    settings.minBytes === Number.POSITIVE_INFINITY ? minBytesNever : checkSize(settings.minBytes, 'minBytes');
   return Object.freeze({ chunkBytes, threads, minBytes });
 }
 const minBytesNever = Number.POSITIVE_INFINITY;

@@ -24,11 +24,20 @@ for (const [size, offset, chunkBytes, threads] of shapes) {
   driver.stagedCopyHtoD(device, view, stream, options);
   const back = new Uint8Array(size);
   driver.memcpyDtoH(back, device);
-  check(Buffer.from(back).equals(Buffer.from(view)), `stagedCopyHtoD of ${size} bytes (${chunkBytes}, ${threads})`);
+  check(
+    Buffer.from(back).equals(Buffer.from(view)),
+    `stagedCopyHtoD of ${size} bytes (${chunkBytes}, ${threads})`,
+  );
   const landing = new Uint8Array(size + 2 * offset + 1).fill(0x11);
   driver.stagedCopyDtoH(landing.subarray(offset, offset + size), device, stream, options);
-  check(Buffer.from(landing.subarray(offset, offset + size)).equals(Buffer.from(view)), `stagedCopyDtoH of ${size} bytes`);
-  check(landing[offset + size] === 0x11 && (offset === 0 || landing[offset - 1] === 0x11), 'bytes around the view untouched');
+  check(
+    Buffer.from(landing.subarray(offset, offset + size)).equals(Buffer.from(view)),
+    `stagedCopyDtoH of ${size} bytes`,
+  );
+  check(
+    landing[offset + size] === 0x11 && (offset === 0 || landing[offset - 1] === 0x11),
+    'bytes around the view untouched',
+  );
   driver.memFree(device);
 }
 expectThrows(RangeError, 'chunkBytes 0', () =>

@@ -75,7 +75,12 @@ export function hostRegistrationCases(suite: SuiteContext): void {
           expected.set(source, 32);
           expectSameBytes(readBack(suite.driver, device, size + 64), expected);
           const landing = new Uint8Array(size + offset + 9).fill(0x11);
-          suite.driver.stagedCopyDtoH(landing.subarray(offset, offset + size), device + 32n, suite.stream, options);
+          suite.driver.stagedCopyDtoH(
+            landing.subarray(offset, offset + size),
+            device + 32n,
+            suite.stream,
+            options,
+          );
           expectSameBytes(landing.subarray(offset, offset + size), source);
           expect(landing.subarray(0, offset).every((byte) => byte === 0x11)).toBe(true);
           expect(landing.subarray(offset + size).every((byte) => byte === 0x11)).toBe(true);
@@ -85,8 +90,14 @@ export function hostRegistrationCases(suite: SuiteContext): void {
 
     it('staged copies of zero bytes do nothing, and come after work queued on the stream', () => {
       withDeviceMemory(suite.driver, MiB, (device) => {
-        suite.driver.stagedCopyHtoD(device, new Uint8Array(0), suite.stream, { chunkBytes: 4096, threads: 2 });
-        suite.driver.stagedCopyDtoH(new Uint8Array(0), device, suite.stream, { chunkBytes: 4096, threads: 2 });
+        suite.driver.stagedCopyHtoD(device, new Uint8Array(0), suite.stream, {
+          chunkBytes: 4096,
+          threads: 2,
+        });
+        suite.driver.stagedCopyDtoH(new Uint8Array(0), device, suite.stream, {
+          chunkBytes: 4096,
+          threads: 2,
+        });
         // The fill is queued, not waited for: the staged copy must see it.
         suite.driver.memsetD8Async(device, 0x42, MiB, suite.stream);
         const back = new Uint8Array(MiB);

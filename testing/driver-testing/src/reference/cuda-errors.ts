@@ -11,7 +11,10 @@ const codes = {
   CUDA_ERROR_INVALID_HANDLE: [400, 'invalid resource handle'],
   CUDA_ERROR_NOT_READY: [600, 'device not ready'],
   CUDA_ERROR_NOT_SUPPORTED: [801, 'operation not supported'],
-  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: [712, 'part or all of the requested memory range is already mapped'],
+  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: [
+    712,
+    'part or all of the requested memory range is already mapped',
+  ],
   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: [713, 'pointer does not correspond to a registered memory region'],
 } as const;
 

@@ -50,7 +50,12 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     this.registered.splice(index, 1);
   }
 
-  stagedCopyHtoD(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle, options: StagedCopyOptions): void {
+  stagedCopyHtoD(
+    dst: DevicePointer,
+    src: ArrayBufferView,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void {
     const call = 'stagedCopyHtoD';
     checkStagedCopyOptions(call, options);
     this.state.checkStream(stream, 'cuStreamSynchronize');
@@ -59,7 +64,12 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     this.staged(from, to, options);
   }
 
-  stagedCopyDtoH(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle, options: StagedCopyOptions): void {
+  stagedCopyDtoH(
+    dst: ArrayBufferView,
+    src: DevicePointer,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void {
     const call = 'stagedCopyDtoH';
     checkStagedCopyOptions(call, options);
     this.state.checkStream(stream, 'cuStreamSynchronize');
