@@ -6,7 +6,7 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff'];
+export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -265,6 +265,71 @@ export const ROWS = [
     description:
       'copyBatch of 1024 x 64 KiB from device 0 to device 1, pools accessible by each other, per batch incl. sync (C: faster of loop / cuMemcpyBatchAsync); skipped with one GPU',
     checks: both({ kind: 'maxRatio', value: 1.1 }),
+  },
+  // --- Pageable JS memory (issue 14): the driver's own copy from pageable memory is the C value.
+  {
+    id: 'pageable.htod256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB pageable Uint8Array (already touched) to device, one shot (C: cuMemcpyHtoD from the same memory; variant staged: C pipelined through pinned chunks)',
+    checks: both({ kind: 'minRatio', value: 1.8 }),
+  },
+  {
+    id: 'pageable.dtohTouched256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyTo: 256 MiB device to a pageable Uint8Array already touched (C: cuMemcpyDtoH into the same memory)',
+    checks: both({ kind: 'minRatio', value: 1.0 }),
+  },
+  {
+    id: 'pageable.dtohNew256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyTo(new Uint8Array(256 MiB)): device to never-touched memory, allocation included (C: malloc + cuMemcpyDtoH)',
+    checks: both({ kind: 'minRatio', value: 2.0 }),
+  },
+  {
+    id: 'pageable.sizeSweep',
+    suite: 'pageable',
+    unit: '×',
+    description:
+      "Slowest ratio, over sizes 4 KiB to 1 GiB (x4) and both directions, of Buffer.copyFrom / copyTo to the same adapter's direct copy (memcpyHtoD / memcpyDtoH); variants: each size and direction",
+    notApplicable: {
+      c: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",
+      cudaCore: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",
+    },
+    checks: both({ kind: 'min', value: 0.95 }),
+  },
+  {
+    id: 'registered.htod256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB Uint8Array pinned in place with registerHostMemory, to device (C: cuMemHostRegister + cuMemcpyHtoD)',
+    checks: both({ kind: 'minRatio', value: 0.97 }),
+  },
+  {
+    id: 'registered.dtoh256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyTo: 256 MiB device to a Uint8Array pinned with registerHostMemory (C: cuMemHostRegister + cuMemcpyDtoH)',
+    checks: both({ kind: 'minRatio', value: 0.97 }),
+  },
+  {
+    id: 'arrow.tableToDevicePageable',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'tableToDevice: 22.4M rows (int32 + float64 pageable columns, 268 MB) (C: cuMemcpyHtoD of the same bytes from pageable memory)',
+    notApplicable: {
+      cudaCore:
+        'n/a: pyarrow.cuda copies pageable buffers with the driver’s direct copy, as the C column does',
+    },
+    checks: both({ kind: 'minRatio', value: 1.8 }),
   },
 ];
 

@@ -106,8 +106,8 @@ function compileC(suite, include) {
   for (const compiler of ['cc', 'gcc', 'nvcc']) {
     const args =
       compiler === 'nvcc'
-        ? ['-O2', `-I${include}`, '-o', output, source, '-ldl']
-        : ['-O2', '-std=c11', `-I${include}`, '-o', output, source, '-ldl'];
+        ? ['-O2', `-I${include}`, '-o', output, source, '-ldl', '-lpthread']
+        : ['-O2', '-std=c11', '-pthread', `-I${include}`, '-o', output, source, '-ldl'];
     const run = spawnSync(compiler, args, { encoding: 'utf8', timeout: 120_000 });
     if (run.status === 0) return { binary: output, compiler: `${compiler} ${args.join(' ')}` };
     attempts.push(

@@ -25,7 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-/* Entry points every program may use. The batch ones (CUDA 13) are looked up as optional. */
+/* Entry points every program may use. The batch ones (CUDA 13), and those only pageable.c uses
+ * (so the other programs run on a mock without them), are looked up as optional. */
 #define BENCH_REQUIRED(X)                                                                         \
   X(cuInit) X(cuGetErrorName) X(cuDriverGetVersion) X(cuDeviceGet) X(cuDeviceGetName)             \
   X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize)            \
@@ -36,7 +37,10 @@
   X(cuMemPoolSetAccess) X(cuMemPoolSetAttribute) X(cuMemcpy2DAsync) X(cuMemGetInfo)
 #define BENCH_OPTIONAL(X)                                                                         \
   X(cuMemPrefetchBatchAsync) X(cuMemDiscardBatchAsync) X(cuMemDiscardAndPrefetchBatchAsync)       \
-  X(cuMemcpyBatchAsync) X(cuDeviceGetCount) X(cuDeviceCanAccessPeer) X(cuMemcpyPeerAsync)
+  X(cuMemcpyBatchAsync) X(cuDeviceGetCount) X(cuDeviceCanAccessPeer) X(cuMemcpyPeerAsync)      \
+  X(cuMemcpyHtoD) X(cuMemHostRegister) X(cuMemHostUnregister)                                     \
+  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
+  X(cuEventDestroy)
 
 #define BENCH_STR_(x) #x
 /* Expands the macro first: BENCH_STR(cuMemAlloc) is "cuMemAlloc_v2". */

@@ -17,9 +17,11 @@
         "native/binding-memory.cc",
         "native/binding-peers.cc",
         "native/binding-pools.cc",
+        "native/binding-staging.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",
-        "native/driver-loader.cc"
+        "native/driver-loader.cc",
+        "native/staging-engine.cc"
       ],
       "include_dirs": [
         "<!(node -p \"require('node-addon-api').include_dir\")",
@@ -32,7 +34,7 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++14"],
       "cflags_cc": ["-std=c++17", "-O3", "-fno-exceptions", "-fvisibility=hidden", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "libraries": ["-ldl"],
+      "libraries": ["-ldl", "-lpthread"],
       "xcode_settings": {
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",
         "GCC_SYMBOLS_PRIVATE_EXTERN": "YES"

@@ -132,3 +132,14 @@ CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes,
   for (size_t i = 0; i < count; i++) memcpy(P(dsts[i]), P(srcs[i]), sizes[i]);
   return CUDA_SUCCESS;
 }
+
+/* Pageable-memory rows (pageable.c): registration is bookkeeping-free here, events are no-ops. */
+CUresult cuMemcpyHtoD(CUdeviceptr device, const void *host, size_t bytes) { memcpy(P(device), host, bytes); return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoDAsync(CUdeviceptr device, const void *host, size_t bytes, CUstream s) { (void)s; memcpy(P(device), host, bytes); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoHAsync(void *host, CUdeviceptr device, size_t bytes, CUstream s) { (void)s; memcpy(host, P(device), bytes); return CUDA_SUCCESS; }
+CUresult cuMemHostRegister(void *p, size_t bytes, unsigned int flags) { (void)flags; return p && bytes ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult cuMemHostUnregister(void *p) { return p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult cuEventCreate(CUevent *e, unsigned int flags) { (void)flags; *e = (CUevent)malloc(8); return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
+CUresult cuEventDestroy(CUevent e) { free(e); return CUDA_SUCCESS; }

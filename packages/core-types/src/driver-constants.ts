@@ -135,6 +135,9 @@ export type MemAccessFlags = (typeof MemAccessFlags)[keyof typeof MemAccessFlags
 /** `cuMemHostAlloc` flags. */
 export const MemHostAllocFlags = { Portable: 1, DeviceMap: 2, WriteCombined: 4 } as const;
 
+/** `cuMemHostRegister` flags. */
+export const MemHostRegisterFlags = { Portable: 1, DeviceMap: 2, IoMemory: 4, ReadOnly: 8 } as const;
+
 /** `cuMemAllocManaged` flags. */
 export const MemAttachFlags = { Global: 1, Host: 2, Single: 4 } as const;
 

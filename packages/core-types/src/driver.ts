@@ -103,6 +103,18 @@ export interface Memcpy3D extends Memcpy2D {
 }
 
 /**
+ * How {@link Driver.stagedCopyHtoD} / {@link Driver.stagedCopyDtoH} split a copy: `threads`
+ * native threads each take one contiguous slice and move it through two page-locked staging
+ * chunks of `chunkBytes` (one being filled by the CPU while the other is being copied by DMA).
+ */
+export interface StagedCopyOptions {
+  /** Bytes of each staging chunk: a positive safe integer. */
+  readonly chunkBytes: number;
+  /** Threads that copy at once: an integer from 1 to 64. */
+  readonly threads: number;
+}
+
+/**
  * The driver contract: a thin, typed, synchronous mirror of the CUDA driver entry points that
  * cumem's higher layers use. Implemented by `@cumem/driver-napi`, `@cumem/driver-ffi` and
  * the test-only reference driver; all pass one conformance suite.
@@ -395,6 +407,41 @@ export interface Driver {
    *   `code` 'EBADF' when `fd` is not open; Error with `code` (e.g. 'EMFILE') for other failures.
    */
   duplicateFileDescriptor(fd: number): number;
+
+  // --- Pageable host memory: registration and staged copies ---------------------------------
+  /**
+   * `cuMemHostRegister_v2` over the bytes of `view` (all of an ArrayBuffer): page-locks them in
+   * place so copies from and to them run at pinned speed. `flags`: `MemHostRegisterFlags`.
+   * Returns the address of the first byte (what {@link memHostUnregister} takes). Unsafe by
+   * nature: the memory must stay allocated until it is unregistered (see `@cumem/memory`'s
+   * `registerHostMemory`, which guarantees that). Not for a zero-length view (the driver refuses it).
+   */
+  memHostRegister(view: ArrayBufferView | ArrayBuffer, flags: number): DevicePointer;
+  /** `cuMemHostUnregister`: `pointer` is what {@link memHostRegister} returned. */
+  memHostUnregister(pointer: DevicePointer): void;
+  /**
+   * All of `src` (pageable JS memory) to `dst`, through page-locked staging chunks on
+   * `options.threads` native threads (the N-API adapter; the FFI adapter's equivalent is in its
+   * README), in the calling thread's current context. Work queued on `stream` before the call
+   * finishes first, and the copy is complete when the call returns (it blocks the calling
+   * thread): the result is what `memcpyHtoD` gives, byte for byte. The staging chunks are
+   * allocated on first use and kept by the driver object.
+   * @throws RangeError when `options.chunkBytes` is not a positive safe integer or
+   *   `options.threads` not an integer from 1 to 64, before any driver call.
+   */
+  stagedCopyHtoD(
+    dst: DevicePointer,
+    src: ArrayBufferView,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void;
+  /** All of `dst` (pageable JS memory) from `src`, as {@link stagedCopyHtoD} in the other direction. */
+  stagedCopyDtoH(
+    dst: ArrayBufferView,
+    src: DevicePointer,
+    stream: DriverHandle,
+    options: StagedCopyOptions,
+  ): void;
 }
 
 /** What each adapter package exports. */

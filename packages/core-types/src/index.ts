@@ -13,6 +13,7 @@ export {
   type Memcpy2D,
   type Memcpy3D,
   type MemPoolProperties,
+  type StagedCopyOptions,
 } from './driver.js';
 export * from './driver-constants.js';
 export {
@@ -28,6 +29,12 @@ export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } f
 export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
+export {
+  checkStagedCopyOptions,
+  STAGED_COPY_MAX_THREADS,
+  type StagedSlice,
+  stagedCopySlices,
+} from './staged-copy.js';
 export {
   checkAddress,
   checkBoolean,

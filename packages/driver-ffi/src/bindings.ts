@@ -6,6 +6,7 @@
 // `test/fake-libcuda.c` defines every symbol against that header, so the compiler checks them too.
 
 import type { MemLocation } from '@cumem/core-types';
+import { pageableEntryPoints } from './bindings-pageable.js';
 
 /**
  * Parameter kinds and the JS value each takes.
@@ -209,6 +210,7 @@ export const entryPoints = {
   cuMemFree_v2: entry('cuMemFree_v2', 'cuMemFree', 3020, ['handle']),
   cuMemHostAlloc: entry('cuMemHostAlloc', 'cuMemHostAlloc', 2020, ['out', 'size_t', 'uint']),
   cuMemFreeHost: entry('cuMemFreeHost', 'cuMemFreeHost', 2000, ['handle']),
+  ...pageableEntryPoints,
   cuMemAllocManaged: entry('cuMemAllocManaged', 'cuMemAllocManaged', 6000, ['out', 'size_t', 'uint']),
   cuIpcGetMemHandle: entry('cuIpcGetMemHandle', 'cuIpcGetMemHandle', 4010, ['buffer', 'handle']),
   cuIpcOpenMemHandle_v2: entry('cuIpcOpenMemHandle_v2', 'cuIpcOpenMemHandle', 11000, [

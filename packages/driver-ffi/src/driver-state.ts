@@ -20,4 +20,6 @@ export interface DriverState {
   readonly scratch: NativeScratch;
   /** `CUdevice` of each ordinal, filled by `cuDeviceGet` on first use. */
   readonly devices: number[];
+  /** The library path koffi loaded (the staging workers load the same one). */
+  readonly libraryPath: string;
 }

@@ -23,6 +23,7 @@ import * as managed from './ffi-managed.js';
 import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
+import * as staging from './ffi-staging.js';
 import * as streams from './ffi-streams.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
@@ -355,4 +356,12 @@ export class FfiDriver implements Driver {
   duplicateFileDescriptor(fd: number): number {
     return duplicateFileDescriptor(fd);
   }
+  readonly memHostRegister: Driver['memHostRegister'] = (...a) =>
+    staging.memHostRegister(this.#state ?? this.#load(), ...a);
+  readonly memHostUnregister: Driver['memHostUnregister'] = (p) =>
+    staging.memHostUnregister(this.#state ?? this.#load(), p);
+  readonly stagedCopyHtoD: Driver['stagedCopyHtoD'] = (...a) =>
+    staging.stagedCopyHtoD(this.#state ?? this.#load(), ...a);
+  readonly stagedCopyDtoH: Driver['stagedCopyDtoH'] = (...a) =>
+    staging.stagedCopyDtoH(this.#state ?? this.#load(), ...a);
 }

@@ -87,6 +87,7 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
     capabilities: driverCapabilities(bindings, driverVersion, legacy),
     scratch,
     devices: [],
+    libraryPath: path,
   };
 }
 

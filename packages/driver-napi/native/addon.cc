@@ -1,12 +1,14 @@
 // Module entry: `setErrorFactory(factory)` and `createBinding(libraryPath, legacy)`, which
 // returns one object of functions per driver, all bound to one DriverState.
 #include "binding-support.h"
+#include "staging-engine.h"
 
 namespace cumem {
 
 void ReleaseState(napi_env env, DriverState* state) {
   if (--state->references > 0) return;
   if (state->pointerResultBuffer != nullptr) napi_delete_reference(env, state->pointerResultBuffer);
+  FreeStaging(state);
   delete state;
 }
 
@@ -45,7 +47,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   state->pointerResult = static_cast<uint64_t*>(slot);
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
-                        RegisterManaged, RegisterPeers}) {
+                        RegisterManaged, RegisterPeers, RegisterStaging}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

@@ -130,6 +130,8 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuMemFree, "cuMemFree", 3020, "cuMemFree_v2");
   r.Require(&cu.cuMemHostAlloc, "cuMemHostAlloc", 2020, "cuMemHostAlloc");
   r.Require(&cu.cuMemFreeHost, "cuMemFreeHost", 2000, "cuMemFreeHost");
+  r.Require(&cu.cuMemHostRegister, "cuMemHostRegister", 6050, "cuMemHostRegister_v2");
+  r.Require(&cu.cuMemHostUnregister, "cuMemHostUnregister", 4000, "cuMemHostUnregister");
   r.Require(&cu.cuMemAllocManaged, "cuMemAllocManaged", 6000, "cuMemAllocManaged");
   r.Require(&cu.cuIpcGetMemHandle, "cuIpcGetMemHandle", 4010, "cuIpcGetMemHandle");
   r.Require(&cu.cuIpcOpenMemHandle, "cuIpcOpenMemHandle", 11000, "cuIpcOpenMemHandle_v2");

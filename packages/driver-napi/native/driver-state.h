@@ -115,6 +115,9 @@ struct EntryPoints {
 #endif
   PFN_cuMemRangeGetAttribute_v8000 cuMemRangeGetAttribute = nullptr;
   PFN_cuPointerGetAttribute_v4000 cuPointerGetAttribute = nullptr;
+
+  PFN_cuMemHostRegister_v6050 cuMemHostRegister = nullptr;
+  PFN_cuMemHostUnregister_v4000 cuMemHostUnregister = nullptr;
 };
 
 /** Mirrors DriverCapabilities of @cumem/core-types. */
@@ -127,6 +130,8 @@ struct Capabilities {
   bool managedMemoryPools = false;
   bool interprocess = false;
 };
+
+struct StagingCache;
 
 enum class LoadStatus { NotLoaded, Ready, Failed };
 
@@ -148,6 +153,8 @@ struct DriverState {
   // state holds a strong reference, so the memory outlives every function that writes it.
   uint64_t* pointerResult = nullptr;
   napi_ref pointerResultBuffer = nullptr;
+  // The staged-copy engine's pinned chunks, streams and events (staging-engine.cc), made on first use.
+  StagingCache* staging = nullptr;
 };
 
 // The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that

@@ -1,6 +1,7 @@
 import {
   checkFileDescriptor,
   checkOptions,
+  checkStagedCopyOptions,
   DRIVER_CONTRACT_VERSION,
   type Driver,
   type DriverCapabilities,
@@ -150,6 +151,16 @@ function driverFromBinding(b: NativeBinding): Driver {
       const duplicate = b.duplicateFileDescriptor(fd);
       if (duplicate < 0) throw duplicateDescriptorError(fd, -duplicate, 'fcntl');
       return duplicate;
+    },
+    memHostRegister: b.memHostRegister,
+    memHostUnregister: b.memHostUnregister,
+    stagedCopyHtoD: (dst, src, stream, options) => {
+      checkStagedCopyOptions('stagedCopyHtoD', options);
+      b.stagedCopy(true, dst, src, stream, options.chunkBytes, options.threads);
+    },
+    stagedCopyDtoH: (dst, src, stream, options) => {
+      checkStagedCopyOptions('stagedCopyDtoH', options);
+      b.stagedCopy(false, src, dst, stream, options.chunkBytes, options.threads);
     },
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {

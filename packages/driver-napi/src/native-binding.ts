@@ -152,6 +152,17 @@ export interface NativeBinding {
   detachView(view: ArrayBuffer): boolean;
   /** `fcntl(fd, F_DUPFD_CLOEXEC, 0)`: the new descriptor, or -errno. */
   duplicateFileDescriptor(fd: number): number;
+  memHostRegister(view: ArrayBufferView | ArrayBuffer, flags: number): DevicePointer;
+  memHostUnregister(pointer: DevicePointer): void;
+  /** Both staged copies (staging-engine.cc); options checked by the caller. */
+  stagedCopy(
+    toDevice: boolean,
+    device: DevicePointer,
+    view: ArrayBufferView,
+    stream: DriverHandle,
+    chunkBytes: number,
+    threads: number,
+  ): void;
 }
 
 /** The addon module itself (`cumem_napi.node`). @internal */

@@ -9,6 +9,7 @@ import { contextForDevice, contextState, enterContext, finishOn } from './contex
 import { ContextMemoryResource } from './context-memory-resource.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
+import { copyDeviceToHost, copyHostToDevice } from './pageable-copies.js';
 import {
   resolveCopyInto,
   resolveCopyToGivenHost,
@@ -139,7 +140,8 @@ export class CudaBuffer {
     if (range.nbytes > 0) {
       const state = contextState(this.context);
       const stream = enterContext(state);
-      state.driver.memcpyHtoDAsync(
+      copyHostToDevice(
+        state.driver,
         this.address + BigInt(range.position),
         source.subarray(0, range.nbytes),
         stream,
@@ -169,7 +171,8 @@ export class CudaBuffer {
     if (range.nbytes > 0) {
       const state = contextState(this.context);
       const stream = enterContext(state);
-      state.driver.memcpyDtoHAsync(
+      copyDeviceToHost(
+        state.driver,
         target.subarray(0, range.nbytes),
         this.address + BigInt(range.position),
         stream,

@@ -15,6 +15,7 @@ import {
   layoutTable,
   type RecordBatchLayout,
 } from './ipc-layout.js';
+import { copyDeviceToHost } from './pageable-copies.js';
 import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
@@ -161,7 +162,9 @@ export function tableFromDevice(
         : output.bytes.subarray(0, size);
   if (size > 0) {
     const stream = enterContext(state);
-    state.driver.memcpyDtoHAsync(bytes, device.address, stream);
+    // A new pageable array has never been touched: the staged copy spreads its page faults
+    // over several threads, where the driver's own copy takes them one by one.
+    copyDeviceToHost(state.driver, bytes, device.address, stream);
     finishOn(state, stream);
   }
   return tableFromIPC(bytes);

@@ -8,6 +8,7 @@
 // from where they are, with no staging at all.
 
 import { checkOptions, EventFlags } from '@cumem/core-types';
+import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory';
 import { type ContextState, contextState, enterContext, finishOn } from './context-internals.js';
 import type { CudaBuffer } from './cuda-buffer.js';
 import { HostBuffer, newHostBuffer, pinnedOwnerOf } from './host-buffer.js';
@@ -98,12 +99,20 @@ export function uploadChunks(
 
   // Pinned bodies are copied from where they are; only the rest (IPC metadata, padding, pageable
   // columns) is gathered in the ring, which is sized to that rest, not to the whole stream.
+  // Registered JS memory (registerHostMemory) copies at pinned speed from where it is, too.
   const isDirect = (chunk: IpcChunk): boolean =>
     staging !== 'pinned' &&
     chunk.bytes.byteLength >= smallChunkBytes &&
-    pinnedOwnerOf(chunk.bytes.buffer) !== undefined;
+    (pinnedOwnerOf(chunk.bytes.buffer) !== undefined || isRegisteredHostMemory(chunk.bytes));
+  // Large pageable columns go through the driver's staged copy (pinned chunks on several native
+  // threads), which beats this ring's one-thread CPU copy; the rest is gathered in the ring.
+  const settings = stagingSettings();
+  const isEngine = (chunk: IpcChunk): boolean =>
+    staging !== 'pinned' &&
+    chunk.bytes.byteLength >= Math.max(settings.minBytes, smallChunkBytes) &&
+    !isDirect(chunk);
   let stagedBytes = 0;
-  for (const chunk of chunks) if (!isDirect(chunk)) stagedBytes += chunk.bytes.byteLength;
+  for (const chunk of chunks) if (!isDirect(chunk) && !isEngine(chunk)) stagedBytes += chunk.bytes.byteLength;
   const enqueue = (offset: number, bytes: Uint8Array): void =>
     driver.memcpyHtoDAsync(base + BigInt(offset), bytes, stream);
   const direct = new DirectCopies(enqueue);
@@ -123,7 +132,12 @@ export function uploadChunks(
         );
   try {
     for (const chunk of chunks) {
-      if (isDirect(chunk)) {
+      if (isEngine(chunk)) {
+        // Everything enqueued before it goes first: the staged copy waits for the stream.
+        ring?.flush();
+        direct.flush();
+        driver.stagedCopyHtoD(base + BigInt(chunk.offset), chunk.bytes, stream, settings);
+      } else if (isDirect(chunk)) {
         // Staged bytes before this chunk are enqueued first; neither call waits for the device.
         ring?.flush();
         direct.push(chunk.offset, chunk.bytes);

@@ -4,6 +4,8 @@
 import { describeValue } from '@cumem/core-types';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
+import { isRegisteredHostMemory } from './host-registration.js';
+import { stagingSettings } from './staging-settings.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
 function finish(runtime: DriverRuntime, stream: Stream, waitForIt: boolean, held?: ArrayBufferView): void {
@@ -33,6 +35,14 @@ export function copyPointers(
 // host memory) goes through cuMemcpyAsync with the JS memory's address: unified addressing
 // accepts pageable memory there, and the driver picks the copy direction from the pointers.
 
+// Large copies between plain device memory and pageable JS memory go through the driver's staged
+// copy (pinned chunks on native threads), which is faster than the driver's own pageable path
+// and complete when it returns, so there is nothing to hold. Registered memory already copies
+// at pinned speed and keeps the ordinary, stream-ordered path. Small copies pay one compare.
+function staged(view: ArrayBufferView, deviceOnly: boolean): boolean {
+  return deviceOnly && view.byteLength >= stagingSettings().minBytes && !isRegisteredHostMemory(view);
+}
+
 /** All of `src` (JS memory) to `dst`; `deviceOnly`: `dst` is plain device memory. */
 export function copyFromHost(
   runtime: DriverRuntime,
@@ -51,6 +61,10 @@ export function copyFromHost(
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
+  if (staged(src, deviceOnly)) {
+    driver.stagedCopyHtoD(dst, src, target.streamHandle, stagingSettings());
+    return;
+  }
   if (deviceOnly) driver.memcpyHtoDAsync(dst, src, target.streamHandle);
   else driver.memcpyAsync(dst, driver.addressOf(src), src.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, src);
@@ -73,6 +87,10 @@ export function copyToHost(
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
   const driver = runtime.driver;
+  if (staged(dst, deviceOnly)) {
+    driver.stagedCopyDtoH(dst, src, target.streamHandle, stagingSettings());
+    return;
+  }
   if (deviceOnly) driver.memcpyDtoHAsync(dst, src, target.streamHandle);
   else driver.memcpyAsync(driver.addressOf(dst), src, dst.byteLength, target.streamHandle);
   finish(runtime, target, stream === undefined, dst);

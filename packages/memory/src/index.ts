@@ -30,6 +30,12 @@ export {
 export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
+export {
+  HostRegistration,
+  isRegisteredHostMemory,
+  type RegisterHostMemoryOptions,
+  registerHostMemory,
+} from './host-registration.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
@@ -57,5 +63,6 @@ export {
   type ResourceStatistics,
   type StatisticsCounter,
 } from './resource-pressure.js';
+export { configureStaging, type StagingSettings, stagingSettings } from './staging-settings.js';
 export { defaultStream, Stream, type StreamOptions } from './stream.js';
 export type { StreamOrderOptions } from './stream-options.js';

@@ -115,6 +115,8 @@ CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr d) {
 }
 CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) { (void)h; (void)flags; *d = 0; return CUDA_ERROR_NOT_SUPPORTED; }
 CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr d) { (void)d; return CUDA_ERROR_INVALID_VALUE; }
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) { (void)e; memset(h, 0, sizeof *h); return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) { (void)h; *e = NULL; return CUDA_ERROR_NOT_SUPPORTED; }
 
 /* Pointers: the truth about recorded allocations; anything else is not CUDA memory. */
 CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
@@ -136,9 +138,32 @@ CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdevi
   }
 }
 
-/* Interprocess events: like the other IPC imports, not modelled (no second process). */
-CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) {
-  if (!e) return CUDA_ERROR_INVALID_HANDLE;
-  memset(h, 0, sizeof *h); memcpy(h->reserved, &e, sizeof e); return CUDA_SUCCESS;
+/* Registered host memory (cuMemHostRegister): a small table of ranges. Overlaps and unknown
+ * pointers get the driver's codes. In hostile mode registration reads every page of the range,
+ * as pinning does, so registering memory that is no longer mapped faults here too. */
+#define FAKE_REGISTRATIONS 256
+static struct { uintptr_t base; size_t size; } registrations[FAKE_REGISTRATIONS];
+CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) {
+  uintptr_t base = (uintptr_t)p;
+  if (!p || n == 0 || (flags & ~0xFu)) return CUDA_ERROR_INVALID_VALUE;
+  int free_slot = -1;
+  for (int i = 0; i < FAKE_REGISTRATIONS; i++) {
+    if (!registrations[i].size) { if (free_slot < 0) free_slot = i; continue; }
+    if (base < registrations[i].base + registrations[i].size && registrations[i].base < base + n)
+      return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  }
+  if (free_slot < 0) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (fake_hostile()) {
+    volatile const char *bytes = p;
+    for (size_t at = 0; at < n; at += 4096) (void)bytes[at];
+    (void)bytes[n - 1];
+  }
+  registrations[free_slot].base = base; registrations[free_slot].size = n;
+  return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) { (void)h; *e = NULL; return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult CUDAAPI cuMemHostUnregister(void *p) {
+  for (int i = 0; i < FAKE_REGISTRATIONS; i++) {
+    if (registrations[i].size && registrations[i].base == (uintptr_t)p) { registrations[i].size = 0; return CUDA_SUCCESS; }
+  }
+  return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}

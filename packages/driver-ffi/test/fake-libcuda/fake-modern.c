@@ -184,6 +184,8 @@ CUresult CUDAAPI cuMemAlloc(CUdeviceptr *d, size_t n) { void *m = calloc(1, n ? 
 CUresult CUDAAPI cuMemFree(CUdeviceptr d) { free((void *)(uintptr_t)d); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t n, unsigned int flags) { (void)flags; *pp = calloc(1, n ? n : 1); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t n, unsigned int flags) { (void)flags; return p && n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult CUDAAPI cuMemHostUnregister(void *p) { return p ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED; }
 CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags) { (void)flags; *d = (CUdeviceptr)(uintptr_t)calloc(1, n ? n : 1); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr d) { memset(h, 0, sizeof *h); memcpy(h->reserved, &d, 8); h->reserved[63] = 0x77; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) { if (h.reserved[63] != 0x77) return CUDA_ERROR_INVALID_VALUE; memcpy(d, h.reserved, 8); *d += flags; return CUDA_SUCCESS; }

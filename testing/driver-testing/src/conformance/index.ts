@@ -6,6 +6,7 @@ import { contextCases } from './contexts.js';
 import { copyCases } from './copies.js';
 import { deviceCases } from './devices.js';
 import { errorCases } from './errors.js';
+import { hostRegistrationCases } from './host-registration.js';
 import { ipcCases } from './ipc.js';
 import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
@@ -69,6 +70,7 @@ export function driverConformanceSuite(
     pointerCases(suite);
     ipcCases(suite);
     peerCases(suite);
+    hostRegistrationCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

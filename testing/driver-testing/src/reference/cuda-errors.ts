@@ -12,6 +12,11 @@ const codes = {
   CUDA_ERROR_NOT_READY: [600, 'device not ready'],
   CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: [705, 'peer access is not enabled'],
   CUDA_ERROR_NOT_SUPPORTED: [801, 'operation not supported'],
+  CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: [
+    712,
+    'part or all of the requested memory range is already mapped',
+  ],
+  CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: [713, 'pointer does not correspond to a registered memory region'],
 } as const;
 
 /** A CUresult name the reference driver can return. */

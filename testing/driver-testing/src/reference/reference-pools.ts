@@ -11,10 +11,10 @@ import {
 import { cudaError } from './cuda-errors.js';
 import { referenceHostNumaId } from './device-table.js';
 import { accessKey, PoolState } from './pool-state.js';
-import { ReferenceManaged } from './reference-managed.js';
+import { ReferenceHostRegistration } from './reference-host-registration.js';
 
 /** The stream-ordered pool and interprocess members of the reference driver. */
-export abstract class ReferencePools extends ReferenceManaged {
+export abstract class ReferencePools extends ReferenceHostRegistration {
   // --- Pools -------------------------------------------------------------------------------
   memPoolCreate(properties: MemPoolProperties): DriverHandle {
     const call = 'cuMemPoolCreate';

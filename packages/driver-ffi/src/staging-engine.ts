@@ -1,0 +1,144 @@
+// The FFI adapter's staged copies: koffi cannot start native threads, so worker_threads do the
+// work, each running staging-worker-source.ts with its own koffi, its own stream and its own two
+// pinned chunks, reaching the caller's memory by address. The caller blocks on shared memory
+// (Atomics.wait) until every slice is done, as the N-API engine blocks on its threads, so the
+// copy has the same meaning: complete on return, after the stream's queued work.
+// One engine (set of workers) per library path, shared by the drivers that load it.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { stagedCopySlices } from '@cumem/core-types';
+import { stagingWorkerCalls, stagingWorkerSource } from './staging-worker-source.js';
+
+const MAX_WORKERS = 64;
+/** How long a copy waits for a new worker to load koffi and the library before it copies directly. */
+const STARTUP_LIMIT_MS = 10_000;
+/** Where worker w's ready flag lives in the control array (see staging-worker-source.ts). */
+const READY = 8;
+
+/** A failed slice: the CUresult and the entry point, or a worker that could not run. */
+export type StagingOutcome = { result: number; call: string };
+
+class StagingEngine {
+  readonly #control = new SharedArrayBuffer((READY + MAX_WORKERS) * 4);
+  readonly #controls = new Int32Array(this.#control);
+  readonly #jobs = new SharedArrayBuffer(MAX_WORKERS * 8 * 8);
+  readonly #results = new SharedArrayBuffer(MAX_WORKERS * 8);
+  readonly #job = new BigUint64Array(this.#jobs);
+  readonly #result = new Int32Array(this.#results);
+  readonly #workers: Worker[] = [];
+  #broken: string | undefined;
+
+  constructor(readonly libraryPath: string) {}
+
+  /** Why the engine cannot run (a worker failed to start or died), or undefined. */
+  get broken(): string | undefined {
+    return this.#broken;
+  }
+
+  #grow(count: number): void {
+    const koffiPath = createRequire(import.meta.url).resolve('koffi');
+    while (this.#workers.length < count) {
+      const worker = new Worker(stagingWorkerSource, {
+        eval: true,
+        workerData: {
+          koffiPath,
+          libraryPath: this.libraryPath,
+          control: this.#control,
+          jobs: this.#jobs,
+          results: this.#results,
+          index: this.#workers.length,
+        },
+      });
+      worker.unref();
+      // A worker that dies marks the engine broken; the copy waiting on it times out below.
+      worker.on('error', (error) => {
+        this.#broken = `a staging worker failed: ${error.message}`;
+      });
+      this.#workers.push(worker);
+    }
+  }
+
+  /**
+   * Waits (blocking; workers start without the caller's event loop) until workers 0..count-1
+   * have bound the library. False, and the engine marked broken, when one cannot.
+   */
+  #ready(count: number): boolean {
+    const deadline = Date.now() + STARTUP_LIMIT_MS;
+    for (let index = 0; index < count; index++) {
+      for (;;) {
+        const flag = Atomics.load(this.#controls, READY + index);
+        if (flag === 1) break;
+        const left = deadline - Date.now();
+        if (flag === -1 || left <= 0) {
+          this.#broken =
+            flag === -1
+              ? 'a staging worker could not load koffi or the library'
+              : 'the staging workers did not start';
+          return false;
+        }
+        Atomics.wait(this.#controls, READY + index, 0, left);
+      }
+    }
+    return true;
+  }
+
+  /** Runs one staged copy; blocks until it is done. `result` -1: the workers cannot run. */
+  run(
+    toDevice: boolean,
+    host: number,
+    device: bigint,
+    bytes: number,
+    chunkBytes: number,
+    threads: number,
+    context: bigint,
+  ): StagingOutcome {
+    const slices = stagedCopySlices(bytes, chunkBytes, Math.min(threads, MAX_WORKERS));
+    this.#grow(slices.length);
+    if (!this.#ready(slices.length)) return { result: -1, call: 'staging worker' };
+    const generation = (Atomics.load(this.#controls, 0) + 1) | 0 || 1;
+    Atomics.store(this.#controls, 1, 0);
+    slices.forEach((slice, index) => {
+      const job = this.#job.subarray(8 * index, 8 * index + 8);
+      job.set([
+        toDevice ? 1n : 0n,
+        BigInt(host),
+        device,
+        BigInt(slice.begin),
+        BigInt(slice.end),
+        BigInt(chunkBytes),
+        context,
+        BigInt(generation),
+      ]);
+    });
+    // The other workers keep a stale generation in their job, so they skip this one.
+    for (let index = slices.length; index < this.#workers.length; index++) this.#job[8 * index + 7] = 0n;
+    Atomics.store(this.#controls, 0, generation);
+    Atomics.notify(this.#controls, 0);
+    // As long as the copy takes: a worker catches every failure and always reports.
+    for (
+      let done = Atomics.load(this.#controls, 1);
+      done < slices.length;
+      done = Atomics.load(this.#controls, 1)
+    ) {
+      Atomics.wait(this.#controls, 1, done);
+    }
+    for (let index = 0; index < slices.length; index++) {
+      const result = this.#result[2 * index]!;
+      if (result !== 0)
+        return { result, call: stagingWorkerCalls[this.#result[2 * index + 1]!] ?? 'staging worker' };
+    }
+    return { result: 0, call: '' };
+  }
+}
+
+const engines = new Map<string, StagingEngine>();
+
+/** The engine of `libraryPath`, made on first use. */
+export function stagingEngine(libraryPath: string): StagingEngine {
+  let engine = engines.get(libraryPath);
+  if (engine === undefined) {
+    engine = new StagingEngine(libraryPath);
+    engines.set(libraryPath, engine);
+  }
+  return engine;
+}

@@ -1,0 +1,58 @@
+// Pageable host memory: cuMemHostRegister / cuMemHostUnregister, and the staged copies of
+// staging-engine.cc. The options are checked in JS (napi-driver.ts) before these are called.
+#include "binding-support.h"
+#include "staging-engine.h"
+
+namespace cumem {
+namespace {
+
+Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  void* data = nullptr;
+  size_t bytes = 0;
+  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
+  CUMEM_INT(flags, 1);
+  CUMEM_CHECK(state->cu.cuMemHostRegister(data, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+}
+
+Napi::Value MemHostUnregister(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_ADDRESS(pointer, 0);
+  CUMEM_CHECK(state->cu.cuMemHostUnregister(reinterpret_cast<void*>(pointer)), "cuMemHostUnregister");
+  return Undefined(env);
+}
+
+// stagedCopy(toDevice, device, view, stream, chunkBytes, threads)
+Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  const bool toDevice = info[0].ToBoolean().Value();
+  CUMEM_ADDRESS(device, 1);
+  void* host = nullptr;
+  size_t bytes = 0;
+  if (!ReadView(env, info[2], &host, &bytes, toDevice ? "src" : "dst")) return Napi::Value();
+  CUMEM_ADDRESS(stream, 3);
+  CUMEM_SIZE(chunkBytes, 4);
+  CUMEM_SIZE(threads, 5);
+  if (chunkBytes == 0 || threads == 0) {
+    Napi::RangeError::New(env, "stagedCopy: chunkBytes and threads must be positive").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  StagingFailure failure = StagedCopy(state, static_cast<char*>(host), device, bytes, toDevice,
+                                      reinterpret_cast<CUstream>(stream), chunkBytes, threads);
+  if (failure.result != CUDA_SUCCESS) {
+    ThrowCudaError(env, state, failure.result, failure.call);
+    return Napi::Value();
+  }
+  return Undefined(env);
+}
+
+}  // namespace
+
+void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<MemHostRegister>(env, target, "memHostRegister", state);
+  Method<MemHostUnregister>(env, target, "memHostUnregister", state);
+  Method<StagedCopyBinding>(env, target, "stagedCopy", state);
+}
+
+}  // namespace cumem
