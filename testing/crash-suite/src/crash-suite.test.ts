@@ -26,8 +26,8 @@ for (const target of crashTargets()) {
         it.skip(`${crashCase.name} — skipped: ${reason}`, () => {});
         continue;
       }
-      it(crashCase.name, () => {
-        const failure = runCase(crashCase, target.target);
+      it(crashCase.name, async () => {
+        const failure = await runCase(crashCase, target.target);
         expect(failure, failure).toBeUndefined();
       });
     }

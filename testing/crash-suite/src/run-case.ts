@@ -1,6 +1,6 @@
 // Runs one case program in its own node process and turns what happened into a verdict: a
 // crash is a failure that names its signal, with the tail of the child's stderr.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { CrashCase } from './crash-cases.js';
 
 /** How a case program is run: which driver, over which libcuda. */
@@ -21,7 +21,7 @@ function tail(text: string, lines = 30): string {
 }
 
 /** The failure message of a run, or undefined when the case passed. */
-export function runCase(crashCase: CrashCase, target: CaseTarget): string | undefined {
+export async function runCase(crashCase: CrashCase, target: CaseTarget): Promise<string | undefined> {
   const env: NodeJS.ProcessEnv = { ...process.env, CUMEM_CRASH_DRIVER: target.driver };
   if (target.driver === 'reference') delete env.CUMEM_DRIVER;
   else env.CUMEM_DRIVER = target.driver;
@@ -29,15 +29,11 @@ export function runCase(crashCase: CrashCase, target: CaseTarget): string | unde
   else delete env.CUMEM_CRASH_LIBCUDA;
   if (target.hostile) env.FAKE_CUDA_HOSTILE = '1';
   else delete env.FAKE_CUDA_HOSTILE;
-  const result = spawnSync(process.execPath, ['--expose-gc', crashCase.file], {
-    env,
-    encoding: 'utf8',
-    timeout: caseTimeoutMs,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 << 20,
-  });
+  // Asynchronous, so the test worker keeps answering vitest while a case runs (a blocking
+  // spawnSync made vitest's worker RPC time out on a loaded machine).
+  const result = await runProcess(crashCase.file, env);
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+  if (result.timedOut) {
     return `${crashCase.name} timed out after ${caseTimeoutMs} ms\n${tail(output)}`;
   }
   if (result.error) return `${crashCase.name} could not run: ${result.error.message}`;
@@ -48,4 +44,42 @@ export function runCase(crashCase: CrashCase, target: CaseTarget): string | unde
   if (result.signal) return `${crashCase.name} CRASHED with ${result.signal}\n${tail(output)}`;
   if (result.status !== 0) return `${crashCase.name} failed (exit code ${result.status})\n${tail(output)}`;
   return undefined;
+}
+
+interface ProcessResult {
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly error?: Error;
+  readonly timedOut: boolean;
+}
+
+/** `node --expose-gc file` with `env`, killed (SIGKILL) after {@link caseTimeoutMs}. */
+function runProcess(file: string, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--expose-gc', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    let error: Error | undefined;
+    const keep = (text: string, chunk: Buffer) => (text + chunk.toString('utf8')).slice(-(1 << 20));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = keep(stdout, chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = keep(stderr, chunk);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, caseTimeoutMs);
+    child.on('error', (cause) => {
+      error = cause;
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr, error, timedOut });
+    });
+  });
 }
