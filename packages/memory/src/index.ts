@@ -10,7 +10,7 @@ export {
   NotSupportedError,
 } from '@cumem/core-types';
 export { AccessedByView } from './accessed-by-view.js';
-export { Buffer, type FromHandleOptions, MemoryResource, ownerMemoryBuffer } from './buffer.js';
+export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
   type DeviceProperties,
@@ -28,6 +28,7 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { MemoryResource } from './memory-resource.js';
 export { PeerAccessView } from './peer-access-view.js';
 /** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
 export { copyBetweenDevices, reachableOn } from './peer-copy.js';
