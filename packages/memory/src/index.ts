@@ -29,6 +29,7 @@ export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
 export { MemoryResource } from './memory-resource.js';
+export { bindStreamDriver, driverOf } from './object-driver.js';
 export { PeerAccessView } from './peer-access-view.js';
 /** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
 export { copyBetweenDevices, reachableOn } from './peer-copy.js';
