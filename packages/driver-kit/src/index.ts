@@ -1,0 +1,19 @@
+export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
+export {
+  type CapabilityRule,
+  type CudaVersion,
+  capabilityRules,
+  LEGACY_CUDA_VERSION,
+  type OptionalEntryPoint,
+  optionalEntryPoints,
+  symbolsOfVersion,
+} from './entry-points.js';
+export {
+  capabilityNote,
+  checkLocationSupported,
+  checkPoolKindSupported,
+  type DriverFacts,
+  isHostNumaLocation,
+  unsupported,
+} from './refusals.js';
+export { formatDriverVersion } from './version.js';
