@@ -1,10 +1,19 @@
 import {
+  type DriverCapabilities,
   MemAccessFlags,
   MemAllocationType,
   type MemLocation,
   MemLocationType,
-  NotSupportedError,
+  type MemPoolProperties,
 } from '@cumem/core-types';
+import {
+  checkLocationSupported,
+  checkPoolKindSupported,
+  type DriverFacts,
+  deriveCapabilities,
+  symbolsOfVersion,
+  unsupported,
+} from '@cumem/driver-kit';
 import {
   AddressSpace,
   type Allocation,
@@ -43,6 +52,9 @@ export interface ReferenceSettings {
 }
 
 /** Everything a reference driver holds, and the checks its entry points share. */
+/** The CUDA version the reference driver reports. */
+export const referenceDriverVersion = 13000;
+
 export class ReferenceState {
   readonly space = new AddressSpace();
   readonly js = new JsMemoryAddresses();
@@ -59,7 +71,20 @@ export class ReferenceState {
   private hostBytes = 0;
   private nextHandle = 0x55d4_c000_0000n;
 
+  /** What the reference driver can do: driver-kit's derivation for a CUDA 13.0 driver with every entry point. */
+  readonly capabilities: DriverCapabilities;
+  private readonly facts: DriverFacts;
+
   constructor(readonly settings: ReferenceSettings) {
+    const mode = settings.legacy ? 'legacy' : 'auto';
+    this.capabilities = deriveCapabilities({
+      resolved: symbolsOfVersion(referenceDriverVersion),
+      driverVersion: referenceDriverVersion,
+      mode,
+      // Cross-process sharing is not emulated.
+      interprocess: false,
+    });
+    this.facts = { capabilities: this.capabilities, driverVersion: referenceDriverVersion, mode };
     const ordinals = Array.from({ length: settings.deviceCount }, (_, ordinal) => ordinal);
     this.retainCounts = ordinals.map(() => 0);
     this.deviceBytes = ordinals.map(() => 0);
@@ -311,22 +336,17 @@ export class ReferenceState {
 
   /** With the legacy entry points only Device and Host locations exist, as in the real adapters. */
   refuseNumaInLegacyMode(location: MemLocation, call: string): void {
-    if (!this.settings.legacy) return;
-    if (location.type === MemLocationType.HostNuma || location.type === MemLocationType.HostNumaCurrent) {
-      throw new NotSupportedError(
-        `${call} with a host NUMA location needs the CUmemLocation entry points of a CUDA 12.2+ driver; ` +
-          `this driver was created with entryPoints: 'legacy'`,
-      );
-    }
+    checkLocationSupported(this.facts, location, call);
+  }
+
+  /** Pools of host or managed memory need what the adapters need of a driver (CUDA 13.0, 'auto'). */
+  refusePoolKind(properties: MemPoolProperties, call: string): void {
+    checkPoolKindSupported(this.facts, properties, call);
   }
 
   /** Batch entry points are absent with the legacy entry points. */
-  refuseBatchInLegacyMode(call: string, version: string): void {
-    if (this.settings.legacy) {
-      throw new NotSupportedError(
-        `${call} needs a CUDA ${version}+ driver; this driver was created with entryPoints: 'legacy'`,
-      );
-    }
+  refuseBatchInLegacyMode(call: string, flag: 'batchMemcpy' | 'batchPrefetchDiscard'): void {
+    if (!this.capabilities[flag]) throw unsupported(this.facts, call, flag);
   }
 
   /** Releasing a primary context to zero destroys it: its memory, streams and events go with it. */
