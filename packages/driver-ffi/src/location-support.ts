@@ -16,7 +16,7 @@ export function requireLocationSupported(state: DriverState, location: MemLocati
   if (!state.capabilities.hostNumaLocations && isHostNumaLocation(location)) {
     throw notSupported(
       state,
-      `${call}: host NUMA locations (HostNuma, HostNumaCurrent)`,
+      `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`,
       'hostNumaLocations',
     );
   }

@@ -65,7 +65,7 @@ describe('refusals', () => {
       checkLocationSupported(facts, { type: MemLocationType.HostNuma, id: 0 }, 'cuMemAdvise'),
     ).toThrow(
       new NotSupportedError(
-        "cuMemAdvise: host NUMA locations (HostNuma, HostNumaCurrent) needs a CUDA 13.0 driver (capabilities.hostNumaLocations is false: createDriver({ entryPoints: 'legacy' }) uses the CUDA 12.0 entry points)",
+        "cuMemAdvise: a host NUMA location (HostNuma, HostNumaCurrent) needs a CUDA 13.0 driver (capabilities.hostNumaLocations is false: createDriver({ entryPoints: 'legacy' }) uses the CUDA 12.0 entry points)",
       ),
     );
     const pool = {

@@ -50,7 +50,7 @@ export function isHostNumaLocation(location: MemLocation): boolean {
 /** Refuses a host NUMA location when `capabilities.hostNumaLocations` is false. */
 export function checkLocationSupported(facts: DriverFacts, location: MemLocation, call: string): void {
   if (!facts.capabilities.hostNumaLocations && isHostNumaLocation(location)) {
-    throw unsupported(facts, `${call}: host NUMA locations (HostNuma, HostNumaCurrent)`, 'hostNumaLocations');
+    throw unsupported(facts, `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`, 'hostNumaLocations');
   }
 }
 
@@ -63,7 +63,7 @@ export function checkPoolKindSupported(
   checkLocationSupported(facts, properties.location, call);
   const managed = properties.allocationType === MemAllocationType.Managed;
   if (managed && !facts.capabilities.managedMemoryPools) {
-    throw unsupported(facts, `${call}: pools of managed memory`, 'managedMemoryPools');
+    throw unsupported(facts, `${call}: a pool of managed memory`, 'managedMemoryPools');
   }
   // Any location of a pinned pool but a device is host memory (Host, HostNuma, HostNumaCurrent).
   const type = properties.location.type;
@@ -73,6 +73,6 @@ export function checkPoolKindSupported(
     type !== MemLocationType.Invalid &&
     !facts.capabilities.hostMemoryPools
   ) {
-    throw unsupported(facts, `${call}: pools of page-locked host memory`, 'hostMemoryPools');
+    throw unsupported(facts, `${call}: a pool of page-locked host memory`, 'hostMemoryPools');
   }
 }

@@ -8,6 +8,7 @@
 #include <node_api.h>
 
 #include <string>
+#include <vector>
 
 #if !defined(CUDA_VERSION) || CUDA_VERSION < 12000
 #error "@cumem/driver-napi needs the headers of CUDA 12.0 or newer (cuda.h and cudaTypedefs.h)."
@@ -117,7 +118,10 @@ struct EntryPoints {
   PFN_cuPointerGetAttribute_v4000 cuPointerGetAttribute = nullptr;
 };
 
-/** Mirrors DriverCapabilities of @cumem/core-types. */
+/**
+ * Mirrors DriverCapabilities of @cumem/core-types. Filled from what @cumem/driver-kit derives
+ * (in TypeScript, from the version and the resolved symbols) when the driver loads.
+ */
 struct Capabilities {
   bool memoryLocations = false;
   bool hostNumaLocations = false;
@@ -128,7 +132,8 @@ struct Capabilities {
   bool interprocess = false;
 };
 
-enum class LoadStatus { NotLoaded, Ready, Failed };
+// Resolved: libcuda loaded and its entry points resolved, capabilities not yet derived.
+enum class LoadStatus { NotLoaded, Resolved, Ready, Failed };
 
 struct DriverState {
   std::string libraryPath;
@@ -148,6 +153,9 @@ struct DriverState {
   // state holds a strong reference, so the memory outlives every function that writes it.
   uint64_t* pointerResult = nullptr;
   napi_ref pointerResultBuffer = nullptr;
+  // deriveCapabilities(driverVersion, resolvedSymbols, legacy) of the TypeScript side: policy
+  // lives there, once; the addon only reports what it resolved.
+  napi_ref deriveCapabilities = nullptr;
 };
 
 // The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that
@@ -156,5 +164,8 @@ constexpr int kMinimumDriverVersion = 12000;
 
 /** Loads the library and resolves the entry points once; false (with `status` Failed) on failure. */
 void LoadDriver(DriverState* state);
+
+/** The exported names of the optional entry points that resolved (driver-kit's table). */
+std::vector<const char*> ResolvedOptionalSymbols(const DriverState* state);
 
 }  // namespace cumem

@@ -10,11 +10,22 @@ import {
   duplicateDescriptorError,
   type MemAccessDescriptor,
 } from '@cumem/core-types';
+import { deriveCapabilities } from '@cumem/driver-kit';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
 
 /** Default `libraryPath`: the driver's soname, found by the system loader. */
 const DEFAULT_LIBRARY = 'libcuda.so.1';
+
+/** The addon's question at load: what a driver of this version, with these entry points, can do. */
+function capabilitiesOf(driverVersion: number, resolved: string[], legacy: boolean): DriverCapabilities {
+  return deriveCapabilities({
+    resolved,
+    driverVersion,
+    mode: legacy ? 'legacy' : 'auto',
+    interprocess: process.platform === 'linux',
+  });
+}
 
 /** The Promise form of a failure, so `*Async` members always return a Promise. */
 function settle<T>(start: () => Promise<T>): Promise<T> {
@@ -197,7 +208,7 @@ function checkDriverOptions(options: DriverOptions | undefined): { libraryPath: 
 export function createDriverFrom(loaded: AddonLoadResult, options?: DriverOptions): Driver {
   const { libraryPath, legacy } = checkDriverOptions(options);
   if (loaded.addon === undefined) return driverFromBinding(unavailableBinding(loaded.error));
-  return driverFromBinding(loaded.addon.createBinding(libraryPath, legacy));
+  return driverFromBinding(loaded.addon.createBinding(libraryPath, legacy, capabilitiesOf));
 }
 
 /**
