@@ -1,3 +1,4 @@
+export { assembleDriver, bindMembers, type DriverAccessors } from './assemble-driver.js';
 export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
 export {
   type CapabilityRule,

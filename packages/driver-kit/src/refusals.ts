@@ -50,7 +50,11 @@ export function isHostNumaLocation(location: MemLocation): boolean {
 /** Refuses a host NUMA location when `capabilities.hostNumaLocations` is false. */
 export function checkLocationSupported(facts: DriverFacts, location: MemLocation, call: string): void {
   if (!facts.capabilities.hostNumaLocations && isHostNumaLocation(location)) {
-    throw unsupported(facts, `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`, 'hostNumaLocations');
+    throw unsupported(
+      facts,
+      `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`,
+      'hostNumaLocations',
+    );
   }
 }
 
