@@ -19,8 +19,9 @@ import {
   referenceDeviceName,
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
+import { referenceDriverVersion } from './reference/reference-capabilities.js';
 import { ReferencePeers } from './reference/reference-peers.js';
-import { ReferenceState, referenceDriverVersion } from './reference/reference-state.js';
+import { ReferenceState } from './reference/reference-state.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
 export interface ReferenceDriverOptions extends DriverOptions {

@@ -10,8 +10,6 @@ import {
   checkLocationSupported,
   checkPoolKindSupported,
   type DriverFacts,
-  deriveCapabilities,
-  symbolsOfVersion,
   unsupported,
 } from '@cumem/driver-kit';
 import {
@@ -25,6 +23,7 @@ import { referenceHostNumaId } from './device-table.js';
 import { JsMemoryAddresses } from './js-memory.js';
 import { ManagedState, managedPageSize, type StoredLocation } from './managed-state.js';
 import { accessKey, PoolState } from './pool-state.js';
+import { referenceFacts } from './reference-capabilities.js';
 
 /** A stream of the reference driver. Work runs when enqueued, so a stream is always idle. */
 export interface StreamRecord {
@@ -52,9 +51,6 @@ export interface ReferenceSettings {
 }
 
 /** Everything a reference driver holds, and the checks its entry points share. */
-/** The CUDA version the reference driver reports. */
-export const referenceDriverVersion = 13000;
-
 export class ReferenceState {
   readonly space = new AddressSpace();
   readonly js = new JsMemoryAddresses();
@@ -71,20 +67,13 @@ export class ReferenceState {
   private hostBytes = 0;
   private nextHandle = 0x55d4_c000_0000n;
 
-  /** What the reference driver can do: driver-kit's derivation for a CUDA 13.0 driver with every entry point. */
+  /** What the reference driver can do, and what its refusals say about it (driver-kit's rules). */
   readonly capabilities: DriverCapabilities;
   private readonly facts: DriverFacts;
 
   constructor(readonly settings: ReferenceSettings) {
-    const mode = settings.legacy ? 'legacy' : 'auto';
-    this.capabilities = deriveCapabilities({
-      resolved: symbolsOfVersion(referenceDriverVersion),
-      driverVersion: referenceDriverVersion,
-      mode,
-      // Cross-process sharing is not emulated.
-      interprocess: false,
-    });
-    this.facts = { capabilities: this.capabilities, driverVersion: referenceDriverVersion, mode };
+    this.facts = referenceFacts(settings.legacy);
+    this.capabilities = this.facts.capabilities;
     const ordinals = Array.from({ length: settings.deviceCount }, (_, ordinal) => ordinal);
     this.retainCounts = ordinals.map(() => 0);
     this.deviceBytes = ordinals.map(() => 0);
@@ -334,17 +323,14 @@ export class ReferenceState {
     }
   }
 
-  /** With the legacy entry points only Device and Host locations exist, as in the real adapters. */
+  // Refusals before any call, as the adapters make them: driver-kit's rules and messages (with
+  // the legacy entry points only Device and Host locations, no host or managed pools, no batches).
   refuseNumaInLegacyMode(location: MemLocation, call: string): void {
     checkLocationSupported(this.facts, location, call);
   }
-
-  /** Pools of host or managed memory need what the adapters need of a driver (CUDA 13.0, 'auto'). */
   refusePoolKind(properties: MemPoolProperties, call: string): void {
     checkPoolKindSupported(this.facts, properties, call);
   }
-
-  /** Batch entry points are absent with the legacy entry points. */
   refuseBatchInLegacyMode(call: string, flag: 'batchMemcpy' | 'batchPrefetchDiscard'): void {
     if (!this.capabilities[flag]) throw unsupported(this.facts, call, flag);
   }
