@@ -21,7 +21,7 @@ module.exports = {
     },
     {
       name: 'driver-kit-stands-on-core-types',
-      comment: 'The kit holds the adapters\' shared rules: it imports core-types and nothing else of cumem.',
+      comment: "The kit holds the adapters' shared rules: it imports core-types and nothing else of cumem.",
       severity: 'error',
       from: { path: '^packages/driver-kit/src', pathNot: '\\.test\\.ts$' },
       to: { path: '^(packages/(?!core-types/|driver-kit/)|testing/)' },
