@@ -20,20 +20,6 @@ import type {
   MemPoolProperties,
 } from './driver-types.js';
 
-export {
-  type CopyEndpoint,
-  type DevicePointer,
-  DRIVER_CONTRACT_VERSION,
-  type DriverCapabilities,
-  type DriverHandle,
-  type DriverOptions,
-  type EntryPointMode,
-  type MemAccessDescriptor,
-  type Memcpy2D,
-  type Memcpy3D,
-  type MemPoolProperties,
-} from './driver-types.js';
-
 /**
  * The driver contract: a thin, typed, synchronous mirror of the CUDA driver entry points that
  * cumem's higher layers use. Implemented by `@cumem/driver-napi`, `@cumem/driver-ffi` and

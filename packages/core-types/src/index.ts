@@ -1,10 +1,10 @@
 export { Device } from './device.js';
+export type { CreateDriver, Driver } from './driver.js';
+export * from './driver-constants.js';
 export {
   type CopyEndpoint,
-  type CreateDriver,
   type DevicePointer,
   DRIVER_CONTRACT_VERSION,
-  type Driver,
   type DriverCapabilities,
   type DriverHandle,
   type DriverOptions,
@@ -13,8 +13,7 @@ export {
   type Memcpy2D,
   type Memcpy3D,
   type MemPoolProperties,
-} from './driver.js';
-export * from './driver-constants.js';
+} from './driver-types.js';
 export {
   CudaError,
   type CudaErrorOptions,

@@ -29,17 +29,7 @@ export interface FromHandleOptions {
 }
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
-export type BufferClass<B extends Buffer> = new (
-  token: symbol,
-  runtime: DriverRuntime,
-  handle: bigint,
-  size: number,
-  resource: MemoryResource | null,
-  owner: unknown,
-  stream: Stream | undefined,
-  flags: number,
-  parent: Buffer | null,
-) => B;
+export type BufferClass<B extends Buffer> = new (...args: ConstructorParameters<typeof BufferBase>) => B;
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
