@@ -1,4 +1,5 @@
 // The layering of cumem, checked by `pnpm lint`:
+//   core-types  <-  driver-kit  <-  driver-ffi / driver-napi (and the reference driver)
 //   core-types  <-  driver-ffi / driver-napi  <-  memory  <-  utils, interop-arrow
 // Only the adapters talk to libcuda; everything above talks to the `Driver` contract.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -17,6 +18,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/core-types/src', pathNot: '\\.test\\.ts$' },
       to: { pathNot: ['^packages/core-types/src', '^node:', '^(fs|path|url|util|os)$'] },
+    },
+    {
+      name: 'driver-kit-stands-on-core-types',
+      comment: "The kit holds the adapters' shared rules: it imports core-types and nothing else of cumem.",
+      severity: 'error',
+      from: { path: '^packages/driver-kit/src', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(packages/(?!core-types/|driver-kit/)|testing/)' },
+    },
+    {
+      name: 'only-drivers-import-driver-kit',
+      comment: 'Only the adapters and the reference driver (and the conformance suite) use the kit.',
+      severity: 'error',
+      from: {
+        pathNot: ['^packages/(driver-kit|driver-ffi|driver-napi)/', '^testing/driver-testing/'],
+      },
+      to: { path: '^packages/driver-kit/' },
     },
     {
       name: 'adapters-import-only-core-types',

@@ -1,10 +1,10 @@
 export { Device } from './device.js';
+export type { CreateDriver, Driver } from './driver.js';
+export * from './driver-constants.js';
 export {
   type CopyEndpoint,
-  type CreateDriver,
   type DevicePointer,
   DRIVER_CONTRACT_VERSION,
-  type Driver,
   type DriverCapabilities,
   type DriverHandle,
   type DriverOptions,
@@ -14,8 +14,7 @@ export {
   type Memcpy3D,
   type MemPoolProperties,
   type StagedCopyOptions,
-} from './driver.js';
-export * from './driver-constants.js';
+} from './driver-types.js';
 export {
   CudaError,
   type CudaErrorOptions,

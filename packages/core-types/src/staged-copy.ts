@@ -1,6 +1,6 @@
 // The checks and the split that every adapter's staged copy shares, so a bad option gives the
 // same RangeError everywhere and the reference driver copies in exactly the pieces the others do.
-import type { StagedCopyOptions } from './driver.js';
+import type { StagedCopyOptions } from './driver-types.js';
 import { describeValue } from './validate.js';
 
 /** The most threads one staged copy may use. */

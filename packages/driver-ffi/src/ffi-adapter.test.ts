@@ -1,7 +1,5 @@
-// Adapter tests that need no GPU and no driver library.
-import { closeSync, fstatSync, openSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError } from '@cumem/core-types';
+import { offlineDriverCases } from '@cumem/testing';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, type ParameterKind } from './bindings.js';
 import { parameterTypes } from './entry-point-binder.js';
@@ -110,19 +108,7 @@ describe('addressOf and hostView (JS memory, no driver)', () => {
   });
 });
 
-describe('duplicateFileDescriptor (libc, no driver)', () => {
-  it('duplicates without libcuda and names errno', () => {
-    const driver = createDriver({ libraryPath: '/nonexistent/libcuda.so.1' });
-    const fd = openSync(tmpdir(), 'r');
-    const duplicate = driver.duplicateFileDescriptor(fd);
-    expect(duplicate).not.toBe(fd);
-    expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
-    closeSync(fd);
-    closeSync(duplicate);
-    expect(() => driver.duplicateFileDescriptor(duplicate)).toThrow(/EBADF/);
-    expect(() => driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
-  });
-});
+offlineDriverCases('ffi', createDriver);
 
 describe('the entry-point table', () => {
   const rows = Object.entries(entryPoints);

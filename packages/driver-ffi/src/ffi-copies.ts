@@ -184,7 +184,7 @@ export function memcpyBatchAsync(
   stream: DriverHandle,
 ): void {
   if (!state.capabilities.batchMemcpy) {
-    throw notSupported(state, 'cuMemcpyBatchAsync', "a CUDA 12.8 driver used with entryPoints 'auto'");
+    throw notSupported(state, 'cuMemcpyBatchAsync', 'batchMemcpy');
   }
   requireLength('memcpyBatchAsync', count, { dsts, srcs, sizes });
   // The driver requires numAttrs <= count, so an empty batch cannot be described; it does nothing.

@@ -100,8 +100,7 @@ function prefetchBatch(
   locationStarts: readonly number[],
   stream: DriverHandle,
 ): void {
-  if (!state.capabilities.batchPrefetchDiscard)
-    throw notSupported(state, call, "a CUDA 13.0 driver used with entryPoints 'auto'");
+  if (!state.capabilities.batchPrefetchDiscard) throw notSupported(state, call, 'batchPrefetchDiscard');
   requireLength(call, count, { pointers, sizes });
   if (locationStarts.length !== locations.length) {
     throw new RangeError(
@@ -159,7 +158,7 @@ export function memDiscardBatchAsync(
   stream: DriverHandle,
 ): void {
   if (!state.capabilities.batchPrefetchDiscard) {
-    throw notSupported(state, 'cuMemDiscardBatchAsync', "a CUDA 13.0 driver used with entryPoints 'auto'");
+    throw notSupported(state, 'cuMemDiscardBatchAsync', 'batchPrefetchDiscard');
   }
   requireLength('cuMemDiscardBatchAsync', count, { pointers, sizes });
   if (count === 0) return;

@@ -3,35 +3,22 @@
 import {
   type DevicePointer,
   type DriverHandle,
-  MemAllocationType,
   MemHandleType,
   type MemLocation,
-  MemLocationType,
   type MemPoolProperties,
   POOL_POINTER_EXPORT_SIZE,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument } from './handle-argument.js';
-import { notSupported, requireLocationSupported } from './location-support.js';
+import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
 const lastIntAttribute = 3;
 
 export function memPoolCreate(state: DriverState, properties: MemPoolProperties): DriverHandle {
   const { location } = properties;
-  requireLocationSupported(state, location, 'cuMemPoolCreate');
-  if (properties.allocationType === MemAllocationType.Managed && !state.capabilities.managedMemoryPools) {
-    throw notSupported(state, 'A managed memory pool', "a CUDA 13.0 driver used with entryPoints 'auto'");
-  }
-  if (
-    properties.allocationType !== MemAllocationType.Managed &&
-    location.type !== MemLocationType.Device &&
-    location.type !== MemLocationType.Invalid &&
-    !state.capabilities.hostMemoryPools
-  ) {
-    throw notSupported(state, 'A pool of host memory', "a CUDA 13.0 driver used with entryPoints 'auto'");
-  }
+  requirePoolKindSupported(state, properties, 'cuMemPoolCreate');
   const props = {
     allocType: properties.allocationType,
     handleTypes: properties.handleTypes,

@@ -1,4 +1,5 @@
 import type { CreateDriver, Driver, DriverOptions } from '@cumem/core-types';
+import { assembleDriver, bindMembers } from '@cumem/driver-kit';
 import { FfiDriver } from './ffi-driver.js';
 
 /**
@@ -10,4 +11,15 @@ import { FfiDriver } from './ffi-driver.js';
  * @throws nothing; the first member that needs the driver throws `DriverUnavailableError` when
  *   it cannot be loaded, and every later one throws the same error.
  */
-export const createDriver: CreateDriver = (options?: DriverOptions): Driver => new FfiDriver(options);
+export const createDriver: CreateDriver = (options?: DriverOptions): Driver => {
+  // The same shape as the N-API adapter's: a frozen object of bound members (driver-kit).
+  const driver = new FfiDriver(options);
+  return assembleDriver(bindMembers(driver), {
+    get driverVersion() {
+      return driver.driverVersion;
+    },
+    get capabilities() {
+      return driver.capabilities;
+    },
+  });
+};

@@ -1,30 +1,49 @@
 // Refusals made before a driver call when a location or feature is outside what `capabilities`
-// reports, so that the legacy mode behaves like a CUDA 12.0 driver on any newer driver.
+// reports, so that the legacy mode behaves like a CUDA 12.0 driver on any newer driver. The
+// rules and messages are driver-kit's, shared with the N-API adapter.
 
-import { type MemLocation, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import type {
+  DriverCapabilities,
+  MemLocation,
+  MemPoolProperties,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { checkPoolKindSupported, isHostNumaLocation, unsupported } from '@cumem/driver-kit';
 import type { DriverState } from './driver-state.js';
-import { formatVersion } from './library-loader.js';
 
 /** Throws NotSupportedError for a host NUMA location when `capabilities.hostNumaLocations` is false. */
 export function requireLocationSupported(state: DriverState, location: MemLocation, call: string): void {
-  const type = location.type;
-  if (
-    (type === MemLocationType.HostNuma || type === MemLocationType.HostNumaCurrent) &&
-    !state.capabilities.hostNumaLocations
-  ) {
-    throw new NotSupportedError(
-      `${call} with a host NUMA location needs a CUDA 13.0 driver used with entryPoints 'auto'; ${describeDriver(state)}`,
+  if (!state.capabilities.hostNumaLocations && isHostNumaLocation(location)) {
+    throw notSupported(
+      state,
+      `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`,
+      'hostNumaLocations',
     );
   }
 }
 
-/** Throws NotSupportedError naming what `feature` needs. */
-export function notSupported(state: DriverState, feature: string, needs: string): NotSupportedError {
-  return new NotSupportedError(`${feature} needs ${needs}; ${describeDriver(state)}`);
+/** Refuses a pool of a kind (managed, page-locked host) the driver cannot create. */
+export function requirePoolKindSupported(
+  state: DriverState,
+  properties: MemPoolProperties,
+  call: string,
+): void {
+  checkPoolKindSupported(facts(state), properties, call);
 }
 
-function describeDriver(state: DriverState): string {
-  return state.legacy
-    ? `this driver (CUDA ${formatVersion(state.driverVersion)}) is used with entryPoints 'legacy' (CUDA 12.0 forms)`
-    : `this driver supports CUDA ${formatVersion(state.driverVersion)}`;
+/** The NotSupportedError for `what`, which needs `flag`. */
+export function notSupported(
+  state: DriverState,
+  what: string,
+  flag: keyof DriverCapabilities,
+): NotSupportedError {
+  return unsupported(facts(state), what, flag);
+}
+
+function facts(state: DriverState) {
+  return {
+    capabilities: state.capabilities,
+    driverVersion: state.driverVersion,
+    mode: state.legacy ? ('legacy' as const) : ('auto' as const),
+  };
 }

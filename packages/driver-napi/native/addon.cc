@@ -9,6 +9,7 @@ void ReleaseState(napi_env env, DriverState* state) {
   if (--state->references > 0) return;
   if (state->pointerResultBuffer != nullptr) napi_delete_reference(env, state->pointerResultBuffer);
   FreeStaging(state);
+  if (state->deriveCapabilities != nullptr) napi_delete_reference(env, state->deriveCapabilities);
   delete state;
 }
 
@@ -20,17 +21,49 @@ void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback
   target.Set(name, function);
 }
 
+bool ApplyCapabilities(Napi::Env env, DriverState* state) {
+  napi_value derive;
+  if (state->deriveCapabilities == nullptr ||
+      napi_get_reference_value(env, state->deriveCapabilities, &derive) != napi_ok) {
+    Napi::Error::New(env, "cumem: the binding was made without deriveCapabilities").ThrowAsJavaScriptException();
+    return false;
+  }
+  const std::vector<const char*> names = ResolvedOptionalSymbols(state);
+  Napi::Array resolved = Napi::Array::New(env, names.size());
+  for (uint32_t i = 0; i < names.size(); i++) resolved.Set(i, names[i]);
+  Napi::Value result = Napi::Function(env, derive).Call(
+      {Napi::Number::New(env, state->driverVersion), resolved, Napi::Boolean::New(env, state->legacy)});
+  if (env.IsExceptionPending() || !result.IsObject()) return false;
+  Napi::Object flags = result.As<Napi::Object>();
+  Capabilities& caps = state->capabilities;
+  caps.memoryLocations = flags.Get("memoryLocations").ToBoolean();
+  caps.hostNumaLocations = flags.Get("hostNumaLocations").ToBoolean();
+  caps.batchPrefetchDiscard = flags.Get("batchPrefetchDiscard").ToBoolean();
+  caps.batchMemcpy = flags.Get("batchMemcpy").ToBoolean();
+  caps.hostMemoryPools = flags.Get("hostMemoryPools").ToBoolean();
+  caps.managedMemoryPools = flags.Get("managedMemoryPools").ToBoolean();
+  caps.interprocess = flags.Get("interprocess").ToBoolean();
+  if (env.IsExceptionPending()) return false;
+  state->status = LoadStatus::Ready;
+  return true;
+}
+
 namespace {
 
 Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (!info[0].IsString() || !info[1].IsBoolean()) {
-    Napi::TypeError::New(env, "createBinding(libraryPath: string, legacy: boolean)").ThrowAsJavaScriptException();
+  if (!info[0].IsString() || !info[1].IsBoolean() || !info[2].IsFunction()) {
+    Napi::TypeError::New(env, "createBinding(libraryPath: string, legacy: boolean, deriveCapabilities: function)")
+        .ThrowAsJavaScriptException();
     return Napi::Value();
   }
   auto* state = new DriverState();
   state->libraryPath = info[0].As<Napi::String>().Utf8Value();
   state->legacy = info[1].As<Napi::Boolean>().Value();
+  if (napi_create_reference(env, info[2], 1, &state->deriveCapabilities) != napi_ok) {
+    delete state;
+    return Napi::Value();
+  }
   // Held while the functions are being made, so an early GC cannot free the state.
   state->references = 1;
   Napi::Object binding = Napi::Object::New(env);

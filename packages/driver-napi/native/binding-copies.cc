@@ -195,7 +195,7 @@ Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
 Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   if (!state->capabilities.batchMemcpy) {
-    ThrowNotSupported(env, "memcpyBatchAsync: cuMemcpyBatchAsync needs a CUDA 12.8 driver " +
+    ThrowNotSupported(env, "cuMemcpyBatchAsync needs a CUDA 12.8 driver " +
                                ModeNote(state, "batchMemcpy"));
     return Napi::Value();
   }

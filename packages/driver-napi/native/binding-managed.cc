@@ -21,7 +21,7 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
   if (state == nullptr || !ReadAddressFast(env, argv[0], &pointer, "pointer") ||
       !ReadSizeFast(env, argv[1], &size, "size") || !ReadIntFast(env, argv[2], &advice, "advice") ||
       !ReadIntFast(env, argv[3], &type, "type") || !ReadIntFast(env, argv[4], &id, "id") ||
-      !CheckLocation(env, state, type, "memAdvise")) {
+      !CheckLocation(env, state, type, "cuMemAdvise")) {
     return nullptr;
   }
   const CUmem_advise how = static_cast<CUmem_advise>(advice);
@@ -47,7 +47,7 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   CUMEM_INT(type, 2);
   CUMEM_INT(id, 3);
   CUMEM_ADDRESS(stream, 4);
-  if (!CheckLocation(env, state, type, "memPrefetchAsync")) return Napi::Value();
+  if (!CheckLocation(env, state, type, "cuMemPrefetchAsync")) return Napi::Value();
   CUstream hStream = reinterpret_cast<CUstream>(stream);
 #if CUDA_VERSION >= 12020
   if (state->capabilities.memoryLocations || state->cu.cuMemPrefetchAsync_v8000 == nullptr) {
@@ -130,7 +130,7 @@ bool ReadTargets(napi_env env, const DriverState* state, const Napi::CallbackInf
 
 Napi::Value PrefetchBatch(const Napi::CallbackInfo& info, bool discard) {
   CUMEM_PROLOGUE(info);
-  const char* call = discard ? "memDiscardAndPrefetchBatchAsync" : "memPrefetchBatchAsync";
+  const char* call = discard ? "cuMemDiscardAndPrefetchBatchAsync" : "cuMemPrefetchBatchAsync";
   if (!RequireBatch(env, state, call)) return Napi::Value();
   Ranges ranges;
   if (!ReadRanges(env, info, &ranges)) return Napi::Value();
@@ -163,7 +163,7 @@ Napi::Value MemDiscardAndPrefetchBatchAsync(const Napi::CallbackInfo& info) { re
 // memDiscardBatchAsync(pointers, sizes, count, stream)
 Napi::Value MemDiscardBatchAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  if (!RequireBatch(env, state, "memDiscardBatchAsync")) return Napi::Value();
+  if (!RequireBatch(env, state, "cuMemDiscardBatchAsync")) return Napi::Value();
   Ranges ranges;
   if (!ReadRanges(env, info, &ranges)) return Napi::Value();
   CUMEM_ADDRESS(stream, 3);

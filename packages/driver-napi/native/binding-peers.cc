@@ -79,7 +79,7 @@ Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {
   std::memcpy(packed.data(), data, bytes);
   std::vector<CUmemAccessDesc> access(count);
   for (size_t i = 0; i < count; i++) {
-    if (!CheckLocation(env, state, packed[3 * i], "memPoolSetAccessMany")) return Napi::Value();
+    if (!CheckLocation(env, state, packed[3 * i], "cuMemPoolSetAccess")) return Napi::Value();
     std::memset(&access[i], 0, sizeof(CUmemAccessDesc));
     access[i].location.type = static_cast<CUmemLocationType>(packed[3 * i]);
     access[i].location.id = packed[3 * i + 1];

@@ -22,16 +22,16 @@ Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
   CUMEM_INT(handleTypes, 3);
   CUMEM_SIZE(maxSize, 4);
   const Capabilities& caps = state->capabilities;
-  if (!CheckLocation(env, state, locationType, "memPoolCreate")) return Napi::Value();
+  if (!CheckLocation(env, state, locationType, "cuMemPoolCreate")) return Napi::Value();
   if (allocationType == kManagedAllocation && !caps.managedMemoryPools) {
-    ThrowNotSupported(env, "memPoolCreate: pools of managed memory need a CUDA 13.0 driver " +
+    ThrowNotSupported(env, "cuMemPoolCreate: a pool of managed memory needs a CUDA 13.0 driver " +
                                ModeNote(state, "managedMemoryPools"));
     return Napi::Value();
   }
   // Any non-device location of a pinned pool is host memory (Host, HostNuma, HostNumaCurrent).
   if (allocationType != kManagedAllocation && locationType != CU_MEM_LOCATION_TYPE_DEVICE &&
       locationType != CU_MEM_LOCATION_TYPE_INVALID && !caps.hostMemoryPools) {
-    ThrowNotSupported(env, "memPoolCreate: pools of page-locked host memory need a CUDA 13.0 driver " +
+    ThrowNotSupported(env, "cuMemPoolCreate: a pool of page-locked host memory needs a CUDA 13.0 driver " +
                                ModeNote(state, "hostMemoryPools"));
     return Napi::Value();
   }
@@ -88,7 +88,7 @@ Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
   CUMEM_INT(locationType, 1);
   CUMEM_INT(locationId, 2);
   CUMEM_INT(flags, 3);
-  if (!CheckLocation(env, state, locationType, "memPoolSetAccess")) return Napi::Value();
+  if (!CheckLocation(env, state, locationType, "cuMemPoolSetAccess")) return Napi::Value();
   CUmemAccessDesc access;
   std::memset(&access, 0, sizeof(access));
   access.location.type = static_cast<CUmemLocationType>(locationType);
@@ -104,7 +104,7 @@ Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_ADDRESS(pool, 0);
   CUMEM_INT(locationType, 1);
   CUMEM_INT(locationId, 2);
-  if (!CheckLocation(env, state, locationType, "memPoolGetAccess")) return Napi::Value();
+  if (!CheckLocation(env, state, locationType, "cuMemPoolGetAccess")) return Napi::Value();
   CUmemLocation location;
   location.type = static_cast<CUmemLocationType>(locationType);
   location.id = locationId;

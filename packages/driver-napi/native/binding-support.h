@@ -33,10 +33,18 @@ void ThrowUnavailable(Napi::Env env, const DriverState* state);
 /** Throws a NotSupportedError with `message`. */
 void ThrowNotSupported(Napi::Env env, const std::string& message);
 
+/**
+ * Asks the TypeScript side (driver-kit's deriveCapabilities) for the capabilities of a driver
+ * whose entry points resolved, and stores them: `status` becomes Ready. False (with a pending
+ * exception) when the call threw.
+ */
+bool ApplyCapabilities(Napi::Env env, DriverState* state);
+
 /** Loads the driver if needed; false (with a pending exception) when it is unavailable. */
 inline bool EnsureReady(Napi::Env env, DriverState* state) {
   if (state->status == LoadStatus::Ready) return true;
   LoadDriver(state);
+  if (state->status == LoadStatus::Resolved) return ApplyCapabilities(env, state);
   if (state->status == LoadStatus::Ready) return true;
   ThrowUnavailable(env, state);
   return false;

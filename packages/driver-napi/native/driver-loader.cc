@@ -165,7 +165,6 @@ void ResolveAll(DriverState* state) {
   }
   const bool adviseV1 = r.Get(&cu.cuMemAdvise_v8000, "cuMemAdvise", 8000, "cuMemAdvise", real);
   const bool prefetchV1 = r.Get(&cu.cuMemPrefetchAsync_v8000, "cuMemPrefetchAsync", 8000, "cuMemPrefetchAsync", real);
-  bool locations = false;
 #if CUDA_VERSION >= 12020
   // In 'legacy' mode the CUmemLocation forms are still resolved when the ordinal forms are
   // gone, to emulate them (Device and Host locations only).
@@ -173,7 +172,6 @@ void ResolveAll(DriverState* state) {
   const bool adviseV2 = r.Get(&cu.cuMemAdvise_v12020, "cuMemAdvise", 12020, "cuMemAdvise_v2", locationCeiling);
   const bool prefetchV2 =
       r.Get(&cu.cuMemPrefetchAsync_v12020, "cuMemPrefetchAsync", 12020, "cuMemPrefetchAsync_v2", locationCeiling);
-  locations = adviseV2 && prefetchV2;
   if (!(adviseV1 || adviseV2) || !(prefetchV1 || prefetchV2)) {
     Fail(state, "entry-point-missing", "cuMemAdvise, cuMemPrefetchAsync");
     return;
@@ -185,31 +183,22 @@ void ResolveAll(DriverState* state) {
   }
 #endif
 
-  Capabilities& caps = state->capabilities;
-#ifdef __linux__
-  caps.interprocess = true;  // POSIX file descriptors and cuIpc*: Linux only.
-#endif
   if (state->legacy) return;
-  caps.memoryLocations = locations;
-  caps.hostNumaLocations = locations && real >= 13000;
-  caps.hostMemoryPools = real >= 13000;
-  caps.managedMemoryPools = real >= 13000;
 #if CUDA_VERSION >= 13000
   r.Get(&cu.cuMemcpyBatchAsync_v13000, "cuMemcpyBatchAsync", 13000, "cuMemcpyBatchAsync_v2", ceiling);
-  const bool prefetchBatch =
-      r.Get(&cu.cuMemPrefetchBatchAsync, "cuMemPrefetchBatchAsync", 13000, "cuMemPrefetchBatchAsync", ceiling);
-  const bool discardBatch =
-      r.Get(&cu.cuMemDiscardBatchAsync, "cuMemDiscardBatchAsync", 13000, "cuMemDiscardBatchAsync", ceiling);
-  const bool discardPrefetchBatch = r.Get(&cu.cuMemDiscardAndPrefetchBatchAsync, "cuMemDiscardAndPrefetchBatchAsync",
-                                          13000, "cuMemDiscardAndPrefetchBatchAsync", ceiling);
-  caps.batchPrefetchDiscard = prefetchBatch && discardBatch && discardPrefetchBatch;
-  caps.batchMemcpy = cu.cuMemcpyBatchAsync_v13000 != nullptr;
+  r.Get(&cu.cuMemPrefetchBatchAsync, "cuMemPrefetchBatchAsync", 13000, "cuMemPrefetchBatchAsync", ceiling);
+  r.Get(&cu.cuMemDiscardBatchAsync, "cuMemDiscardBatchAsync", 13000, "cuMemDiscardBatchAsync", ceiling);
+  r.Get(&cu.cuMemDiscardAndPrefetchBatchAsync, "cuMemDiscardAndPrefetchBatchAsync", 13000,
+        "cuMemDiscardAndPrefetchBatchAsync", ceiling);
 #endif
 #if CUDA_VERSION >= 12080
-  if (!caps.batchMemcpy) {
-    caps.batchMemcpy =
-        r.Get(&cu.cuMemcpyBatchAsync_v12080, "cuMemcpyBatchAsync", 12080, "cuMemcpyBatchAsync", ceiling);
-  }
+  // The CUDA 12.8 form only when the CUDA 13.0 one is missing: a driver has one or the other in use.
+#if CUDA_VERSION >= 13000
+  const bool batchV2 = cu.cuMemcpyBatchAsync_v13000 != nullptr;
+#else
+  const bool batchV2 = false;
+#endif
+  if (!batchV2) r.Get(&cu.cuMemcpyBatchAsync_v12080, "cuMemcpyBatchAsync", 12080, "cuMemcpyBatchAsync", ceiling);
 #endif
 }
 
@@ -255,7 +244,27 @@ void LoadDriver(DriverState* state) {
     return;
   }
   ResolveAll(state);
-  if (state->status == LoadStatus::NotLoaded) state->status = LoadStatus::Ready;
+  if (state->status == LoadStatus::NotLoaded) state->status = LoadStatus::Resolved;
+}
+
+std::vector<const char*> ResolvedOptionalSymbols(const DriverState* state) {
+  const EntryPoints& cu = state->cu;
+  std::vector<const char*> names;
+#if CUDA_VERSION >= 12020
+  if (cu.cuMemAdvise_v12020 != nullptr) names.push_back("cuMemAdvise_v2");
+  if (cu.cuMemPrefetchAsync_v12020 != nullptr) names.push_back("cuMemPrefetchAsync_v2");
+#endif
+#if CUDA_VERSION >= 12080
+  if (cu.cuMemcpyBatchAsync_v12080 != nullptr) names.push_back("cuMemcpyBatchAsync");
+#endif
+#if CUDA_VERSION >= 13000
+  if (cu.cuMemcpyBatchAsync_v13000 != nullptr) names.push_back("cuMemcpyBatchAsync_v2");
+  if (cu.cuMemPrefetchBatchAsync != nullptr) names.push_back("cuMemPrefetchBatchAsync");
+  if (cu.cuMemDiscardBatchAsync != nullptr) names.push_back("cuMemDiscardBatchAsync");
+  if (cu.cuMemDiscardAndPrefetchBatchAsync != nullptr) names.push_back("cuMemDiscardAndPrefetchBatchAsync");
+#endif
+  (void)cu;
+  return names;
 }
 
 }  // namespace cumem

@@ -8,6 +8,7 @@
 #include <node_api.h>
 
 #include <string>
+#include <vector>
 
 #if !defined(CUDA_VERSION) || CUDA_VERSION < 12000
 #error "@cumem/driver-napi needs the headers of CUDA 12.0 or newer (cuda.h and cudaTypedefs.h)."
@@ -120,7 +121,10 @@ struct EntryPoints {
   PFN_cuMemHostUnregister_v4000 cuMemHostUnregister = nullptr;
 };
 
-/** Mirrors DriverCapabilities of @cumem/core-types. */
+/**
+ * Mirrors DriverCapabilities of @cumem/core-types. Filled from what @cumem/driver-kit derives
+ * (in TypeScript, from the version and the resolved symbols) when the driver loads.
+ */
 struct Capabilities {
   bool memoryLocations = false;
   bool hostNumaLocations = false;
@@ -133,7 +137,8 @@ struct Capabilities {
 
 struct StagingCache;
 
-enum class LoadStatus { NotLoaded, Ready, Failed };
+// Resolved: libcuda loaded and its entry points resolved, capabilities not yet derived.
+enum class LoadStatus { NotLoaded, Resolved, Ready, Failed };
 
 struct DriverState {
   std::string libraryPath;
@@ -155,6 +160,9 @@ struct DriverState {
   napi_ref pointerResultBuffer = nullptr;
   // The staged-copy engine's pinned chunks, streams and events (staging-engine.cc), made on first use.
   StagingCache* staging = nullptr;
+  // deriveCapabilities(driverVersion, resolvedSymbols, legacy) of the TypeScript side: policy
+  // lives there, once; the addon only reports what it resolved.
+  napi_ref deriveCapabilities = nullptr;
 };
 
 // The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that
@@ -163,5 +171,8 @@ constexpr int kMinimumDriverVersion = 12000;
 
 /** Loads the library and resolves the entry points once; false (with `status` Failed) on failure. */
 void LoadDriver(DriverState* state);
+
+/** The exported names of the optional entry points that resolved (driver-kit's table). */
+std::vector<const char*> ResolvedOptionalSymbols(const DriverState* state);
 
 }  // namespace cumem

@@ -13,7 +13,11 @@ constexpr int kHostNuma = 3;         // CU_MEM_LOCATION_TYPE_HOST_NUMA
 constexpr int kHostNumaCurrent = 4;  // CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT
 constexpr int kManagedAllocation = 2;  // CU_MEM_ALLOCATION_TYPE_MANAGED (CUDA 13)
 
-/** " (capabilities.<flag> is false; ...)" — the tail of every NotSupportedError message. */
+/**
+ * "(capabilities.<flag> is false: ...)" — the tail of every NotSupportedError message, word for
+ * word driver-kit's capabilityNote (packages/driver-kit/src/refusals.ts): both adapters refuse
+ * alike, and the N-API adapter's tests compare the two.
+ */
 inline std::string ModeNote(const DriverState* state, const char* flag) {
   std::string note = std::string("(capabilities.") + flag + " is false: ";
   if (state->legacy) return note + "createDriver({ entryPoints: 'legacy' }) uses the CUDA 12.0 entry points)";
@@ -25,7 +29,7 @@ inline std::string ModeNote(const DriverState* state, const char* flag) {
 inline bool CheckLocation(napi_env env, const DriverState* state, int type, const char* call) {
   if ((type == kHostNuma || type == kHostNumaCurrent) && !state->capabilities.hostNumaLocations) {
     ThrowNotSupported(Napi::Env(env), std::string(call) +
-                                          ": host NUMA locations (HostNuma, HostNumaCurrent) need a CUDA 13.0 "
+                                          ": a host NUMA location (HostNuma, HostNumaCurrent) needs a CUDA 13.0 "
                                           "driver " +
                                           ModeNote(state, "hostNumaLocations"));
     return false;

@@ -1,9 +1,10 @@
 // Adapter-specific behaviour that needs no GPU: import, load failures, JS memory helpers and
 // the loader's message when the addon is not built.
-import { closeSync, fstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError, MemLocationType } from '@cumem/core-types';
+import { offlineDriverCases } from '@cumem/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDriver } from './index.js';
 import { defaultAddon, loadAddon } from './load-addon.js';
@@ -117,18 +118,6 @@ describe('@cumem/driver-napi without a GPU', () => {
     expect(driver.hostView(0n, 0).byteLength).toBe(0);
   });
 
-  itBuilt('duplicateFileDescriptor works without libcuda and names errno', () => {
-    const driver = createDriver({ libraryPath: missingLibrary });
-    const fd = openSync(tmpdir(), 'r');
-    const duplicate = driver.duplicateFileDescriptor(fd);
-    expect(duplicate).not.toBe(fd);
-    expect(fstatSync(duplicate).ino).toBe(fstatSync(fd).ino);
-    closeSync(fd);
-    closeSync(duplicate);
-    expect(() => driver.duplicateFileDescriptor(duplicate)).toThrow(/EBADF/);
-    expect(() => driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
-  });
-
   itBuilt("refuses a view over 4 GiB with the FFI adapter's RangeError, and allows exactly 4 GiB", () => {
     const driver = createDriver({ libraryPath: missingLibrary });
     const address = driver.addressOf(new Uint8Array(16));
@@ -173,3 +162,5 @@ describe('the addon loader', () => {
     expect(built.addon ? built.path : '').toMatch(/build\/Release\/cumem_napi\.node$/);
   });
 });
+
+offlineDriverCases('napi', createDriver, built.addon ? undefined : 'the addon is not built');

@@ -11,11 +11,22 @@ import {
   duplicateDescriptorError,
   type MemAccessDescriptor,
 } from '@cumem/core-types';
+import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
 
 /** Default `libraryPath`: the driver's soname, found by the system loader. */
 const DEFAULT_LIBRARY = 'libcuda.so.1';
+
+/** The addon's question at load: what a driver of this version, with these entry points, can do. */
+function capabilitiesOf(driverVersion: number, resolved: string[], legacy: boolean): DriverCapabilities {
+  return deriveCapabilities({
+    resolved,
+    driverVersion,
+    mode: legacy ? 'legacy' : 'auto',
+    interprocess: process.platform === 'linux',
+  });
+}
 
 /** The Promise form of a failure, so `*Async` members always return a Promise. */
 function settle<T>(start: () => Promise<T>): Promise<T> {
@@ -35,19 +46,12 @@ function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int
   return packed;
 }
 
-/** The Driver's two accessors; the other members are plain data properties. */
-type DriverAccessors = 'driverVersion' | 'capabilities';
-
 /**
  * The Driver over one native binding. Members with the contract's exact signature ARE the
  * addon's functions (no JS frame in between); the others are one-line forwards that split a
  * `MemLocation` into two integers, or (memAllocFromPoolAsync) read the result the addon stored.
- *
- * The accessors are added after the literal, not written in it: V8 creates an object literal
- * that has a `get` member in dictionary mode, and on such an object every `driver.member(...)`
- * is a hash lookup that the JIT cannot fold into a constant (measured: about 5 ns a call, 11 of
- * the 52 ns cut from the pool allocate + free pair). Defined afterwards, then frozen, the object
- * keeps fast properties.
+ * driver-kit's assembleDriver freezes it in the shape the FFI adapter has too (it adds the
+ * accessors after the literal: 11 of the 52 ns cut from the pool allocate + free pair).
  */
 function driverFromBinding(b: NativeBinding): Driver {
   let capabilities: DriverCapabilities | undefined;
@@ -172,11 +176,7 @@ function driverFromBinding(b: NativeBinding): Driver {
       return capabilities;
     },
   };
-  const driver: Driver = Object.defineProperties(
-    members,
-    Object.getOwnPropertyDescriptors(accessors),
-  ) as typeof members & Pick<Driver, DriverAccessors>;
-  return Object.freeze(driver);
+  return assembleDriver(members, accessors);
 }
 
 /**
@@ -208,7 +208,7 @@ function checkDriverOptions(options: DriverOptions | undefined): { libraryPath: 
 export function createDriverFrom(loaded: AddonLoadResult, options?: DriverOptions): Driver {
   const { libraryPath, legacy } = checkDriverOptions(options);
   if (loaded.addon === undefined) return driverFromBinding(unavailableBinding(loaded.error));
-  return driverFromBinding(loaded.addon.createBinding(libraryPath, legacy));
+  return driverFromBinding(loaded.addon.createBinding(libraryPath, legacy, capabilitiesOf));
 }
 
 /**

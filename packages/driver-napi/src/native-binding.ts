@@ -1,4 +1,11 @@
-import type { DevicePointer, DriverHandle, Memcpy2D, Memcpy3D, MemLocation } from '@cumem/core-types';
+import type {
+  DevicePointer,
+  DriverCapabilities,
+  DriverHandle,
+  Memcpy2D,
+  Memcpy3D,
+  MemLocation,
+} from '@cumem/core-types';
 
 /**
  * The functions `createBinding()` of the addon returns, all bound to one native driver state.
@@ -170,7 +177,15 @@ export interface NativeAddon {
   /** Registers the function that builds every error the addon throws (see error-factory.ts). */
   setErrorFactory(factory: (kind: string, ...details: unknown[]) => Error): void;
   /** A fresh driver state: nothing is loaded until one of its functions is called. */
-  createBinding(libraryPath: string, legacy: boolean): NativeBinding;
+  /**
+   * One binding per driver. `deriveCapabilities` is called once, when libcuda has loaded, with
+   * the driver's version and the optional entry points that resolved: policy is driver-kit's.
+   */
+  createBinding(
+    libraryPath: string,
+    legacy: boolean,
+    deriveCapabilities: (driverVersion: number, resolved: string[], legacy: boolean) => DriverCapabilities,
+  ): NativeBinding;
   /** `CUDA_VERSION` of the headers the addon was compiled against. */
   readonly cudaHeaderVersion: number;
 }

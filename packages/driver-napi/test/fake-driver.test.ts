@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CudaError, type Driver, MemAdvise, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import { deriveCapabilities, unsupported } from '@cumem/driver-kit';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
 import { defaultAddon } from '../src/load-addon.js';
@@ -271,5 +272,46 @@ describeFake(`the addon over a fake libcuda ${skipReason ?? ''}`, () => {
     } finally {
       delete process.env.FAKE_CUDA_NO_DEVICE;
     }
+  });
+
+  // The addon resolves; driver-kit decides. Its native refusals (hot paths) spell driver-kit's text.
+  it("capabilities are driver-kit's derivation; native refusals read word for word as driver-kit's", () => {
+    for (const [version, mode] of [
+      [13000, 'auto'],
+      [12080, 'auto'],
+      [12020, 'auto'],
+      [13000, 'legacy'],
+    ] as const) {
+      const driver = fakeDriver(version, mode);
+      const derived = deriveCapabilities({
+        resolved: [
+          'cuMemAdvise_v2',
+          'cuMemPrefetchAsync_v2',
+          'cuMemcpyBatchAsync',
+          'cuMemcpyBatchAsync_v2',
+        ].concat(['cuMemPrefetchBatchAsync', 'cuMemDiscardBatchAsync', 'cuMemDiscardAndPrefetchBatchAsync']),
+        driverVersion: version,
+        mode,
+        interprocess: process.platform === 'linux',
+      });
+      expect([version, mode, driver.capabilities]).toEqual([version, mode, derived]);
+    }
+    const legacy = fakeDriver(13000, 'legacy');
+    const facts = { driverVersion: 13000, mode: 'legacy' as const };
+    expect(() => legacy.memAdvise(4096n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
+      unsupported(facts, 'cuMemAdvise: a host NUMA location (HostNuma, HostNumaCurrent)', 'hostNumaLocations')
+        .message,
+    );
+    expect(() =>
+      legacy.memcpyBatchAsync(new BigUint64Array(1), new BigUint64Array(1), new BigUint64Array(1), 1, 0n),
+    ).toThrow(unsupported(facts, 'cuMemcpyBatchAsync', 'batchMemcpy').message);
+    expect(() =>
+      legacy.memPoolCreate({
+        allocationType: 2,
+        location: { type: MemLocationType.Device, id: 0 },
+        handleTypes: 0,
+        maxSize: 0,
+      }),
+    ).toThrow(unsupported(facts, 'cuMemPoolCreate: a pool of managed memory', 'managedMemoryPools').message);
   });
 });

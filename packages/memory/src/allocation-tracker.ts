@@ -3,7 +3,7 @@
 // program dropped them without close(). Opt-in; a tracker costs a Map entry per allocation,
 // plus a stack trace (`new Error().stack`, microseconds) when asked for.
 import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
-import { MemoryResource } from './buffer.js';
+import { MemoryResource } from './memory-resource.js';
 import {
   type AccountedAllocation,
   addGlobalSink,

@@ -1,186 +1,20 @@
-// Buffer and the MemoryResource base live in one module, as in cuda.core (_buffer.pyx): each
-// names the other in its types, and the layering check forbids a cycle between two files.
-import {
-  CudaError,
-  CudaStateError,
-  checkAddress,
-  checkOptions,
-  checkSize,
-  describeValue,
-  MemoryType,
-  PointerAttribute,
-} from '@cumem/core-types';
+// What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
+// and accessors) is BufferBase, in buffer-base.ts.
+import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { BufferBase, bufferToken, closedFlag, followedOwner, owns, registered } from './buffer-base.js';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
 import { cancelRelease, type DeferredRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
-import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewList } from './host-views.js';
+import { detachViews, releaseAfterViews } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
-import type { LiveAllocations } from './live-allocations.js';
-import type { Release } from './object-finalizer.js';
-import { rangeOverrun } from './pointer-range.js';
+import { MemoryResource } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
-import {
-  noteFinalizerRelease,
-  type ResourceStatistics,
-  setLimit,
-  statisticsOf,
-} from './resource-pressure.js';
-import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
+import { rangeOverrun } from './pointer-range.js';
 import type { Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
-/**
- * The base of every memory resource, as cuda.core's `MemoryResource`. Subclass it to hand your
- * own memory to cumem: implement `allocate`, `deallocate` and the accessors.
- */
-export abstract class MemoryResource {
-  /** @internal */ protected resourceUuid: string | null = null;
-  /** @internal */ protected closed = false;
-
-  /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
-  abstract allocate(size: number, options?: StreamOrderOptions): Buffer;
-  /** Returns memory from {@link allocate}; without a stream, in the order of the device's default stream. */
-  abstract deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void;
-  /** Buffers from this resource can be used by the device. */
-  abstract get isDeviceAccessible(): boolean;
-  /** Buffers from this resource can be read and written by the CPU. */
-  abstract get isHostAccessible(): boolean;
-  /** The device the memory is on, or -1 for host memory. */
-  abstract get deviceId(): number;
-
-  /** Buffers are CUDA managed (unified) memory. Default false. */
-  get isManaged(): boolean {
-    return false;
-  }
-
-  /** The resource is an IPC import of another process's pool (and refuses `allocate`). Default false. */
-  get isMapped(): boolean {
-    return false;
-  }
-
-  /** True after `close()`. */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  /** A universally unique id: set for IPC-enabled pools and by {@link register}, else null. */
-  get uuid(): string | null {
-    return this.resourceUuid;
-  }
-
-  /** Closes the resource; buffers already allocated can still be closed. Idempotent. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.resourceUuid !== null) unregisterResource(this.resourceUuid, this);
-  }
-
-  [Symbol.dispose](): void {
-    this.close();
-  }
-
-  /**
-   * What went through the resource since statistics began ({@link enableStatistics}, a
-   * {@link limit} or a tracker): bytes and allocations now, at the peak, in total, and failed
-   * allocations. `enabled` false (all zero) until then. Built-in resources only.
-   */
-  statistics(): ResourceStatistics {
-    return statisticsOf(this.liveAllocations());
-  }
-
-  /**
-   * Starts counting (cheap enough to leave on: a few number updates per allocate and free).
-   * Allocations made before are left out. Idempotent.
-   * @throws NotSupportedError for a resource that is not built into cumem.
-   */
-  enableStatistics(): this {
-    setLimit(this, this.liveAllocations(), undefined);
-    return this;
-  }
-
-  /** Sets the peaks to the current values. */
-  resetPeakStatistics(): void {
-    this.liveAllocations()?.accounting?.resetPeaks();
-  }
-
-  /**
-   * Most bytes the resource may have handed out at once, or null (default) for no limit. An
-   * allocation past it first runs out-of-memory recovery, then throws the driver's error
-   * (`CudaError` `CUDA_ERROR_OUT_OF_MEMORY`). Setting it enables statistics; allocations made
-   * before statistics began do not count against it.
-   * @throws TypeError / RangeError for a bad value; NotSupportedError for a resource not built into cumem.
-   */
-  get limit(): number | null {
-    const bytes = this.liveAllocations()?.accounting?.limitBytes;
-    return bytes === undefined || bytes === Number.POSITIVE_INFINITY ? null : bytes;
-  }
-
-  set limit(bytes: number | null) {
-    setLimit(this, this.liveAllocations(), bytes);
-  }
-
-  /** @internal The built-in resources' open-buffer records, where statistics hang. */
-  liveAllocations(): LiveAllocations | null {
-    return null;
-  }
-
-  /**
-   * Registers this resource under `uuid` (an imported pool under its exporter's uuid) so that
-   * {@link MemoryResource.fromRegistry} finds it. Held weakly.
-   * @returns the resource registered under `uuid`: an earlier one still alive, else this one.
-   * @throws TypeError for a uuid that is not a non-empty string; RangeError when this resource already has another uuid.
-   */
-  register(uuid: string): MemoryResource {
-    if (typeof uuid !== 'string' || uuid === '') {
-      throw new TypeError(`uuid must be a non-empty string, got ${describeValue(uuid)}`);
-    }
-    if (this.closed) throw CudaStateError.closed(this.constructor.name);
-    if (this.resourceUuid !== null && this.resourceUuid !== uuid) {
-      throw new RangeError(`this memory resource already has uuid ${this.resourceUuid}, not ${uuid}`);
-    }
-    const registered = registerResource(uuid, this) as MemoryResource;
-    if (registered === this) this.resourceUuid = uuid;
-    return registered;
-  }
-
-  /**
-   * The live resource registered under `uuid`.
-   * @throws TypeError for a uuid that is not a string; RangeError when none is registered under it.
-   */
-  static fromRegistry(uuid: string): MemoryResource {
-    if (typeof uuid !== 'string') throw new TypeError(`uuid must be a string, got ${describeValue(uuid)}`);
-    const resource = lookUpResource(uuid);
-    if (resource === undefined) throw new RangeError(`no memory resource is registered under uuid ${uuid}`);
-    return resource as MemoryResource;
-  }
-
-  /** @internal Frees what a buffer owned; `stream` undefined: the resource's own order. Built-ins override it. */
-  releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
-    this.deallocate(handle, size, stream === undefined ? undefined : { stream });
-  }
-
-  /**
-   * @internal `Buffer.fromHandle` hands this resource memory to free. Built-in resources record
-   * it and refuse a pointer an open buffer of theirs owns already.
-   */
-  adoptBuffer(_handle: bigint, _size: number): void {}
-
-  /** @internal Only IPC-enabled pools export buffers. */
-  exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
-    throw new TypeError(
-      `${this.constructor.name} buffers cannot be shared: ipcDescriptor needs a DeviceMemoryResource or ` +
-        'PinnedMemoryResource created with { ipcEnabled: true }',
-    );
-  }
-
-  /** @internal Only IPC pools import buffers. */
-  importIpcBuffer(_bytes: Uint8Array, _size: number, _stream: Stream | undefined): Buffer {
-    throw new TypeError(
-      `Buffer.fromIpcDescriptor needs a DeviceMemoryResource or PinnedMemoryResource imported with fromAllocationHandle, got ${this.constructor.name}`,
-    );
-  }
-}
+export { ownerMemoryBuffer } from './buffer-base.js';
 
 /** Options for {@link Buffer.fromHandle}. */
 export interface FromHandleOptions {
@@ -194,78 +28,14 @@ export interface FromHandleOptions {
   readonly owner?: unknown;
 }
 
-/** How external memory (no resource) is accessible, asked of the driver once. */
-interface PointerInfo {
-  readonly deviceId: number;
-  readonly isDeviceAccessible: boolean;
-  readonly isHostAccessible: boolean;
-  readonly isManaged: boolean;
-}
-
-const owns = 1;
-const closedFlag = 2;
-const registered = 4;
-// fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is.
-const followsOwner = 8;
-const bufferToken = Symbol('cumem.buffer');
-
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
-export type BufferClass<B extends Buffer> = new (
-  token: symbol,
-  runtime: DriverRuntime,
-  handle: bigint,
-  size: number,
-  resource: MemoryResource | null,
-  owner: unknown,
-  stream: Stream | undefined,
-  flags: number,
-  parent: Buffer | null,
-) => B;
+export type BufferClass<B extends Buffer> = new (...args: ConstructorParameters<typeof BufferBase>) => B;
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
  * `allocate`, by {@link Buffer.fromHandle}, or by {@link Buffer.slice}.
  */
-export class Buffer implements DeferredRelease {
-  /** @internal */ readonly runtime: DriverRuntime;
-  /** @internal */ readonly pointer: bigint;
-  /** @internal */ readonly byteSize: number;
-  /** @internal */ readonly resource: MemoryResource | null;
-  /** @internal */ readonly allocationStream: Stream | undefined;
-  /** @internal */ readonly parent: Buffer | null;
-  private ownerObject: unknown;
-  private flags: number;
-  private info: PointerInfo | undefined = undefined;
-  // The host views handed out over memory this buffer owns; null until the first one, so a
-  // buffer that never made a view pays nothing on allocate and close.
-  private views: ViewList | null = null;
-  // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
-  private releaseRecord: ReleaseRecord | null = null;
-
-  /** @internal Use a memory resource's `allocate`, {@link Buffer.fromHandle} or {@link Buffer.slice}. */
-  constructor(
-    token: symbol,
-    runtime: DriverRuntime,
-    handle: bigint,
-    size: number,
-    resource: MemoryResource | null,
-    owner: unknown,
-    stream: Stream | undefined,
-    flags: number,
-    parent: Buffer | null,
-  ) {
-    if (token !== bufferToken)
-      throw new TypeError('use a memory resource, Buffer.fromHandle() or slice() to get a Buffer');
-    this.runtime = runtime;
-    this.pointer = handle;
-    this.byteSize = size;
-    this.resource = resource;
-    this.ownerObject = owner;
-    this.allocationStream = stream;
-    this.flags = flags;
-    this.parent = parent;
-  }
-
+export class Buffer extends BufferBase implements DeferredRelease {
   /**
    * Wraps memory cumem did not allocate. With `mr`, the buffer owns it and `close()` (or GC)
    * calls `mr.deallocate`; with `owner`, that object is kept alive instead; with neither, the
@@ -342,64 +112,6 @@ export class Buffer implements DeferredRelease {
     const stream = streamOption(options);
     if (mr.isClosed) throw CudaStateError.closed(mr.constructor.name);
     return mr.importIpcBuffer(bytes, size, stream);
-  }
-
-  /** Size in bytes. */
-  get size(): number {
-    return this.byteSize;
-  }
-
-  /** The address (a unified-address pointer). */
-  get handle(): bigint {
-    return this.pointer;
-  }
-
-  /** The device the memory is on, or -1 for host memory. */
-  get deviceId(): number {
-    return this.resource !== null ? this.resource.deviceId : this.pointerInfo().deviceId;
-  }
-
-  /** The resource the memory came from (for slices: the parent's), or null for external memory. */
-  get memoryResource(): MemoryResource | null {
-    return this.resource;
-  }
-
-  /** The object keeping external memory alive (for slices: the parent buffer), or null. */
-  get owner(): unknown {
-    return this.ownerObject;
-  }
-
-  /** The device can use the memory. */
-  get isDeviceAccessible(): boolean {
-    return this.resource !== null ? this.resource.isDeviceAccessible : this.pointerInfo().isDeviceAccessible;
-  }
-
-  /** The CPU can read and write the memory (and {@link hostView} works). */
-  get isHostAccessible(): boolean {
-    return this.resource !== null ? this.resource.isHostAccessible : this.pointerInfo().isHostAccessible;
-  }
-
-  /** The memory is CUDA managed (unified) memory. */
-  get isManaged(): boolean {
-    return this.resource !== null ? this.resource.isManaged : this.pointerInfo().isManaged;
-  }
-
-  /** The memory was mapped from another process (IPC). */
-  get isMapped(): boolean {
-    return this.resource?.isMapped === true;
-  }
-
-  /**
-   * True after `close()`, once the buffer this one slices is closed, or once the `owner` given
-   * to {@link Buffer.fromHandle} (a Buffer, or any object with a boolean `isClosed`) is closed.
-   */
-  get isClosed(): boolean {
-    const flags = this.flags;
-    return (
-      (flags & closedFlag) !== 0 ||
-      this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
-    );
   }
 
   /** What another process needs to open this buffer (see {@link Buffer.fromIpcDescriptor}). */
@@ -581,155 +293,12 @@ export class Buffer implements DeferredRelease {
     if (this.byteSize !== 0) this.memoryOwner().recordView(view.buffer as ArrayBuffer);
     return view;
   }
-
-  toString(): string {
-    return `${this.typeName}(0x${this.pointer.toString(16)}, ${this.byteSize} bytes${this.isClosed ? ', closed' : ''})`;
-  }
-
-  /** @internal Name used in errors: overridden by ManagedBuffer. */
-  protected get typeName(): string {
-    return 'Buffer';
-  }
-
-  /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
-  checkOpen(): void {
-    const flags = this.flags;
-    if (
-      (flags & closedFlag) !== 0 ||
-      this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
-    ) {
-      throw CudaStateError.closed(this.typeName);
-    }
-  }
-
-  /** @internal The buffer whose memory this one shows: through slices' parents and owner buffers. */
-  memoryOwner(): Buffer {
-    let buffer: Buffer = this;
-    for (;;) {
-      if (buffer.parent !== null) buffer = buffer.parent;
-      else {
-        const next = (buffer.flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.ownerObject) : null;
-        if (next === null) return buffer;
-        buffer = next;
-      }
-    }
-  }
-
-  /** A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
-  private recordView(view: ArrayBuffer): void {
-    keepOwnerAlive(view, this);
-    if ((this.flags & owns) !== 0) this.views = trackView(this.views, view);
-  }
-
-  /** @internal The stream, refused when it belongs to another driver. */
-  protected checkStream(stream: Stream | undefined): Stream | undefined {
-    if (stream !== undefined && stream.runtime !== this.runtime) {
-      throw new CudaStateError(
-        `the stream belongs to driver ${stream.runtime.driver.name}, this ${this.typeName} to ${this.runtime.driver.name}`,
-      );
-    }
-    return stream;
-  }
-
-  /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
-  isDeviceOnly(): boolean {
-    return this.isDeviceAccessible && !this.isHostAccessible;
-  }
-
-  /** @internal The device to order work on when no stream is given. */
-  workDevice(other: Buffer | null): number {
-    const own = this.deviceId;
-    if (own >= 0) return own;
-    if (other !== null && other.deviceId >= 0) return other.deviceId;
-    return this.runtime.currentDevice;
-  }
-
-  /** @internal */
-  needsFinalizer(): boolean {
-    return (this.flags & (owns | closedFlag)) === owns;
-  }
-
-  /** @internal */
-  finalizerRelease(): Release {
-    const { resource, pointer, byteSize, allocationStream } = this;
-    return () => {
-      // Tell trackers first: the free below would otherwise read as an ordinary close.
-      (resource as MemoryResource).liveAllocations()?.accounting?.finalized(Number(pointer));
-      noteFinalizerRelease(byteSize);
-      (resource as MemoryResource).releaseBuffer(pointer, byteSize, allocationStream);
-    };
-  }
-
-  /** @internal */
-  markRegistered(record: ReleaseRecord): void {
-    this.releaseRecord = record;
-    this.flags |= registered;
-  }
-
-  /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
-  protected checkWrapped(): void {}
-
-  /** @internal How external memory is accessible, from pointer attributes (asked once). */
-  protected pointerInfo(): PointerInfo {
-    if (this.info === undefined) {
-      this.info = this.parent !== null ? this.parent.pointerInfo() : queryPointer(this.runtime, this.pointer);
-    }
-    return this.info;
-  }
-}
-
-/**
- * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
- * Buffer holding the memory it shows (interop-arrow's CudaBuffer and HostBuffer do): host views
- * taken through the wrapper are then kept alive with, and detached by, that Buffer's owner.
- */
-export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
-
-/** fromHandle's flag for an owner whose close closes the wrapper: a Buffer or an object with a boolean isClosed. */
-function followedOwner(owner: unknown): number {
-  if (owner instanceof Buffer) return followsOwner;
-  if (typeof owner !== 'object' && typeof owner !== 'function') return 0;
-  if (owner === null) return 0;
-  return typeof (owner as { isClosed?: unknown }).isClosed === 'boolean' ? followsOwner : 0;
-}
-
-function ownerIsClosed(owner: unknown): boolean {
-  return (owner as { isClosed?: unknown }).isClosed === true;
-}
-
-/** The Buffer an owner stands for: itself, or what it exposes under {@link ownerMemoryBuffer}. */
-function bufferOfOwnerObject(owner: unknown): Buffer | null {
-  if (owner instanceof Buffer) return owner;
-  const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
-  return held instanceof Buffer ? held : null;
 }
 
 function checkSameSize(dstSize: number, srcSize: number): void {
   if (dstSize !== srcSize) {
     throw new RangeError(`size mismatch: the destination has ${dstSize} bytes, the source ${srcSize}`);
   }
-}
-
-function queryPointer(runtime: DriverRuntime, pointer: bigint): PointerInfo {
-  const driver = runtime.driver;
-  let memoryType: number;
-  try {
-    memoryType = driver.pointerGetAttribute(pointer, PointerAttribute.MemoryType);
-  } catch (error) {
-    // The driver answers CUDA_ERROR_INVALID_VALUE for memory it never saw: ordinary pageable
-    // host memory, which only the CPU can touch (cuda.core reads it the same way).
-    if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') {
-      return { deviceId: -1, isDeviceAccessible: false, isHostAccessible: true, isManaged: false };
-    }
-    throw error;
-  }
-  const isManaged = driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged) !== 0;
-  if (memoryType === MemoryType.Host && !isManaged) {
-    return { deviceId: -1, isDeviceAccessible: true, isHostAccessible: true, isManaged: false };
-  }
-  const deviceId = driver.pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
-  return { deviceId, isDeviceAccessible: true, isHostAccessible: isManaged, isManaged };
 }
 
 /** @internal A buffer a resource allocated (it owns the memory). Hot path: one object, no validation. */

@@ -13,6 +13,7 @@ import {
 import type { Buffer } from './buffer.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
 import {
@@ -46,8 +47,11 @@ export class DeviceMemoryResource extends PoolMemoryResource {
    * @throws TypeError / RangeError for bad arguments; NotSupportedError when the device has no
    *   memory pools or IPC is asked of a driver without it.
    */
-  constructor(device: Device | number, options?: DeviceMemoryResourceOptions) {
-    super(createDevicePool(device, options));
+  constructor(device: Device | number, options?: DeviceMemoryResourceOptions);
+  /** @internal An imported pool (see {@link DeviceMemoryResource.fromAllocationHandle}). */
+  constructor(device: Device | number, imported: ImportedPool);
+  constructor(device: Device | number, options?: DeviceMemoryResourceOptions | ImportedPool) {
+    super(options instanceof ImportedPool ? options.setup : createDevicePool(device, options));
   }
 
   /**
@@ -75,8 +79,10 @@ export class DeviceMemoryResource extends PoolMemoryResource {
       checkInterprocess(runtime, 'DeviceMemoryResource.fromAllocationHandle');
       runtime.makeCurrent(ordinal);
       const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
-      importedSetup = { runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null };
-      const resource = new DeviceMemoryResource(ordinal);
+      const resource = new DeviceMemoryResource(
+        ordinal,
+        new ImportedPool({ runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null }),
+      );
       if (uuid !== null) resource.register(uuid);
       return resource;
     } finally {
@@ -129,19 +135,10 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   }
 }
 
-// fromAllocationHandle builds its resource through the constructor, handing it the imported
-// pool here (JS constructors cannot be overloaded privately).
-let importedSetup: PoolSetup | undefined;
-
 function createDevicePool(
   device: Device | number,
   options: DeviceMemoryResourceOptions | undefined,
 ): PoolSetup {
-  if (importedSetup !== undefined) {
-    const setup = importedSetup;
-    importedSetup = undefined;
-    return setup;
-  }
   checkDeviceKind(device);
   if (device === undefined)
     throw new TypeError('DeviceMemoryResource needs a device (a Device or an ordinal)');

@@ -16,7 +16,7 @@ export {
   type TrackedAllocation,
   trackAllocations,
 } from './allocation-tracker.js';
-export { Buffer, type FromHandleOptions, MemoryResource, ownerMemoryBuffer } from './buffer.js';
+export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
@@ -41,6 +41,8 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { MemoryResource } from './memory-resource.js';
+export { bindStreamDriver, driverOf } from './object-driver.js';
 export { PeerAccessView } from './peer-access-view.js';
 /** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
 export { copyBetweenDevices, reachableOn } from './peer-copy.js';

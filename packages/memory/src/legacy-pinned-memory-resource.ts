@@ -1,8 +1,9 @@
 import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types';
-import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
+import { allocatedBuffer, Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import { LiveAllocations } from './live-allocations.js';
+import { MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import type { Stream } from './stream.js';
 import { runtimeDefaultStream } from './stream.js';

@@ -10,12 +10,13 @@ import {
   MemAttachFlags,
   NotSupportedError,
 } from '@cumem/core-types';
-import { allocatedBuffer, MemoryResource } from './buffer.js';
+import { allocatedBuffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import { LiveAllocations } from './live-allocations.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { ManagedBuffer } from './managed-buffer.js';
+import { MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';

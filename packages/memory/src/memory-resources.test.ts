@@ -12,12 +12,13 @@ import {
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { Buffer, MemoryResource } from './buffer.js';
+import { Buffer } from './buffer.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { ManagedBuffer } from './managed-buffer.js';
 import { ManagedMemoryResource } from './managed-memory-resource.js';
+import { MemoryResource } from './memory-resource.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import { defaultStream, Stream } from './stream.js';
 

@@ -15,6 +15,7 @@ import {
 } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import {
   allocationHandleArgument,
@@ -51,10 +52,14 @@ export class PinnedMemoryResource extends PoolMemoryResource {
    * @throws TypeError / RangeError for bad options (numaId below -1 is a RangeError);
    *   NotSupportedError on a driver without host memory pools, NUMA locations or IPC as asked.
    */
-  constructor(options?: PinnedMemoryResourceOptions) {
-    const setup = createPinnedPool(options);
-    super(setup);
-    this.numaNode = setupNuma;
+  constructor(options?: PinnedMemoryResourceOptions);
+  /** @internal An imported pool (see {@link PinnedMemoryResource.fromAllocationHandle}). */
+  constructor(imported: ImportedPool);
+  constructor(options?: PinnedMemoryResourceOptions | ImportedPool) {
+    const made =
+      options instanceof ImportedPool ? { setup: options.setup, numaId: -1 } : createPinnedPool(options);
+    super(made.setup);
+    this.numaNode = made.numaId;
   }
 
   /**
@@ -81,8 +86,9 @@ export class PinnedMemoryResource extends PoolMemoryResource {
         runtime.driver.memPoolDestroy(pool);
         throw error;
       }
-      importedSetup = { runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null };
-      const resource = new PinnedMemoryResource();
+      const resource = new PinnedMemoryResource(
+        new ImportedPool({ runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null }),
+      );
       if (uuid !== null) resource.register(uuid);
       return resource;
     } finally {
@@ -111,17 +117,13 @@ export class PinnedMemoryResource extends PoolMemoryResource {
   }
 }
 
-let importedSetup: PoolSetup | undefined;
-// The NUMA node of the pool being constructed, read back by the constructor after super().
-let setupNuma = -1;
+/** A pool made for {@link PinnedMemoryResource}'s constructor, and the NUMA node it is on. */
+interface PinnedPool {
+  readonly setup: PoolSetup;
+  readonly numaId: number;
+}
 
-function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): PoolSetup {
-  if (importedSetup !== undefined) {
-    const setup = importedSetup;
-    importedSetup = undefined;
-    setupNuma = -1;
-    return setup;
-  }
+function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): PinnedPool {
   const {
     numaId = -1,
     maxSize = 0,
@@ -176,8 +178,16 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Poo
     driver.memPoolDestroy(pool);
     throw error;
   }
-  setupNuma = node;
-  return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
+  const setup = {
+    runtime,
+    pool,
+    owned: true,
+    ipcEnabled,
+    mapped: false,
+    ordinal,
+    uuid: poolUuid(ipcEnabled),
+  };
+  return { setup, numaId: node };
 }
 
 /**

@@ -4,12 +4,13 @@ import { CudaStateError, PointerAttribute, PointerHandleAttribute } from '@cumem
 import { describeEachDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { Buffer, type MemoryResource } from './buffer.js';
+import { Buffer } from './buffer.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { setCurrentDevice } from './device-queries.js';
 import { useDriver } from './driver-selection.js';
 import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { ManagedMemoryResource } from './managed-memory-resource.js';
+import type { MemoryResource } from './memory-resource.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 
 const KiB = 1024;

@@ -7,13 +7,14 @@ import {
   describeValue,
   NotSupportedError,
 } from '@cumem/core-types';
-import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
+import { allocatedBuffer, Buffer } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { importedMemoryError } from './imported-memory-check.js';
 import { ImportedPointerCounts } from './imported-pointer-counts.js';
 import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
+import { MemoryResource } from './memory-resource.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';

@@ -14,7 +14,7 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
-import { Buffer } from '@cumem/memory';
+import { Buffer, driverOf } from '@cumem/memory';
 import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 
 /** Options every batch operation takes. */
@@ -55,7 +55,12 @@ export function checkBatchOptions(options: BatchOptions | undefined): CheckedBat
  * @throws TypeError for a lone Buffer or another non-array, a non-Buffer element, or a
  *   non-managed Buffer where managed memory is required; CudaStateError for a closed Buffer.
  */
-export function checkBuffers(value: unknown, name: string, managed: boolean): readonly Buffer[] {
+export function checkBuffers(
+  value: unknown,
+  name: string,
+  managed: boolean,
+  driver: Driver,
+): readonly Buffer[] {
   if (!Array.isArray(value)) {
     const what = isBufferLike(value) ? 'a single Buffer' : describeValue(value);
     throw new TypeError(`${name} must be an array of Buffers, got ${what} (wrap one Buffer as [buffer])`);
@@ -67,6 +72,12 @@ export function checkBuffers(value: unknown, name: string, managed: boolean): re
     if (buffer.isClosed) throw CudaStateError.closed(`Buffer (${name}[${i}])`);
     if (managed && !buffer.isManaged) {
       throw new TypeError(`${name}[${i}] is not managed memory: this operation needs ManagedBuffers`);
+    }
+    // The work goes to the stream's driver: a buffer of another driver is not its memory.
+    if (buffer instanceof Buffer && driverOf(buffer) !== driver) {
+      throw new CudaStateError(
+        `${name}[${i}] belongs to driver ${driverOf(buffer).name}, the stream to ${driver.name}`,
+      );
     }
   }
   return value as Buffer[];

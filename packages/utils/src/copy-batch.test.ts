@@ -51,23 +51,43 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
     });
   }
 
-  it('coalesces copies that continue on both sides', () => {
+  it("refuses buffers of another driver than the stream's, before any driver call", () => {
     const { driver, log } = countingDriver(entry.driver);
     useDriver(driver);
     try {
-      const src = device.allocate(4096);
+      const foreign = new DeviceMemoryResource(0).allocate(64);
+      const own = device.allocate(64);
+      log.reset();
+      expect(() => copyBatch(stream, [own], [foreign])).toThrow(CudaStateError);
+      expect(log.calls).toEqual([]);
+      foreign.close();
+      own.close();
+    } finally {
+      useDriver(entry.driver);
+    }
+  });
+
+  it('coalesces copies that continue on both sides', () => {
+    const { driver, log } = countingDriver(entry.driver);
+    useDriver(driver);
+    // Objects of the counting driver: copyBatch calls the driver of the objects it is given.
+    const counted = Stream.create(0);
+    const countedDevice = new DeviceMemoryResource(0);
+    try {
+      const src = countedDevice.allocate(4096);
       src.copyFrom(patternBytes(4096));
-      const dst = device.allocate(4096);
+      const dst = countedDevice.allocate(4096);
       const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 1024, 1024));
       const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 1024, 1024));
       log.reset();
-      copyBatch(stream, dsts, srcs, undefined, { strategy: 'loop' });
+      copyBatch(counted, dsts, srcs, undefined, { strategy: 'loop' });
       expect(log.calls.filter((call) => call === 'memcpyAsync')).toHaveLength(1);
-      stream.sync();
+      counted.sync();
       expect(download(dst)).toEqual(patternBytes(4096));
       src.close();
       dst.close();
     } finally {
+      counted.close();
       useDriver(entry.driver);
     }
   });

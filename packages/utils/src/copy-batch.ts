@@ -2,7 +2,7 @@
 // cuMemcpyAsync, whichever the policy measured faster).
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { currentDriver } from '@cumem/memory';
+import { driverOf } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
@@ -25,8 +25,9 @@ export function copyBatch(
   options?: BatchOptions,
 ): void {
   const openStream = checkStream(stream);
-  const destinations = checkBuffers(dsts, 'dsts', false);
-  const sources = checkBuffers(srcs, 'srcs', false);
+  const driver = driverOf(openStream);
+  const destinations = checkBuffers(dsts, 'dsts', false, driver);
+  const sources = checkBuffers(srcs, 'srcs', false, driver);
   if (destinations.length !== sources.length) {
     throw new RangeError(
       `dsts has ${destinations.length} buffers and srcs ${sources.length}: pair them one to one`,
@@ -35,7 +36,6 @@ export function copyBatch(
   const count = destinations.length;
   const sizeOf = checkSizes(sizes, destinations, sources);
   const checkedOptions = checkBatchOptions(options);
-  const driver = currentDriver();
   const strategy = chooseBatchStrategy(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
   if (count === 0) return;
   if (crossesDevices(openStream.device.ordinal, destinations, sources, count)) {

@@ -90,23 +90,29 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
   it('auto on CUDA 13 sends host-bound ranges one call each and device-bound ones in one batch call', () => {
     const { driver, log } = countingDriver(entry.driver);
     useDriver(driver);
+    // Objects of the counting driver: batch operations call the driver of the objects given.
+    const counted = Stream.create(0);
+    const countedManaged = new ManagedMemoryResource();
+    const own = buffers.map(() => countedManaged.allocate(64 * 1024));
     try {
-      const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : host));
+      const alternating = own.map((_, i) => (i % 2 === 0 ? device : host));
       log.reset();
-      prefetchBatch(stream, buffers, alternating, { coalesce: false });
-      discardPrefetchBatch(stream, buffers, alternating, { coalesce: false });
-      stream.sync();
+      prefetchBatch(counted, own, alternating, { coalesce: false });
+      discardPrefetchBatch(counted, own, alternating, { coalesce: false });
+      counted.sync();
       const count = (name: string) => log.calls.filter((call) => call === name).length;
       if (entry.driver.driverVersion >= 13000 && entry.driver.capabilities.batchPrefetchDiscard) {
-        expect(count('memPrefetchAsync')).toBe(buffers.length / 2);
+        expect(count('memPrefetchAsync')).toBe(own.length / 2);
         expect(count('memPrefetchBatchAsync')).toBe(1);
         // Per-range discard-prefetch is the batch entry point with one range: half the ranges, plus one batch.
-        expect(count('memDiscardAndPrefetchBatchAsync')).toBe(buffers.length / 2 + 1);
+        expect(count('memDiscardAndPrefetchBatchAsync')).toBe(own.length / 2 + 1);
       }
-      buffers.forEach((buffer, i) => {
+      own.forEach((buffer, i) => {
         expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
       });
     } finally {
+      for (const buffer of own) buffer.close();
+      counted.close();
       useDriver(entry.driver);
     }
   });
@@ -114,22 +120,28 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
   it('coalesces adjacent slices of one allocation into one range', () => {
     const { driver, log } = countingDriver(entry.driver);
     useDriver(driver);
+    // Objects of the counting driver: batch operations call the driver of the objects given.
+    const counted = Stream.create(0);
+    const countedManaged = new ManagedMemoryResource();
+    const own = buffers.map(() => countedManaged.allocate(64 * 1024));
     try {
-      const big = managed.allocate(8 * 4096);
+      const big = countedManaged.allocate(8 * 4096);
       const slices = Array.from({ length: 8 }, (_, i) => big.slice(i * 4096, 4096));
       log.reset();
-      prefetchBatch(stream, slices, device, { strategy: 'loop' });
+      prefetchBatch(counted, slices, device, { strategy: 'loop' });
       expect(log.calls.filter((call) => call === 'memPrefetchAsync')).toHaveLength(1);
       log.reset();
-      prefetchBatch(stream, slices, device, { strategy: 'loop', coalesce: false });
+      prefetchBatch(counted, slices, device, { strategy: 'loop', coalesce: false });
       expect(log.calls.filter((call) => call === 'memPrefetchAsync')).toHaveLength(8);
       log.reset();
-      prefetchBatch(stream, slices, host, { strategy: 'batch', chunkSize: 3, coalesce: false });
+      prefetchBatch(counted, slices, host, { strategy: 'batch', chunkSize: 3, coalesce: false });
       expect(log.calls.filter((call) => call === 'memPrefetchBatchAsync')).toHaveLength(3);
-      stream.sync();
+      counted.sync();
       for (const slice of slices) expect(lastPrefetch(entry.driver, slice)).toBe('host');
       big.close();
     } finally {
+      for (const buffer of own) buffer.close();
+      counted.close();
       useDriver(entry.driver);
     }
   });

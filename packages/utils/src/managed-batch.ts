@@ -1,7 +1,7 @@
 // prefetchBatch / discardBatch / discardPrefetchBatch: many managed ranges, one operation.
 import { type Driver, type Location, type MemLocation, MemLocationType } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { currentDriver } from '@cumem/memory';
+import { driverOf } from '@cumem/memory';
 import {
   type BatchOptions,
   type CheckedBatchOptions,
@@ -75,9 +75,9 @@ function runManagedBatch(
   options: BatchOptions | undefined,
 ): void {
   const openStream = checkStream(stream);
-  const list = checkBuffers(buffers, 'buffers', true);
+  const driver = driverOf(openStream);
+  const list = checkBuffers(buffers, 'buffers', true, driver);
   const checkedOptions = checkBatchOptions(options);
-  const driver = currentDriver();
   const targets =
     operation === 'discard'
       ? { distinct: [] as MemLocation[], indexOf: () => 0 }

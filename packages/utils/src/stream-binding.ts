@@ -1,7 +1,7 @@
 // Reaching the driver for work on a Stream of @cumem/memory: check the stream is usable, then
 // make its device's context current (driver calls use the thread's current context).
 import { CudaStateError, type Driver, describeValue } from '@cumem/core-types';
-import { currentDriver, makeDeviceCurrent, type Stream } from '@cumem/memory';
+import { bindStreamDriver, type Stream } from '@cumem/memory';
 
 /**
  * Checks that `stream` is an open Stream, without any driver call.
@@ -15,9 +15,10 @@ export function checkStream(stream: unknown, name = 'stream'): Stream {
   return stream as Stream;
 }
 
-/** The driver for work on `stream`, with the stream's device context made current. */
+/**
+ * The driver for work on `stream` (the stream's own, not the current one), with the stream's
+ * device context made current: one comparison when it already is.
+ */
 export function driverFor(stream: Stream): Driver {
-  // One comparison when the context is already current (memory's current-context cache).
-  makeDeviceCurrent(stream.device);
-  return currentDriver();
+  return bindStreamDriver(stream);
 }

@@ -23,11 +23,11 @@ type Method = (...args: unknown[]) => unknown;
  * (`name`, `capabilities`, ...) and `addressOf` / `hostView` / `detachView` /
  * `duplicateFileDescriptor` (not driver calls) are not.
  *
- * Works on every adapter shape: the FFI driver is a class instance whose getters and methods
- * read `#private` fields, so they always run with the inner driver as `this`, never the
- * wrapper; the N-API driver is frozen, and a Proxy over a frozen target may not return
- * anything but the target's own values, so the Proxy's target is an empty object of its own
- * and every read is forwarded. The wrapper function of a method is made once per member, so
+ * Both adapters build their Driver one way (driver-kit's assembleDriver: a frozen object of
+ * own members), so there is one case: a Proxy over a frozen target may return only the
+ * target's own values, so the Proxy's target is an empty object of its own and every read is
+ * forwarded, getters running with the inner driver as `this`. The wrapper function of a method
+ * is made once per member, so
  * a call through the wrapper allocates nothing beyond the inner call.
  */
 export function countingDriver(inner: Driver): { driver: Driver; log: DriverCallLog } {

@@ -1,4 +1,5 @@
 export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
+export { offlineDriverCases } from './conformance/offline.js';
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
 export { describeGated, probeDriver } from './driver-gate.js';
 export {

@@ -20,8 +20,10 @@ driverConformanceSuite('reference', createReferenceDriver);
 driverConformanceSuite('reference, 2 devices', (options) =>
   createReferenceDriver({ ...options, deviceCount: 2 }),
 );
-driverConformanceSuite('reference, legacy entry points', (options) =>
-  createReferenceDriver({ ...options, entryPoints: 'legacy' }),
+driverConformanceSuite(
+  'reference, legacy entry points',
+  (options) => createReferenceDriver({ ...options, entryPoints: 'legacy' }),
+  { entryPoints: 'legacy' },
 );
 
 // --- Behaviour specific to the reference driver (what the conformance suite cannot pin on a GPU) ---

@@ -19,6 +19,7 @@ import {
   referenceDeviceName,
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
+import { referenceDriverVersion } from './reference/reference-capabilities.js';
 import { ReferencePeers } from './reference/reference-peers.js';
 import { ReferenceState } from './reference/reference-state.js';
 
@@ -58,21 +59,12 @@ export function createReferenceDriver(options: ReferenceDriverOptions = {}): Dri
 class ReferenceDriver extends ReferencePeers implements Driver {
   readonly name = 'reference';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
-  readonly driverVersion = 13000;
+  readonly driverVersion = referenceDriverVersion;
   readonly capabilities: DriverCapabilities;
 
   constructor(state: ReferenceState) {
     super(state);
-    const modern = !state.settings.legacy;
-    this.capabilities = Object.freeze({
-      memoryLocations: modern,
-      hostNumaLocations: modern,
-      batchPrefetchDiscard: modern,
-      batchMemcpy: modern,
-      hostMemoryPools: true,
-      managedMemoryPools: true,
-      interprocess: false,
-    });
+    this.capabilities = state.capabilities;
   }
 
   // --- Devices ---------------------------------------------------------------------------
@@ -296,7 +288,7 @@ class ReferenceDriver extends ReferencePeers implements Driver {
     stream: DriverHandle,
   ): void {
     const call = 'cuMemcpyBatchAsync';
-    this.state.refuseBatchInLegacyMode(call, '12.8');
+    this.state.refuseBatchInLegacyMode(call, 'batchMemcpy');
     const device = this.state.contexts.indexOf(this.state.checkBatchStream(stream, call));
     if (!Number.isInteger(count) || count < 1 || count > Math.min(dsts.length, srcs.length, sizes.length)) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');

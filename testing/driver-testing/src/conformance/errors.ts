@@ -1,7 +1,7 @@
 import { CudaError, DRIVER_CONTRACT_VERSION } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError } from './support.js';
+import { expectCudaError, expectedCapabilities } from './support.js';
 
 const capabilityFlags = [
   'memoryLocations',
@@ -26,6 +26,13 @@ export function errorCases(suite: SuiteContext): void {
       expect(version).toBeGreaterThanOrEqual(12000);
       expect(version % 10).toBe(0);
       for (const flag of capabilityFlags) expect(typeof suite.driver.capabilities[flag]).toBe('boolean');
+    });
+
+    it("every capability flag follows driver-kit's rule for this driver version and mode", () => {
+      const expected = expectedCapabilities(suite.driver, suite.mode, suite.isReference);
+      for (const flag of capabilityFlags) {
+        expect([flag, suite.driver.capabilities[flag]]).toEqual([flag, expected[flag]]);
+      }
     });
 
     it('a CudaError carries code, cuGetErrorName, the entry point and a message naming them', () => {

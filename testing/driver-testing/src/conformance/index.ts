@@ -1,4 +1,4 @@
-import type { CreateDriver } from '@cumem/core-types';
+import type { CreateDriver, EntryPointMode } from '@cumem/core-types';
 import { describeGated, probeDriver } from '../driver-gate.js';
 import { allocationCases } from './allocation.js';
 import { batchCases } from './batch.js';
@@ -26,6 +26,8 @@ export interface ConformanceOptions {
    * Default true.
    */
   readonly legacyEntryPoints?: boolean;
+  /** The `entryPoints` mode `create()` makes its drivers in (its capabilities are checked against it). Default 'auto'. */
+  readonly entryPoints?: EntryPointMode;
 }
 
 /**
@@ -57,7 +59,7 @@ export function driverConformanceSuite(
     reason = `not applicable: the driver has no device ${device}`;
   }
   describeGated(entry, `Driver conformance [${name}]`, reason, () => {
-    const suite = createSuiteContext(entry, create ?? missingFactory, device);
+    const suite = createSuiteContext(entry, create ?? missingFactory, device, options.entryPoints ?? 'auto');
     errorCases(suite);
     deviceCases(suite);
     contextCases(suite);

@@ -10,7 +10,7 @@ import {
 } from '@cumem/core-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectNotSupported, MiB } from './support.js';
+import { expectedCapabilities, expectNotSupported, MiB } from './support.js';
 
 /**
  * The same adapter made with `entryPoints: 'legacy'` (the CUDA 12.0 forms): the capabilities
@@ -52,6 +52,13 @@ export function legacyCases(suite: SuiteContext): void {
       expect(capabilities.hostNumaLocations).toBe(false);
       expect(capabilities.batchPrefetchDiscard).toBe(false);
       expect(capabilities.batchMemcpy).toBe(false);
+    });
+
+    it("every capability flag follows driver-kit's rule for this driver version ('legacy')", () => {
+      const expected = expectedCapabilities(driver(), 'legacy', suite.isReference);
+      for (const flag of Object.keys(expected) as (keyof typeof expected)[]) {
+        expect([flag, driver().capabilities[flag]]).toEqual([flag, expected[flag]]);
+      }
     });
 
     it('HostNuma and HostNumaCurrent locations throw NotSupportedError in memAdvise, memPrefetchAsync and memPoolCreate', () => {

@@ -3,6 +3,7 @@ import {
   type Driver,
   type DriverCapabilities,
   type DriverHandle,
+  type EntryPointMode,
   StreamFlags,
 } from '@cumem/core-types';
 import { afterAll, beforeAll, it } from 'vitest';
@@ -18,6 +19,8 @@ export interface SuiteContext {
   readonly device: number;
   /** The driver is the host-memory reference driver (readable while collecting). */
   readonly isReference: boolean;
+  /** The `entryPoints` mode the suite's driver was made in. */
+  readonly mode: EntryPointMode;
   /** The device's primary context, current while the suite runs. */
   readonly context: DriverHandle;
   /** A non-blocking stream made for the suite. */
@@ -35,7 +38,12 @@ export interface SuiteContext {
  * Makes the suite's context and registers the hooks that retain the device's primary context,
  * make it current and create the suite's stream (and undo all three afterwards).
  */
-export function createSuiteContext(entry: TestDriver, create: CreateDriver, device: number): SuiteContext {
+export function createSuiteContext(
+  entry: TestDriver,
+  create: CreateDriver,
+  device: number,
+  mode: EntryPointMode,
+): SuiteContext {
   let primary: DriverHandle | undefined;
   let stream: DriverHandle | undefined;
   let previous = 0n;
@@ -72,6 +80,7 @@ export function createSuiteContext(entry: TestDriver, create: CreateDriver, devi
     create,
     device,
     isReference: entry.isReference,
+    mode,
     get context() {
       if (primary === undefined) throw new Error('the primary context is made in beforeAll');
       return primary;

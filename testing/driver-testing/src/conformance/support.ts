@@ -1,4 +1,11 @@
-import { CudaError, type Driver, NotSupportedError } from '@cumem/core-types';
+import {
+  CudaError,
+  type Driver,
+  type DriverCapabilities,
+  type EntryPointMode,
+  NotSupportedError,
+} from '@cumem/core-types';
+import { deriveCapabilities, symbolsOfVersion } from '@cumem/driver-kit';
 import { expect } from 'vitest';
 
 /** One mebibyte, in bytes. */
@@ -94,4 +101,22 @@ export function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void 
   throw new Error(
     `bytes differ first at offset ${offset} of ${expected.length}: got ${left[offset]}, expected ${right[offset]}`,
   );
+}
+
+/**
+ * What driver-kit's rules say a driver of this version has in `mode`, assuming it exports every
+ * optional entry point of its version (real drivers do). The reference driver shares nothing
+ * across processes; an adapter does on Linux.
+ */
+export function expectedCapabilities(
+  driver: Driver,
+  mode: EntryPointMode,
+  isReference: boolean,
+): DriverCapabilities {
+  return deriveCapabilities({
+    resolved: symbolsOfVersion(driver.driverVersion),
+    driverVersion: driver.driverVersion,
+    mode,
+    interprocess: !isReference && process.platform === 'linux',
+  });
 }

@@ -86,7 +86,7 @@ export abstract class ReferenceManaged {
     stream: DriverHandle,
   ): void {
     const call = 'cuMemDiscardBatchAsync';
-    this.state.refuseBatchInLegacyMode(call, '13.0');
+    this.state.refuseBatchInLegacyMode(call, 'batchPrefetchDiscard');
     this.state.checkBatchStream(stream, call);
     for (const range of this.batchRanges(pointers, sizes, count, call)) {
       range.allocation.bytes.fill(discardedByte, range.offset, range.offset + range.size);
@@ -237,7 +237,7 @@ export abstract class ReferenceManaged {
     locationStarts: readonly number[],
     stream: DriverHandle,
   ): void {
-    this.state.refuseBatchInLegacyMode(call, '13.0');
+    this.state.refuseBatchInLegacyMode(call, 'batchPrefetchDiscard');
     for (const location of locations) this.state.refuseNumaInLegacyMode(location, call);
     this.state.checkBatchStream(stream, call);
     const ranges = this.batchRanges(pointers, sizes, count, call);

@@ -24,7 +24,7 @@ export abstract class ReferencePools extends ReferenceHostRegistration {
       throw invalid();
     if (handleTypes !== 0 && handleTypes !== 1) throw invalid();
     if (!Number.isSafeInteger(maxSize) || maxSize < 0) throw invalid();
-    this.state.refuseNumaInLegacyMode(location, call);
+    this.state.refusePoolKind(properties, call);
     const managed = allocationType === MemAllocationType.Managed;
     let device = -1;
     switch (location.type) {

@@ -1,10 +1,17 @@
 import {
+  type DriverCapabilities,
   MemAccessFlags,
   MemAllocationType,
   type MemLocation,
   MemLocationType,
-  NotSupportedError,
+  type MemPoolProperties,
 } from '@cumem/core-types';
+import {
+  checkLocationSupported,
+  checkPoolKindSupported,
+  type DriverFacts,
+  unsupported,
+} from '@cumem/driver-kit';
 import {
   AddressSpace,
   type Allocation,
@@ -16,6 +23,7 @@ import { referenceHostNumaId } from './device-table.js';
 import { JsMemoryAddresses } from './js-memory.js';
 import { ManagedState, managedPageSize, type StoredLocation } from './managed-state.js';
 import { accessKey, PoolState } from './pool-state.js';
+import { referenceFacts } from './reference-capabilities.js';
 
 /** A stream of the reference driver. Work runs when enqueued, so a stream is always idle. */
 export interface StreamRecord {
@@ -59,7 +67,13 @@ export class ReferenceState {
   private hostBytes = 0;
   private nextHandle = 0x55d4_c000_0000n;
 
+  /** What the reference driver can do, and what its refusals say about it (driver-kit's rules). */
+  readonly capabilities: DriverCapabilities;
+  private readonly facts: DriverFacts;
+
   constructor(readonly settings: ReferenceSettings) {
+    this.facts = referenceFacts(settings.legacy);
+    this.capabilities = this.facts.capabilities;
     const ordinals = Array.from({ length: settings.deviceCount }, (_, ordinal) => ordinal);
     this.retainCounts = ordinals.map(() => 0);
     this.deviceBytes = ordinals.map(() => 0);
@@ -309,24 +323,16 @@ export class ReferenceState {
     }
   }
 
-  /** With the legacy entry points only Device and Host locations exist, as in the real adapters. */
+  // Refusals before any call, as the adapters make them: driver-kit's rules and messages (with
+  // the legacy entry points only Device and Host locations, no host or managed pools, no batches).
   refuseNumaInLegacyMode(location: MemLocation, call: string): void {
-    if (!this.settings.legacy) return;
-    if (location.type === MemLocationType.HostNuma || location.type === MemLocationType.HostNumaCurrent) {
-      throw new NotSupportedError(
-        `${call} with a host NUMA location needs the CUmemLocation entry points of a CUDA 12.2+ driver; ` +
-          `this driver was created with entryPoints: 'legacy'`,
-      );
-    }
+    checkLocationSupported(this.facts, location, call);
   }
-
-  /** Batch entry points are absent with the legacy entry points. */
-  refuseBatchInLegacyMode(call: string, version: string): void {
-    if (this.settings.legacy) {
-      throw new NotSupportedError(
-        `${call} needs a CUDA ${version}+ driver; this driver was created with entryPoints: 'legacy'`,
-      );
-    }
+  refusePoolKind(properties: MemPoolProperties, call: string): void {
+    checkPoolKindSupported(this.facts, properties, call);
+  }
+  refuseBatchInLegacyMode(call: string, flag: 'batchMemcpy' | 'batchPrefetchDiscard'): void {
+    if (!this.capabilities[flag]) throw unsupported(this.facts, call, flag);
   }
 
   /** Releasing a primary context to zero destroys it: its memory, streams and events go with it. */

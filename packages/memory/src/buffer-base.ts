@@ -1,0 +1,275 @@
+// What a buffer is: its memory, its owner chain, whether it is closed, and how the memory can
+// be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
+import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
+import type { DriverRuntime } from './driver-runtime.js';
+import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
+import type { MemoryResource } from './memory-resource.js';
+import type { ReleaseRecord } from './buffer-release.js';
+import type { Release } from './object-finalizer.js';
+import { noteFinalizerRelease } from './resource-pressure.js';
+import type { Stream } from './stream.js';
+
+/** How external memory (no resource) is accessible, asked of the driver once. */
+interface PointerInfo {
+  readonly deviceId: number;
+  readonly isDeviceAccessible: boolean;
+  readonly isHostAccessible: boolean;
+  readonly isManaged: boolean;
+}
+
+/** @internal The buffer frees its memory through its resource. */
+export const owns = 1;
+/** @internal `close()` ran. */
+export const closedFlag = 2;
+/** @internal The buffer is registered with the finalizer. */
+export const registered = 4;
+/** @internal fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is. */
+export const followsOwner = 8;
+/**
+ * @internal The private construction token: only buffer.ts (allocatedBuffer, fromHandle, slice)
+ * holds it, so no caller can build a Buffer around memory it does not own.
+ */
+export const bufferToken: unique symbol = Symbol('cumem.buffer');
+
+/**
+ * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
+ * Buffer holding the memory it shows (interop-arrow's CudaBuffer and HostBuffer do): host views
+ * taken through the wrapper are then kept alive with, and detached by, that Buffer's owner.
+ */
+export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
+
+/** The state and accessors every {@link Buffer} has; not constructible on its own. */
+export abstract class BufferBase {
+  /** @internal */ readonly runtime: DriverRuntime;
+  /** @internal */ readonly pointer: bigint;
+  /** @internal */ readonly byteSize: number;
+  /** @internal */ readonly resource: MemoryResource | null;
+  /** @internal */ readonly allocationStream: Stream | undefined;
+  /** @internal */ readonly parent: BufferBase | null;
+  /** @internal */ protected ownerObject: unknown;
+  /** @internal */ protected flags: number;
+  /** @internal */ protected info: PointerInfo | undefined = undefined;
+  // The host views handed out over memory this buffer owns; null until the first one, so a
+  // buffer that never made a view pays nothing on allocate and close.
+  /** @internal */ protected views: ViewList | null = null;
+  // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
+  /** @internal */ protected releaseRecord: ReleaseRecord | null = null;
+
+  /** @internal Use a memory resource's `allocate`, {@link Buffer.fromHandle} or {@link Buffer.slice}. */
+  constructor(
+    token: symbol,
+    runtime: DriverRuntime,
+    handle: bigint,
+    size: number,
+    resource: MemoryResource | null,
+    owner: unknown,
+    stream: Stream | undefined,
+    flags: number,
+    parent: BufferBase | null,
+  ) {
+    if (token !== bufferToken)
+      throw new TypeError('use a memory resource, Buffer.fromHandle() or slice() to get a Buffer');
+    this.runtime = runtime;
+    this.pointer = handle;
+    this.byteSize = size;
+    this.resource = resource;
+    this.ownerObject = owner;
+    this.allocationStream = stream;
+    this.flags = flags;
+    this.parent = parent;
+  }
+
+  /** Size in bytes. */
+  get size(): number {
+    return this.byteSize;
+  }
+
+  /** The address (a unified-address pointer). */
+  get handle(): bigint {
+    return this.pointer;
+  }
+
+  /** The device the memory is on, or -1 for host memory. */
+  get deviceId(): number {
+    return this.resource !== null ? this.resource.deviceId : this.pointerInfo().deviceId;
+  }
+
+  /** The resource the memory came from (for slices: the parent's), or null for external memory. */
+  get memoryResource(): MemoryResource | null {
+    return this.resource;
+  }
+
+  /** The object keeping external memory alive (for slices: the parent buffer), or null. */
+  get owner(): unknown {
+    return this.ownerObject;
+  }
+
+  /** The device can use the memory. */
+  get isDeviceAccessible(): boolean {
+    return this.resource !== null ? this.resource.isDeviceAccessible : this.pointerInfo().isDeviceAccessible;
+  }
+
+  /** The CPU can read and write the memory (and {@link Buffer.hostView} works). */
+  get isHostAccessible(): boolean {
+    return this.resource !== null ? this.resource.isHostAccessible : this.pointerInfo().isHostAccessible;
+  }
+
+  /** The memory is CUDA managed (unified) memory. */
+  get isManaged(): boolean {
+    return this.resource !== null ? this.resource.isManaged : this.pointerInfo().isManaged;
+  }
+
+  /** The memory was mapped from another process (IPC). */
+  get isMapped(): boolean {
+    return this.resource?.isMapped === true;
+  }
+
+  /**
+   * True after `close()`, once the buffer this one slices is closed, or once the `owner` given
+   * to {@link Buffer.fromHandle} (a Buffer, or any object with a boolean `isClosed`) is closed.
+   */
+  get isClosed(): boolean {
+    const flags = this.flags;
+    return (
+      (flags & closedFlag) !== 0 ||
+      this.parent?.isClosed === true ||
+      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
+    );
+  }
+
+  toString(): string {
+    return `${this.typeName}(0x${this.pointer.toString(16)}, ${this.byteSize} bytes${this.isClosed ? ', closed' : ''})`;
+  }
+
+  /** @internal Name used in errors: overridden by ManagedBuffer. */
+  protected get typeName(): string {
+    return 'Buffer';
+  }
+
+  /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
+  checkOpen(): void {
+    const flags = this.flags;
+    if (
+      (flags & closedFlag) !== 0 ||
+      this.parent?.isClosed === true ||
+      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
+    ) {
+      throw CudaStateError.closed(this.typeName);
+    }
+  }
+
+  /** @internal The buffer whose memory this one shows: through slices' parents and owner buffers. */
+  memoryOwner(): BufferBase {
+    let buffer: BufferBase = this;
+    for (;;) {
+      if (buffer.parent !== null) buffer = buffer.parent;
+      else {
+        const next = (buffer.flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.ownerObject) : null;
+        if (next === null) return buffer;
+        buffer = next;
+      }
+    }
+  }
+
+  /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
+  recordView(view: ArrayBuffer): void {
+    keepOwnerAlive(view, this);
+    if ((this.flags & owns) !== 0) this.views = trackView(this.views, view);
+  }
+
+  /** @internal The stream, refused when it belongs to another driver. */
+  protected checkStream(stream: Stream | undefined): Stream | undefined {
+    if (stream !== undefined && stream.runtime !== this.runtime) {
+      throw new CudaStateError(
+        `the stream belongs to driver ${stream.runtime.driver.name}, this ${this.typeName} to ${this.runtime.driver.name}`,
+      );
+    }
+    return stream;
+  }
+
+  /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
+  isDeviceOnly(): boolean {
+    return this.isDeviceAccessible && !this.isHostAccessible;
+  }
+
+  /** @internal The device to order work on when no stream is given. */
+  workDevice(other: BufferBase | null): number {
+    const own = this.deviceId;
+    if (own >= 0) return own;
+    if (other !== null && other.deviceId >= 0) return other.deviceId;
+    return this.runtime.currentDevice;
+  }
+
+  /** @internal */
+  needsFinalizer(): boolean {
+    return (this.flags & (owns | closedFlag)) === owns;
+  }
+
+  /** @internal */
+  finalizerRelease(): Release {
+    const { resource, pointer, byteSize, allocationStream } = this;
+    return () => {
+      // Tell trackers first: the free below would otherwise read as an ordinary close.
+      (resource as MemoryResource).liveAllocations()?.accounting?.finalized(Number(pointer));
+      noteFinalizerRelease(byteSize);
+      (resource as MemoryResource).releaseBuffer(pointer, byteSize, allocationStream);
+    };
+  }
+
+  /** @internal */
+  markRegistered(record: ReleaseRecord): void {
+    this.releaseRecord = record;
+    this.flags |= registered;
+  }
+
+  /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
+  protected checkWrapped(): void {}
+
+  /** @internal How external memory is accessible, from pointer attributes (asked once). */
+  protected pointerInfo(): PointerInfo {
+    if (this.info === undefined) {
+      this.info = this.parent !== null ? this.parent.pointerInfo() : queryPointer(this.runtime, this.pointer);
+    }
+    return this.info;
+  }
+}
+
+/** @internal fromHandle's flag for an owner whose close closes the wrapper: a Buffer or an object with a boolean isClosed. */
+export function followedOwner(owner: unknown): number {
+  if (owner instanceof BufferBase) return followsOwner;
+  if (typeof owner !== 'object' && typeof owner !== 'function') return 0;
+  if (owner === null) return 0;
+  return typeof (owner as { isClosed?: unknown }).isClosed === 'boolean' ? followsOwner : 0;
+}
+
+function ownerIsClosed(owner: unknown): boolean {
+  return (owner as { isClosed?: unknown }).isClosed === true;
+}
+
+/** The Buffer an owner stands for: itself, or what it exposes under {@link ownerMemoryBuffer}. */
+function bufferOfOwnerObject(owner: unknown): BufferBase | null {
+  if (owner instanceof BufferBase) return owner;
+  const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
+  return held instanceof BufferBase ? held : null;
+}
+
+function queryPointer(runtime: DriverRuntime, pointer: bigint): PointerInfo {
+  const driver = runtime.driver;
+  let memoryType: number;
+  try {
+    memoryType = driver.pointerGetAttribute(pointer, PointerAttribute.MemoryType);
+  } catch (error) {
+    // The driver answers CUDA_ERROR_INVALID_VALUE for memory it never saw: ordinary pageable
+    // host memory, which only the CPU can touch (cuda.core reads it the same way).
+    if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') {
+      return { deviceId: -1, isDeviceAccessible: false, isHostAccessible: true, isManaged: false };
+    }
+    throw error;
+  }
+  const isManaged = driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged) !== 0;
+  if (memoryType === MemoryType.Host && !isManaged) {
+    return { deviceId: -1, isDeviceAccessible: true, isHostAccessible: true, isManaged: false };
+  }
+  const deviceId = driver.pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
+  return { deviceId, isDeviceAccessible: true, isHostAccessible: isManaged, isManaged };
+}

@@ -1,0 +1,162 @@
+// The base of every memory resource. Buffer names it in types and checks `instanceof` at run
+// time; this file names Buffer only in types, so the two files form no run-time cycle.
+import { CudaStateError, describeValue } from '@cumem/core-types';
+import type { Buffer } from './buffer.js';
+import type { IpcBufferDescriptor } from './ipc-descriptor.js';
+import type { LiveAllocations } from './live-allocations.js';
+import { type ResourceStatistics, setLimit, statisticsOf } from './resource-pressure.js';
+import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
+import type { Stream } from './stream.js';
+import type { StreamOrderOptions } from './stream-options.js';
+
+/**
+ * The base of every memory resource, as cuda.core's `MemoryResource`. Subclass it to hand your
+ * own memory to cumem: implement `allocate`, `deallocate` and the accessors.
+ */
+export abstract class MemoryResource {
+  /** @internal */ protected resourceUuid: string | null = null;
+  /** @internal */ protected closed = false;
+
+  /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
+  abstract allocate(size: number, options?: StreamOrderOptions): Buffer;
+  /** Returns memory from {@link allocate}; without a stream, in the order of the device's default stream. */
+  abstract deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void;
+  /** Buffers from this resource can be used by the device. */
+  abstract get isDeviceAccessible(): boolean;
+  /** Buffers from this resource can be read and written by the CPU. */
+  abstract get isHostAccessible(): boolean;
+  /** The device the memory is on, or -1 for host memory. */
+  abstract get deviceId(): number;
+
+  /** Buffers are CUDA managed (unified) memory. Default false. */
+  get isManaged(): boolean {
+    return false;
+  }
+
+  /** The resource is an IPC import of another process's pool (and refuses `allocate`). Default false. */
+  get isMapped(): boolean {
+    return false;
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** A universally unique id: set for IPC-enabled pools and by {@link register}, else null. */
+  get uuid(): string | null {
+    return this.resourceUuid;
+  }
+
+  /** Closes the resource; buffers already allocated can still be closed. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.resourceUuid !== null) unregisterResource(this.resourceUuid, this);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /**
+   * What went through the resource since statistics began ({@link enableStatistics}, a
+   * {@link limit} or a tracker): bytes and allocations now, at the peak, in total, and failed
+   * allocations. `enabled` false (all zero) until then. Built-in resources only.
+   */
+  statistics(): ResourceStatistics {
+    return statisticsOf(this.liveAllocations());
+  }
+
+  /**
+   * Starts counting (cheap enough to leave on: a few number updates per allocate and free).
+   * Allocations made before are left out. Idempotent.
+   * @throws NotSupportedError for a resource that is not built into cumem.
+   */
+  enableStatistics(): this {
+    setLimit(this, this.liveAllocations(), undefined);
+    return this;
+  }
+
+  /** Sets the peaks to the current values. */
+  resetPeakStatistics(): void {
+    this.liveAllocations()?.accounting?.resetPeaks();
+  }
+
+  /**
+   * Most bytes the resource may have handed out at once, or null (default) for no limit. An
+   * allocation past it first runs out-of-memory recovery, then throws the driver's error
+   * (`CudaError` `CUDA_ERROR_OUT_OF_MEMORY`). Setting it enables statistics; allocations made
+   * before statistics began do not count against it.
+   * @throws TypeError / RangeError for a bad value; NotSupportedError for a resource not built into cumem.
+   */
+  get limit(): number | null {
+    const bytes = this.liveAllocations()?.accounting?.limitBytes;
+    return bytes === undefined || bytes === Number.POSITIVE_INFINITY ? null : bytes;
+  }
+
+  set limit(bytes: number | null) {
+    setLimit(this, this.liveAllocations(), bytes);
+  }
+
+  /** @internal The built-in resources' open-buffer records, where statistics hang. */
+  liveAllocations(): LiveAllocations | null {
+    return null;
+  }
+
+  /**
+   * Registers this resource under `uuid` (an imported pool under its exporter's uuid) so that
+   * {@link MemoryResource.fromRegistry} finds it. Held weakly.
+   * @returns the resource registered under `uuid`: an earlier one still alive, else this one.
+   * @throws TypeError for a uuid that is not a non-empty string; RangeError when this resource already has another uuid.
+   */
+  register(uuid: string): MemoryResource {
+    if (typeof uuid !== 'string' || uuid === '') {
+      throw new TypeError(`uuid must be a non-empty string, got ${describeValue(uuid)}`);
+    }
+    if (this.closed) throw CudaStateError.closed(this.constructor.name);
+    if (this.resourceUuid !== null && this.resourceUuid !== uuid) {
+      throw new RangeError(`this memory resource already has uuid ${this.resourceUuid}, not ${uuid}`);
+    }
+    const registered = registerResource(uuid, this) as MemoryResource;
+    if (registered === this) this.resourceUuid = uuid;
+    return registered;
+  }
+
+  /**
+   * The live resource registered under `uuid`.
+   * @throws TypeError for a uuid that is not a string; RangeError when none is registered under it.
+   */
+  static fromRegistry(uuid: string): MemoryResource {
+    if (typeof uuid !== 'string') throw new TypeError(`uuid must be a string, got ${describeValue(uuid)}`);
+    const resource = lookUpResource(uuid);
+    if (resource === undefined) throw new RangeError(`no memory resource is registered under uuid ${uuid}`);
+    return resource as MemoryResource;
+  }
+
+  /** @internal Frees what a buffer owned; `stream` undefined: the resource's own order. Built-ins override it. */
+  releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+    this.deallocate(handle, size, stream === undefined ? undefined : { stream });
+  }
+
+  /**
+   * @internal `Buffer.fromHandle` hands this resource memory to free. Built-in resources record
+   * it and refuse a pointer an open buffer of theirs owns already.
+   */
+  adoptBuffer(_handle: bigint, _size: number): void {}
+
+  /** @internal Only IPC-enabled pools export buffers. */
+  exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
+    throw new TypeError(
+      `${this.constructor.name} buffers cannot be shared: ipcDescriptor needs a DeviceMemoryResource or ` +
+        'PinnedMemoryResource created with { ipcEnabled: true }',
+    );
+  }
+
+  /** @internal Only IPC pools import buffers. */
+  importIpcBuffer(_bytes: Uint8Array, _size: number, _stream: Stream | undefined): Buffer {
+    throw new TypeError(
+      `Buffer.fromIpcDescriptor needs a DeviceMemoryResource or PinnedMemoryResource imported with fromAllocationHandle, got ${this.constructor.name}`,
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { type Driver, describeValue } from '@cumem/core-types';
+import { BufferBase } from './buffer-base.js';
+import { Event } from './event.js';
+import { Stream } from './stream.js';
+
+/**
+ * The driver a Stream, Event or Buffer belongs to: the one it was made with, whichever driver
+ * is current now ({@link useDriver} may have changed since). Libraries built on cumem (such as
+ * `@cumem/utils`) call it so that work on an object goes to that object's driver. No driver call.
+ * @throws TypeError for anything else.
+ */
+export function driverOf(object: Stream | Event | BufferBase): Driver {
+  if (object instanceof Stream || object instanceof Event || object instanceof BufferBase) {
+    return object.runtime.driver;
+  }
+  throw new TypeError(
+    `driverOf needs a Stream, Event or Buffer of @cumem/memory, got ${describeValue(object)}`,
+  );
+}
+
+/**
+ * The driver `stream` belongs to, with the stream's device context made current on it (one
+ * comparison when it already is): what to call for work ordered on the stream.
+ * @throws TypeError for anything but a Stream.
+ */
+export function bindStreamDriver(stream: Stream): Driver {
+  if (!(stream instanceof Stream))
+    throw new TypeError(`bindStreamDriver needs a Stream of @cumem/memory, got ${describeValue(stream)}`);
+  stream.runtime.makeCurrent(stream.ordinal);
+  return stream.runtime.driver;
+}
