@@ -8,6 +8,8 @@ import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
+import { checkMessageMetadata } from './message-metadata-check.js';
+import { checkRecordBatchBody, type RecordBatchHeader } from './record-batch-check.js';
 import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
 const continuation = -1;
@@ -124,7 +126,7 @@ export function readMessage(source: CudaBuffer | BufferReader): DeviceMessage | 
       `truncated IPC message: ${length} bytes of metadata expected, ${metadataBytes.byteLength} left`,
     );
   }
-  const metadata = Message.decode(metadataBytes);
+  const metadata = decodeMetadata(metadataBytes);
   const body = reader.readBuffer(metadata.bodyLength);
   if (body.size < metadata.bodyLength) {
     throw new RangeError(
@@ -152,8 +154,24 @@ export function readRecordBatch(
   }
   const message = source instanceof DeviceMessage ? source : readMessage(source);
   if (!message) throw new RangeError('no IPC message at this position (end of stream)');
-  if (!message.metadata.isRecordBatch()) {
-    throw new TypeError(`expected a RecordBatch message, found message header type ${message.headerType}`);
+  // Arrow JS reads the metadata bytes, so those are what is checked (a DeviceMessage built by
+  // hand may carry a `metadata` object that does not match them).
+  const metadata = decodeMetadata(message.metadataBytes);
+  if (!metadata.isRecordBatch()) {
+    throw new TypeError(`expected a RecordBatch message, found message header type ${metadata.headerType}`);
+  }
+  const header = arrowCall(() => metadata.header(), 'its record batch header') as RecordBatchHeader & {
+    compression: unknown;
+  };
+  if (header.compression != null) {
+    throw new TypeError(
+      'readRecordBatch does not read compressed record batches (their sizes cannot be checked)',
+    );
+  }
+  if (message.body.size !== metadata.bodyLength) {
+    throw new RangeError(
+      `the message declares a ${metadata.bodyLength}-byte body, its body has ${message.body.size}`,
+    );
   }
   const schemaLayout = layoutSchema(schema);
   const eos = prefixBytes;
@@ -164,8 +182,44 @@ export function readRecordBatch(
   bytes.set(schemaStream.subarray(0, head), 0);
   message.toHost(bytes.subarray(head, head + message.byteLength));
   bytes.set(schemaStream.subarray(head), head + message.byteLength);
-  for (const batch of RecordBatchReader.from(bytes)) return batch;
-  throw new Error('Arrow JS read no record batch from the message');
+  const bodyStart = head + message.byteLength - message.bodyLength;
+  checkRecordBatchBody(
+    schema,
+    header,
+    bytes.subarray(bodyStart, bodyStart + message.bodyLength),
+    metadata.version,
+  );
+  const batch = arrowCall(() => {
+    for (const read of RecordBatchReader.from(bytes)) return read;
+    return undefined;
+  }, 'the record batch');
+  if (!batch) throw new RangeError('Arrow JS read no record batch from the message');
+  return batch;
+}
+
+// Verified before decoding: Arrow JS's flatbuffer reader trusts every length it reads.
+function decodeMetadata(metadataBytes: Uint8Array): Message {
+  checkMessageMetadata(metadataBytes);
+  const metadata = arrowCall(() => Message.decode(metadataBytes), 'the message metadata');
+  const { bodyLength } = metadata;
+  if (!Number.isSafeInteger(bodyLength) || bodyLength < 0) {
+    throw new RangeError(`malformed IPC message: body length ${bodyLength}`);
+  }
+  return metadata;
+}
+
+// Arrow JS throws plain Errors for what it cannot read (unknown types, message kinds, codecs):
+// they become RangeErrors that say which part was malformed, with Arrow's error as the cause.
+function arrowCall<T>(read: () => T, what: string): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RangeError(`malformed IPC message: Arrow JS could not read ${what}: ${reason}`, {
+      cause: error,
+    });
+  }
 }
 
 function toReader(source: CudaBuffer | BufferReader): BufferReader {
