@@ -28,6 +28,7 @@ interface ChildReport {
   sawParentBytes: boolean;
   hostViewMatches: boolean | null;
   size: number;
+  oversizedRefused: boolean;
   warmUpSawParentBytes: boolean;
   descriptorsBefore: number;
   descriptorsAfter: number;
@@ -85,6 +86,7 @@ async function handOff(driverName: string, mr: PoolMemoryResource, kind: 'device
     refusesExport: true,
     sawParentBytes: true,
     size,
+    oversizedRefused: true,
   });
   // Only an imported resource opens descriptors; the exporting one refuses.
   expect(() => Buffer.fromIpcDescriptor(mr, descriptor)).toThrow(TypeError);

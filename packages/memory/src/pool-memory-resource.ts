@@ -7,6 +7,7 @@ import {
   describeValue,
   MemPoolAttribute,
   NotSupportedError,
+  PointerAttribute,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer, MemoryResource } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -220,6 +221,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const target = stream ?? this.stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const handle = this.runtime.driver.memPoolImportPointer(this.pool, bytes);
+    checkImportedSize(this.runtime, handle, size, target);
     if (size !== 0) this.outstanding++;
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
@@ -232,6 +234,25 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private ownDefaultStream(): Stream {
     this.stream = runtimeDefaultStream(this.runtime, this.ordinal);
     return this.stream;
+  }
+}
+
+// The descriptor's size comes from elsewhere: a Buffer larger than the allocation the driver
+// imported would let copies run past it. The import is given back before the error.
+function checkImportedSize(runtime: DriverRuntime, handle: bigint, size: number, target: Stream): void {
+  const driver = runtime.driver;
+  let allocated: number;
+  try {
+    allocated = driver.pointerGetAttribute(handle, PointerAttribute.RangeSize);
+  } catch (error) {
+    driver.memFreeAsync(handle, target.streamHandle);
+    throw error;
+  }
+  if (size > allocated) {
+    driver.memFreeAsync(handle, target.streamHandle);
+    throw new RangeError(
+      `descriptor.size is ${size} bytes, the imported allocation has ${allocated}: the descriptor does not describe it`,
+    );
   }
 }
 
