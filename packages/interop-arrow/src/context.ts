@@ -5,9 +5,12 @@ import {
   checkOptions,
   checkSize,
   Device,
+  type Driver,
   describeValue,
   IpcMemFlags,
   NotSupportedError,
+  PointerAttribute,
+  PointerHandleAttribute,
 } from '@cumem/core-types';
 import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
@@ -172,6 +175,7 @@ export class Context {
     }
     enterContext(this.#state);
     const address = driver.ipcOpenMemHandle(handle.handle, IpcMemFlags.LazyEnablePeerAccess);
+    checkOpenedSize(driver, address, handle.size);
     const allocation: DeviceAllocation = {
       address,
       size: handle.size,
@@ -206,3 +210,22 @@ export class Context {
 }
 
 setContextMaker((deviceNumber) => new Context(deviceNumber));
+
+// The size in a serialised handle comes from elsewhere: a CudaBuffer reaching past the memory
+// the driver opened would let copies run past it. The opened memory is closed before the error.
+function checkOpenedSize(driver: Driver, address: bigint, size: number): void {
+  let end: bigint;
+  try {
+    const start = driver.pointerGetHandleAttribute(address, PointerHandleAttribute.RangeStartAddress);
+    end = start + BigInt(driver.pointerGetAttribute(address, PointerAttribute.RangeSize));
+  } catch (error) {
+    driver.ipcCloseMemHandle(address);
+    throw error;
+  }
+  if (address + BigInt(size) > end) {
+    driver.ipcCloseMemHandle(address);
+    throw new RangeError(
+      `the IpcMemHandle says ${size} bytes, the memory it opens has ${end - address}: the handle does not describe it`,
+    );
+  }
+}

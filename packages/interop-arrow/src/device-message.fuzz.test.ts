@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
+import { tableFromDevice, tableToDevice } from './device-table.js';
 
 function isTypedError(error: unknown): boolean {
   return (
@@ -125,5 +126,63 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
       }),
       { numRuns: 300 },
     );
+  });
+
+  describe('whole streams (tableFromDevice)', () => {
+    let stream: Uint8Array;
+
+    beforeAll(() => {
+      const sample = sampleTable();
+      const one = new Table({
+        id: sample.getChild('id') as never,
+        name: sample.getChild('name') as never,
+        tags: sample.getChild('tags') as never,
+        kind: vectorFromArray(['x', 'y', 'x', null, 'z']),
+      });
+      const table = one.concat(one.slice(1, 4));
+      const device = tableToDevice(table, context);
+      stream = device.buffer.copyToHost();
+      device.close();
+    });
+
+    function readTable(bytes: Uint8Array): void {
+      const device = context.bufferFromData(bytes.byteLength === 0 ? new Uint8Array(1) : bytes);
+      try {
+        const table = tableFromDevice(device, { output: 'pageable' });
+        for (const field of table.schema.fields) table.getChild(field.name)?.toArray();
+        for (const row of table) void row?.toJSON();
+      } catch (error) {
+        if (!isTypedError(error)) throw error;
+      } finally {
+        device.close();
+      }
+    }
+
+    it('reads the unmutated stream', () => {
+      const device = context.bufferFromData(stream);
+      expect(tableFromDevice(device, { output: 'pageable' }).numRows).toBe(8);
+      device.close();
+    });
+
+    it('mutated bytes of a stream with dictionary, list and string columns give a table or a typed error', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+          (edits) => {
+            const bytes = stream.slice();
+            for (const [position, value] of edits) bytes[position % bytes.byteLength] = value;
+            readTable(bytes);
+          },
+        ),
+        { numRuns: 400 },
+      );
+    });
+
+    it('random bytes give only typed errors', () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 512 }), (bytes) => readTable(bytes)),
+        { numRuns: 200 },
+      );
+    });
   });
 });

@@ -3,12 +3,12 @@
 // message inside `tableToIPC`, byte for byte.
 
 import { describeValue } from '@cumem/core-types';
-import { Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
+import { type Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
-import { checkMessageMetadata } from './message-metadata-check.js';
+import { arrowCall, decodeMetadata } from './message-decode.js';
 import { checkRecordBatchBody, type RecordBatchHeader } from './record-batch-check.js';
 import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
@@ -195,31 +195,6 @@ export function readRecordBatch(
   }, 'the record batch');
   if (!batch) throw new RangeError('Arrow JS read no record batch from the message');
   return batch;
-}
-
-// Verified before decoding: Arrow JS's flatbuffer reader trusts every length it reads.
-function decodeMetadata(metadataBytes: Uint8Array): Message {
-  checkMessageMetadata(metadataBytes);
-  const metadata = arrowCall(() => Message.decode(metadataBytes), 'the message metadata');
-  const { bodyLength } = metadata;
-  if (!Number.isSafeInteger(bodyLength) || bodyLength < 0) {
-    throw new RangeError(`malformed IPC message: body length ${bodyLength}`);
-  }
-  return metadata;
-}
-
-// Arrow JS throws plain Errors for what it cannot read (unknown types, message kinds, codecs):
-// they become RangeErrors that say which part was malformed, with Arrow's error as the cause.
-function arrowCall<T>(read: () => T, what: string): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new RangeError(`malformed IPC message: Arrow JS could not read ${what}: ${reason}`, {
-      cause: error,
-    });
-  }
 }
 
 function toReader(source: CudaBuffer | BufferReader): BufferReader {

@@ -87,6 +87,19 @@ describeEachDriver(
         buffer.close();
       });
     }
+
+    it('a handle whose size field claims more than the exported allocation is a RangeError', async () => {
+      expect(existsSync(builtPackage), 'build the packages first (turbo build)').toBe(true);
+      const buffer = context.bufferFromData(patternBytes(1000, 5));
+      const { stdout } = await run(process.execPath, [
+        fixture,
+        entry.name,
+        Buffer.from(buffer.exportForIpc().serialize()).toString('hex'),
+        'oversized',
+      ]);
+      expect(JSON.parse(stdout)).toEqual({ error: 'RangeError' });
+      buffer.close();
+    });
   },
   { requires: requiresInterprocess, gpuOnly: true },
 );

@@ -172,6 +172,13 @@ class BatchWalker {
         this.#children(children, path, dense ? 0 : length);
         return;
       }
+      case Type.Dictionary: {
+        // The column holds indices; the dictionary's values come in dictionary batches.
+        this.#validity(path, length, nullCount);
+        const indices = valueBytes((type as DataType & { indices: DataType }).indices) ?? Number.NaN;
+        this.#nextBuffer(`${path} indices`, length * indices);
+        return;
+      }
       default: {
         const bytes = valueBytes(type);
         if (bytes === undefined || !Number.isFinite(bytes)) {

@@ -66,6 +66,9 @@ const internal = new Set([
   'new PoolMemoryResource',
 ]);
 
+// CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default.
+const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
+
 const special = fc.constantFrom<unknown>(
   -1,
   0,
@@ -130,7 +133,7 @@ describe('fuzz: @cumem/memory public entry points (reference driver)', () => {
             memory.useDriver(driver);
           }
         }),
-        { numRuns: 40 },
+        { numRuns: runsPerEntryPoint },
       );
     });
   }

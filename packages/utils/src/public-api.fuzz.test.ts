@@ -25,6 +25,9 @@ const instances: Record<string, () => object> = {
 // Not public API though JavaScript reaches them (private/@internal members, internal constructor).
 const internal = new Set(['contiguousIn', 'strideOrder', 'asCopyable', 'checkOpen', 'new StridedMemoryView']);
 
+// CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default.
+const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
+
 const special = fc.constantFrom<unknown>(
   -1,
   0,
@@ -129,7 +132,7 @@ describe('fuzz: @cumem/utils public entry points (reference driver)', () => {
             useDriver(driver);
           }
         }),
-        { numRuns: 40 },
+        { numRuns: runsPerEntryPoint },
       );
     });
   }
