@@ -91,7 +91,6 @@ const special = fc.constantFrom<unknown>(
   2n ** 64n,
   '',
   '0',
-  'ffi',
   null,
   undefined,
   true,
