@@ -40,6 +40,11 @@ export class CudaError extends Error {
   readonly description: string;
 
   constructor(options: CudaErrorOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(
+        `CudaError needs { code, codeName, call }, got ${options === null ? 'null' : typeof options}`,
+      );
+    }
     const description = options.description ?? '';
     super(
       `${options.call} failed: ${options.codeName} (${options.code})${description ? `: ${description}` : ''}`,
@@ -75,7 +80,7 @@ export class DriverUnavailableError extends Error {
   readonly reason: DriverUnavailableReason;
 
   constructor(reason: DriverUnavailableReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(String(message), options);
     this.name = 'DriverUnavailableError';
     this.reason = reason;
   }
@@ -93,13 +98,13 @@ export class CudaStateError extends Error {
   readonly [stateMarker] = true;
 
   constructor(message: string) {
-    super(message);
+    super(String(message));
     this.name = 'CudaStateError';
   }
 
   /** The standard message for using `what` (e.g. `'Buffer'`) after its `close()`. */
   static closed(what: string): CudaStateError {
-    return new CudaStateError(`${what} is closed: it can no longer be used`);
+    return new CudaStateError(`${String(what)} is closed: it can no longer be used`);
   }
 
   static isInstance(value: unknown): value is CudaStateError {
@@ -115,7 +120,7 @@ export class NotSupportedError extends Error {
   readonly [notSupportedMarker] = true;
 
   constructor(message: string) {
-    super(message);
+    super(String(message));
     this.name = 'NotSupportedError';
   }
 

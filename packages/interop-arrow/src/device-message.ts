@@ -3,11 +3,13 @@
 // message inside `tableToIPC`, byte for byte.
 
 import { describeValue } from '@cumem/core-types';
-import { Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
+import { type Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
+import { arrowCall, decodeMetadata } from './message-decode.js';
+import { checkRecordBatchBody, type RecordBatchHeader } from './record-batch-check.js';
 import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
 const continuation = -1;
@@ -124,7 +126,7 @@ export function readMessage(source: CudaBuffer | BufferReader): DeviceMessage | 
       `truncated IPC message: ${length} bytes of metadata expected, ${metadataBytes.byteLength} left`,
     );
   }
-  const metadata = Message.decode(metadataBytes);
+  const metadata = decodeMetadata(metadataBytes);
   const body = reader.readBuffer(metadata.bodyLength);
   if (body.size < metadata.bodyLength) {
     throw new RangeError(
@@ -152,8 +154,24 @@ export function readRecordBatch(
   }
   const message = source instanceof DeviceMessage ? source : readMessage(source);
   if (!message) throw new RangeError('no IPC message at this position (end of stream)');
-  if (!message.metadata.isRecordBatch()) {
-    throw new TypeError(`expected a RecordBatch message, found message header type ${message.headerType}`);
+  // Arrow JS reads the metadata bytes, so those are what is checked (a DeviceMessage built by
+  // hand may carry a `metadata` object that does not match them).
+  const metadata = decodeMetadata(message.metadataBytes);
+  if (!metadata.isRecordBatch()) {
+    throw new TypeError(`expected a RecordBatch message, found message header type ${metadata.headerType}`);
+  }
+  const header = arrowCall(() => metadata.header(), 'its record batch header') as RecordBatchHeader & {
+    compression: unknown;
+  };
+  if (header.compression != null) {
+    throw new TypeError(
+      'readRecordBatch does not read compressed record batches (their sizes cannot be checked)',
+    );
+  }
+  if (message.body.size !== metadata.bodyLength) {
+    throw new RangeError(
+      `the message declares a ${metadata.bodyLength}-byte body, its body has ${message.body.size}`,
+    );
   }
   const schemaLayout = layoutSchema(schema);
   const eos = prefixBytes;
@@ -164,8 +182,19 @@ export function readRecordBatch(
   bytes.set(schemaStream.subarray(0, head), 0);
   message.toHost(bytes.subarray(head, head + message.byteLength));
   bytes.set(schemaStream.subarray(head), head + message.byteLength);
-  for (const batch of RecordBatchReader.from(bytes)) return batch;
-  throw new Error('Arrow JS read no record batch from the message');
+  const bodyStart = head + message.byteLength - message.bodyLength;
+  checkRecordBatchBody(
+    schema,
+    header,
+    bytes.subarray(bodyStart, bodyStart + message.bodyLength),
+    metadata.version,
+  );
+  const batch = arrowCall(() => {
+    for (const read of RecordBatchReader.from(bytes)) return read;
+    return undefined;
+  }, 'the record batch');
+  if (!batch) throw new RangeError('Arrow JS read no record batch from the message');
+  return batch;
 }
 
 function toReader(source: CudaBuffer | BufferReader): BufferReader {

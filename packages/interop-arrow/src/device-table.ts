@@ -3,7 +3,7 @@
 // columns in place. Coming back is one device-to-host copy and tableFromIPC over it.
 
 import { checkOptions, describeValue } from '@cumem/core-types';
-import { type Field, type Schema, type Table, tableFromIPC } from 'apache-arrow';
+import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { contextState, enterContext, finishOn } from './context-internals.js';
@@ -15,6 +15,8 @@ import {
   layoutTable,
   type RecordBatchLayout,
 } from './ipc-layout.js';
+import { checkIpcStream } from './ipc-stream-check.js';
+import { arrowCall } from './message-decode.js';
 import { copyDeviceToHost } from './pageable-copies.js';
 import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
@@ -46,6 +48,13 @@ export class DeviceTable {
     messages: readonly IpcMessageLayout[],
     batches: readonly RecordBatchLayout[],
   ) {
+    if (!(buffer instanceof CudaBuffer))
+      throw new TypeError(`buffer must be a CudaBuffer, got ${describeValue(buffer)}`);
+    if (!(schema instanceof Schema))
+      throw new TypeError(`schema must be an Arrow Schema, got ${describeValue(schema)}`);
+    if (!Array.isArray(messages) || !Array.isArray(batches)) {
+      throw new TypeError('messages and batches must be arrays of layouts (from layoutTable)');
+    }
     this.buffer = buffer;
     this.schema = schema;
     this.messages = messages;
@@ -76,7 +85,9 @@ export class DeviceTable {
     const found = typeof column === 'number' ? this.columns[column] : this.getColumn(column);
     const range = found?.chunks[batch]?.buffers[bufferIndex];
     if (!found || !range) {
-      throw new RangeError(`no buffer ${bufferIndex} of column ${String(column)} in batch ${batch}`);
+      throw new RangeError(
+        `no buffer ${String(bufferIndex)} of column ${String(column)} in batch ${String(batch)}`,
+      );
     }
     return range.length === 0
       ? this.buffer.context.foreignBuffer(0n, 0)
@@ -130,7 +141,9 @@ export interface DownloadOptions {
 
 /**
  * Reads a table back from device memory: a {@link DeviceTable}, or a CudaBuffer / BufferReader
- * holding an Arrow IPC stream (the reader from its position to the end).
+ * holding an Arrow IPC stream (the reader from its position to the end). Every message is
+ * checked against the schema and its body before Arrow JS reads it.
+ * @throws RangeError for a malformed stream; TypeError for the IPC file format or compressed batches.
  */
 export function tableFromDevice(
   source: DeviceTable | CudaBuffer | BufferReader,
@@ -167,5 +180,6 @@ export function tableFromDevice(
     copyDeviceToHost(state.driver, bytes, device.address, stream);
     finishOn(state, stream);
   }
-  return tableFromIPC(bytes);
+  checkIpcStream(bytes);
+  return arrowCall(() => tableFromIPC(bytes), 'the table');
 }

@@ -7,13 +7,14 @@
 // piece straight to its final place (pinned staging or the device), so a 1 GB column is copied
 // once, never concatenated into a fresh JS array first.
 
+import { describeValue } from '@cumem/core-types';
 import {
   type Message,
   MessageHeader,
-  type RecordBatch,
+  RecordBatch,
   RecordBatchStreamWriter,
   type Schema,
-  type Table,
+  Table,
   Vector,
 } from 'apache-arrow';
 
@@ -162,6 +163,8 @@ class LayoutRecorder extends RecordBatchStreamWriter {
 
 /** The layout of `tableToIPC(table, 'stream')`: schema, dictionaries, batches and end-of-stream. */
 export function layoutTable(table: Table): IpcStreamLayout {
+  if (!(table instanceof Table))
+    throw new TypeError(`table must be an Arrow Table, got ${describeValue(table)}`);
   const recorder = new LayoutRecorder();
   recorder.writeAll(table);
   return recorder.layout();
@@ -184,6 +187,9 @@ export function layoutRecordBatchMessage(batch: RecordBatch): {
   layout: RecordBatchLayout;
   chunks: IpcChunk[];
 } {
+  if (!(batch instanceof RecordBatch)) {
+    throw new TypeError(`batch must be an Arrow RecordBatch, got ${describeValue(batch)}`);
+  }
   if (batch.dictionaries.size > 0) {
     throw new TypeError(
       'the record batch has dictionary-encoded columns: a lone record batch message cannot carry their dictionaries; use tableToDevice for the whole stream',

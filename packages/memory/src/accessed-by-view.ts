@@ -1,5 +1,5 @@
 import { isLocation, type Location } from '@cumem/core-types';
-import { checkLocation } from './location-arguments.js';
+import { checkAccessorLocation, isNumaHost } from './location-arguments.js';
 
 /** What the view needs from its managed buffer. */
 export interface AccessAdvisor {
@@ -7,7 +7,7 @@ export interface AccessAdvisor {
   queryAccessedBy(): Location[];
   /** Sets (`true`) or unsets the accessed-by advice for `location`. */
   adviseAccessedBy(location: Location, set: boolean): void;
-  /** Throws when the buffer is closed, or `location` is a NUMA host the driver cannot take. */
+  /** Throws CudaStateError when the buffer is closed. */
   checkAdvisable(location: Location): void;
 }
 
@@ -34,18 +34,22 @@ export class AccessedByView implements Iterable<Location> {
 
   /**
    * Advises `location` as an accessor (`CU_MEM_ADVISE_SET_ACCESSED_BY`).
-   * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
+   * @throws TypeError for anything but a Device or `new Host()` (the driver takes no NUMA host
+   *   for this advice).
    */
   add(location: Location): this {
-    checkLocation(location, 'accessedBy location');
+    checkAccessorLocation(location, 'accessedBy location');
     this.advisor.checkAdvisable(location);
     this.advisor.adviseAccessedBy(location, true);
     return this;
   }
 
-  /** Removes the advice for `location`; false (and no driver change) when it was not advised or is not a location. */
+  /**
+   * Removes the advice for `location`; false (and no driver change) when it was not advised or
+   * cannot be (not a location, or a NUMA host).
+   */
   delete(location: unknown): boolean {
-    if (!isLocation(location)) return false;
+    if (!isLocation(location) || isNumaHost(location)) return false;
     this.advisor.checkAdvisable(location);
     if (!this.advisor.queryAccessedBy().includes(location)) return false;
     this.advisor.adviseAccessedBy(location, false);
@@ -86,8 +90,8 @@ export class AccessedByView implements Iterable<Location> {
 }
 
 /**
- * Every element of `locations` as a location, all checked before anything is advised.
- * @throws TypeError for a non-iterable or any element that is not a Device or Host.
+ * Every element of `locations` as an accessor location, all checked before anything is advised.
+ * @throws TypeError for a non-iterable or any element that is not a Device or `new Host()`.
  */
 export function checkLocationList(locations: unknown): Location[] {
   if (
@@ -95,12 +99,12 @@ export function checkLocationList(locations: unknown): Location[] {
     typeof (locations as Iterable<unknown>)?.[Symbol.iterator] !== 'function' ||
     typeof locations === 'string'
   ) {
-    throw new TypeError('accessedBy must be assigned an iterable of Device / Host locations');
+    throw new TypeError('accessedBy must be assigned an iterable of Device / new Host() locations');
   }
   const result: Location[] = [];
   let index = 0;
   for (const location of locations as Iterable<unknown>) {
-    result.push(checkLocation(location, `accessedBy[${index}]`));
+    result.push(checkAccessorLocation(location, `accessedBy[${index}]`));
     index++;
   }
   return result;

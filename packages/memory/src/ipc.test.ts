@@ -30,6 +30,7 @@ interface ChildReport {
   crossCopySawParentBytes: boolean | null;
   hostViewMatches: boolean | null;
   size: number;
+  oversizedRefused: boolean;
   warmUpSawParentBytes: boolean;
   descriptorsBefore: number;
   descriptorsAfter: number;
@@ -99,6 +100,7 @@ async function handOff(
     sawParentBytes: true,
     crossCopySawParentBytes: device !== 0 ? true : null,
     size,
+    oversizedRefused: true,
   });
   // Only an imported resource opens descriptors; the exporting one refuses.
   expect(() => Buffer.fromIpcDescriptor(mr, descriptor)).toThrow(TypeError);

@@ -11,6 +11,22 @@ export function checkLocation(value: unknown, name: string): Location {
   return value;
 }
 
+/**
+ * `value` as a location `CU_MEM_ADVISE_SET_ACCESSED_BY` accepts: cuda.h allows only
+ * `CU_MEM_LOCATION_TYPE_DEVICE` and `CU_MEM_LOCATION_TYPE_HOST` ("all other location types are
+ * invalid"), so a NUMA host is refused here rather than by the driver.
+ * @throws TypeError for anything but a Device or `new Host()`.
+ */
+export function checkAccessorLocation(value: unknown, name: string): Location {
+  const location = checkLocation(value, name);
+  if (isNumaHost(location)) {
+    throw new TypeError(
+      `${name} must be a Device or new Host(), got ${String(location)}: the driver's accessed-by advice takes no NUMA host location`,
+    );
+  }
+  return location;
+}
+
 /** True for `Host({ numaId })` and `Host.numaCurrent()`. */
 export function isNumaHost(location: Location): boolean {
   return Host.isInstance(location) && (location.numaId !== null || location.isNumaCurrent);

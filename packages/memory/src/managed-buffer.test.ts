@@ -169,6 +169,52 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         useDriver(entry.driver);
       }
     });
+    it('a NUMA host is a TypeError before any driver call (accessed-by takes Device or Host only)', () => {
+      const { driver, log } = countingDriver(entry.driver);
+      useDriver(driver);
+      try {
+        const counted = new ManagedMemoryResource();
+        using buffer = counted.allocate(4096);
+        buffer.accessedBy = [new Device(0)];
+        log.reset();
+        for (const numa of [new Host({ numaId: 0 }), Host.numaCurrent()]) {
+          expect(() => buffer.accessedBy.add(numa)).toThrow(/Device or new Host\(\)/);
+          expect(() => {
+            buffer.accessedBy = [new Host(), numa];
+          }).toThrow(TypeError);
+          expect(buffer.accessedBy.delete(numa)).toBe(false);
+        }
+        expect(log.calls.filter((call) => call === 'memAdvise')).toEqual([]);
+        expect([...buffer.accessedBy]).toEqual([new Device(0)]);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
+
+    it('a driver failure midway through an assignment rolls back what was applied', () => {
+      let advises = 0;
+      let failAt = -1;
+      const failing = Object.create(entry.driver) as Driver;
+      failing.memAdvise = (pointer, size, advice, location) => {
+        if (advises++ === failAt) throw new Error('injected memAdvise failure');
+        entry.driver.memAdvise(pointer, size, advice, location);
+      };
+      useDriver(failing);
+      try {
+        const own = new ManagedMemoryResource();
+        using buffer = own.allocate(4096);
+        buffer.accessedBy = [new Device(0)];
+        advises = 0;
+        failAt = 1; // unset Device(0) succeeds, set Host fails
+        expect(() => {
+          buffer.accessedBy = [new Host()];
+        }).toThrow('injected memAdvise failure');
+        failAt = -1;
+        expect([...buffer.accessedBy]).toEqual([new Device(0)]);
+      } finally {
+        useDriver(entry.driver);
+      }
+    });
   });
 
   describe('prefetch and discard', () => {
@@ -245,10 +291,11 @@ describe('ManagedBuffer on a driver without NUMA locations or batch entry points
     expect(() => {
       buffer.preferredLocation = numa;
     }).toThrow(NotSupportedError);
-    expect(() => buffer.accessedBy.add(numa)).toThrow(NotSupportedError);
+    // Accessed-by advice takes no NUMA host on any driver: a TypeError, whatever the driver.
+    expect(() => buffer.accessedBy.add(numa)).toThrow(TypeError);
     expect(() => {
       buffer.accessedBy = [new Device(0), numa];
-    }).toThrow(NotSupportedError);
+    }).toThrow(TypeError);
     expect(() => buffer.discard()).toThrow(NotSupportedError);
     expect(() => buffer.discardPrefetch(new Device(0))).toThrow(/cuMemDiscardBatchAsync/);
     expect(log.calls).toEqual([]);

@@ -133,17 +133,36 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
   }
 
   /**
-   * Makes exactly `locations` the advised accessors. Every element is checked first; then only
-   * the difference from the driver's current list is advised.
-   * @throws TypeError (state unchanged, driver untouched) for a non-iterable or non-location element.
+   * Makes exactly `locations` the advised accessors, all or nothing: every element is checked
+   * first, then only the difference from the driver's current list is advised, and when the
+   * driver refuses one change the changes already made are undone before the error is thrown.
+   * @throws TypeError (state unchanged, driver untouched) for a non-iterable, or an element that
+   *   is not a Device or `new Host()` (the driver takes no NUMA host for this advice).
    */
   set accessedBy(locations: Iterable<Location>) {
     const target = checkLocationList(locations);
     this.checkOpen();
-    for (const location of target) checkNumaSupported(this.runtime, location, 'accessedBy');
     const current = this.queryAccessedBy();
-    for (const location of current) if (!target.includes(location)) this.adviseAccessedBy(location, false);
-    for (const location of target) if (!current.includes(location)) this.adviseAccessedBy(location, true);
+    const changes: [Location, boolean][] = [];
+    for (const location of current) if (!target.includes(location)) changes.push([location, false]);
+    for (const location of target) if (!current.includes(location)) changes.push([location, true]);
+    let applied = 0;
+    try {
+      for (; applied < changes.length; applied++) {
+        const [location, set] = changes[applied] as [Location, boolean];
+        this.adviseAccessedBy(location, set);
+      }
+    } catch (error) {
+      // Best effort: undoing an advice the driver just accepted is expected to succeed; the
+      // original error is what the caller needs either way.
+      for (let i = applied - 1; i >= 0; i--) {
+        const [location, set] = changes[i] as [Location, boolean];
+        try {
+          this.adviseAccessedBy(location, !set);
+        } catch {}
+      }
+      throw error;
+    }
   }
 
   /**
@@ -224,9 +243,8 @@ export class ManagedBuffer extends Buffer implements AccessAdvisor {
   }
 
   /** @internal */
-  checkAdvisable(location: Location): void {
+  checkAdvisable(_location: Location): void {
     this.checkOpen();
-    checkNumaSupported(this.runtime, location, 'accessedBy');
   }
 
   protected override get typeName(): string {

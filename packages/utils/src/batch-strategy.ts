@@ -9,7 +9,7 @@
 // migrations to the host as one call per range (by 1.2x to 1.9x) in every run. So prefetches and
 // discard-prefetches take the 'split' path. Discard: loop 8478 / batch 6945 us; device-to-device
 // copy: loop 3064 / batch 2967 us.
-import { type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
+import { checkBoolean, type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
 
 /** The operations of this package that can take the batch or the loop path. */
 export type BatchOperation = 'prefetch' | 'discard' | 'discardPrefetch' | 'copy';
@@ -138,6 +138,18 @@ export function chooseBatchStrategy(
   requireBatch: boolean,
   table: readonly BatchStrategyRule[] = BATCH_STRATEGY_TABLE,
 ): ResolvedBatchStrategy {
+  if (typeof driver !== 'object' || driver === null || typeof driver.capabilities !== 'object') {
+    throw new TypeError(`driver must be a cumem Driver, got ${describeValue(driver)}`);
+  }
+  if (!Object.hasOwn(batchVersion, operation)) {
+    throw new TypeError(
+      `operation must be one of ${Object.keys(batchVersion).join(', ')}, got ${describeValue(operation)}`,
+    );
+  }
+  checkStrategy(requested);
+  checkBoolean(requireBatch, 'requireBatch');
+  if (!Array.isArray(table))
+    throw new TypeError(`table must be an array of rules, got ${describeValue(table)}`);
   if (requireBatch && requested === 'loop') {
     throw new TypeError("requireBatch: true contradicts strategy: 'loop'");
   }

@@ -4,6 +4,9 @@
 // both sides, then fold the two innermost remaining axes into one cuMemcpy2D / cuMemcpy3D and
 // loop over the rest.
 
+import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { checkShape, checkSignedInteger, checkStrides } from './layout-validation.js';
+
 /** One axis of a copy: extent and byte strides on each side. */
 export interface CopyAxis {
   readonly extent: number;
@@ -43,8 +46,45 @@ export interface CopyPlan {
  */
 export const MAX_PITCH = 2 ** 31 - 1;
 
-/** Plans a copy of `shape` elements of `itemsize` bytes; strides and offsets in bytes. */
+/** One side of a copy: byte offset of element (0, ..., 0) and byte strides. */
+export interface CopySide {
+  readonly offset: number;
+  readonly strides: readonly number[];
+}
+
+/**
+ * Plans a copy of `shape` elements of `itemsize` bytes; strides and offsets in bytes.
+ * @throws TypeError / RangeError for a shape, itemsize or side that is malformed.
+ */
 export function planCopy(
+  shape: readonly number[],
+  itemsize: number,
+  src: CopySide,
+  dst: CopySide,
+  options: { readonly pitched?: boolean } = {},
+): CopyPlan {
+  const checkedShape = checkShape(shape);
+  if (checkSize(itemsize, 'itemsize') === 0) throw new RangeError('itemsize must be at least 1 byte');
+  checkSide(src, checkedShape.length, 'src');
+  checkSide(dst, checkedShape.length, 'dst');
+  const { pitched } = checkOptions(options);
+  if (pitched !== undefined) checkBoolean(pitched, 'options.pitched');
+  return buildCopyPlan(checkedShape, itemsize, src, dst, options);
+}
+
+function checkSide(side: unknown, ndim: number, name: string): void {
+  if (typeof side !== 'object' || side === null) {
+    throw new TypeError(`${name} must be { offset, strides }, got ${describeValue(side)}`);
+  }
+  const { offset, strides } = side as Record<string, unknown>;
+  checkSignedInteger(offset, `${name}.offset`);
+  if (checkStrides(strides, ndim, `${name}.strides`) === null) {
+    throw new TypeError(`${name}.strides must be an array of byte strides`);
+  }
+}
+
+/** @internal {@link planCopy} for arguments already checked (the strided copy paths). */
+export function buildCopyPlan(
   shape: readonly number[],
   itemsize: number,
   src: { readonly offset: number; readonly strides: readonly number[] },

@@ -1,4 +1,4 @@
-import { DeviceMemoryResource, useDriver } from '@cumem/memory';
+import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StridedLayout } from './strided-layout.js';
@@ -70,5 +70,58 @@ describe('CUDA Array Interface', () => {
       TypeError,
     );
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, stream: 0 } })).toThrow(RangeError);
+  });
+
+  describe('stream (only what cumem can vouch for)', () => {
+    function cai(pointer: bigint, stream: unknown) {
+      return {
+        cudaArrayInterface: { shape: [4], typestr: '<f4', data: [pointer, false], version: 3, stream },
+      };
+    }
+
+    it('accepts absent/null, the default streams 1 and 2, and a Stream of @cumem/memory', () => {
+      const buffer = device.allocate(16);
+      const own = Stream.create(0);
+      for (const stream of [undefined, null, 1, 2, 1n, 2n, own]) {
+        expect(StridedMemoryView.from(cai(buffer.handle, stream)).shape).toEqual([4]);
+      }
+      own.close();
+      buffer.close();
+    });
+
+    it('refuses a foreign CUstream handle unless trustForeignStream, and 0 always', () => {
+      const buffer = device.allocate(16);
+      const live = Stream.create(0);
+      expect(() => StridedMemoryView.from(cai(buffer.handle, 0xdeadbeefn))).toThrow(/trustForeignStream/);
+      expect(() => StridedMemoryView.from(cai(buffer.handle, live.handle))).toThrow(TypeError);
+      expect(
+        StridedMemoryView.from(cai(buffer.handle, live.handle), { trustForeignStream: true }).shape,
+      ).toEqual([4]);
+      expect(() => StridedMemoryView.from(cai(buffer.handle, 0), { trustForeignStream: true })).toThrow(
+        RangeError,
+      );
+      expect(() => StridedMemoryView.from(cai(buffer.handle, 1), { trustForeignStream: 1 as never })).toThrow(
+        TypeError,
+      );
+      live.close();
+      expect(() => StridedMemoryView.from(cai(buffer.handle, live))).toThrow(/closed/);
+      buffer.close();
+    });
+  });
+
+  it('refuses data that reaches past its allocation, or a null pointer with elements', () => {
+    const buffer = device.allocate(16);
+    const of = (data: bigint, shape: number[], strides: number[] | null = null) => ({
+      cudaArrayInterface: { shape, typestr: '<i4', data: [data, false], strides, version: 3 },
+    });
+    expect(StridedMemoryView.from(of(buffer.handle, [4])).shape).toEqual([4]);
+    expect(() => StridedMemoryView.from(of(buffer.handle, [5]))).toThrow(
+      /past the end of its 16-byte allocation/,
+    );
+    expect(() => StridedMemoryView.from(of(buffer.handle + 4n, [4]))).toThrow(RangeError);
+    expect(() => StridedMemoryView.from(of(buffer.handle, [2], [-4]))).toThrow(RangeError);
+    expect(() => StridedMemoryView.from(of(0n, [1]))).toThrow(/null for an array of 1 elements/);
+    expect(StridedMemoryView.from(of(0n, [0])).shape).toEqual([0]);
+    buffer.close();
   });
 });

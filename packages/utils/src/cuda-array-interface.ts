@@ -1,7 +1,15 @@
 // The CUDA Array Interface (version 3), with its fields in camelCase: how GPU arrays describe
 // themselves to each other (Numba, CuPy, PyTorch use the snake_case original).
-import { checkAddress, checkSize, describeValue, PointerAttribute } from '@cumem/core-types';
-import { currentDriver } from '@cumem/memory';
+import {
+  checkAddress,
+  checkBoolean,
+  checkOptions,
+  checkSize,
+  describeValue,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
+import { currentDriver, makeDeviceCurrent, Stream } from '@cumem/memory';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
 import { checkSignedInteger } from './layout-validation.js';
 import { StridedLayout } from './strided-layout.js';
@@ -18,9 +26,30 @@ export interface CudaArrayInterface {
   readonly strides?: readonly number[] | null;
   /** Always 3. */
   readonly version: number;
-  /** A `CUstream` the consumer must synchronize before using the data (never 0), or absent/null. */
-  readonly stream?: bigint | number | null;
+  /**
+   * The stream the consumer must synchronize before using the data, or absent/null (no sync):
+   * 1 (the legacy default stream), 2 (the per-thread default stream), a {@link Stream} of
+   * @cumem/memory, or (only with `trustForeignStream`) another `CUstream` handle. Never 0.
+   */
+  readonly stream?: bigint | number | Stream | null;
 }
+
+/** Options of {@link importInterface} (and `StridedMemoryView.from`). */
+export interface ImportInterfaceOptions {
+  /**
+   * UNSAFE: accept a `stream` that is a raw `CUstream` handle other than 1 or 2, as other
+   * libraries (CuPy, Numba, PyTorch) export, and synchronize it. cumem cannot tell a live
+   * stream from a garbage or destroyed handle, and the driver may crash the process on one:
+   * set this only for interfaces from a producer you trust. Default false: such a stream is a
+   * TypeError.
+   */
+  readonly trustForeignStream?: boolean;
+}
+
+// The protocol's special stream values (CUDA Array Interface v3): the legacy default stream
+// and the per-thread default stream. The driver knows both; 0 is refused by the protocol.
+const legacyDefaultStream = 1n;
+const perThreadDefaultStream = 2n;
 
 /** What {@link importInterface} returns. */
 export interface ImportedInterface {
@@ -50,10 +79,12 @@ export function exportInterface(
 
 /**
  * Reads `owner.cudaArrayInterface`, synchronizing its `stream` when given.
- * @throws TypeError when the object has no interface or a field has the wrong kind; RangeError
- *   for another version, strides not a multiple of the itemsize, or a zero stream.
+ * @throws TypeError when the object has no interface, a field has the wrong kind, or `stream`
+ *   is a foreign handle without `trustForeignStream`; RangeError for another version, strides
+ *   not a multiple of the itemsize, a zero stream, or elements outside the driver's allocation
+ *   holding `data[0]`; CudaError when the driver does not know the pointer.
  */
-export function importInterface(owner: unknown): ImportedInterface {
+export function importInterface(owner: unknown, options?: ImportInterfaceOptions): ImportedInterface {
   const cai =
     typeof owner === 'object' && owner !== null
       ? (owner as { cudaArrayInterface?: unknown }).cudaArrayInterface
@@ -88,22 +119,65 @@ export function importInterface(owner: unknown): ImportedInterface {
       return bytes / itemsize;
     });
   }
-  const stream = fields.stream;
-  if (stream !== undefined && stream !== null) {
-    const handle = checkAddress(stream, 'cudaArrayInterface.stream');
-    if (handle === 0n)
-      throw new RangeError('cudaArrayInterface.stream must not be 0 (ambiguous in the protocol)');
-    currentDriver().streamSynchronize(handle);
-  }
+  const { trustForeignStream = false } = checkOptions(options);
+  checkBoolean(trustForeignStream, 'trustForeignStream');
+  const stream = checkInterfaceStream(fields.stream, trustForeignStream);
   // Negative strides reach before data[0]: put the layout's offset 0 at the lowest element.
   const probe = new StridedLayout(shape, strides, itemsize);
   const lowest = Math.min(0, probe.offsetBounds.min);
   const layout = new StridedLayout(shape, probe.strides, itemsize, { offset: -lowest });
   const base = pointer - BigInt(-lowest * itemsize);
   const volume = layout.volume;
-  const deviceId =
-    volume === 0 || pointer === 0n
-      ? -1
-      : currentDriver().pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
+  if (volume > 0 && pointer === 0n) {
+    throw new RangeError(`cudaArrayInterface.data[0] is null for an array of ${volume} elements`);
+  }
+  let deviceId = -1;
+  if (volume > 0) {
+    deviceId = currentDriver().pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
+    checkInsideAllocation(pointer, base, (probe.offsetBounds.max - lowest + 1) * itemsize);
+  }
+  if (stream !== undefined) synchronizeInterfaceStream(stream, deviceId);
   return { layout, dtype, readonly: data[1], base, deviceId, isDeviceAccessible: true };
+}
+
+/** `stream` as the handle to synchronize, a Stream, or undefined for none. */
+function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): bigint | Stream | undefined {
+  if (stream === undefined || stream === null) return undefined;
+  if (stream instanceof Stream) {
+    stream.checkOpen();
+    return stream;
+  }
+  const handle = checkAddress(stream, 'cudaArrayInterface.stream');
+  if (handle === 0n)
+    throw new RangeError('cudaArrayInterface.stream must not be 0 (ambiguous in the protocol)');
+  if (handle === legacyDefaultStream || handle === perThreadDefaultStream || trustForeignStream)
+    return handle;
+  throw new TypeError(
+    `cudaArrayInterface.stream 0x${handle.toString(16)} is a foreign CUstream cumem cannot vouch for: pass a Stream of @cumem/memory, 1 or 2, or opt in with { trustForeignStream: true } (unsafe)`,
+  );
+}
+
+// The default streams belong to a context: that of the data's device (the current one when
+// the data's device is unknown, e.g. an empty array).
+function synchronizeInterfaceStream(stream: bigint | Stream, deviceId: number): void {
+  if (stream instanceof Stream) {
+    stream.sync();
+    return;
+  }
+  if (deviceId >= 0) makeDeviceCurrent(deviceId);
+  currentDriver().streamSynchronize(stream);
+}
+
+// The driver's allocation range holding `pointer` (data[0]) must hold all `bytes` the array
+// spans from `start`: an interface claiming more than its producer allocated would let copies
+// run past it.
+function checkInsideAllocation(pointer: bigint, start: bigint, bytes: number): void {
+  const driver = currentDriver();
+  const rangeStart = driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.RangeStartAddress);
+  const rangeSize = driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize);
+  if (start < rangeStart || start + BigInt(bytes) > rangeStart + BigInt(rangeSize)) {
+    throw new RangeError(
+      `cudaArrayInterface spans ${bytes} bytes from 0x${start.toString(16)}, past the end of its ${rangeSize}-byte allocation at 0x${rangeStart.toString(16)}`,
+    );
+  }
 }

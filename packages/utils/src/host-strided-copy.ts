@@ -1,7 +1,7 @@
 // Strided copy between two pieces of JS-visible memory, done on the CPU: used when both sides
 // are host memory, and to stage a host side whose layout would cost the driver thousands of
 // tiny copies (e.g. a transpose), so that the driver sees one contiguous side.
-import { forEachCopy, planCopy } from './copy-plan.js';
+import { buildCopyPlan, forEachCopy } from './copy-plan.js';
 
 /** One side of a host copy: the bytes, the byte offset of index (0, ..., 0), and byte strides. */
 export interface HostSide {
@@ -29,7 +29,7 @@ export function hostStridedCopy(
   dst: HostSide,
   src: HostSide,
 ): void {
-  const plan = planCopy(shape, itemsize, src, dst, { pitched: false });
+  const plan = buildCopyPlan(shape, itemsize, src, dst, { pitched: false });
   if (plan.calls === 0) return;
   const width = plan.width;
   if (width > 16 || width !== itemsize) {

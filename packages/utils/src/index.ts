@@ -9,7 +9,7 @@ export {
 } from './batch-strategy.js';
 export { copyBatch } from './copy-batch.js';
 export { type CopyPlan, planCopy } from './copy-plan.js';
-export type { CudaArrayInterface } from './cuda-array-interface.js';
+export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';
 export { DTYPE_ITEMSIZE, type DType } from './dtype.js';
 export type { AxisSlice, SliceRange } from './layout-slicing.js';
 export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';

@@ -11,7 +11,7 @@ import {
   estimateMicroseconds,
   executePlan,
 } from './copy-execute.js';
-import { type CopyPlan, planCopy } from './copy-plan.js';
+import { buildCopyPlan, type CopyPlan } from './copy-plan.js';
 import { peerCopyDriver } from './cross-device.js';
 import type { DType } from './dtype.js';
 import { hostStridedCopy } from './host-strided-copy.js';
@@ -87,7 +87,7 @@ export function stridedCopy(
     );
     return { path: 'host' };
   }
-  const direct = planCopy(shape, itemsize, sideOf(src.layout), sideOf(dst.layout));
+  const direct = buildCopyPlan(shape, itemsize, sideOf(src.layout), sideOf(dst.layout));
   if (direct.calls === 0) return { path: 'direct', plan: direct };
   const ordinal = dst.deviceId >= 0 ? dst.deviceId : src.deviceId >= 0 ? src.deviceId : undefined;
   const target = given ?? defaultStream(ordinal);
@@ -113,8 +113,8 @@ export function stridedCopy(
   if (srcSide.kind === 'host' || dstSide.kind === 'host') {
     const dense = deviceView.layout.toDense();
     const staged = hostIsSource
-      ? planCopy(shape, itemsize, sideOf(dense), sideOf(deviceView.layout))
-      : planCopy(shape, itemsize, sideOf(deviceView.layout), sideOf(dense));
+      ? buildCopyPlan(shape, itemsize, sideOf(dense), sideOf(deviceView.layout))
+      : buildCopyPlan(shape, itemsize, sideOf(deviceView.layout), sideOf(dense));
     const stagedCost = estimateMicroseconds(staged) + estimateHostMicroseconds(direct.bytes);
     if (stagedCost < 0.8 * estimateMicroseconds(direct)) {
       const temp = new Uint8Array(dense.requiredSizeInBytes());

@@ -4,6 +4,7 @@ import {
   checkItemsize,
   checkPermutation,
   checkShape,
+  checkSignedInteger,
   checkStrides,
   denseStrides,
   normalizeAxis,
@@ -271,6 +272,15 @@ export class StridedLayout {
 
   /** Element offset (including {@link offset}) of one index. */
   offsetOf(index: readonly number[]): number {
+    if (!Array.isArray(index) || index.length !== this.ndim) {
+      throw new TypeError(`index must be an array of ${this.ndim} integers, got ${describeValue(index)}`);
+    }
+    for (let axis = 0; axis < this.ndim; axis++) {
+      const at = checkSignedInteger(index[axis], `index[${axis}]`);
+      if (at < 0 || at >= this.shape[axis]!) {
+        throw new RangeError(`index[${axis}] is ${at}, outside [0, ${this.shape[axis]})`);
+      }
+    }
     let offset = this.offset;
     for (let axis = 0; axis < this.ndim; axis++) offset += index[axis]! * this.strides[axis]!;
     return offset;
@@ -278,6 +288,7 @@ export class StridedLayout {
 
   /** Same shape, strides, itemsize and offset. */
   equals(other: StridedLayout): boolean {
+    if (!StridedLayout.isInstance(other)) return false;
     return (
       this.itemsize === other.itemsize &&
       this.offset === other.offset &&

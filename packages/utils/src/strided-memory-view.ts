@@ -2,7 +2,12 @@ import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cume
 import type { Buffer, MemoryResource, StreamOrderOptions } from '@cumem/memory';
 import { currentDriver, Buffer as MemoryBuffer } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
-import { type CudaArrayInterface, exportInterface, importInterface } from './cuda-array-interface.js';
+import {
+  type CudaArrayInterface,
+  exportInterface,
+  type ImportInterfaceOptions,
+  importInterface,
+} from './cuda-array-interface.js';
 import { checkDType, DTYPE_ITEMSIZE, type DType, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
@@ -152,13 +157,16 @@ export class StridedMemoryView {
   /**
    * A view of any object exposing `cudaArrayInterface` (CUDA Array Interface v3, fields in
    * camelCase), of a TypedArray (as {@link fromHost}), or of another view (returned as is).
-   * When the interface names a `stream`, that stream is synchronized first, as the protocol asks.
+   * When the interface names a `stream`, that stream is synchronized first, as the protocol asks;
+   * only 1, 2 or a {@link Stream} are accepted unless `options.trustForeignStream` (unsafe: see
+   * {@link ImportInterfaceOptions}). The elements must lie inside the driver's allocation
+   * holding `data[0]`.
    * @throws TypeError / RangeError for a malformed interface.
    */
-  static from(value: unknown): StridedMemoryView {
+  static from(value: unknown, options?: ImportInterfaceOptions): StridedMemoryView {
     if (StridedMemoryView.isInstance(value)) return value;
     if (ArrayBuffer.isView(value)) return StridedMemoryView.fromHost(value);
-    const imported = importInterface(value);
+    const imported = importInterface(value, options);
     return new StridedMemoryView(stateToken, {
       ...imported,
       exportingObject: value,

@@ -10,4 +10,6 @@ export {
   gpuRequired,
   type TestDriver,
 } from './driver-matrix.js';
+export { type EntryPoint, entryPointsOf } from './entry-points.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
+export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';
