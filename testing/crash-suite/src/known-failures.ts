@@ -6,9 +6,6 @@
 // The real adapters (GPU) have no entries: every case runs there.
 
 const knownFailures = new Map<string, readonly string[]>([
-  ['18-record-batch-flipped-length', ['reference', 'napi-fake', 'ffi-fake']],
-  ['19-array-interface-garbage-stream', ['reference', 'napi-fake', 'ffi-fake']],
-  ['23-accessed-by-host-numa', ['reference', 'napi-fake', 'ffi-fake']],
 ]);
 
 /** True when `caseName` is a known failure on `target` and known failures are not asked for. */
