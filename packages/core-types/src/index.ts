@@ -15,6 +15,13 @@ export {
 } from './driver.js';
 export * from './driver-constants.js';
 export {
+  DEFAULT_DRIVER_LIBRARY,
+  type DriverLoadFailure,
+  driverUnavailableMessage,
+  formatCudaVersion,
+  MINIMUM_DRIVER_VERSION,
+} from './driver-unavailable-message.js';
+export {
   CudaError,
   type CudaErrorOptions,
   CudaStateError,

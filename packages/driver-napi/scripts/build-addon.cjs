@@ -64,5 +64,9 @@ function main() {
   return 0;
 }
 
-const status = main();
-process.exitCode = status === SKIPPED && process.argv.includes('--if-possible') ? 0 : status;
+module.exports = { findNodeGyp, nodeDirArguments, hasCompiler };
+
+if (require.main === module) {
+  const status = main();
+  process.exitCode = status === SKIPPED && process.argv.includes('--if-possible') ? 0 : status;
+}
