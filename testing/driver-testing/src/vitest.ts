@@ -1,0 +1,17 @@
+/**
+ * `@cumem/testing/vitest`: the vitest helpers cumem's own tests use, for adapter authors and
+ * projects that run one test file against every driver: `describeEachDriver` (the reference
+ * driver always, the real adapters where a GPU is present, skipped visibly otherwise), the
+ * shared driver conformance suite and GPU gating. Needs `vitest` (a peer dependency).
+ * @packageDocumentation
+ */
+export * from './index.js';
+export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
+export { describeGated, probeDriver } from './driver-gate.js';
+export {
+  type AdapterFactories,
+  describeEachDriver,
+  driverMatrix,
+  gpuRequired,
+  type TestDriver,
+} from './driver-matrix.js';
