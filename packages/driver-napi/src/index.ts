@@ -6,3 +6,4 @@
 
 export type { Driver, DriverCapabilities, DriverOptions, EntryPointMode } from '@cumem/core-types';
 export { createDriver } from './napi-driver.js';
+export { type NativeAddonInfo, nativeAddonInfo } from './addon-info.js';

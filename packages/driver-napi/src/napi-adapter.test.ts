@@ -23,9 +23,9 @@ const itBuilt = built.addon ? it : it.skip;
 const missingLibrary = '/nonexistent/cumem-test/libcuda.so.1';
 
 describe('@cumem/driver-napi without a GPU', () => {
-  it('imports without throwing and exports createDriver only', async () => {
+  it('imports without throwing and exports createDriver and nativeAddonInfo only', async () => {
     const module = await import('./index.js');
-    expect(Object.keys(module)).toEqual(['createDriver']);
+    expect(Object.keys(module).sort()).toEqual(['createDriver', 'nativeAddonInfo']);
   });
 
   it('creates a driver without loading anything, and names itself', () => {
@@ -183,6 +183,12 @@ describe('the addon loader', () => {
     expect(built.addon ? built.path : '').toMatch(
       /(build\/Release\/cumem_napi|prebuilds\/linux-x64\/@cumem\+driver-napi(\.napi)?\.glibc)\.node$/,
     );
+  });
+
+  itBuilt('nativeAddonInfo says which file loaded and whether it is prebuilt', async () => {
+    const { nativeAddonInfo } = await import('./index.js');
+    const info = nativeAddonInfo();
+    expect(info).toEqual({ loaded: true, path: built.addon ? built.path : '', prebuilt: /prebuilds/.test(info.loaded ? info.path : '') });
   });
 
   itBuilt("loads a prebuilt binary named by prebuildify, before build/Release, with no build/ at all", () => {
