@@ -41,7 +41,8 @@ function deviceLocation(ordinal: number): MemLocation {
  * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
  * by `ManagedMemoryResource.allocate`, or wraps a managed pointer with `ManagedBuffer.fromHandle`.
  */
-export class ManagedBuffer extends Buffer implements AccessAdvisor {
+// An AccessAdvisor (accessed-by-view.ts) through hidden members; see Buffer for why no `implements`.
+export class ManagedBuffer extends Buffer {
   private accessedByView: AccessedByView | undefined = undefined;
   // Whether the last preferred-location advice through this object named a host NUMA node.
   private advisedHostNuma = false;
