@@ -35,7 +35,16 @@ for (const directory of packages) {
       process.execPath,
       [
         join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-        ...['--noEmit', '--skipLibCheck', 'false', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext'],
+        ...[
+          '--noEmit',
+          '--skipLibCheck',
+          'false',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+        ],
         ...['--target', 'es2022', '--lib', 'es2022,esnext.disposable', '--types', 'node', 'dist/index.d.ts'],
       ],
       { cwd: join(root, directory), stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' },
@@ -43,7 +52,9 @@ for (const directory of packages) {
     console.log(`api-report: ${directory} ${update ? 'written' : 'unchanged'}, its .d.ts stands alone`);
   } catch (error) {
     failed.push(directory);
-    console.error(`api-report: ${directory}: ${update ? 'failed' : 'the public API changed'}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    console.error(
+      `api-report: ${directory}: ${update ? 'failed' : 'the public API changed'}\n${error.stdout ?? ''}${error.stderr ?? ''}`,
+    );
   } finally {
     rmSync(join(root, directory, 'temp'), { recursive: true, force: true });
   }

@@ -23,7 +23,10 @@ try {
 }
 
 const context = new Context(0);
-const table = tableFromArrays({ id: Int32Array.from([1, 2, 3, 4]), x: Float64Array.from([0.5, 1.5, 2.5, 3.5]) });
+const table = tableFromArrays({
+  id: Int32Array.from([1, 2, 3, 4]),
+  x: Float64Array.from([0.5, 1.5, 2.5, 3.5]),
+});
 const onDevice = tableToDevice(table, context);
 try {
   const back = tableFromDevice(onDevice);

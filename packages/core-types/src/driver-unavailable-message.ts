@@ -31,8 +31,10 @@ export function formatCudaVersion(version: number): string {
 const lines = (problem: string, solutions: readonly string[]): string =>
   [problem, 'Possible solutions:', ...solutions.map((solution) => `- ${solution}`)].join('\n');
 
-const INSTALL_DRIVER = 'Install the NVIDIA GPU driver; it provides libcuda.so.1 (the CUDA toolkit alone does not).';
-const CONTAINER = 'In a container, start it with GPU access (NVIDIA Container Toolkit: `docker run --gpus all`).';
+const INSTALL_DRIVER =
+  'Install the NVIDIA GPU driver; it provides libcuda.so.1 (the CUDA toolkit alone does not).';
+const CONTAINER =
+  'In a container, start it with GPU access (NVIDIA Container Toolkit: `docker run --gpus all`).';
 const NOT_THE_STUB = "Do not point at the CUDA toolkit's stubs/libcuda.so: it is for linking only.";
 
 /** The message of the DriverUnavailableError for `failure`, the same from both adapters. */
@@ -41,15 +43,18 @@ export function driverUnavailableMessage(failure: DriverLoadFailure): string {
   switch (failure.reason) {
     case 'library-missing': {
       if (detail.includes('CUDA_ERROR_STUB_LIBRARY')) {
-        return lines(`'${library}' is the CUDA toolkit's stub library (${detail}), which cannot run programs.`, [
-          INSTALL_DRIVER,
-          'Take the stubs directory off LD_LIBRARY_PATH, or pass the real libcuda.so.1 as libraryPath.',
-        ]);
+        return lines(
+          `'${library}' is the CUDA toolkit's stub library (${detail}), which cannot run programs.`,
+          [
+            INSTALL_DRIVER,
+            'Take the stubs directory off LD_LIBRARY_PATH, or pass the real libcuda.so.1 as libraryPath.',
+          ],
+        );
       }
       const tried =
         library !== DEFAULT_DRIVER_LIBRARY
-        ? `the path you gave (${library})`
-        : `'${library}' through the system loader (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib)`;
+          ? `the path you gave (${library})`
+          : `'${library}' through the system loader (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib)`;
       return lines(`The CUDA driver library '${library}' could not be loaded: ${detail}\nTried: ${tried}.`, [
         INSTALL_DRIVER,
         CONTAINER,
@@ -71,7 +76,9 @@ export function driverUnavailableMessage(failure: DriverLoadFailure): string {
     case 'driver-too-old':
       return lines(
         `The CUDA driver '${library}' supports CUDA ${formatCudaVersion(failure.driverVersion ?? 0)}; cumem needs CUDA ${formatCudaVersion(MINIMUM_DRIVER_VERSION)} or newer.`,
-        [`Update the NVIDIA driver to one that supports CUDA ${formatCudaVersion(MINIMUM_DRIVER_VERSION)} or newer.`],
+        [
+          `Update the NVIDIA driver to one that supports CUDA ${formatCudaVersion(MINIMUM_DRIVER_VERSION)} or newer.`,
+        ],
       );
     default:
       return lines(`The CUDA driver '${library}' failed to initialize: ${detail}`, [

@@ -69,7 +69,12 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
   check(bindings.cuDriverGetVersion(scratch.address), 'cuDriverGetVersion');
   const driverVersion = scratch.i32[0]!;
   if (driverVersion < MINIMUM_DRIVER_VERSION) {
-    throw unavailable({ reason: 'driver-too-old', library: path, detail: String(driverVersion), driverVersion });
+    throw unavailable({
+      reason: 'driver-too-old',
+      library: path,
+      detail: String(driverVersion),
+      driverVersion,
+    });
   }
   if (!bindings.cuMemAdvise_v2 && !bindings.cuMemAdvise) {
     throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuMemAdvise' });

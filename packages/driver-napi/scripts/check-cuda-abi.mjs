@@ -28,7 +28,10 @@ export function comparisonSource() {
   for (const [, body, name] of types.matchAll(/typedef enum \w+ : int \{([^}]*)\} (\w+);/g)) {
     same(`sizeof(ours::${name}) == sizeof(::${name})`, `sizeof(${name})`);
     for (const [, enumerator] of body.matchAll(/^\s*(\w+)\s*=/gm)) {
-      same(`static_cast<long long>(ours::${enumerator}) == static_cast<long long>(::${enumerator})`, enumerator);
+      same(
+        `static_cast<long long>(ours::${enumerator}) == static_cast<long long>(::${enumerator})`,
+        enumerator,
+      );
     }
   }
   for (const [, body, name] of types.matchAll(/typedef struct \w+ \{([^}]*)\} (\w+);/g)) {
@@ -36,10 +39,7 @@ export function comparisonSource() {
     same(`alignof(ours::${name}) == alignof(::${name})`, `alignof(${name})`);
     for (const [, field] of body.matchAll(/(\w+)(?:\[\w+\])?;/g)) {
       same(`offsetof(ours::${name}, ${field}) == offsetof(::${name}, ${field})`, `${name}.${field}`);
-      same(
-        `sizeof(ours::${name}::${field}) == sizeof(::${name}::${field})`,
-        `sizeof(${name}.${field})`,
-      );
+      same(`sizeof(ours::${name}::${field}) == sizeof(::${name}::${field})`, `sizeof(${name}.${field})`);
     }
   }
   for (const [, declaration] of types.matchAll(/^typedef ([^{}();]+);$/gm)) {
@@ -76,10 +76,14 @@ export function checkCudaAbi() {
   writeFileSync(file, source);
   const checks = source.split('\n').filter((line) => line.startsWith('static_assert')).length;
   try {
-    execFileSync(process.env.CXX || 'c++', ['-std=c++17', '-fsyntax-only', `-I${cuda.include}`, `-I${native}`, file], {
-      stdio: 'pipe',
-      encoding: 'utf8',
-    });
+    execFileSync(
+      process.env.CXX || 'c++',
+      ['-std=c++17', '-fsyntax-only', `-I${cuda.include}`, `-I${native}`, file],
+      {
+        stdio: 'pipe',
+        encoding: 'utf8',
+      },
+    );
     return { status: 0, checks, output: '', cuda };
   } catch (error) {
     return { status: 1, checks, output: `${error.stdout ?? ''}${error.stderr ?? ''}`, cuda };
@@ -91,7 +95,8 @@ export function checkCudaAbi() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = checkCudaAbi();
   if (result.status === 2) console.log(`check-cuda-abi: skipped, ${result.output}`);
-  else if (result.status === 1) console.error(`check-cuda-abi: declarations differ from cuda.h:\n${result.output}`);
+  else if (result.status === 1)
+    console.error(`check-cuda-abi: declarations differ from cuda.h:\n${result.output}`);
   else console.log(`check-cuda-abi: ${result.checks} checks equal to CUDA ${result.cuda.version}'s cuda.h`);
   process.exitCode = result.status;
 }

@@ -24,7 +24,15 @@ const prebuildify = require.resolve('prebuildify/bin.js', { paths: [packageRoot]
 const started = Date.now();
 const result = spawnSync(
   process.execPath,
-  [prebuildify, '--napi', '--strip', '--tag-libc', `--arch=${arch}`, '--target', `node@${process.versions.node}`],
+  [
+    prebuildify,
+    '--napi',
+    '--strip',
+    '--tag-libc',
+    `--arch=${arch}`,
+    '--target',
+    `node@${process.versions.node}`,
+  ],
   {
     cwd: packageRoot,
     stdio: 'inherit',
@@ -41,4 +49,6 @@ if (result.status !== 0) {
   console.error(`[@cumem/driver-napi] prebuild failed (exit code ${result.status}).`);
   process.exit(1);
 }
-console.log(`[@cumem/driver-napi] prebuilt prebuilds/${process.platform}-${arch}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `[@cumem/driver-napi] prebuilt prebuilds/${process.platform}-${arch}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);

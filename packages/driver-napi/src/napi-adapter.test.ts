@@ -188,10 +188,14 @@ describe('the addon loader', () => {
   itBuilt('nativeAddonInfo says which file loaded and whether it is prebuilt', async () => {
     const { nativeAddonInfo } = await import('./index.js');
     const info = nativeAddonInfo();
-    expect(info).toEqual({ loaded: true, path: built.addon ? built.path : '', prebuilt: /prebuilds/.test(info.loaded ? info.path : '') });
+    expect(info).toEqual({
+      loaded: true,
+      path: built.addon ? built.path : '',
+      prebuilt: /prebuilds/.test(info.loaded ? info.path : ''),
+    });
   });
 
-  itBuilt("loads a prebuilt binary named by prebuildify, before build/Release, with no build/ at all", () => {
+  itBuilt('loads a prebuilt binary named by prebuildify, before build/Release, with no build/ at all', () => {
     const root = mkdtempSync(join(tmpdir(), 'cumem-napi-prebuilt-'));
     try {
       const directory = join(root, 'prebuilds', `${process.platform}-${process.arch}`);

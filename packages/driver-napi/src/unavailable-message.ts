@@ -1,8 +1,4 @@
-import {
-  type DriverUnavailableReason,
-  driverUnavailableMessage,
-  formatCudaVersion,
-} from '@cumem/core-types';
+import { type DriverUnavailableReason, driverUnavailableMessage, formatCudaVersion } from '@cumem/core-types';
 
 /** Formats a driver version such as 12080 as `12.8`. */
 export const formatDriverVersion: (version: number) => string = formatCudaVersion;

@@ -1,8 +1,9 @@
 // An Arrow object from another copy of apache-arrow is refused with a TypeError naming both
 // versions, never turned into an empty device table (Arrow JS writes nothing for it). The
 // tarball smoke test (scripts/smoke-tarballs.mjs) does the same with a real second copy.
-import { createReferenceDriver } from '@cumem/testing';
+
 import { useDriver } from '@cumem/memory';
+import { createReferenceDriver } from '@cumem/testing';
 import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrowVersion } from './arrow-copies.js';
@@ -34,7 +35,9 @@ describe('Arrow objects from another copy of apache-arrow', () => {
   });
 
   it('refuses a Table, a RecordBatch and a Schema with a TypeError naming the versions', () => {
-    const expected = new RegExp(`from (apache-arrow \\d|another copy of apache-arrow).*uses apache-arrow ${arrowVersion()}`);
+    const expected = new RegExp(
+      `from (apache-arrow \\d|another copy of apache-arrow).*uses apache-arrow ${arrowVersion()}`,
+    );
     const batch = table.batches[0];
     if (batch === undefined) throw new Error('no batch');
     expect(() => tableToDevice(fromAnotherCopy(table), context)).toThrow(TypeError);

@@ -14,7 +14,10 @@ function versionAbove(entry: string): string | undefined {
   for (let directory = dirname(entry); dirname(directory) !== directory; directory = dirname(directory)) {
     const manifest = join(directory, 'package.json');
     if (!existsSync(manifest)) continue;
-    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     if (name === 'apache-arrow') return version;
   }
   return undefined;
@@ -56,12 +59,13 @@ export function checkArrowObject(value: unknown, kind: ArrowKind, name: string):
   if (typeof value === 'object' && value !== null && looksLike(value, kind)) {
     // Where the application's own `import 'apache-arrow'` resolves: usually the other copy.
     const theirs = resolvedVersion(join(process.cwd(), 'package.json'));
-    const other = theirs && theirs !== arrowVersion() ? `apache-arrow ${theirs}` : 'another copy of apache-arrow';
+    const other =
+      theirs && theirs !== arrowVersion() ? `apache-arrow ${theirs}` : 'another copy of apache-arrow';
     throw new TypeError(
       `${name} is an Arrow ${kind} from ${other}, but @cumem/interop-arrow uses apache-arrow ${arrowVersion()}: ` +
         "Arrow JS cannot write another copy's objects (it would write nothing). Install one apache-arrow in the " +
         "range @cumem/interop-arrow's peerDependencies accept, so both use the same copy (`npm ls apache-arrow` " +
-        "shows the copies), or re-read the data with that copy: tableFromIPC(yourTableToIPC(table)).",
+        'shows the copies), or re-read the data with that copy: tableFromIPC(yourTableToIPC(table)).',
     );
   }
   throw new TypeError(`${name} must be an Arrow ${kind}, got ${describeValue(value)}`);

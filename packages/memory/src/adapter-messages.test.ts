@@ -28,7 +28,8 @@ describe('driver load failures', () => {
       expect(napi.reason).toBe('library-missing');
       expect(ffi.reason).toBe(napi.reason);
       // The loader's text ends the first line; everything else is cumem's and must be equal.
-      const withoutLoaderText = (message: string) => message.replace(/could not be loaded: .*$/m, 'could not be loaded: <loader>');
+      const withoutLoaderText = (message: string) =>
+        message.replace(/could not be loaded: .*$/m, 'could not be loaded: <loader>');
       expect(withoutLoaderText(ffi.message)).toBe(withoutLoaderText(napi.message));
       expect(napi.message).toContain(`Tried: the path you gave (${libraryPath}).`);
       expect(napi.message).toContain('Possible solutions:');

@@ -11,7 +11,7 @@ import {
   PointerAttribute,
 } from '@cumem/core-types';
 import { copyFromHost, copyPointers, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
-import { cancelRelease, type DeferredRelease, deferRelease } from './buffer-release.js';
+import { cancelRelease, deferRelease } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, keepOwnerAlive, releaseAfterViews, trackView, type ViewList } from './host-views.js';
@@ -250,6 +250,7 @@ export class Buffer {
     const runtime = activeRuntime();
     const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
     if (overrun !== undefined) throw overrun;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
     const Class = this as unknown as BufferClass<B>;
     const buffer = new Class(
       bufferToken,

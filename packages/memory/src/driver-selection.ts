@@ -223,7 +223,9 @@ export function inspectAdapters(environment: Record<string, string | undefined> 
   const adapters = (['napi', 'ffi'] as const).map((name): AdapterInspection => {
     const result = tryAdapter(name, adapterLoader);
     const packageName = adapterPackages[name];
-    return 'problem' in result ? { name, packageName, problem: result.problem } : { name, packageName, driver: result };
+    return 'problem' in result
+      ? { name, packageName, problem: result.problem }
+      : { name, packageName, driver: result };
   });
   const requested = environment.CUMEM_DRIVER;
   if (requested) {
@@ -248,7 +250,10 @@ export function inspectAdapters(environment: Record<string, string | undefined> 
  * An adapter package's version and, for the N-API adapter, where its addon came from (the
  * adapter's `nativeAddonInfo()`), for `cumem info`. Undefined fields when it is not installed.
  */
-export function adapterPackageDetails(name: AdapterName): { readonly version?: string; readonly addon?: unknown } {
+export function adapterPackageDetails(name: AdapterName): {
+  readonly version?: string;
+  readonly addon?: unknown;
+} {
   try {
     const { version } = requireFromHere(`${adapterPackages[name]}/package.json`) as { version?: string };
     const exports = requireFromHere(adapterPackages[name]) as { nativeAddonInfo?: () => unknown };

@@ -13,7 +13,7 @@ import {
   memLocationToLocation,
   NotSupportedError,
 } from '@cumem/core-types';
-import { type AccessAdvisor, AccessedByView, checkLocationList } from './accessed-by-view.js';
+import { AccessedByView, checkLocationList } from './accessed-by-view.js';
 import { Buffer } from './buffer.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';

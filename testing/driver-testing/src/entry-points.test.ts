@@ -27,7 +27,9 @@ function reachableImports(entry: string): Map<string, string> {
 describe('@cumem/testing entry points', () => {
   it('the main entry reaches no test framework, only @cumem/core-types and Node built-ins', () => {
     const imports = reachableImports('index.ts');
-    expect([...imports.keys()].filter((name) => !name.startsWith('node:')).sort()).toEqual(['@cumem/core-types']);
+    expect([...imports.keys()].filter((name) => !name.startsWith('node:')).sort()).toEqual([
+      '@cumem/core-types',
+    ]);
   });
 
   it('the vitest entry is the one that imports vitest', () => {

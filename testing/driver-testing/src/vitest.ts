@@ -5,7 +5,7 @@
  * shared driver conformance suite and GPU gating. Needs `vitest` (a peer dependency).
  * @packageDocumentation
  */
-export * from './index.js';
+
 export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
 export { describeGated, probeDriver } from './driver-gate.js';
 export {
@@ -15,3 +15,4 @@ export {
   gpuRequired,
   type TestDriver,
 } from './driver-matrix.js';
+export * from './index.js';

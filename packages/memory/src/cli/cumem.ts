@@ -6,8 +6,8 @@
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import { DriverUnavailableError, formatCudaVersion } from '@cumem/core-types';
-import * as memory from '../index.js';
 import { adapterPackageDetails, inspectAdapters } from '../driver-selection.js';
+import * as memory from '../index.js';
 
 const require = createRequire(import.meta.url);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -16,7 +16,8 @@ const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 
 function describeAddon(addon: unknown): string {
   const info = addon as { loaded?: boolean; path?: string; prebuilt?: boolean; message?: string } | undefined;
-  if (info?.loaded === true) return `addon ${info.path} (${info.prebuilt ? 'prebuilt binary' : 'built from source'})`;
+  if (info?.loaded === true)
+    return `addon ${info.path} (${info.prebuilt ? 'prebuilt binary' : 'built from source'})`;
   if (info?.loaded === false) return `addon not loaded:\n${indent(info.message ?? '')}`;
   return '';
 }
@@ -42,7 +43,9 @@ function info(): number {
   let count: number;
   try {
     count = memory.deviceCount();
-    out(`driver: CUDA ${formatCudaVersion(driver.driverVersion)} (${driver.driverVersion}), through the ${driver.name} adapter`);
+    out(
+      `driver: CUDA ${formatCudaVersion(driver.driverVersion)} (${driver.driverVersion}), through the ${driver.name} adapter`,
+    );
   } catch (error) {
     if (!DriverUnavailableError.isInstance(error)) throw error;
     out(`driver: unavailable (${error.reason}):`);
@@ -54,7 +57,9 @@ function info(): number {
   for (let ordinal = 0; ordinal < count; ordinal++) {
     const properties = memory.deviceProperties(ordinal);
     const { free, total } = memory.memoryInfo(ordinal);
-    out(`  device ${ordinal}: ${properties.name}, compute ${properties.computeCapability.join('.')}, ${gib(free)} free of ${gib(total)}`);
+    out(
+      `  device ${ordinal}: ${properties.name}, compute ${properties.computeCapability.join('.')}, ${gib(free)} free of ${gib(total)}`,
+    );
     out(indent(inspect(properties, { breakLength: 100 }), '    '));
   }
   // Another part of cumem adds memory statistics; shown when this version has them.
@@ -72,6 +77,8 @@ const [command, ...rest] = process.argv.slice(2);
 if (command === 'info' && rest.length === 0) {
   process.exitCode = info();
 } else {
-  process.stderr.write('usage: cumem info   (the adapter chosen and why, the driver, devices and capabilities)\n');
+  process.stderr.write(
+    'usage: cumem info   (the adapter chosen and why, the driver, devices and capabilities)\n',
+  );
   process.exitCode = command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }
