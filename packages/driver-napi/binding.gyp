@@ -1,10 +1,7 @@
-# Built by node-gyp (scripts/build-addon.cjs). Compiles against the CUDA headers only;
+# Built by node-gyp (scripts/build-addon.cjs, or prebuildify for the prebuilt binaries). Needs
+# no CUDA toolkit: native/cuda-types.h declares the driver API types the addon uses, and
 # libcuda.so.1 is opened with dlopen at first use, so nothing CUDA is linked.
 {
-  "variables": {
-    # CUDA_PATH, then CUDA_HOME, then /usr/local/cuda; the script explains when none has headers.
-    "cuda_include%": "<!(node scripts/find-cuda.cjs)"
-  },
   "targets": [
     {
       "target_name": "cumem_napi",
@@ -24,8 +21,7 @@
         "native/staging-engine.cc"
       ],
       "include_dirs": [
-        "<!(node -p \"require('node-addon-api').include_dir\")",
-        "<(cuda_include)"
+        "<!(node -p \"require('node-addon-api').include_dir\")"
       ],
       "defines": [
         "NAPI_VERSION=8",

@@ -16,6 +16,13 @@ export {
   type StagedCopyOptions,
 } from './driver-types.js';
 export {
+  DEFAULT_DRIVER_LIBRARY,
+  type DriverLoadFailure,
+  driverUnavailableMessage,
+  formatCudaVersion,
+  MINIMUM_DRIVER_VERSION,
+} from './driver-unavailable-message.js';
+export {
   CudaError,
   type CudaErrorOptions,
   CudaStateError,

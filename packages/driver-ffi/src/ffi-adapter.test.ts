@@ -1,5 +1,5 @@
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError } from '@cumem/core-types';
-import { offlineDriverCases } from '@cumem/testing';
+import { offlineDriverCases } from '@cumem/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { entryPoints, type ParameterKind } from './bindings.js';
 import { parameterTypes } from './entry-point-binder.js';
@@ -31,7 +31,7 @@ describe('createDriver without a driver library', () => {
       expect(error.message).toContain('LD_LIBRARY_PATH');
     }
     expect(() => driver.driverVersion).toThrow(DriverUnavailableError);
-    expect(() => driver.capabilities).toThrow(/Cannot load the CUDA driver library/);
+    expect(() => driver.capabilities).toThrow(/The CUDA driver library '.*' could not be loaded/);
   });
 
   it('rejects the async waits with the same error instead of throwing', async () => {

@@ -1,7 +1,15 @@
 // Opens libcuda, initialises it and binds the table. Runs on the first member that needs the
 // driver; any failure is a DriverUnavailableError whose message says what was tried and what to do.
 
-import { type CudaError, DriverUnavailableError } from '@cumem/core-types';
+import {
+  type CudaError,
+  DEFAULT_DRIVER_LIBRARY,
+  type DriverLoadFailure,
+  DriverUnavailableError,
+  driverUnavailableMessage,
+  formatCudaVersion,
+  MINIMUM_DRIVER_VERSION,
+} from '@cumem/core-types';
 import type { Bindings } from './bindings.js';
 import { driverCapabilities } from './driver-capabilities.js';
 import type { DriverState } from './driver-state.js';
@@ -11,13 +19,19 @@ import { type Koffi, loadKoffi } from './koffi-module.js';
 import { createNativeScratch } from './native-scratch.js';
 
 /** The library the system loader finds when no path is given. */
-export const DEFAULT_LIBRARY = 'libcuda.so.1';
-
-/** Oldest driver cumem supports: the "legacy" entry points are the CUDA 12.0 forms. */
-export const MINIMUM_DRIVER_VERSION = 12000;
+export const DEFAULT_LIBRARY: string = DEFAULT_DRIVER_LIBRARY;
 
 const CUDA_ERROR_STUB_LIBRARY = 34;
 const CUDA_ERROR_NO_DEVICE = 100;
+
+/** The DriverUnavailableError for `failure`, worded as the napi adapter words it (core-types). */
+function unavailable(failure: DriverLoadFailure, cause?: unknown): DriverUnavailableError {
+  return new DriverUnavailableError(
+    failure.reason,
+    driverUnavailableMessage(failure),
+    cause === undefined ? undefined : { cause },
+  );
+}
 
 /** Loads, initialises and binds the driver. Throws DriverUnavailableError. */
 export function loadDriver(libraryPath: string | undefined, legacy: boolean): DriverState {
@@ -37,19 +51,14 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
   try {
     library = koffi.load(path);
   } catch (error) {
-    throw new DriverUnavailableError('library-missing', libraryMissingMessage(path, libraryPath, error), {
-      cause: error,
-    });
+    const detail = (error as Error).message;
+    throw unavailable({ reason: 'library-missing', library: path, detail }, error);
   }
 
   const scratch = createNativeScratch(koffi);
   const { bindings, missing } = bindEntryPoints(koffi, library);
   if (missing.length > 0) {
-    throw new DriverUnavailableError(
-      'entry-point-missing',
-      `'${path}' loaded but lacks the CUDA driver entry point(s) ${missing.join(', ')}: it is not a CUDA ` +
-        'driver library, or a driver older than CUDA 12.0. Install a current NVIDIA driver.',
-    );
+    throw unavailable({ reason: 'entry-point-missing', library: path, detail: missing.join(', ') });
   }
   const describe = describeWith(koffi, bindings, scratch.address, scratch.u64);
   const check = createErrorCheck(describe);
@@ -60,20 +69,18 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
   check(bindings.cuDriverGetVersion(scratch.address), 'cuDriverGetVersion');
   const driverVersion = scratch.i32[0]!;
   if (driverVersion < MINIMUM_DRIVER_VERSION) {
-    throw new DriverUnavailableError(
-      'driver-too-old',
-      `The CUDA driver in '${path}' supports CUDA ${formatVersion(driverVersion)}; cumem needs CUDA ` +
-        `${formatVersion(MINIMUM_DRIVER_VERSION)} or newer. Update the NVIDIA driver.`,
-    );
+    throw unavailable({
+      reason: 'driver-too-old',
+      library: path,
+      detail: String(driverVersion),
+      driverVersion,
+    });
   }
   if (!bindings.cuMemAdvise_v2 && !bindings.cuMemAdvise) {
-    throw new DriverUnavailableError(
-      'entry-point-missing',
-      `'${path}' has neither cuMemAdvise nor cuMemAdvise_v2.`,
-    );
+    throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuMemAdvise' });
   }
   if (!bindings.cuEventElapsedTime_v2 && !bindings.cuEventElapsedTime) {
-    throw new DriverUnavailableError('entry-point-missing', `'${path}' lacks cuEventElapsedTime.`);
+    throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuEventElapsedTime' });
   }
 
   return {
@@ -92,9 +99,7 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
 }
 
 /** `13000` -> `'13.0'`. */
-export function formatVersion(version: number): string {
-  return `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 10)}`;
-}
+export const formatVersion: (version: number) => string = formatCudaVersion;
 
 function describeWith(
   koffi: Koffi,
@@ -113,44 +118,14 @@ function describeWith(
   });
 }
 
-function libraryMissingMessage(path: string, given: string | undefined, error: unknown): string {
-  const reason = (error as Error).message;
-  const tried = given
-    ? `the path you gave (${given})`
-    : `'${DEFAULT_LIBRARY}' through the system loader (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib)`;
-  return [
-    `Cannot load the CUDA driver library '${path}': ${reason}`,
-    `Tried: ${tried}.`,
-    'Possible solutions:',
-    '- Install the NVIDIA GPU driver; it provides libcuda.so.1 (the CUDA toolkit alone does not).',
-    '- In a container, start it with GPU access (NVIDIA Container Toolkit: `docker run --gpus all`).',
-    '- If the driver lives in a non-standard directory, add it to LD_LIBRARY_PATH or pass ' +
-      "createDriver({ libraryPath: '/path/to/libcuda.so.1' }).",
-    "- Do not point at the toolkit's stubs/libcuda.so: it is for linking only.",
-  ].join('\n');
-}
-
 function initFailure(path: string, error: CudaError): DriverUnavailableError {
-  if (error.code === CUDA_ERROR_NO_DEVICE) {
-    return new DriverUnavailableError(
-      'no-device',
-      `cuInit found no CUDA device (${error.codeName}). Check that \`nvidia-smi\` lists a GPU, that ` +
-        'CUDA_VISIBLE_DEVICES does not hide them all, and that a container was started with GPU access.',
-      { cause: error },
-    );
-  }
-  if (error.code === CUDA_ERROR_STUB_LIBRARY) {
-    return new DriverUnavailableError(
-      'library-missing',
-      `'${path}' is the CUDA toolkit's stub library (${error.codeName}), which cannot run programs. Install ` +
-        'the NVIDIA driver, and make sure the stubs directory is not on LD_LIBRARY_PATH.',
-      { cause: error },
-    );
-  }
-  return new DriverUnavailableError(
-    'init-failed',
-    `cuInit(0) failed in '${path}': ${error.message}. Check \`nvidia-smi\`; a driver/kernel-module version ` +
-      'mismatch needs a reboot or a driver reinstall.',
-    { cause: error },
-  );
+  const reason =
+    error.code === CUDA_ERROR_NO_DEVICE
+      ? 'no-device'
+      : error.code === CUDA_ERROR_STUB_LIBRARY
+        ? 'library-missing'
+        : 'init-failed';
+  // The napi adapter's detail: the call and the CUresult's name and description.
+  const detail = `cuInit failed: ${error.codeName} (${error.code})${error.description ? `: ${error.description}` : ''}`;
+  return unavailable({ reason, library: path, detail }, error);
 }

@@ -3,20 +3,17 @@
 // drivers in one process may use different libraries or entry-point modes.
 #pragma once
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
 #include <node_api.h>
 
 #include <string>
 #include <vector>
 
-#if !defined(CUDA_VERSION) || CUDA_VERSION < 12000
-#error "@cumem/driver-napi needs the headers of CUDA 12.0 or newer (cuda.h and cudaTypedefs.h)."
-#endif
+#include "cuda-entry-points.h"
+
 
 namespace cumem {
 
-// Every slot is typed with the PFN_<name>_v<ABI> typedef of cudaTypedefs.h and resolved with
+// Every slot is typed with the PFN_<name>_v<ABI> typedef (cuda-entry-points.h, as cudaTypedefs.h has it) and resolved with
 // that same ABI version, so a driver can never hand us a different signature: e.g. a CUDA 13
 // driver's cuCtxGetDevice at ABI 13000 takes a context as a second argument.
 struct EntryPoints {

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // The package's "install" script. The addon is optional — the FFI adapter needs no compiler —
-// so installing never fails: a prebuilt binary is used when present, otherwise a build is
-// tried, and when it cannot or does not succeed this prints one warning and exits 0.
+// so installing never fails. A prebuilt binary for this platform (prebuilds/, picked by
+// node-gyp-build's rules: platform, arch, libc) that loads is used as is; otherwise the addon is
+// built from source, and when that cannot or does not succeed this prints one warning and exits 0.
+// With install scripts off (`--ignore-scripts`, pnpm 10, bun) the prebuilt binary is still found
+// at run time: this script only adds the from-source fallback.
 'use strict';
 
 const { spawnSync } = require('node:child_process');
-const fs = require('node:fs');
 const path = require('node:path');
 
 const packageRoot = path.join(__dirname, '..');
-const prebuilds = path.join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`);
 
 function warn(reason) {
   console.warn(
@@ -18,13 +19,29 @@ function warn(reason) {
   );
 }
 
-if (fs.existsSync(prebuilds) && fs.readdirSync(prebuilds).some((file) => file.endsWith('.node'))) {
-  process.exit(0);
+/** The path of a prebuilt (or already built) addon that loads in this process, or why none does. */
+function usableBinary() {
+  let found;
+  try {
+    found = require('node-gyp-build').path(packageRoot);
+  } catch {
+    return { reason: `no prebuilt binary for ${process.platform}-${process.arch}` };
+  }
+  try {
+    require(found);
+    return { path: found };
+  } catch (error) {
+    return { reason: `${found} does not load here: ${error.message.split('\n')[0]}` };
+  }
 }
+
+const binary = usableBinary();
+if (binary.path && process.env.CUMEM_BUILD_FROM_SOURCE !== '1') process.exit(0);
 if (process.env.CUMEM_SKIP_NATIVE_BUILD === '1') {
-  warn('CUMEM_SKIP_NATIVE_BUILD=1');
+  warn(`${binary.reason ?? 'CUMEM_BUILD_FROM_SOURCE=1'}, and CUMEM_SKIP_NATIVE_BUILD=1`);
   process.exit(0);
 }
+if (binary.reason) console.log(`[@cumem/driver-napi] ${binary.reason}: building from source.`);
 const result = spawnSync(process.execPath, [path.join(__dirname, 'build-addon.cjs')], { stdio: 'inherit' });
 if (result.status === 2) warn('a build prerequisite is missing, see above');
 else if (result.status !== 0) warn('the build failed, see above');

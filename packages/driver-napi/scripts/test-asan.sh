@@ -20,17 +20,23 @@ fi
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/cumem-asan-XXXXXX")"
 prebuild_dir="$package/prebuilds/linux-x64"
 prebuild="$prebuild_dir/node.napi.node"
+# A real prebuilt binary (`pnpm prebuild`) is set aside while the ASan one is there, then restored.
+saved_prebuilds=""
+if [ -d "$prebuild_dir" ]; then
+  saved_prebuilds="$scratch/prebuilds-saved"
+  mv "$prebuild_dir" "$saved_prebuilds"
+fi
 cleanup() {
   rm -f "$prebuild"
-  rmdir "$prebuild_dir" "$package/prebuilds" 2>/dev/null || true
+  rmdir "$prebuild_dir" 2>/dev/null || true
+  [ -n "$saved_prebuilds" ] && mv "$saved_prebuilds" "$prebuild_dir"
+  rmdir "$package/prebuilds" 2>/dev/null || true
   rm -rf "$scratch"
 }
 trap cleanup EXIT
 
 # A copy of what node-gyp needs, so the ordinary build/ is left alone.
 cp -r "$package/binding.gyp" "$package/native" "$scratch/"
-mkdir -p "$scratch/scripts"
-cp "$package/scripts/find-cuda.cjs" "$scratch/scripts/"
 ln -s "$package/node_modules" "$scratch/node_modules"
 gyp="$(node -e "console.log(require.resolve('node-gyp/bin/node-gyp.js', { paths: ['$package'] }))" 2>/dev/null ||
   echo "$(dirname "$(dirname "$(command -v node)")")/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js")"

@@ -5,4 +5,5 @@
  */
 
 export type { Driver, DriverCapabilities, DriverOptions, EntryPointMode } from '@cumem/core-types';
+export { type NativeAddonInfo, nativeAddonInfo } from './addon-info.js';
 export { createDriver } from './napi-driver.js';

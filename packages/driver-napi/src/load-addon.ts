@@ -53,9 +53,11 @@ function findPrebuild(packageRoot: string): string | undefined {
 function solutions(): string {
   return [
     'Possible solutions:',
-    '- Build it: run `pnpm --filter @cumem/driver-napi build` on a machine with a C++ compiler, python3 and the',
-    '  CUDA headers (found through CUDA_PATH, CUDA_HOME or /usr/local/cuda).',
+    `- The package carries prebuilt binaries for linux-x64 (glibc); on ${process.platform}-${process.arch} it builds`,
+    '  from source at install: run `npm rebuild @cumem/driver-napi` (or `pnpm rebuild @cumem/driver-napi`) where',
+    '  a C++ compiler, python3 and make are installed, and with install scripts allowed (pnpm 10: `pnpm approve-builds`).',
     "- Use the FFI adapter instead: @cumem/driver-ffi needs no compiler (CUMEM_DRIVER=ffi, or useDriver('ffi')).",
+    '- `npx cumem info` shows which adapter loads, and why the other does not.',
   ].join('\n');
 }
 

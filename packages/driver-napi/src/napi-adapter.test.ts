@@ -1,10 +1,19 @@
 // Adapter-specific behaviour that needs no GPU: import, load failures, JS memory helpers and
 // the loader's message when the addon is not built.
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError, MemLocationType } from '@cumem/core-types';
-import { offlineDriverCases } from '@cumem/testing';
+import { offlineDriverCases } from '@cumem/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDriver } from './index.js';
 import { defaultAddon, loadAddon } from './load-addon.js';
@@ -15,9 +24,9 @@ const itBuilt = built.addon ? it : it.skip;
 const missingLibrary = '/nonexistent/cumem-test/libcuda.so.1';
 
 describe('@cumem/driver-napi without a GPU', () => {
-  it('imports without throwing and exports createDriver only', async () => {
+  it('imports without throwing and exports createDriver and nativeAddonInfo only', async () => {
     const module = await import('./index.js');
-    expect(Object.keys(module)).toEqual(['createDriver']);
+    expect(Object.keys(module).sort()).toEqual(['createDriver', 'nativeAddonInfo']);
   });
 
   it('creates a driver without loading anything, and names itself', () => {
@@ -134,11 +143,12 @@ describe('the addon loader', () => {
   const empty = mkdtempSync(join(tmpdir(), 'cumem-napi-empty-'));
   afterAll(() => rmSync(empty, { recursive: true, force: true }));
 
-  it('reports a missing addon with the build command and the FFI alternative', () => {
+  it('reports a missing addon with the rebuild command and the FFI alternative', () => {
     const result = loadAddon({ packageRoot: empty });
     expect(result.addon).toBeUndefined();
     expect(result.error?.reason).toBe('no-adapter');
-    expect(result.error?.message).toContain('pnpm --filter @cumem/driver-napi build');
+    expect(result.error?.message).toContain('npm rebuild @cumem/driver-napi');
+    expect(result.error?.message).not.toContain('pnpm --filter');
     expect(result.error?.message).toContain('@cumem/driver-ffi');
     expect(result.error?.message).toContain(join(empty, 'build', 'Release', 'cumem_napi.node'));
   });
@@ -157,9 +167,37 @@ describe('the addon loader', () => {
     await expect(driver.streamSynchronizeAsync(0n)).rejects.toMatchObject({ reason: 'no-adapter' });
   });
 
-  itBuilt('finds the built addon in build/Release', () => {
+  itBuilt('finds the addon in prebuilds/ (scripts/prebuild.cjs) or build/Release', () => {
     expect(built.addon?.cudaHeaderVersion).toBeGreaterThanOrEqual(12000);
-    expect(built.addon ? built.path : '').toMatch(/build\/Release\/cumem_napi\.node$/);
+    expect(built.addon ? built.path : '').toMatch(
+      /(build\/Release\/cumem_napi|prebuilds\/linux-x64\/@cumem\+driver-napi(\.napi)?\.glibc)\.node$/,
+    );
+  });
+
+  itBuilt('nativeAddonInfo says which file loaded and whether it is prebuilt', async () => {
+    const { nativeAddonInfo } = await import('./index.js');
+    const info = nativeAddonInfo();
+    expect(info).toEqual({
+      loaded: true,
+      path: built.addon ? built.path : '',
+      prebuilt: /prebuilds/.test(info.loaded ? info.path : ''),
+    });
+  });
+
+  itBuilt('loads a prebuilt binary named by prebuildify, before build/Release, with no build/ at all', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cumem-napi-prebuilt-'));
+    try {
+      const directory = join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+      mkdirSync(directory, { recursive: true });
+      copyFileSync(built.addon ? built.path : '', join(directory, '@cumem+driver-napi.glibc.node'));
+      // A musl-tagged file is passed over on glibc (node-gyp-build's rules).
+      writeFileSync(join(directory, '@cumem+driver-napi.musl.node'), 'not a binary');
+      const result = loadAddon({ packageRoot: root });
+      expect(result.error).toBeUndefined();
+      expect(result.path).toBe(join(directory, '@cumem+driver-napi.glibc.node'));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { driverConformanceSuite } from '@cumem/testing';
+import { driverConformanceSuite } from '@cumem/testing/vitest';
 import { createDriver } from './index.js';
 
 // The shared suite, case for case with the FFI adapter; skipped (visibly) without a GPU.

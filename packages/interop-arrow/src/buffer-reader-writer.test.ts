@@ -1,6 +1,6 @@
 import { CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { BufferReader } from './buffer-reader.js';

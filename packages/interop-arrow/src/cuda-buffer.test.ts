@@ -1,6 +1,6 @@
 import { CudaStateError } from '@cumem/core-types';
 import { Buffer as MemoryBuffer, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { Context } from './context.js';

@@ -1,5 +1,5 @@
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import {
   Field,
   Float64,

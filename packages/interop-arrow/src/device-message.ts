@@ -3,7 +3,8 @@
 // message inside `tableToIPC`, byte for byte.
 
 import { describeValue } from '@cumem/core-types';
-import { type Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
+import { Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
+import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
@@ -88,6 +89,7 @@ export function serializeRecordBatch(
 ): CudaBuffer {
   if (!(context instanceof Context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
+  checkArrowObject(batch, 'RecordBatch', 'batch');
   const upload = checkUploadOptions(options);
   const { layout, chunks } = layoutRecordBatchMessage(batch);
   const buffer = context.deviceBuffer(layout.message.byteLength);
@@ -145,8 +147,7 @@ export function readRecordBatch(
   source: CudaBuffer | BufferReader | DeviceMessage,
   schema: Schema,
 ): RecordBatch {
-  if (!(schema instanceof Schema))
-    throw new TypeError(`schema must be an Arrow Schema, got ${describeValue(schema)}`);
+  checkArrowObject(schema, 'Schema', 'schema');
   if (schema.dictionaries.size > 0) {
     throw new TypeError(
       'schemas with dictionary-encoded fields need their dictionary messages: use tableFromDevice',

@@ -4,6 +4,7 @@
 
 import { checkOptions, describeValue } from '@cumem/core-types';
 import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
+import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { contextState, enterContext, finishOn } from './context-internals.js';
@@ -111,6 +112,7 @@ export class DeviceTable {
 export function tableToDevice(table: Table, context: Context, options?: UploadOptions): DeviceTable {
   if (!(context instanceof Context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
+  checkArrowObject(table, 'Table', 'table');
   const upload = checkUploadOptions(options);
   const layout = layoutTable(table);
   const buffer = context.deviceBuffer(layout.byteLength);

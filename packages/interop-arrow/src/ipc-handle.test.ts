@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { NotSupportedError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes, requiresInterprocess } from '../test/support.js';
 import { Context } from './context.js';

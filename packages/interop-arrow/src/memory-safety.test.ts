@@ -4,7 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { CudaStateError } from '@cumem/core-types';
 import { defaultStream, useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { Context } from './context.js';

@@ -2,7 +2,7 @@
 // peer access is enabled once per pair (cuMemAlloc memory is otherwise staged through the
 // host). Reference driver with 2 devices here; the real adapters where there are 2 GPUs.
 import { canAccessPeer, setCurrentDevice, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing';
+import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { Context } from './context.js';

@@ -2,7 +2,7 @@
 // staged copy (pinned chunks on native threads), registered memory straight from where it is.
 
 import { configureStaging, registerHostMemory, stagingSettings, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes, sameBytes } from '../test/support.js';

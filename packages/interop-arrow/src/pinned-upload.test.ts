@@ -1,6 +1,6 @@
 import type { Driver } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, sameBytes } from '../test/support.js';

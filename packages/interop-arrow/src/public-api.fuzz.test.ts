@@ -3,7 +3,7 @@
 // arbitrary JS values, returns or throws a typed error: never a crash, a hang, a plain Error or
 // an engine TypeError. Also serialised IPC handle bytes (IpcMemHandle.fromBuffer).
 import { useDriver } from '@cumem/memory';
-import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing';
+import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -35,7 +35,9 @@ export type BufferClass<B extends Buffer> = new (...args: ConstructorParameters<
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
  * `allocate`, by {@link Buffer.fromHandle}, or by {@link Buffer.slice}.
  */
-export class Buffer extends BufferBase implements DeferredRelease {
+// Buffer is a DeferredRelease (buffer-release.ts) through members hidden from the published
+// types (stripInternal): no `implements` clause, which would name them in the .d.ts.
+export class Buffer extends BufferBase {
   /**
    * Wraps memory cumem did not allocate. With `mr`, the buffer owns it and `close()` (or GC)
    * calls `mr.deallocate`; with `owner`, that object is kept alive instead; with neither, the
@@ -52,7 +54,9 @@ export class Buffer extends BufferBase implements DeferredRelease {
    *   CudaStateError when an open buffer of a built-in `mr` already owns `pointer`.
    */
   static fromHandle<B extends Buffer>(
-    this: BufferClass<B>,
+    // The class it is called on (Buffer or ManagedBuffer) picks the result type; its constructor
+    // signature is internal, so the public type names only the prototype.
+    this: { readonly prototype: B },
     pointer: bigint | number,
     size: number,
     options?: FromHandleOptions,
@@ -71,7 +75,9 @@ export class Buffer extends BufferBase implements DeferredRelease {
     const runtime = activeRuntime();
     const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
     if (overrun !== undefined) throw overrun;
-    const buffer = new this(
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
+    const Class = this as unknown as BufferClass<B>;
+    const buffer = new Class(
       bufferToken,
       runtime,
       handle,

@@ -4,7 +4,7 @@
 // lazily (channels, blocking-sync wake-ups) up to a bound. This proves the bound: after a
 // warm-up of N cycles, 5N more (with collections, so dropped objects are finalized) add none.
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { useDriver } from './driver-selection.js';

@@ -1,5 +1,5 @@
 import { Device } from '@cumem/core-types';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';

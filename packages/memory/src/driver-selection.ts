@@ -1,6 +1,7 @@
 // The one file of @cumem/memory that may load an adapter package (a dependency-cruiser rule
 // enforces it); everything else talks to the `Driver` contract it returns.
 import { createRequire } from 'node:module';
+import { debuglog } from 'node:util';
 import {
   type CreateDriver,
   DRIVER_CONTRACT_VERSION,
@@ -19,6 +20,9 @@ const adapterPackages: Record<AdapterName, string> = {
 // require(esm) (Node >= 20.19) loads the ESM adapters synchronously, so `currentDriver()` can stay
 // synchronous and a missing optional @cumem/driver-napi costs nothing until detection runs.
 const requireFromHere = createRequire(import.meta.url);
+
+// NODE_DEBUG=cumem: which adapter is tried, why one is passed over, which is chosen.
+const debug = debuglog('cumem');
 
 /** Loads an adapter's `createDriver`, or throws (MODULE_NOT_FOUND when it is not installed). */
 export type AdapterLoader = (name: AdapterName) => CreateDriver;
@@ -127,15 +131,24 @@ export function resolveDriver(
       );
     }
     const result = tryAdapter(requested, load);
-    if ('problem' in result) throw unavailable([result]);
+    if ('problem' in result) {
+      debug('adapter %s (CUMEM_DRIVER) is not usable: %s', requested, result.problem);
+      throw unavailable([result]);
+    }
+    debug('adapter %s chosen: CUMEM_DRIVER=%s', requested, requested);
     return result;
   }
   const attempts: Attempt[] = [];
   for (const name of ['napi', 'ffi'] as const) {
     const result = tryAdapter(name, load);
-    if (!('problem' in result)) return result;
+    if (!('problem' in result)) {
+      debug('adapter %s chosen by auto-detection%s', name, attempts.length > 0 ? ' (fallback)' : '');
+      return result;
+    }
+    debug('adapter %s is not usable, trying the next: %s', name, result.problem);
     attempts.push(result);
   }
+  debug('no adapter is usable');
   throw unavailable(attempts);
 }
 
@@ -163,6 +176,7 @@ export function useDriver(driver: Driver | AdapterName): void {
   if (driver === 'napi' || driver === 'ffi') {
     const result = tryAdapter(driver, adapterLoader);
     if ('problem' in result) throw unavailable([result]);
+    debug('adapter %s chosen: useDriver(%s)', driver, JSON.stringify(driver));
     selected = result;
     return;
   }
@@ -173,6 +187,7 @@ export function useDriver(driver: Driver | AdapterName): void {
   }
   const problem = contractProblem(driver);
   if (problem) throw new DriverUnavailableError('no-adapter', `Driver ${driver.name}: ${problem}`);
+  debug('driver %s chosen: useDriver(driver)', driver.name);
   selected = driver;
 }
 
@@ -183,4 +198,67 @@ export function useDriver(driver: Driver | AdapterName): void {
 export function currentDriver(): Driver {
   if (selected === undefined) selected = resolveDriver();
   return selected;
+}
+
+/** One adapter as {@link inspectAdapters} found it. */
+export interface AdapterInspection {
+  readonly name: AdapterName;
+  /** The adapter's package. */
+  readonly packageName: string;
+  /** Its driver when it loaded (it may still fail on its first call: no libcuda, no device). */
+  readonly driver?: Driver;
+  /** Why it cannot be used, when it cannot. */
+  readonly problem?: string;
+}
+
+/**
+ * Tries every adapter the way auto-detection does, for diagnostics (`cumem info`): each one's
+ * driver or why it is unusable, the one chosen and why. Changes nothing.
+ */
+export function inspectAdapters(environment: Record<string, string | undefined> = process.env): {
+  readonly adapters: readonly AdapterInspection[];
+  readonly chosen?: AdapterName;
+  readonly why: string;
+} {
+  const adapters = (['napi', 'ffi'] as const).map((name): AdapterInspection => {
+    const result = tryAdapter(name, adapterLoader);
+    const packageName = adapterPackages[name];
+    return 'problem' in result
+      ? { name, packageName, problem: result.problem }
+      : { name, packageName, driver: result };
+  });
+  const requested = environment.CUMEM_DRIVER;
+  if (requested) {
+    const found = adapters.find((adapter) => adapter.name === requested);
+    return found?.driver
+      ? { adapters, chosen: found.name, why: `CUMEM_DRIVER=${requested}` }
+      : { adapters, why: `CUMEM_DRIVER=${requested} names an adapter that is not usable` };
+  }
+  const usable = adapters.find((adapter) => adapter.driver !== undefined);
+  if (!usable) return { adapters, why: 'no adapter is usable' };
+  return {
+    adapters,
+    chosen: usable.name,
+    why:
+      usable.name === 'napi'
+        ? 'auto-detection: the N-API adapter (the faster one) loaded'
+        : 'auto-detection: the N-API adapter is not usable, so the FFI adapter (fallback)',
+  };
+}
+
+/**
+ * An adapter package's version and, for the N-API adapter, where its addon came from (the
+ * adapter's `nativeAddonInfo()`), for `cumem info`. Undefined fields when it is not installed.
+ */
+export function adapterPackageDetails(name: AdapterName): {
+  readonly version?: string;
+  readonly addon?: unknown;
+} {
+  try {
+    const { version } = requireFromHere(`${adapterPackages[name]}/package.json`) as { version?: string };
+    const exports = requireFromHere(adapterPackages[name]) as { nativeAddonInfo?: () => unknown };
+    return { version, addon: exports.nativeAddonInfo?.() };
+  } catch {
+    return {};
+  }
 }

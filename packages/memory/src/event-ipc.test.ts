@@ -2,7 +2,7 @@
 // the handle's shape. Opening a handle needs another process: the Python hand-off tests
 // (testing/python-handoff) do that on the GPU.
 import { CudaError, CudaStateError, IPC_HANDLE_SIZE } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { useDriver } from './driver-selection.js';

@@ -1,6 +1,6 @@
 // registerHostMemory and the routing of large pageable copies through the staged engine.
 import { CudaError } from '@cumem/core-types';
-import { countingDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';

@@ -2,7 +2,7 @@
 // never reaches memory that was freed and handed out again, and a slice or wrapper is closed
 // once the buffer it derives from is.
 import { CudaStateError, type Driver } from '@cumem/core-types';
-import { countingDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer, ownerMemoryBuffer } from './buffer.js';

@@ -1,6 +1,6 @@
 // The default allocate/close path must stay lean: exactly one driver call each, no context
 // switch once the device is current, and a small JS cost per pair.
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';

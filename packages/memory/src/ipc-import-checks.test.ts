@@ -5,7 +5,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { CudaStateError } from '@cumem/core-types';
-import { createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { closeQuietly, emulateIpc, type IpcEmulation } from '../test/ipc-emulation.js';

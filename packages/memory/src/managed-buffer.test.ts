@@ -7,7 +7,7 @@ import {
   MemRangeAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { useDriver } from './driver-selection.js';

@@ -13,7 +13,7 @@ import {
   memLocationToLocation,
   NotSupportedError,
 } from '@cumem/core-types';
-import { type AccessAdvisor, AccessedByView, checkLocationList } from './accessed-by-view.js';
+import { AccessedByView, checkLocationList } from './accessed-by-view.js';
 import { Buffer } from './buffer.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -41,7 +41,8 @@ function deviceLocation(ordinal: number): MemLocation {
  * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
  * by `ManagedMemoryResource.allocate`, or wraps a managed pointer with `ManagedBuffer.fromHandle`.
  */
-export class ManagedBuffer extends Buffer implements AccessAdvisor {
+// An AccessAdvisor (accessed-by-view.ts) through hidden members; see Buffer for why no `implements`.
+export class ManagedBuffer extends Buffer {
   private accessedByView: AccessedByView | undefined = undefined;
   // Whether the last preferred-location advice through this object named a host NUMA node.
   private advisedHostNuma = false;

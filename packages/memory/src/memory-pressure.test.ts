@@ -1,6 +1,6 @@
 // Statistics, limits and allocation tracking of the built-in resources, on every driver.
 import { CudaError, NotSupportedError } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { trackAllocations } from './allocation-tracker.js';

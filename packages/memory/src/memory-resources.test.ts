@@ -9,7 +9,7 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';

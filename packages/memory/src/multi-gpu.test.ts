@@ -3,7 +3,7 @@
 // the reference driver with 2 devices here, and on the real adapters where there are 2 GPUs
 // (skipped as "not applicable: needs 2 GPUs" elsewhere).
 import { CudaStateError, Device, type Driver, NotSupportedError } from '@cumem/core-types';
-import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing';
+import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import type { Buffer } from './buffer.js';

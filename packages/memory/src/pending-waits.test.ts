@@ -3,7 +3,7 @@
 // the gate, so the object is provably unreferenced (and collected, without the hold) while the
 // wait is pending on every driver, the reference one included.
 import { CudaStateError, type Driver } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';

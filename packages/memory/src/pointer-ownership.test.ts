@@ -1,7 +1,7 @@
 // Issue 10, classes 3 and 4: sizes that lie (fromHandle past the allocation) and two owners of
 // one pointer (deallocate of a live buffer's pointer, a second fromHandle owner).
 import { CudaStateError, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';

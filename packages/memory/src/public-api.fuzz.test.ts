@@ -3,7 +3,7 @@
 // arbitrary JS values, returns or throws a typed error (TypeError/RangeError from cumem's own
 // checks, or a cumem error class): never a crash, a hang, a plain Error or an engine TypeError.
 // Also IPC descriptor bytes (Buffer.fromIpcDescriptor, readIpcDescriptor).
-import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing';
+import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
 import { Buffer } from './buffer.js';

@@ -1,6 +1,6 @@
 import { CudaStateError, NotSupportedError } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';

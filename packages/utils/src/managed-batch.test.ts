@@ -8,7 +8,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';

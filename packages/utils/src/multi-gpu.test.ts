@@ -9,7 +9,7 @@ import {
   Stream,
   useDriver,
 } from '@cumem/memory';
-import { describeEachDriverWithDevices } from '@cumem/testing';
+import { describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';

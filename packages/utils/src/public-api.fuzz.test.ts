@@ -3,7 +3,7 @@
 // arbitrary JS values (and cudaArrayInterface objects with arbitrary fields), returns or throws
 // a typed error: never a crash, a hang, a plain Error or an engine TypeError.
 import { DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing';
+import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import * as utils from './index.js';

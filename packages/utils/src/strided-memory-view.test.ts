@@ -1,6 +1,6 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, PinnedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, expectedCopy, patternBytes } from '../test/support.js';

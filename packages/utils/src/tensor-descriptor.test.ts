@@ -1,7 +1,7 @@
 // The tensor IPC descriptor's wire format and its refusals. Opening one needs another process:
 // testing/python-handoff does that (Node -> Python and back) on the GPU.
 import { DeviceMemoryResource, useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
 import { StridedLayout } from './strided-layout.js';

@@ -1,7 +1,7 @@
 // Issue 10's crash suite: each case program (cases/*.mjs) runs in its own process against every
 // driver, so a use-after-free or an abort is a failed test naming its signal, never a dead
 // runner. On CPU the adapters load the hostile fake libcuda, where freed memory faults.
-import { describeGated } from '@cumem/testing';
+import { describeGated } from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
 import { crashCases } from './crash-cases.js';
 import { isKnownFailure } from './known-failures.js';

@@ -4,7 +4,7 @@
 import type { CreateDriver, Driver, DriverCapabilities } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
-import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing';
+import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing/vitest';
 // @ts-expect-error: a plain node script without types.
 import { buildFakeLibcuda, fakeUnavailable } from '../../fake-libcuda/build.mjs';
 import type { CrashCase } from './crash-cases.js';

@@ -1,15 +1,11 @@
-export { type ConformanceOptions, driverConformanceSuite } from './conformance/index.js';
-export { offlineDriverCases } from './conformance/offline.js';
+/**
+ * `@cumem/testing`: test your cumem code without a GPU. The reference driver implements the
+ * whole `Driver` contract in host memory (fake devices, pools, streams, managed memory, the
+ * driver's error codes); pass it to `useDriver()` of `@cumem/memory`. `countingDriver` wraps a
+ * driver and records which members reach it. Nothing here imports a test framework: the
+ * vitest helpers (`describeEachDriver`, the conformance suite) are in `@cumem/testing/vitest`.
+ * @packageDocumentation
+ */
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
-export { describeGated, probeDriver } from './driver-gate.js';
-export {
-  type AdapterFactories,
-  describeEachDriver,
-  describeEachDriverWithDevices,
-  driverMatrix,
-  gpuRequired,
-  type TestDriver,
-} from './driver-matrix.js';
-export { type EntryPoint, entryPointsOf } from './entry-points.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
 export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
 import { adapters } from './adapters.js';
 import { builtPackagesPresent, handOffRequirement, pythonCommand, repositoryRoot } from './python.js';

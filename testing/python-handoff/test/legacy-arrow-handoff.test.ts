@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Context, IpcMemHandle, tableFromDevice, tableToDevice } from '@cumem/interop-arrow';
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters } from './adapters.js';

@@ -3,7 +3,7 @@
 // with the event while the copies are still running. Python waits on the event before reading:
 // every byte must be the final value. Without the wait it would read the old bytes.
 import { DeviceMemoryResource, Event, PinnedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from './adapters.js';

@@ -9,7 +9,7 @@ import {
   type PoolMemoryResource,
   useDriver,
 } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from './adapters.js';

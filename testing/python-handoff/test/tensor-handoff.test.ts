@@ -3,7 +3,7 @@
 // the untouched gaps), and a PyTorch tensor comes back as a StridedMemoryView. Python's
 // writes reach Node only because no copy was made.
 import { DeviceMemoryResource, useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from './adapters.js';

@@ -36,7 +36,7 @@ export interface ConformanceOptions {
  * it once with its factory:
  *
  * ```ts
- * import { driverConformanceSuite } from '@cumem/testing';
+ * import { driverConformanceSuite } from '@cumem/testing/vitest';
  * driverConformanceSuite('ffi', createDriver);
  * ```
  *
