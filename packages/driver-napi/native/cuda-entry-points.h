@@ -90,3 +90,9 @@ typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemDiscardBatchAsync_v13000))(CUdevic
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemDiscardAndPrefetchBatchAsync_v13000))(CUdeviceptr_v2 *dptrs, size_t *sizes, size_t count, CUmemLocation_v1 *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemRangeGetAttribute_v8000))(void *data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr_v2 devPtr, size_t count);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuPointerGetAttribute_v4000))(void *data, CUpointer_attribute attribute, CUdeviceptr_v2 ptr);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuDeviceCanAccessPeer_v4000))(int *canAccessPeer, CUdevice_v1 dev, CUdevice_v1 peerDev);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuCtxEnablePeerAccess_v4000))(CUcontext peerContext, unsigned int Flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuDeviceGetP2PAttribute_v8000))(int *value, CUdevice_P2PAttribute attrib, CUdevice_v1 srcDevice, CUdevice_v1 dstDevice);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemcpyPeerAsync_v4000))(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostRegister_v6050))(void *p, size_t bytesize, unsigned int Flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostUnregister_v4000))(void *p);

@@ -50,12 +50,22 @@ typedef enum cudaError_enum : int {
   CUDA_ERROR_STUB_LIBRARY = 34,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
   CUDA_ERROR_NOT_READY = 600,
+  CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
   CUDA_ERROR_UNKNOWN = 999,
 } CUresult;
 
+// Stream and event creation flags the staging engine uses (values from cuda.h).
+typedef enum CUstream_flags_enum : int { CU_STREAM_NON_BLOCKING = 0x1 } CUstream_flags;
+typedef enum CUevent_flags_enum : int { CU_EVENT_DISABLE_TIMING = 0x2 } CUevent_flags;
+
 // Values come from JavaScript (DeviceAttribute of @cumem/core-types).
 typedef enum CUdevice_attribute_enum : int { CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1 } CUdevice_attribute;
+// cuDeviceGetP2PAttribute's attribute (values from cuda.h; @cumem/core-types' P2PAttribute).
+typedef enum CUdevice_P2PAttribute_enum : int {
+  CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK = 0x01
+} CUdevice_P2PAttribute;
 
 typedef enum CUpointer_attribute_enum : int {
   CU_POINTER_ATTRIBUTE_BUFFER_ID = 7,

@@ -1,15 +1,6 @@
 // Adapter-specific behaviour that needs no GPU: import, load failures, JS memory helpers and
 // the loader's message when the addon is not built.
-import {
-  closeSync,
-  copyFileSync,
-  fstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError, MemLocationType } from '@cumem/core-types';
@@ -194,7 +185,7 @@ describe('the addon loader', () => {
       writeFileSync(join(directory, '@cumem+driver-napi.musl.node'), 'not a binary');
       const result = loadAddon({ packageRoot: root });
       expect(result.error).toBeUndefined();
-      expect(result.path).toBe(join(directory, '@cumem+driver-napi.glibc.node'));
+      expect(result.addon ? result.path : '').toBe(join(directory, '@cumem+driver-napi.glibc.node'));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -3,7 +3,13 @@
 // message inside `tableToIPC`, byte for byte.
 
 import { describeValue } from '@cumem/core-types';
-import { Message, type MessageHeader, type RecordBatch, RecordBatchReader, Schema } from 'apache-arrow';
+import {
+  type Message,
+  type MessageHeader,
+  type RecordBatch,
+  RecordBatchReader,
+  type Schema,
+} from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';

@@ -1,10 +1,10 @@
 // What a buffer is: its memory, its owner chain, whether it is closed, and how the memory can
 // be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
 import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
+import type { ReleaseRecord } from './buffer-release.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
-import type { ReleaseRecord } from './buffer-release.js';
 import type { Release } from './object-finalizer.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';

@@ -3,7 +3,7 @@
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import { BufferBase, bufferToken, closedFlag, followedOwner, owns, registered } from './buffer-base.js';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
-import { cancelRelease, type DeferredRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
+import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';

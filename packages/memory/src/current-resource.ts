@@ -3,10 +3,10 @@
 // statistics, limit and hooks) instead of each making their own. Kept per driver, as a
 // resource belongs to the driver it was made with.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { MemoryResource } from './memory-resource.js';
 import { type DeviceLike, deviceOrdinal } from './device-arguments.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { MemoryResource } from './memory-resource.js';
 
 const chosen = new WeakMap<DriverRuntime, Map<number, MemoryResource>>();
 

@@ -41,13 +41,9 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
 export { bindStreamDriver, driverOf } from './object-driver.js';
-export { PeerAccessView } from './peer-access-view.js';
-/** @internal Used by @cumem/utils and @cumem/interop-arrow for copies between devices. */
-export { copyBetweenDevices, reachableOn } from './peer-copy.js';
-export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
-export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export {
   type OnOutOfMemoryOptions,
   type OutOfMemoryHook,
@@ -58,6 +54,10 @@ export {
   outOfMemoryStatistics,
   setOutOfMemoryRecovery,
 } from './out-of-memory.js';
+export { PeerAccessView } from './peer-access-view.js';
+// Copies between devices for @cumem/utils and @cumem/interop-arrow (and adapters of other libraries).
+export { copyBetweenDevices, reachableOn } from './peer-copy.js';
+export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
 export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
 export {

@@ -1,8 +1,9 @@
 // The programmatic twin of `cumem info`'s memory section: statistics of every built-in
 // resource that counts, the current resources, what out-of-memory recovery did, and the
 // buffers the finalizer had to free.
-import type { MemoryResource } from './memory-resource.js';
+
 import { currentResources } from './current-resource.js';
+import type { MemoryResource } from './memory-resource.js';
 import { type OutOfMemoryStatistics, outOfMemoryStatistics } from './out-of-memory.js';
 import { censusEntries, type ResourceStatistics } from './resource-accounting.js';
 import { finalizerReleases } from './resource-pressure.js';

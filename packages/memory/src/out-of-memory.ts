@@ -8,9 +8,9 @@
 //      whether freeing caches is worth another try, up to `maxAttempts` times, releasing again
 //      before each retry. Never forever: then the last out-of-memory error is thrown.
 import { CudaError, checkBoolean, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
-import type { MemoryResource } from './memory-resource.js';
 import { keepReleaseWeakRefs, releaseDroppedBuffers } from './buffer-release.js';
 import type { LiveAllocations } from './live-allocations.js';
+import type { MemoryResource } from './memory-resource.js';
 import type { ResourceAccounting } from './resource-accounting.js';
 
 /** What an out-of-memory hook is told. */

@@ -45,9 +45,10 @@ export function allReachable(
     lastKey = key;
     let reachable = known?.get(key);
     if (reachable === undefined) {
-      reachable = reachableOn(stream, buffer.handle, ownDevice(buffer), write);
+      const found: boolean = reachableOn(stream, buffer.handle, ownDevice(buffer), write);
+      reachable = found;
       known ??= new Map();
-      known.set(key, reachable);
+      known.set(key, found);
     }
     if (!reachable) return false;
   }

@@ -1,6 +1,7 @@
 // The CUDA Array Interface (version 3), with its fields in camelCase: how GPU arrays describe
 // themselves to each other (Numba, CuPy, PyTorch use the snake_case original).
 import {
+  CudaStateError,
   checkAddress,
   checkBoolean,
   checkOptions,
@@ -144,7 +145,7 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
 function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): bigint | Stream | undefined {
   if (stream === undefined || stream === null) return undefined;
   if (stream instanceof Stream) {
-    stream.checkOpen();
+    if (stream.isClosed) throw CudaStateError.closed('Stream');
     return stream;
   }
   const handle = checkAddress(stream, 'cudaArrayInterface.stream');

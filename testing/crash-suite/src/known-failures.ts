@@ -5,8 +5,7 @@
 // Targets: 'reference', 'napi-fake', 'ffi-fake' (the adapters over the hostile fake libcuda).
 // The real adapters (GPU) have no entries: every case runs there.
 
-const knownFailures = new Map<string, readonly string[]>([
-]);
+const knownFailures = new Map<string, readonly string[]>([]);
 
 /** True when `caseName` is a known failure on `target` and known failures are not asked for. */
 export function isKnownFailure(caseName: string, target: string): boolean {
