@@ -34,7 +34,8 @@ export interface TrackAllocationsOptions {
 }
 
 /** Allocations seen since {@link trackAllocations}: outstanding, and dropped without close(). */
-export class AllocationTracker implements TrackerSink {
+// A TrackerSink (resource-accounting.ts) by shape: no `implements`, which would name an internal type.
+export class AllocationTracker {
   /** @internal */ readonly stacks: boolean;
   private readonly live = new Map<number, AccountedAllocation>();
   private readonly dropped: AccountedAllocation[] = [];

@@ -29,6 +29,8 @@ const rangesByBuffer = new WeakMap<ArrayBufferLike, RegisteredRange[]>();
  * may take the pinned path. One WeakMap lookup; copies ask only above the staging threshold.
  */
 export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
+  if (!ArrayBuffer.isView(view))
+    throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
   const ranges = rangesByBuffer.get(view.buffer);
   if (ranges === undefined) return false;
   const begin = view.byteOffset;
@@ -48,6 +50,8 @@ export interface RegisterHostMemoryOptions {
  * JS memory page-locked in place, from {@link registerHostMemory}. Close it (or use `using`)
  * to unpin; dropping it unpins it after garbage collection.
  */
+const constructing = Symbol('HostRegistration');
+
 export class HostRegistration {
   /** The address of the first registered byte. */
   readonly pointer: bigint;
@@ -57,8 +61,9 @@ export class HostRegistration {
   readonly #release: () => void;
   #closed = false;
 
-  /** @internal */
+  /** @internal Use {@link registerHostMemory}. */
   constructor(
+    token: symbol,
     runtime: DriverRuntime,
     ordinal: number,
     buffer: ArrayBufferLike,
@@ -66,6 +71,7 @@ export class HostRegistration {
     byteLength: number,
     flags: number,
   ) {
+    if (token !== constructing) throw new TypeError('use registerHostMemory() to register host memory');
     runtime.makeCurrent(ordinal);
     const view = new Uint8Array(buffer, begin, byteLength);
     this.pointer = runtime.driver.memHostRegister(view, flags);
@@ -158,5 +164,5 @@ export function registerHostMemory(
   const ordinal =
     options.device === undefined ? runtime.currentDevice : checkInteger(options.device, 'options.device');
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);
-  return new HostRegistration(runtime, ordinal, buffer, begin, byteLength, flags);
+  return new HostRegistration(constructing, runtime, ordinal, buffer, begin, byteLength, flags);
 }

@@ -11,7 +11,7 @@ import { CudaError, MemAccessFlags, MemLocationType, PointerHandleAttribute } fr
 import { copyPointers } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
-import { runtimeDefaultStream, type Stream } from './stream.js';
+import { runtimeDefaultStream, Stream } from './stream.js';
 
 /** What a copy needs to know of a buffer (structural, so this module does not import Buffer). */
 export interface CopyEndpoint {
@@ -137,7 +137,7 @@ export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to
 }
 
 /**
- * @internal For @cumem/utils and @cumem/interop-arrow: `size` bytes between memory of two
+ * For @cumem/utils and @cumem/interop-arrow: `size` bytes between memory of two
  * devices (or the same one), ordered on `stream`, by the policy above. `dstDevice` /
  * `srcDevice`: the device whose own memory each end is, -1 for memory every device reaches.
  */
@@ -149,14 +149,22 @@ export function copyBetweenDevices(
   size: number,
   stream: Stream,
 ): void {
+  checkStreamArgument(stream);
   copyAcrossDevices(stream.runtime, dst, dstDevice, src, srcDevice, size, stream, stream.ordinal);
 }
 
 /**
- * @internal For @cumem/utils and @cumem/interop-arrow: whether work on `stream`'s device can
+ * For @cumem/utils and @cumem/interop-arrow: whether work on `stream`'s device can
  * read (`write`: and write) memory at `pointer` of device `device` (-1: memory every device
  * reaches) with ordinary copies. Makes driver calls only when `device` is another device.
  */
 export function reachableOn(stream: Stream, pointer: bigint, device: number, write: boolean): boolean {
+  checkStreamArgument(stream);
   return reaches(stream.runtime, stream.ordinal, pointer, device, write);
+}
+
+// Both helpers above are exported for the sibling packages, which pass their own checked values;
+// a caller outside gets a TypeError for anything but a Stream rather than an engine error.
+function checkStreamArgument(stream: unknown): void {
+  if (!(stream instanceof Stream)) throw new TypeError('stream must be a Stream of @cumem/memory');
 }

@@ -25,10 +25,11 @@ function reachableImports(entry: string): Map<string, string> {
 }
 
 describe('@cumem/testing entry points', () => {
-  it('the main entry reaches no test framework, only @cumem/core-types and Node built-ins', () => {
+  it('the main entry reaches no test framework, only @cumem/core-types, @cumem/driver-kit and Node built-ins', () => {
     const imports = reachableImports('index.ts');
     expect([...imports.keys()].filter((name) => !name.startsWith('node:')).sort()).toEqual([
       '@cumem/core-types',
+      '@cumem/driver-kit',
     ]);
   });
 

@@ -20,6 +20,8 @@ const engineMessages = [
  */
 export function isTypedError(error: unknown): boolean {
   if (isCumemError(error)) return true;
+  // A failed system call (duplicateFileDescriptor's fcntl, say): Node's own error shape.
+  if (error instanceof Error && typeof (error as { syscall?: unknown }).syscall === 'string') return true;
   if (!(error instanceof TypeError || error instanceof RangeError)) return false;
   return !engineMessages.some((pattern) => pattern.test(error.message));
 }
