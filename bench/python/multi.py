@@ -88,8 +88,9 @@ def main():
             return {"skipped": skipped}
         resources = accessible if with_access else bare
         to = 1 - from_device
-        source = resources[from_device].allocate(COPY_BYTES)
-        target = resources[to].allocate(COPY_BYTES)
+        # cuda.core 1.2: allocate() needs the stream keyword (each pool's device's default stream).
+        source = resources[from_device].allocate(COPY_BYTES, stream=devices[from_device].default_stream)
+        target = resources[to].allocate(COPY_BYTES, stream=devices[to].default_stream)
         try:
             for device in devices:
                 device.sync()

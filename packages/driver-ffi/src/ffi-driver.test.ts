@@ -6,4 +6,5 @@ import { createDriver } from './index.js';
 driverConformanceSuite('ffi', createDriver);
 driverConformanceSuite('ffi, legacy entry points', (options) =>
   createDriver({ ...options, entryPoints: 'legacy' }),
+  { entryPoints: 'legacy' },
 );

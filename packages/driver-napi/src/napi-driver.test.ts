@@ -5,4 +5,5 @@ import { createDriver } from './index.js';
 driverConformanceSuite('napi', createDriver);
 driverConformanceSuite('napi, legacy entry points', (options) =>
   createDriver({ ...options, entryPoints: 'legacy' }),
+  { entryPoints: 'legacy' },
 );

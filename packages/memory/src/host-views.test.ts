@@ -35,13 +35,16 @@ async function collectGarbage(rounds: number, until: () => boolean = () => false
  * new ArrayBuffer per call as the adapters do (not sharing the memory: only lifetimes are checked).
  */
 function withoutDetach(driver: Driver): Driver {
-  return new Proxy(driver, {
-    get(target, key) {
+  // An empty target: the adapters' drivers are frozen, and a Proxy of a frozen object must
+  // return its own values for every read.
+  return new Proxy({} as Driver, {
+    get(_target, key) {
       if (key === 'detachView') return () => false;
       if (key === 'hostView') return (_pointer: bigint, length: number) => new Uint8Array(length);
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value = Reflect.get(driver, key, driver);
+      return typeof value === 'function' ? value.bind(driver) : value;
     },
+    has: (_target, key) => Reflect.has(driver, key),
   });
 }
 

@@ -248,8 +248,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const target = stream ?? this.stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const driver = this.runtime.driver;
-    const handle = driver.memPoolImportPointer(this.pool, bytes);
-    const repeated = this.imports.has(handle);
+    const opened = this.imports.openedFor(bytes);
+    const handle = opened ?? driver.memPoolImportPointer(this.pool, bytes);
+    const repeated = opened !== undefined || this.imports.has(handle);
     let refused: unknown;
     try {
       refused = importedMemoryError(driver, handle, size, this);
@@ -267,7 +268,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
       return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
     }
     this.imports.add(handle);
-    if (!repeated) this.live.add(handle, size);
+    if (!repeated) {
+      this.imports.remember(bytes, handle);
+      this.live.add(handle, size);
+    }
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }
 

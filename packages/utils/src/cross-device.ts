@@ -85,7 +85,9 @@ export function peerCopyDriver(inner: Driver, stream: Stream, dstDevice: number,
       copy(dstBase + BigInt(row * c.dstPitch), srcBase + BigInt(row * c.srcPitch), c.widthInBytes);
     }
   };
-  return Object.assign(Object.create(inner) as Driver, {
+  // Defined, not assigned: the adapters' drivers are frozen, and assignment over a frozen
+  // prototype's member is refused.
+  const overrides = {
     memcpyAsync: (dst: bigint, src: bigint, size: number) => copy(dst, src, size),
     memcpy2DAsync: (c: Memcpy2D) => rows(c, c.src as bigint, c.dst as bigint),
     memcpy3DAsync: (c: Memcpy3D) => {
@@ -97,5 +99,8 @@ export function peerCopyDriver(inner: Driver, stream: Stream, dstDevice: number,
         );
       }
     },
-  });
+  };
+  const properties: PropertyDescriptorMap = {};
+  for (const [key, value] of Object.entries(overrides)) properties[key] = { value, enumerable: true };
+  return Object.defineProperties(Object.create(inner), properties) as Driver;
 }
