@@ -4,7 +4,8 @@ import { driverConformanceSuite } from '@cumem/testing/vitest';
 import { createDriver } from './index.js';
 
 driverConformanceSuite('ffi', createDriver);
-driverConformanceSuite('ffi, legacy entry points', (options) =>
-  createDriver({ ...options, entryPoints: 'legacy' }),
+driverConformanceSuite(
+  'ffi, legacy entry points',
+  (options) => createDriver({ ...options, entryPoints: 'legacy' }),
   { entryPoints: 'legacy' },
 );

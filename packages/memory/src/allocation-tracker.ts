@@ -4,12 +4,7 @@
 // plus a stack trace (`new Error().stack`, microseconds) when asked for.
 import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import { MemoryResource } from './memory-resource.js';
-import {
-  type AccountedAllocation,
-  addGlobalSink,
-  removeGlobalSink,
-  type TrackerSink,
-} from './resource-accounting.js';
+import { type AccountedAllocation, addGlobalSink, removeGlobalSink } from './resource-accounting.js';
 
 /** One allocation a tracker saw. */
 export interface TrackedAllocation {

@@ -18,7 +18,6 @@ import { useDriver } from './driver-selection.js';
 import type { MemoryResource } from './memory-resource.js';
 import { onOutOfMemory, outOfMemoryStatistics, setOutOfMemoryRecovery } from './out-of-memory.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
-import { finalizerReleases } from './resource-pressure.js';
 import { defaultStream } from './stream.js';
 
 const gibibyte = 1024 * 1024 * 1024;
