@@ -65,6 +65,12 @@ export function stagedCopyDtoH(
   );
 }
 
+// The worker_threads engine (staging-engine.ts) is opt-in: with it, the vitest process running
+// the FFI conformance suite on an H200 died after the staged-copy cases (the workers each load
+// koffi and libcuda; not yet understood). Until that is, the FFI adapter copies pageable memory
+// with the driver's own copy, which is safe, and CUMEM_FFI_STAGING_WORKERS=1 turns the engine on.
+const workersEnabled = process.env.CUMEM_FFI_STAGING_WORKERS === '1';
+
 /**
  * The copy on the staging workers, in the calling thread's current context. True when done;
  * false when the workers cannot run (the caller then copies directly); a driver error in a
@@ -78,6 +84,7 @@ function engineCopy(
   bytes: number,
   options: StagedCopyOptions,
 ): boolean {
+  if (!workersEnabled) return false;
   const engine = stagingEngine(state.libraryPath);
   if (engine.broken !== undefined) return false;
   state.check(state.native.cuCtxGetCurrent(state.scratch.address), 'cuCtxGetCurrent');

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CudaError,
   CudaStateError,
   checkAddress,
   checkSize,
+  type Driver,
   type DriverHandle,
   describeValue,
   NotSupportedError,
@@ -249,7 +251,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.runtime.makeCurrent(target.ordinal);
     const driver = this.runtime.driver;
     const opened = this.imports.openedFor(bytes);
-    const handle = opened ?? driver.memPoolImportPointer(this.pool, bytes);
+    const handle = opened ?? importPointer(driver, this.pool, bytes);
     const repeated = opened !== undefined || this.imports.has(handle);
     let refused: unknown;
     try {
@@ -283,6 +285,20 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private ownDefaultStream(): Stream {
     this.stream = runtimeDefaultStream(this.runtime, this.ordinal);
     return this.stream;
+  }
+}
+
+// A host pool's allocation imported again while the free of an earlier import of it (by a
+// resource already closed) is still queued answers CUDA_ERROR_ALREADY_MAPPED (CUDA 13.0, H200):
+// the driver keeps the mapping until that cuMemFreeAsync runs. Once the device has finished
+// its queued work the import succeeds.
+function importPointer(driver: Driver, pool: DriverHandle, bytes: Uint8Array): bigint {
+  try {
+    return driver.memPoolImportPointer(pool, bytes);
+  } catch (error) {
+    if (!(CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_ALREADY_MAPPED')) throw error;
+    driver.contextSynchronize();
+    return driver.memPoolImportPointer(pool, bytes);
   }
 }
 
