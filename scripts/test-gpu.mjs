@@ -99,8 +99,14 @@ function testFiles() {
 }
 
 // memory's reliability and device-query tests compare memoryInfo().free, which other processes move;
-// the hot-path test times calls. Both run with nothing else on the machine.
-const EXCLUSIVE_FILES = [/reliability\.test\.ts$/, /hot-path\.test\.ts$/, /device-queries\.test\.ts$/];
+// the hot-path test times calls; out-of-memory recovery fills the whole card on purpose. They run
+// with nothing else on the machine.
+const EXCLUSIVE_FILES = [
+  /reliability\.test\.ts$/,
+  /hot-path\.test\.ts$/,
+  /device-queries\.test\.ts$/,
+  /out-of-memory-recovery\.test\.ts$/,
+];
 
 // One vitest process per test file (`--isolate`, the device default): a native crash in one file
 // (a worker that dies takes the whole shared run down with "Channel closed") then costs that file

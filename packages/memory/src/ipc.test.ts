@@ -42,7 +42,7 @@ async function runChild<Report = ChildReport>(
   request: object,
   script = childScript,
 ): Promise<Report> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, ['--expose-gc', script], {
     cwd: packageRoot,
     env: { ...process.env, CUMEM_DRIVER: driverName },
     stdio: ['pipe', 'pipe', 'pipe', fd, fd],
