@@ -88,8 +88,10 @@ def main():
             return {"skipped": skipped}
         resources = accessible if with_access else bare
         to = 1 - from_device
-        # cuda.core 1.2: allocate() needs the stream keyword (each pool's device's default stream).
+        # cuda.core 1.2: allocate() needs the stream keyword, on its device made current first.
+        devices[from_device].set_current()
         source = resources[from_device].allocate(COPY_BYTES, stream=devices[from_device].default_stream)
+        devices[to].set_current()
         target = resources[to].allocate(COPY_BYTES, stream=devices[to].default_stream)
         try:
             for device in devices:

@@ -154,7 +154,7 @@ sanitize_one() {
   local label=$1 limit=$2
   shift 2
   echo "== $label" >>"$OUT/sanitize.log"
-  local leaks=none
+  local leaks=no
   [ "${SANITIZE_LEAKS:-0}" = 1 ] && leaks=full
   timeout -k 5 "$limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 1 --target-processes all \
     --leak-check "$leaks" "$@" >>"$OUT/sanitize.log" 2>&1
