@@ -158,6 +158,12 @@ sanitize_one() {
   [ "${SANITIZE_LEAKS:-0}" = 1 ] && leaks=full
   timeout -k 5 "$limit" compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 1 --target-processes all \
     --leak-check "$leaks" "$@" >>"$OUT/sanitize.log" 2>&1
+  local status=$?
+  # A program that makes no CUDA call (case 14 checks file descriptors only) is not an error.
+  if [ "$status" != 0 ] && tail -n 3 "$OUT/sanitize.log" | grep -q 'terminated before first instrumented API call'; then
+    return 0
+  fi
+  return "$status"
 }
 run_sanitize() {
   if ! command -v compute-sanitizer >/dev/null; then
