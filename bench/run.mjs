@@ -66,6 +66,9 @@ function commandOutput(command, args) {
 
 /** HEAD, or the commit pack.sh recorded (the device copy of the tree may have no .git). */
 function commit() {
+  // pack.sh's record first: the GPU machine's copy of the tree may carry a stale .git.
+  const packed = join(root, '.device', 'commit.txt');
+  if (existsSync(packed)) return readFileSync(packed, 'utf8').trim();
   const fromGit = commandOutput('git', ['-C', root, 'rev-parse', 'HEAD']);
   if (fromGit) {
     const dirty = commandOutput('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no']);
