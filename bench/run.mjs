@@ -140,7 +140,7 @@ function spawnLimited(command, args, capture) {
   const run = spawnSync(command, args, {
     cwd: root,
     encoding: 'utf8',
-    timeout: limit * 1000,
+    timeout: Math.floor(limit * 1000),
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
