@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const packages = [
   'packages/core-types',
+  'packages/driver-kit',
   'packages/driver-ffi',
   'packages/driver-napi',
   'packages/memory',

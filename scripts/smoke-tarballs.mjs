@@ -29,6 +29,7 @@ const here = join(root, 'scripts', 'smoke');
 const started = Date.now();
 const packages = {
   '@cumem/core-types': 'packages/core-types',
+  '@cumem/driver-kit': 'packages/driver-kit',
   '@cumem/driver-ffi': 'packages/driver-ffi',
   '@cumem/driver-napi': 'packages/driver-napi',
   '@cumem/memory': 'packages/memory',
