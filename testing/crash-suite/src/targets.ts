@@ -5,8 +5,7 @@ import type { CreateDriver, Driver, DriverCapabilities } from '@cumem/core-types
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing/vitest';
-// @ts-expect-error: a plain node script without types.
-import { buildFakeLibcuda, fakeUnavailable } from '../../fake-libcuda/build.mjs';
+import { buildFakeLibcuda, fakeUnavailable } from '@cumem/fake-libcuda';
 import type { CrashCase } from './crash-cases.js';
 import type { CaseTarget } from './run-case.js';
 
@@ -22,10 +21,10 @@ export interface CrashTarget {
 const adapters: Record<'ffi' | 'napi', CreateDriver> = { ffi: createFfiDriver, napi: createNapiDriver };
 
 function fakeLibrary(): { path?: string; problem?: string } {
-  const problem = (fakeUnavailable as () => string | undefined)();
+  const problem = fakeUnavailable();
   if (problem) return { problem };
   try {
-    return { path: (buildFakeLibcuda as () => string)() };
+    return { path: buildFakeLibcuda() };
   } catch (error) {
     return { problem: `the fake libcuda did not compile: ${(error as Error).message.split('\n')[0]}` };
   }

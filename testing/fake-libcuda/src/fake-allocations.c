@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "fake-memory.h"
+#include "fake-record.h"
 
 int fake_current_ordinal(void);
 
@@ -28,6 +29,9 @@ CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *p, CUdevice d) { return cuDevi
 CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *p, const CUmemPoolProps *props) {
   for (size_t i = 0; i < sizeof props->reserved; i++) if (props->reserved[i]) return CUDA_ERROR_INVALID_VALUE;
   if (props->win32SecurityAttributes || props->usage) return CUDA_ERROR_INVALID_VALUE;
+  /* Recorded: size = maxSize, advice = allocType, type/id = location, extra = handleTypes. */
+  fake_record("cuMemPoolCreate", (FakeRecord){ .size = (int64_t)props->maxSize, .advice = props->allocType,
+              .type = props->location.type, .id = props->location.id, .extra = props->handleTypes });
   FakePool *pool = fake_object(sizeof *pool);
   if (!pool) return CUDA_ERROR_OUT_OF_MEMORY;
   pool->location_type = props->location.type;
@@ -52,8 +56,21 @@ CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool p, CUmemPool_attribute a, vo
   if (a <= 3) *(int *)v = (int)pool->attributes[a]; else *(cuuint64_t *)v = (cuuint64_t)pool->attributes[a];
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool p, const CUmemAccessDesc *map, size_t count) { (void)p; (void)map; (void)count; return CUDA_SUCCESS; }
-CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *f, CUmemoryPool p, CUmemLocation *l) { (void)p; (void)l; *f = CU_MEM_ACCESS_FLAGS_PROT_READWRITE; return CUDA_SUCCESS; }
+/* Recorded: advice/type/id = the first descriptor's flags and location, count, and extra = the
+ * last descriptor packed as type * 100 + id * 10 + flags (an array laid out as cuda.h says). */
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool p, const CUmemAccessDesc *map, size_t count) {
+  (void)p;
+  if (!count) return CUDA_ERROR_INVALID_VALUE;
+  const CUmemAccessDesc *end = &map[count - 1];
+  fake_record("cuMemPoolSetAccess", (FakeRecord){ .advice = map->flags, .type = map->location.type, .id = map->location.id,
+              .count = (int64_t)count, .extra = end->location.type * 100 + end->location.id * 10 + end->flags });
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *f, CUmemoryPool p, CUmemLocation *l) {
+  (void)p;
+  fake_record("cuMemPoolGetAccess", (FakeRecord){ .type = l->type, .id = l->id });
+  *f = CU_MEM_ACCESS_FLAGS_PROT_READWRITE; return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool p, size_t keep) { (void)p; (void)keep; return CUDA_SUCCESS; }
 
 static int pool_kind(const FakePool *pool) {
@@ -95,28 +112,53 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned int flags)
 }
 
 /* Interprocess: the fake has one process's memory only. A pool exports a descriptor of
- * /dev/null; pointers round-trip within the process (enough for size checks, not sharing). */
+ * /dev/null and imports any descriptor as a new, empty pool (the fd is recorded as extra);
+ * exported pointers and IPC handles round-trip within this process only. */
 CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *h, CUmemoryPool p, CUmemAllocationHandleType t, unsigned long long f) {
   FakePool *pool = (FakePool *)p;
   if (t != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || f || !(pool->handle_types & t)) return CUDA_ERROR_INVALID_VALUE;
   *(int *)h = open("/dev/null", O_RDONLY | O_CLOEXEC); return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *p, void *h, CUmemAllocationHandleType t, unsigned long long f) {
-  (void)h; (void)t; (void)f; *p = NULL; return CUDA_ERROR_NOT_SUPPORTED;
+  if (t != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || f) return CUDA_ERROR_INVALID_VALUE;
+  fake_record("cuMemPoolImportFromShareableHandle", (FakeRecord){ .extra = (int64_t)(intptr_t)h });
+  FakePool *pool = fake_object(sizeof *pool);
+  if (!pool) return CUDA_ERROR_OUT_OF_MEMORY;
+  pool->location_type = CU_MEM_LOCATION_TYPE_DEVICE;
+  pool->handle_types = t;
+  *p = (CUmemoryPool)pool; return CUDA_SUCCESS;
+}
+static CUdeviceptr exported_pointer(const unsigned char *reserved, unsigned char marker) {
+  CUdeviceptr d = 0;
+  if (reserved[63] != marker) return 0;
+  memcpy(&d, reserved, 8);
+  return fake_find((uintptr_t)d) ? d : 0;
 }
 CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *out, CUdeviceptr d) {
   if (!fake_find((uintptr_t)d)) return CUDA_ERROR_INVALID_VALUE;
   memset(out, 0, sizeof *out); memcpy(out->reserved, &d, 8); out->reserved[63] = 0x5A; return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *d, CUmemoryPool p, CUmemPoolPtrExportData *in) { (void)p; (void)in; *d = 0; return CUDA_ERROR_NOT_SUPPORTED; }
+CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *d, CUmemoryPool p, CUmemPoolPtrExportData *in) {
+  (void)p; *d = exported_pointer(in->reserved, 0x5A); return *d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *h, CUdeviceptr d) {
   if (!fake_find((uintptr_t)d)) return CUDA_ERROR_INVALID_VALUE;
   memset(h, 0, sizeof *h); memcpy(h->reserved, &d, 8); h->reserved[63] = 0x77; return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) { (void)h; (void)flags; *d = 0; return CUDA_ERROR_NOT_SUPPORTED; }
-CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr d) { (void)d; return CUDA_ERROR_INVALID_VALUE; }
-CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) { (void)e; memset(h, 0, sizeof *h); return CUDA_ERROR_NOT_SUPPORTED; }
-CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) { (void)h; *e = NULL; return CUDA_ERROR_NOT_SUPPORTED; }
+/* Recorded: pointer = the allocation, extra = flags. */
+CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *d, CUipcMemHandle h, unsigned int flags) {
+  *d = exported_pointer((const unsigned char *)h.reserved, 0x77);
+  fake_record("cuIpcOpenMemHandle", (FakeRecord){ .pointer = (int64_t)*d, .extra = flags });
+  return *d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr d) { return fake_find((uintptr_t)d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *h, CUevent e) {
+  memset(h, 0, sizeof *h); memcpy(h->reserved, &e, sizeof e); h->reserved[63] = 0x66; return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *e, CUipcEventHandle h) {
+  if ((unsigned char)h.reserved[63] != 0x66) { *e = NULL; return CUDA_ERROR_INVALID_VALUE; }
+  memcpy(e, h.reserved, sizeof *e); return CUDA_SUCCESS;
+}
 
 /* Pointers: the truth about recorded allocations; anything else is not CUDA memory. */
 CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fake-memory.h"
+#include "fake-record.h"
 
 #define P(x) ((void *)(uintptr_t)(x))
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { (void)s; memmove(P(dst), P(src), n); return CUDA_SUCCESS; }
@@ -40,9 +41,13 @@ CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *c, CUstream s) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream s) {
-  (void)s; (void)attrs;
+  (void)s;
   if (numAttrs < 1 || numAttrs > count || attrsIdxs[0] != 0) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < numAttrs; i++) if (attrs[i].srcAccessOrder != CU_MEMCPY_SRC_ACCESS_ORDER_STREAM || attrs[i].flags) return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < count; i++) memmove(P(dsts[i]), P(srcs[i]), sizes[i]);
+  /* Recorded: type/id = the first attribute's source and destination hint types. */
+  fake_record("cuMemcpyBatchAsync_v2", (FakeRecord){ .type = attrs[0].srcLocHint.type, .id = attrs[0].dstLocHint.type,
+              .count = (int64_t)count, .extra = (int64_t)numAttrs });
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { (void)s; memset(P(d), v, n); return CUDA_SUCCESS; }
@@ -52,13 +57,16 @@ CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstr
 /* Managed memory: advice is accepted and kept per range for cuMemRangeGetAttribute. */
 static int accessed_by[FAKE_DEVICES + 1]; /* CPU, then each device */
 static int managed_only(CUdeviceptr d) { const FakeAllocation *a = fake_find((uintptr_t)d); return a && a->kind == FAKE_MANAGED; }
-static int slot_of(CUmemLocation l) {
+static __attribute__((unused)) int slot_of(CUmemLocation l) {
   if (l.type == CU_MEM_LOCATION_TYPE_HOST) return 0;
   if (l.type == CU_MEM_LOCATION_TYPE_DEVICE && l.id >= 0 && l.id < FAKE_DEVICES) return 1 + l.id;
   return -1;
 }
+/* Advice and prefetches are recorded (pointer, size, advice, location type/id, extra = flags)
+ * before the checks, so a test sees exactly what reached C even for a refused pointer. */
+#ifndef FAKE_WITHOUT_ADVISE /* the "without-advise" build variant: a driver with no cuMemAdvise at all */
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr d, size_t n, CUmem_advise a, CUmemLocation l) {
-  (void)n;
+  fake_record("cuMemAdvise_v2", (FakeRecord){ .pointer = (int64_t)d, .size = (int64_t)n, .advice = a, .type = l.type, .id = l.id });
   if (!managed_only(d)) return CUDA_ERROR_INVALID_VALUE;
   if (a == CU_MEM_ADVISE_SET_ACCESSED_BY || a == CU_MEM_ADVISE_UNSET_ACCESSED_BY) {
     int slot = slot_of(l);
@@ -67,21 +75,35 @@ CUresult CUDAAPI cuMemAdvise(CUdeviceptr d, size_t n, CUmem_advise a, CUmemLocat
   }
   return CUDA_SUCCESS;
 }
+#endif
 CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUmemLocation l, unsigned int flags, CUstream s) {
-  (void)n; (void)l; (void)flags; (void)s; return managed_only(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  (void)s;
+  fake_record("cuMemPrefetchAsync_v2", (FakeRecord){ .pointer = (int64_t)d, .size = (int64_t)n, .type = l.type, .id = l.id, .extra = flags });
+  return managed_only(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+/* Batches are recorded: pointer = the last pointer, size = the sum of sizes, advice = the last
+ * location's start index, type/id = the last location, count, extra = the number of locations. */
+static CUresult batch(const char *symbol, CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *locs, size_t *idx, size_t nlocs, unsigned long long flags) {
+  if (flags || nlocs > count || (nlocs && idx[0] != 0)) return CUDA_ERROR_INVALID_VALUE;
+  int64_t total = 0;
+  for (size_t i = 0; i < count; i++) total += (int64_t)sizes[i];
+  fake_record(symbol, (FakeRecord){ .pointer = count ? (int64_t)dptrs[count - 1] : 0, .size = total, .advice = nlocs ? (int64_t)idx[nlocs - 1] : -1,
+              .type = nlocs ? (int64_t)locs[nlocs - 1].type : -1, .id = nlocs ? locs[nlocs - 1].id : -1,
+              .count = (int64_t)count, .extra = (int64_t)nlocs });
+  return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *locs, size_t *idx, size_t nlocs, unsigned long long flags, CUstream s) {
-  (void)dptrs; (void)sizes; (void)locs; (void)s;
-  return flags || nlocs > count || (nlocs && idx[0] != 0) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+  (void)s; return batch("cuMemPrefetchBatchAsync", dptrs, sizes, count, locs, idx, nlocs, flags);
 }
 CUresult CUDAAPI cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream s) {
-  (void)dptrs; (void)sizes; (void)count; (void)s; return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+  (void)s; return batch("cuMemDiscardBatchAsync", dptrs, sizes, count, NULL, NULL, 0, flags);
 }
 CUresult CUDAAPI cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *locs, size_t *idx, size_t nlocs, unsigned long long flags, CUstream s) {
-  return cuMemPrefetchBatchAsync(dptrs, sizes, count, locs, idx, nlocs, flags, s);
+  (void)s; return batch("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count, locs, idx, nlocs, flags);
 }
+/* Recorded: pointer, size = n, advice = the attribute, extra = the data size asked for. */
 CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t size, CUmem_range_attribute a, CUdeviceptr d, size_t n) {
-  (void)n;
+  fake_record("cuMemRangeGetAttribute", (FakeRecord){ .pointer = (int64_t)d, .size = (int64_t)n, .advice = a, .extra = (int64_t)size });
   if (!managed_only(d)) return CUDA_ERROR_INVALID_VALUE;
   if (a == CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
     if (size % 4) return CUDA_ERROR_INVALID_VALUE;
@@ -95,5 +117,5 @@ CUresult CUDAAPI cuMemRangeGetAttribute(void *data, size_t size, CUmem_range_att
   *(int *)data = a == CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION ? CU_DEVICE_INVALID : 0; return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s) {
-  (void)dc; (void)sc; (void)s; memmove(P(dst), P(src), n); return CUDA_SUCCESS;
+  (void)s; if (!dc || !sc) return CUDA_ERROR_INVALID_CONTEXT; memmove(P(dst), P(src), n); return CUDA_SUCCESS;
 }

@@ -7,11 +7,9 @@
 #include <unistd.h>
 
 #include "fake-memory.h"
+#include "fake-record.h"
 
-static int env_int(const char *name, int fallback) {
-  const char *value = getenv(name);
-  return value ? atoi(value) : fallback;
-}
+#define env_int fake_env_int
 
 static __thread CUcontext current_context;
 
@@ -33,6 +31,8 @@ static const char *error_name(CUresult e) {
     case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
     case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
     case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
+    case CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: return "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED";
+    case CUDA_ERROR_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
     default: return NULL;
   }
 }
@@ -42,7 +42,9 @@ CUresult CUDAAPI cuGetErrorName(CUresult e, const char **s) {
 }
 CUresult CUDAAPI cuGetErrorString(CUresult e, const char **s) {
   if (!error_name(e)) { *s = NULL; return CUDA_ERROR_INVALID_VALUE; }
-  *s = e == CUDA_ERROR_ILLEGAL_ADDRESS ? "an illegal memory access was encountered" : "fake description";
+  *s = e == CUDA_ERROR_ILLEGAL_ADDRESS ? "an illegal memory access was encountered"
+       : e == CUDA_ERROR_INVALID_VALUE ? "invalid argument"
+       : "fake description";
   return CUDA_SUCCESS;
 }
 
@@ -105,14 +107,20 @@ CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int
   if (!stream) return CUDA_ERROR_OUT_OF_MEMORY;
   stream->flags = flags; stream->priority = priority; *s = (CUstream)stream; return CUDA_SUCCESS;
 }
+CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags) { return cuStreamCreateWithPriority(s, flags, 0); }
 CUresult CUDAAPI cuStreamDestroy(CUstream s) { if (!s) return CUDA_ERROR_INVALID_HANDLE; touch_stream(s); fake_object_free(s, sizeof(FakeStream)); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
   touch_stream(s);
   usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000)); /* long enough for the event loop to run */
   touch_stream(s);
-  return CUDA_SUCCESS;
+  return fake_injected("cuStreamSynchronize");
 }
-CUresult CUDAAPI cuStreamQuery(CUstream s) { touch_stream(s); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuStreamQuery(CUstream s) {
+  touch_stream(s);
+  CUresult injected = fake_injected("cuStreamQuery");
+  if (injected) return injected;
+  return fake_busy(0) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f) { touch_stream(s); touch_event(e); return f == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
   FakeEvent *event = fake_object(sizeof *event);
@@ -125,22 +133,36 @@ CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   touch_event(e);
   usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000));
   touch_event(e);
-  return CUDA_SUCCESS;
+  return fake_injected("cuEventSynchronize");
 }
-CUresult CUDAAPI cuEventQuery(CUevent e) { touch_event(e); return CUDA_SUCCESS; }
-CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { touch_event(a); touch_event(b); *ms = 1.5f; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventQuery(CUevent e) {
+  touch_event(e);
+  CUresult injected = fake_injected("cuEventQuery");
+  if (injected) return injected;
+  return fake_busy(1) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  touch_event(a); touch_event(b);
+  fake_record("cuEventElapsedTime_v2", (FakeRecord){ 0 });
+  *ms = 1.5f; return CUDA_SUCCESS;
+}
 
 /* The adapters fall back to each entry point's exported, versioned symbol when this finds
- * nothing, so the fake answers "not found" and keeps one definition per ABI. */
+ * nothing, so the fake answers "not found" and keeps one definition per ABI. The request (name
+ * and ABI version) is logged: which ABI the N-API adapter asks each entry point at is its test. */
 CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int version, cuuint64_t flags,
                                   CUdriverProcAddressQueryResult *status) {
-  (void)symbol; (void)version; (void)flags;
+  (void)flags;
+  fake_record_request(symbol, version);
   *pfn = NULL;
   if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
   return CUDA_ERROR_NOT_FOUND;
 }
 
-/* Peers: every fake device reaches every other one (all memory is host memory). */
+/* Peers: every fake device reaches every other one (all memory is host memory). Attribute
+ * queries are recorded (advice: attribute, device: source ordinal, id: destination ordinal);
+ * enabling a peer twice answers ALREADY_ENABLED, as the driver does. */
+static int peer_enabled[FAKE_DEVICES][FAKE_DEVICES];
 CUresult CUDAAPI cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
   if (!device_ok(d) || !device_ok(peer)) return CUDA_ERROR_INVALID_DEVICE;
   *can = d != peer; return CUDA_SUCCESS;
@@ -148,8 +170,13 @@ CUresult CUDAAPI cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
 CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst) {
   (void)a;
   if (!device_ok(src) || !device_ok(dst) || src == dst) return CUDA_ERROR_INVALID_DEVICE;
+  fake_record("cuDeviceGetP2PAttribute", (FakeRecord){ .advice = a, .device = src - FAKE_DEVICE_BASE, .id = dst - FAKE_DEVICE_BASE });
   *value = 1; return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
-  (void)peer; return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+  if (!current_context) return CUDA_ERROR_INVALID_CONTEXT;
+  int self = fake_current_ordinal(), other = (int)((uintptr_t)peer - 0xC000) - FAKE_DEVICE_BASE;
+  if (flags || self < 0 || self >= FAKE_DEVICES || other < 0 || other >= FAKE_DEVICES || other == self) return CUDA_ERROR_INVALID_VALUE;
+  if (peer_enabled[self][other]) return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  peer_enabled[self][other] = 1; return CUDA_SUCCESS;
 }

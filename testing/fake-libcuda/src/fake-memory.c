@@ -47,7 +47,7 @@ static uintptr_t map_pages(size_t size) {
   size_t mapped = page_round(size);
   uintptr_t base = reuse(mapped);
   if (base) return base;
-  void *pages = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *pages = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return pages == MAP_FAILED ? 0 : (uintptr_t)pages;
 }
 
@@ -67,8 +67,11 @@ uintptr_t fake_allocate(size_t size, int kind, int device, FakePool *pool) {
   pthread_mutex_lock(&lock);
   uintptr_t base = 0;
   if (live < MAX_ALLOCATIONS) {
-    base = fake_hostile() ? map_pages(size) : (uintptr_t)calloc(1, size ? size : 1);
-    if (base) table[live++] = (FakeAllocation){ base, size, page_round(size), kind, device, pool };
+    /* Large allocations are reserved pages in both modes, so a 20 GiB "device" allocation costs
+     * nothing until touched (and tests can see 64-bit sizes). */
+    int pages = fake_hostile() || size >= FAKE_LARGE_ALLOCATION;
+    base = pages ? map_pages(size) : (uintptr_t)calloc(1, size ? size : 1);
+    if (base) table[live++] = (FakeAllocation){ base, size, page_round(size), kind, device, pool, pages };
   }
   pthread_mutex_unlock(&lock);
   return base;
@@ -83,6 +86,7 @@ CUresult fake_release(uintptr_t base, int kind) {
     FakeAllocation entry = table[i];
     table[i] = table[--live];
     if (fake_hostile()) unmap_pages(entry.base, entry.mapped);
+    else if (entry.pages) munmap((void *)entry.base, entry.mapped);
     else free((void *)entry.base);
     result = CUDA_SUCCESS;
     break;

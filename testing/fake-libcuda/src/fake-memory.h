@@ -26,7 +26,10 @@ typedef struct FakeAllocation {
   int kind;
   int device;       /* -1 for host */
   FakePool *pool;   /* NULL outside pools */
+  int pages;        /* mmap'd pages (hostile mode, or FAKE_LARGE_ALLOCATION and over), else calloc */
 } FakeAllocation;
+
+#define FAKE_LARGE_ALLOCATION ((size_t)1 << 30)
 
 int fake_hostile(void);
 /* Allocates and records; returns 0 on failure. */
