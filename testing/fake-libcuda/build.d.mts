@@ -1,5 +1,5 @@
 /** The symbol sets the fake is built with (see build.mjs). */
-export type FakeLibcudaVariant = 'default' | 'without-legacy' | 'without-advise';
+export type FakeLibcudaVariant = 'default' | 'without-legacy' | 'without-legacy-timing' | 'without-advise';
 export declare const variants: Record<FakeLibcudaVariant, readonly string[]>;
 /** Where cuda.h is looked for: CUDA_PATH, CUDA_HOME, then /usr/local/cuda. */
 export declare function cudaInclude(env?: NodeJS.ProcessEnv): string | undefined;

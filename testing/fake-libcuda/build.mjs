@@ -16,12 +16,14 @@ const sources = files.filter((file) => file.endsWith('.c'));
 
 /**
  * The symbol sets the fake is built with: `default` (every entry point the adapters bind, in
- * each exported form), `without-legacy` (no CUDA 8.0 / 2.0 cuMemAdvise, cuMemPrefetchAsync,
- * cuEventElapsedTime: a driver that dropped them), `without-advise` (no cuMemAdvise in any form).
+ * each exported form), `without-legacy` (no CUDA 8.0 cuMemAdvise / cuMemPrefetchAsync: a driver
+ * that dropped them), `without-legacy-timing` (nor the CUDA 2.0 cuEventElapsedTime),
+ * `without-advise` (no cuMemAdvise in any form).
  */
 export const variants = {
   default: [],
   'without-legacy': ['-DFAKE_WITHOUT_LEGACY'],
+  'without-legacy-timing': ['-DFAKE_WITHOUT_LEGACY', '-DFAKE_WITHOUT_LEGACY_TIMING'],
   'without-advise': ['-DFAKE_WITHOUT_ADVISE'],
 };
 

@@ -1,7 +1,8 @@
 /* The older forms real drivers still export (cuMemAdvise, cuMemPrefetchAsync, cuEventElapsedTime
  * of CUDA 8.0 / 2.0, cuMemcpyBatchAsync of CUDA 12.8), compiled against cuda.h's internal
- * declarations of them. The "without-legacy" build variant (-DFAKE_WITHOUT_LEGACY) leaves the
- * CUDA 8.0 / 2.0 forms out, as a driver that dropped them would; "without-advise" drops
+ * declarations of them. Build variants leave some out, as a driver that dropped them would:
+ * "without-legacy" (-DFAKE_WITHOUT_LEGACY) the CUDA 8.0 cuMemAdvise and cuMemPrefetchAsync,
+ * "without-legacy-timing" those and the CUDA 2.0 cuEventElapsedTime, "without-advise"
  * cuMemAdvise in both forms. Calls are recorded (fake-record.h), device = the CUdevice argument. */
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
@@ -20,6 +21,8 @@ CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr d, size_t n, CUdevice device, CU
   fake_record("cuMemPrefetchAsync", (FakeRecord){ .pointer = (int64_t)d, .size = (int64_t)n, .device = device });
   return CUDA_SUCCESS;
 }
+#endif
+#ifndef FAKE_WITHOUT_LEGACY_TIMING
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
   (void)a; (void)b;
   fake_record("cuEventElapsedTime", (FakeRecord){ 0 });

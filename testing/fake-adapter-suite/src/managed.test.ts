@@ -1,0 +1,152 @@
+// Managed memory over the fake libcuda, the same claims for both adapters: CUmemLocation reaches
+// the _v2 forms by value, every 64-bit pointer arrives exact, 'legacy' uses the CUDA 8.0 forms
+// with a CUdevice (or emulates them with _v2 where the driver dropped them), and batches, range
+// and pointer attributes keep their C widths.
+import { MemAdvise, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import { expect, it } from 'vitest';
+import { describeOverFake } from './fake-harness.js';
+
+describeOverFake('managed memory and attributes', (fake) => {
+  it('passes CUmemLocation by value to the _v2 forms in auto mode', () => {
+    const driver = fake.driver();
+    const managed = driver.memAllocManaged(8192, 1);
+    const cases = [
+      { type: MemLocationType.Device, id: 1 },
+      { type: MemLocationType.Host, id: 0 },
+      { type: MemLocationType.HostNuma, id: 3 },
+      { type: MemLocationType.HostNumaCurrent, id: 0 },
+      { type: MemLocationType.Device, id: 2 ** 24 },
+    ];
+    for (const location of cases) {
+      driver.memAdvise(managed, 4096, 3, location);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: managed, size: 4096, advice: 3, ...location });
+      driver.memPrefetchAsync(managed, 8192, location, 0n);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', pointer: managed, size: 8192, extra: 0, ...location });
+    }
+    driver.memFree(managed);
+  });
+
+  it('passes every 64-bit pointer exactly, as a number below 2**53 and as a bigint above', () => {
+    const driver = fake.driver();
+    const location = { type: MemLocationType.Device, id: 0 };
+    for (const pointer of [0n, 0x7f0012345000n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 2n ** 64n - 1n]) {
+      // The fake records the pointer as an int64 (then refuses memory it did not allocate).
+      const recorded = BigInt.asIntN(64, pointer);
+      expect(() => driver.memAdvise(pointer, 64, 1, location)).toThrow(/cuMemAdvise/);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: recorded });
+      expect(() => driver.memPrefetchAsync(pointer, 64, location, 0n)).toThrow(/cuMemPrefetchAsync/);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', pointer: recorded });
+    }
+  });
+
+  it("'legacy' uses the CUDA 8.0 forms with a CUdevice, and refuses NUMA before any call", () => {
+    const legacy = fake.driver({ entryPoints: 'legacy' });
+    legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 1 });
+    // Divergence (reported): the FFI adapter passes the CUdevice of cuDeviceGet, the N-API adapter
+    // the ordinal. Real drivers' handles equal the ordinals.
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: fake.adapter === 'ffi' ? 101 : 1, advice: 5 });
+    legacy.memAdvise(0x1000n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Host, id: 0 });
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: -1 });
+    legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.Host, id: 0 }, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync', device: -1 });
+    const before = fake.calls().length;
+    expect(() => legacy.memAdvise(0x1000n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(NotSupportedError);
+    expect(() =>
+      legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.HostNumaCurrent, id: 0 }, 0n),
+    ).toThrow(/entryPoints: 'legacy'/);
+    expect(fake.calls().length).toBe(before);
+  });
+
+  it("'legacy' emulates the CUDA 8.0 advice and prefetch with _v2 where the driver dropped them, Device and Host only", () => {
+    const without = fake.driver({ variant: 'without-legacy', entryPoints: 'legacy' });
+    expect(without.capabilities.memoryLocations).toBe(false);
+    const managed = without.memAllocManaged(64, 1);
+    without.memAdvise(managed, 64, 3, { type: MemLocationType.Host, id: 0 });
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Host, id: 0 });
+    without.memAdvise(managed, 64, MemAdvise.SetAccessedBy, { type: MemLocationType.Device, id: 1 });
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Device, id: 1 });
+    without.memPrefetchAsync(managed, 64, { type: MemLocationType.Device, id: 1 }, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', type: MemLocationType.Device, id: 1 });
+    expect(() => without.memAdvise(managed, 64, 3, { type: MemLocationType.HostNumaCurrent, id: 0 })).toThrow(
+      NotSupportedError,
+    );
+    without.memFree(managed);
+  });
+
+  it('times events with cuEventElapsedTime_v2, or the original symbol in legacy mode', () => {
+    const auto = fake.driver();
+    const legacy = fake.driver({ entryPoints: 'legacy' });
+    const [a, b] = [auto.eventCreate(0), auto.eventCreate(0)];
+    expect(auto.eventElapsedTime(a, b)).toBe(1.5);
+    expect(fake.last().symbol).toBe('cuEventElapsedTime_v2');
+    expect(legacy.eventElapsedTime(a, b)).toBe(2.5);
+    expect(fake.last().symbol).toBe('cuEventElapsedTime');
+    for (const event of [a, b]) auto.eventDestroy(event);
+  });
+
+  it('batches prefetch and discard with locations and their starts', () => {
+    const driver = fake.driver();
+    const legacy = fake.driver({ entryPoints: 'legacy' });
+    const pointers = new BigUint64Array([0x1000n, 0x2000n, 0x3000n]);
+    const sizes = new BigUint64Array([1n, 2n, 4n]);
+    const locations = [
+      { type: MemLocationType.Device, id: 0 },
+      { type: MemLocationType.HostNuma, id: 2 },
+    ];
+    driver.memPrefetchBatchAsync(pointers, sizes, 3, locations, [0, 2], 0n);
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPrefetchBatchAsync',
+      pointer: 0x3000n,
+      size: 7,
+      advice: 2,
+      type: 3,
+      id: 2,
+      count: 3,
+      extra: 2,
+    });
+    driver.memDiscardAndPrefetchBatchAsync(pointers, sizes, 2, locations.slice(0, 1), [0], 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemDiscardAndPrefetchBatchAsync', count: 2, size: 3, type: 1, id: 0 });
+    driver.memDiscardBatchAsync(pointers, sizes, 1, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemDiscardBatchAsync', count: 1, size: 1 });
+    expect(() => legacy.memDiscardBatchAsync(pointers, sizes, 1, 0n)).toThrow(NotSupportedError);
+  });
+
+  it('asks for ACCESSED_BY with one slot per device plus the CPU, and drops CU_DEVICE_INVALID', () => {
+    const driver = fake.driver();
+    const managed = driver.memAllocManaged(4096, 1);
+    for (const location of [
+      { type: MemLocationType.Host, id: 0 },
+      { type: MemLocationType.Device, id: 0 },
+      { type: MemLocationType.Device, id: 1 },
+    ]) {
+      driver.memAdvise(managed, 4096, MemAdvise.SetAccessedBy, location);
+    }
+    // The CPU and both devices: the array must have room for device count + 1 entries.
+    expect(driver.memRangeGetAccessedBy(managed, 64)).toEqual([-1, 0, 1]);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemRangeGetAttribute', pointer: managed, size: 64, extra: 12 });
+    driver.memAdvise(managed, 4096, MemAdvise.UnsetAccessedBy, { type: MemLocationType.Device, id: 0 });
+    expect(driver.memRangeGetAccessedBy(managed, 64)).toEqual([-1, 1]);
+    expect(driver.memRangeGetAttribute(managed, 64, 1)).toBe(0); // read mostly: one int
+    expect(fake.last()).toMatchObject({ advice: 1, extra: 4 });
+    driver.memFree(managed);
+  });
+
+  it('reads pointer attributes at their C widths', () => {
+    const driver = fake.driver();
+    driver.contextSetCurrent(driver.primaryContextRetain(1));
+    const large = driver.memAlloc(5 * 2 ** 32); // reserved pages: costs nothing until touched
+    expect(driver.pointerGetAttribute(large + 12345n, 12)).toBe(5 * 2 ** 32); // RANGE_SIZE: size_t
+    expect(driver.pointerGetHandleAttribute(large + 12345n, 11)).toBe(large); // RANGE_START_ADDR
+    expect(driver.pointerGetAttribute(large, 9)).toBe(1); // DEVICE_ORDINAL: int
+    expect(driver.pointerGetAttribute(large, 8)).toBe(0); // IS_MANAGED: bool
+    expect(driver.pointerGetAttribute(large, 2)).toBe(2); // MEMORY_TYPE: device
+    const managed = driver.memAllocManaged(64, 1);
+    expect(driver.pointerGetAttribute(managed, 8)).toBe(1);
+    const pool = driver.deviceGetDefaultMemPool(1);
+    const pooled = driver.memAllocFromPoolAsync(64, pool, 0n);
+    expect(driver.pointerGetHandleAttribute(pooled, 17)).toBe(pool); // MEMPOOL_HANDLE
+    driver.memFreeAsync(pooled, 0n);
+    driver.memFree(managed);
+    driver.memFree(large);
+  });
+});
