@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds the C benchmark programs and runs each against mock/libcuda-mock.c (host memory posing
-# as a GPU) to prove, without a GPU, that they load, run every row and print valid JSON.
+# Builds the C benchmark programs and runs each against the fake libcuda (testing/fake-libcuda:
+# host memory posing as two GPUs) to prove, without a GPU, that they load, run every row and print valid JSON.
 # The numbers mean nothing. Usage: bash bench/c/check-mock.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cc -shared -fPIC -O1 -I"$cuda_include" -o "$work/libcuda.so.1" "$here/mock/libcuda-mock.c"
+node "$here/../../testing/fake-libcuda/build.mjs" "$work" >/dev/null
 status=0
 for source in "$here"/*.c; do
   name=$(basename "$source" .c)

@@ -3,7 +3,7 @@
 // public name used in errors, the CUDA version that introduced that symbol, and its parameters as
 // a small vocabulary of kinds. The JS signature of every bound function is derived from the kinds,
 // so a call with the wrong arguments fails to compile. Parameters were copied from cuda.h 13.0;
-// `test/fake-libcuda.c` defines every symbol against that header, so the compiler checks them too.
+// testing/fake-libcuda defines every symbol against that header, so the compiler checks them too.
 
 import { pageableEntryPoints } from './bindings-pageable.js';
 import { entry, optionalEntry, type ParameterKind, type ParameterKinds } from './entry-point-spec.js';

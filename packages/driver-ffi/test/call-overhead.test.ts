@@ -4,11 +4,11 @@
 // machines are shared. Time is the process's CPU time, the best of interleaved rounds: wall time on
 // a shared 2-core machine swung 2x between runs, CPU time by a few percent.
 import { MemLocationType } from '@cumem/core-types';
+import { buildFakeLibcuda, fakeUnavailable as unavailable } from '@cumem/fake-libcuda';
 import { describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
 import { loadKoffi } from '../src/koffi-module.js';
-import { buildFakeLibcuda, fakeUnavailable } from './fake-libcuda.js';
-
+const fakeUnavailable = unavailable();
 const suite = fakeUnavailable ? describe.skip : describe;
 
 function nanosecondsPerCall(bodies: Record<string, () => void>, calls = 40_000, rounds = 15) {
@@ -50,16 +50,17 @@ suite(
       const slot = Number(koffi.address(slotPointer));
       const slotView = new BigUint64Array(koffi.view(slotPointer, 8));
       const managed = driver.memAllocManaged(4096, 1);
+      const pool = driver.deviceGetDefaultMemPool(0);
       const source = driver.memAlloc(8);
       const target = new Uint8Array(8);
       const results = nanosecondsPerCall({
         bareCtxGetDevice: () => bareGet(slot),
         contextGetDevice: () => driver.contextGetDevice(),
         barePoolAllocFree: () => {
-          bareAlloc(slot, 4096, 1, 0);
+          bareAlloc(slot, 4096, Number(pool), 0);
           bareFree(Number(slotView[0]), 0);
         },
-        poolAllocFree4KiB: () => driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, 1n, 0n), 0n),
+        poolAllocFree4KiB: () => driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, 0n), 0n),
         bareMemAdvise: () => bareAdvise(Number(managed), 4096, 3, 1),
         memAdvise: () => driver.memAdvise(managed, 4096, 3, { type: MemLocationType.Device, id: 0 }),
         memcpyDtoH8: () => driver.memcpyDtoH(target, source),

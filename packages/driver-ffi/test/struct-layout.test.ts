@@ -1,12 +1,26 @@
 // The koffi structs against the C compiler's layout of cuda.h, and the table's symbols against
 // the names cuda.h's macros produce (the fake library defines each API by its cuda.h name).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildFakeLibcuda, cudaInclude, exportedSymbols, fakeUnavailable as unavailable } from '@cumem/fake-libcuda';
 import { describe, expect, it } from 'vitest';
 import { entryPoints } from '../src/bindings.js';
 import { loadKoffi } from '../src/koffi-module.js';
 import { driverStructs } from '../src/structs.js';
-import { buildFakeLibcuda, cudaStructLayouts, exportedSymbols, fakeUnavailable } from './fake-libcuda.js';
 
+const fakeUnavailable = unavailable();
 const suite = fakeUnavailable ? describe.skip : describe;
+
+/** Compiles and runs struct-layout.c: sizes and offsets of cuda.h's structs. */
+function cudaStructLayouts(): Record<string, Record<string, number>> {
+  const output = join(mkdtempSync(join(tmpdir(), 'cumem-struct-layout-')), 'struct-layout');
+  const source = fileURLToPath(new URL('./struct-layout.c', import.meta.url));
+  execFileSync('cc', ['-Wall', '-Werror', `-I${cudaInclude()}`, '-o', output, source]);
+  return JSON.parse(execFileSync(output, { encoding: 'utf8' })) as Record<string, Record<string, number>>;
+}
 
 suite(
   fakeUnavailable
@@ -30,7 +44,7 @@ suite(
     });
 
     it('binds exactly the symbols cuda.h maps each API name to', () => {
-      const symbols = exportedSymbols(buildFakeLibcuda(['FAKE_BATCH_V1']));
+      const symbols = exportedSymbols(buildFakeLibcuda());
       if (!symbols) return expect.fail('nm is needed for this test');
       for (const spec of Object.values(entryPoints)) expect(symbols.has(spec.symbol), spec.symbol).toBe(true);
     });

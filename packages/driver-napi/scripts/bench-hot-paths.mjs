@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Micro-benchmark of the adapter's own cost on the hot paths, against test/fixtures/fake-libcuda.c
+// Micro-benchmark of the adapter's own cost on the hot paths, against testing/fake-libcuda (@cumem/fake-libcuda)
 // (whose entry points do almost nothing), so what it times is the whole path from the Driver
 // member to the C call and back:
 //   contextGetDevice                      (the contract's "trivial call")
@@ -9,11 +9,9 @@
 // Usage: node scripts/bench-hot-paths.mjs [--rounds 15] [--package-root <a copy with dist/ and build/>]
 // Prints ns per call (median of the rounds, wall and CPU time) and calls per second. The CPU time
 // leaves out time spent waiting for a core; on a shared machine compare it, over several runs.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildFakeLibcuda } from '@cumem/fake-libcuda';
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -22,18 +20,7 @@ const argument = (name, fallback) => {
 const rounds = Number(argument('--rounds', '15'));
 const packageRoot = resolve(argument('--package-root', fileURLToPath(new URL('..', import.meta.url))));
 
-const directory = mkdtempSync(join(tmpdir(), 'cumem-bench-'));
-const library = join(directory, 'libcuda-fake.so');
-const cudaInclude = join(process.env.CUDA_PATH ?? process.env.CUDA_HOME ?? '/usr/local/cuda', 'include');
-execFileSync('cc', [
-  '-shared',
-  '-fPIC',
-  '-O2',
-  `-I${cudaInclude}`,
-  join(fileURLToPath(new URL('..', import.meta.url)), 'test', 'fixtures', 'fake-libcuda.c'),
-  '-o',
-  library,
-]);
+const library = buildFakeLibcuda();
 delete process.env.FAKE_CUDA_LOG;
 
 const { createDriverFrom } = await import(pathToFileURL(join(packageRoot, 'dist', 'napi-driver.js')).href);
@@ -43,10 +30,11 @@ if (loaded.addon === undefined) throw loaded.error;
 const driver = createDriverFrom(loaded, { libraryPath: library });
 driver.deviceGetCount(); // loads the fake now, outside the timed loops
 
-// Handles shaped like a real driver's (heap addresses above 2**32), as bigints.
-const pool = 0x55d0c0a1b2c0n;
-const stream = 0x55d0c0a1f7e0n;
-const managed = 0x7f4a30000000n;
+// Real handles of the fake (heap addresses above 2**32), as bigints.
+driver.contextSetCurrent(driver.primaryContextRetain(0));
+const pool = driver.deviceGetDefaultMemPool(0);
+const stream = driver.streamCreate(0, 0);
+const managed = driver.memAllocManaged(1 << 20, 1);
 const location = { type: 1, id: 0 };
 
 const cases = {
@@ -106,4 +94,3 @@ for (const [name, { perRound, run }] of Object.entries(cases)) {
   );
 }
 console.log(JSON.stringify({ node: process.version, addon: loaded.path, rounds, results }));
-rmSync(directory, { recursive: true, force: true });

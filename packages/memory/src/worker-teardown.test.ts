@@ -2,19 +2,17 @@
 // whole process in both adapters (FATAL ERROR ... napi_throw). The scenario runs in a child process
 // (test/fixtures/terminate-wait-child.mjs), so an abort shows as a failed exit, not a dead vitest.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildFakeLibcuda, fakeUnavailable } from '@cumem/fake-libcuda';
 import { describeEachDriver } from '@cumem/testing/vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/terminate-wait-child.mjs', import.meta.url));
-const standInSource = fileURLToPath(new URL('../test/fixtures/stand-in-libcuda.c', import.meta.url));
-const standInChild = fileURLToPath(new URL('../test/fixtures/terminate-stand-in-child.mjs', import.meta.url));
-const hasCompiler = spawnSync('cc', ['--version']).status === 0;
+const fakeChild = fileURLToPath(new URL('../test/fixtures/terminate-fake-child.mjs', import.meta.url));
+const fakeProblem = fakeUnavailable();
 
 interface KindReport {
   kind: 'stream' | 'event' | 'null';
@@ -65,28 +63,21 @@ describeEachDriver(
   { gpuOnly: true },
 );
 
-// The same teardown on any machine: a stand-in libcuda.so.1 (test/fixtures/stand-in-libcuda.c)
-// whose waits take 0.8 s. Before the fix this aborted the child in both adapters.
-describe.skipIf(!hasCompiler)(
-  `Worker terminated mid-wait, over a stand-in libcuda${hasCompiler ? '' : ' — skipped: not applicable: no C compiler (cc)'}`,
+// The same teardown on any machine: the fake libcuda (testing/fake-libcuda) with waits of 0.8 s
+// (FAKE_CUDA_SYNC_US, FAKE_CUDA_BUSY_MS). Before the fix this aborted the child in both adapters.
+describe.skipIf(fakeProblem !== undefined)(
+  `Worker terminated mid-wait, over the fake libcuda${fakeProblem ? ` — skipped: not applicable: ${fakeProblem}` : ''}`,
   () => {
-    let directory = '';
     let library = '';
     beforeAll(() => {
-      directory = mkdtempSync(join(tmpdir(), 'cumem-stand-in-'));
-      library = join(directory, 'libcuda.so.1');
-      const built = spawnSync('cc', ['-shared', '-fPIC', '-O1', '-o', library, standInSource], {
-        encoding: 'utf8',
-      });
-      if (built.status !== 0) throw new Error(`cc failed: ${built.stderr}`);
+      library = buildFakeLibcuda();
     });
-    afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
     for (const adapter of ['napi', 'ffi']) {
       it(`${adapter}: the process survives three terminated waits and still waits afterwards`, () => {
-        const result = spawnSync(process.execPath, [standInChild], {
+        const result = spawnSync(process.execPath, [fakeChild], {
           cwd: packageRoot,
-          env: { ...process.env, ADAPTER: adapter, LIBCUDA: library },
+          env: { ...process.env, ADAPTER: adapter, LIBCUDA: library, FAKE_CUDA_SYNC_US: '800000', FAKE_CUDA_BUSY_MS: '800' },
           encoding: 'utf8',
           timeout: 60_000,
         });
@@ -98,7 +89,7 @@ describe.skipIf(!hasCompiler)(
         expect(report.kinds).toEqual(
           ['stream', 'event', 'null'].map((kind) => ({ kind, settledBeforeTerminate: false, exitCode: 1 })),
         );
-        // The stand-in's wait lasts 0.8 s: the last one really waited, and was not stuck.
+        // The fake's wait lasts 0.8 s: the last one really waited, and was not stuck.
         expect(report.lastWaitMs).toBeGreaterThan(700);
         expect(report.lastWaitMs).toBeLessThan(5000);
       });
