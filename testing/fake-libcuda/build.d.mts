@@ -6,6 +6,9 @@ export declare function cudaInclude(env?: NodeJS.ProcessEnv): string | undefined
 /** Why the fake cannot be built here (no cuda.h, no cc), or undefined. */
 export declare function fakeUnavailable(): string | undefined;
 /** Compiles the fake unless it is up to date; returns the path of its libcuda.so.1. */
-export declare function buildFakeLibcuda(options?: { variant?: FakeLibcudaVariant; directory?: string }): string;
+export declare function buildFakeLibcuda(options?: {
+  variant?: FakeLibcudaVariant;
+  directory?: string;
+}): string;
 /** The exported function symbols of a shared library (`nm -D`), or undefined without nm. */
 export declare function exportedSymbols(library: string): Set<string> | undefined;

@@ -55,7 +55,10 @@ export function buildFakeLibcuda({ variant = 'default', directory } = {}) {
   const defines = variants[variant];
   if (!defines) throw new RangeError(`unknown fake libcuda variant ${variant}`);
   const output = join(directory ?? join(here, 'build', variant), 'libcuda.so.1');
-  const newest = Math.max(...files.map((file) => statSync(file).mtimeMs), statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  const newest = Math.max(
+    ...files.map((file) => statSync(file).mtimeMs),
+    statSync(fileURLToPath(import.meta.url)).mtimeMs,
+  );
   if (existsSync(output) && statSync(output).mtimeMs > newest) return output;
   mkdirSync(dirname(output), { recursive: true });
   const temporary = `${output}.${process.pid}`;

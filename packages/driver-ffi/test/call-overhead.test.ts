@@ -8,6 +8,7 @@ import { buildFakeLibcuda, fakeUnavailable as unavailable } from '@cumem/fake-li
 import { describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
 import { loadKoffi } from '../src/koffi-module.js';
+
 const fakeUnavailable = unavailable();
 const suite = fakeUnavailable ? describe.skip : describe;
 

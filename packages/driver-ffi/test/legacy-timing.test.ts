@@ -11,8 +11,11 @@ describe.skipIf(fakeUnavailable !== undefined)(
   `ffi 'legacy' timing on a fake libcuda without cuEventElapsedTime${fakeUnavailable ? ` — skipped: not applicable: ${fakeUnavailable}` : ''}`,
   () => {
     it('emulates the legacy cuEventElapsedTime with _v2 when the driver no longer exports it', () => {
-      const without = createDriver({ libraryPath: buildFakeLibcuda({ variant: 'without-legacy-timing' }), entryPoints: 'legacy' });
-      const auto = createDriver({ libraryPath: buildFakeLibcuda() , entryPoints: 'legacy' });
+      const without = createDriver({
+        libraryPath: buildFakeLibcuda({ variant: 'without-legacy-timing' }),
+        entryPoints: 'legacy',
+      });
+      const auto = createDriver({ libraryPath: buildFakeLibcuda(), entryPoints: 'legacy' });
       const [a, b] = [without.eventCreate(0), without.eventCreate(0)];
       // The fake's _v2 form answers 1.5 ms, its CUDA 2.0 form 2.5 ms.
       expect(without.eventElapsedTime(a, b)).toBe(1.5);

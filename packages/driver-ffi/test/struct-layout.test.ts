@@ -5,7 +5,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildFakeLibcuda, cudaInclude, exportedSymbols, fakeUnavailable as unavailable } from '@cumem/fake-libcuda';
+import {
+  buildFakeLibcuda,
+  cudaInclude,
+  exportedSymbols,
+  fakeUnavailable as unavailable,
+} from '@cumem/fake-libcuda';
 import { describe, expect, it } from 'vitest';
 import { entryPoints } from '../src/bindings.js';
 import { loadKoffi } from '../src/koffi-module.js';

@@ -19,7 +19,11 @@ const skipReason = defaultAddon().addon ? fakeUnavailable() : 'the addon is not 
 const describeFake = skipReason === undefined ? describe : describe.skip;
 
 /** A driver over the fake (variant), loaded now with this driver version; the log starts empty. */
-function fakeDriver(version: number, entryPoints: 'auto' | 'legacy' = 'auto', variant: FakeLibcudaVariant = 'default'): Driver {
+function fakeDriver(
+  version: number,
+  entryPoints: 'auto' | 'legacy' = 'auto',
+  variant: FakeLibcudaVariant = 'default',
+): Driver {
   process.env.FAKE_CUDA_VERSION = String(version);
   process.env.FAKE_CUDA_LOG = log;
   writeFileSync(log, '');

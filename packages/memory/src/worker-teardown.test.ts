@@ -77,7 +77,13 @@ describe.skipIf(fakeProblem !== undefined)(
       it(`${adapter}: the process survives three terminated waits and still waits afterwards`, () => {
         const result = spawnSync(process.execPath, [fakeChild], {
           cwd: packageRoot,
-          env: { ...process.env, ADAPTER: adapter, LIBCUDA: library, FAKE_CUDA_SYNC_US: '800000', FAKE_CUDA_BUSY_MS: '800' },
+          env: {
+            ...process.env,
+            ADAPTER: adapter,
+            LIBCUDA: library,
+            FAKE_CUDA_SYNC_US: '800000',
+            FAKE_CUDA_BUSY_MS: '800',
+          },
           encoding: 'utf8',
           timeout: 60_000,
         });

@@ -4,8 +4,8 @@
 import type { CreateDriver, Driver, DriverCapabilities } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
-import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing/vitest';
 import { buildFakeLibcuda, fakeUnavailable } from '@cumem/fake-libcuda';
+import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing/vitest';
 import type { CrashCase } from './crash-cases.js';
 import type { CaseTarget } from './run-case.js';
 

@@ -21,7 +21,9 @@ describeOverFake('copies', (fake) => {
     driver.memsetD16Async(pointer + 4n, 0xabcd, 2, 0n);
     driver.memsetD32Async(pointer + 8n, -1, 1, 0n);
     const view = driver.hostView(pointer, 16);
-    expect([...view.subarray(0, 12)]).toEqual([255, 255, 255, 255, 0xcd, 0xab, 0xcd, 0xab, 255, 255, 255, 255]);
+    expect([...view.subarray(0, 12)]).toEqual([
+      255, 255, 255, 255, 0xcd, 0xab, 0xcd, 0xab, 255, 255, 255, 255,
+    ]);
     const other = driver.memAlloc(16);
     driver.memcpyAsync(other, pointer, 16, 0n);
     const words = new Uint16Array(8);
@@ -42,7 +44,10 @@ describeOverFake('copies', (fake) => {
     const source = Uint8Array.from({ length: 4 * 8 }, (_, i) => i); // 4 rows, pitch 8
     const device = driver.memAlloc(4 * 16);
     driver.memsetD8Async(device, 0, 64, 0n);
-    driver.memcpy2DAsync({ src: source, srcPitch: 8, dst: device, dstPitch: 16, widthInBytes: 5, height: 4 }, 0n);
+    driver.memcpy2DAsync(
+      { src: source, srcPitch: 8, dst: device, dstPitch: 16, widthInBytes: 5, height: 4 },
+      0n,
+    );
     const rows = driver.hostView(device, 64);
     expect([...rows.subarray(16, 21)]).toEqual([8, 9, 10, 11, 12]);
     expect(rows[21]).toBe(0);
@@ -80,9 +85,21 @@ describeOverFake('copies', (fake) => {
     const b = driver.memAlloc(8);
     driver.memcpyHtoD(a, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
     fake.clearLog();
-    driver.memcpyBatchAsync(new BigUint64Array([b, b + 4n]), new BigUint64Array([a + 4n, a]), new BigUint64Array([4n, 4n]), 2, 0n);
+    driver.memcpyBatchAsync(
+      new BigUint64Array([b, b + 4n]),
+      new BigUint64Array([a + 4n, a]),
+      new BigUint64Array([4n, 4n]),
+      2,
+      0n,
+    );
     expect([...driver.hostView(b, 8)]).toEqual([5, 6, 7, 8, 1, 2, 3, 4]);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemcpyBatchAsync_v2', count: 2, extra: 1, type: 0, id: 0 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemcpyBatchAsync_v2',
+      count: 2,
+      extra: 1,
+      type: 0,
+      id: 0,
+    });
     expect(() =>
       driver.memcpyBatchAsync(new BigUint64Array(1), new BigUint64Array(1), new BigUint64Array(1), 2, 0n),
     ).toThrow(RangeError);

@@ -42,7 +42,10 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       hostNumaLocations: false,
       batchMemcpy: true,
     });
-    expect(fake.driver({ version: 12000 }).capabilities).toMatchObject({ memoryLocations: false, batchMemcpy: false });
+    expect(fake.driver({ version: 12000 }).capabilities).toMatchObject({
+      memoryLocations: false,
+      batchMemcpy: false,
+    });
   });
 
   it('maps ordinals through cuDeviceGet (the fake numbers devices from 100)', () => {
@@ -106,13 +109,19 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       message: 'cuMemAlloc failed: CUDA_ERROR_INVALID_VALUE (1): invalid argument',
     });
     driver.contextSetCurrent(0n);
-    expect(() => driver.contextGetDevice()).toThrow(/cuCtxGetDevice failed: CUDA_ERROR_INVALID_CONTEXT \(201\)/);
+    expect(() => driver.contextGetDevice()).toThrow(
+      /cuCtxGetDevice failed: CUDA_ERROR_INVALID_CONTEXT \(201\)/,
+    );
     const pool = driver.deviceGetDefaultMemPool(0);
     expect(() => driver.memPoolSetAttribute(pool, 99, 1)).toThrow(/cuMemPoolSetAttribute failed/);
   });
 
   it('maps cuInit failures and old drivers to DriverUnavailableError reasons', () => {
-    const reasons: Record<string, string> = { '100': 'no-device', '34': 'library-missing', '999': 'init-failed' };
+    const reasons: Record<string, string> = {
+      '100': 'no-device',
+      '34': 'library-missing',
+      '999': 'init-failed',
+    };
     for (const [code, reason] of Object.entries(reasons)) {
       process.env.FAKE_CUDA_INIT_RESULT = code;
       for (let attempt = 0; attempt < 2; attempt++) {

@@ -73,7 +73,17 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
       .map((line) => {
         const [, symbol, pointer, ...rest] = line.split(' ');
         const [size, advice, type, id, device, count, extra] = rest.map(Number) as number[];
-        return { symbol: symbol!, pointer: BigInt(pointer!), size, advice, type, id, device, count, extra } as FakeCall;
+        return {
+          symbol: symbol!,
+          pointer: BigInt(pointer!),
+          size,
+          advice,
+          type,
+          id,
+          device,
+          count,
+          extra,
+        } as FakeCall;
       });
   return {
     adapter,
@@ -103,24 +113,33 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
   };
 }
 
-const environment = ['FAKE_CUDA_VERSION', 'FAKE_CUDA_INIT_RESULT', 'FAKE_CUDA_FAIL', 'FAKE_CUDA_BUSY_MS', 'FAKE_CUDA_SYNC_US'];
+const environment = [
+  'FAKE_CUDA_VERSION',
+  'FAKE_CUDA_INIT_RESULT',
+  'FAKE_CUDA_FAIL',
+  'FAKE_CUDA_BUSY_MS',
+  'FAKE_CUDA_SYNC_US',
+];
 
 /** `body` once per adapter, each in a describe whose title names the adapter (and why it skips). */
 export function describeOverFake(title: string, body: (fake: FakeHarness) => void): void {
   for (const adapter of ['ffi', 'napi'] as const) {
     const reason = skipReason(adapter);
-    (reason ? describe.skip : describe)(`${adapter} over the fake libcuda: ${title}${reason ? ` — ${reason}` : ''}`, () => {
-      const fake = reason ? (undefined as unknown as FakeHarness) : harness(adapter);
-      beforeEach(() => {
-        mkdirSync(join(scratch, adapter), { recursive: true });
-        process.env.FAKE_CUDA_LOG = join(scratch, adapter, 'fake.log');
-        fake.clearLog();
-      });
-      afterEach(() => {
-        for (const name of environment) delete process.env[name];
-        delete process.env.FAKE_CUDA_LOG;
-      });
-      body(fake);
-    });
+    (reason ? describe.skip : describe)(
+      `${adapter} over the fake libcuda: ${title}${reason ? ` — ${reason}` : ''}`,
+      () => {
+        const fake = reason ? (undefined as unknown as FakeHarness) : harness(adapter);
+        beforeEach(() => {
+          mkdirSync(join(scratch, adapter), { recursive: true });
+          process.env.FAKE_CUDA_LOG = join(scratch, adapter, 'fake.log');
+          fake.clearLog();
+        });
+        afterEach(() => {
+          for (const name of environment) delete process.env[name];
+          delete process.env.FAKE_CUDA_LOG;
+        });
+        body(fake);
+      },
+    );
   }
 }

@@ -19,9 +19,21 @@ describeOverFake('managed memory and attributes', (fake) => {
     ];
     for (const location of cases) {
       driver.memAdvise(managed, 4096, 3, location);
-      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: managed, size: 4096, advice: 3, ...location });
+      expect(fake.last()).toMatchObject({
+        symbol: 'cuMemAdvise_v2',
+        pointer: managed,
+        size: 4096,
+        advice: 3,
+        ...location,
+      });
       driver.memPrefetchAsync(managed, 8192, location, 0n);
-      expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', pointer: managed, size: 8192, extra: 0, ...location });
+      expect(fake.last()).toMatchObject({
+        symbol: 'cuMemPrefetchAsync_v2',
+        pointer: managed,
+        size: 8192,
+        extra: 0,
+        ...location,
+      });
     }
     driver.memFree(managed);
   });
@@ -44,13 +56,19 @@ describeOverFake('managed memory and attributes', (fake) => {
     legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 1 });
     // Divergence (reported): the FFI adapter passes the CUdevice of cuDeviceGet, the N-API adapter
     // the ordinal. Real drivers' handles equal the ordinals.
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: fake.adapter === 'ffi' ? 101 : 1, advice: 5 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemAdvise',
+      device: fake.adapter === 'ffi' ? 101 : 1,
+      advice: 5,
+    });
     legacy.memAdvise(0x1000n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Host, id: 0 });
     expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: -1 });
     legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.Host, id: 0 }, 0n);
     expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync', device: -1 });
     const before = fake.calls().length;
-    expect(() => legacy.memAdvise(0x1000n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(NotSupportedError);
+    expect(() => legacy.memAdvise(0x1000n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
+      NotSupportedError,
+    );
     expect(() =>
       legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.HostNumaCurrent, id: 0 }, 0n),
     ).toThrow(/entryPoints: 'legacy'/);
@@ -66,7 +84,11 @@ describeOverFake('managed memory and attributes', (fake) => {
     without.memAdvise(managed, 64, MemAdvise.SetAccessedBy, { type: MemLocationType.Device, id: 1 });
     expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Device, id: 1 });
     without.memPrefetchAsync(managed, 64, { type: MemLocationType.Device, id: 1 }, 0n);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', type: MemLocationType.Device, id: 1 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPrefetchAsync_v2',
+      type: MemLocationType.Device,
+      id: 1,
+    });
     expect(() => without.memAdvise(managed, 64, 3, { type: MemLocationType.HostNumaCurrent, id: 0 })).toThrow(
       NotSupportedError,
     );
@@ -105,7 +127,13 @@ describeOverFake('managed memory and attributes', (fake) => {
       extra: 2,
     });
     driver.memDiscardAndPrefetchBatchAsync(pointers, sizes, 2, locations.slice(0, 1), [0], 0n);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemDiscardAndPrefetchBatchAsync', count: 2, size: 3, type: 1, id: 0 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemDiscardAndPrefetchBatchAsync',
+      count: 2,
+      size: 3,
+      type: 1,
+      id: 0,
+    });
     driver.memDiscardBatchAsync(pointers, sizes, 1, 0n);
     expect(fake.last()).toMatchObject({ symbol: 'cuMemDiscardBatchAsync', count: 1, size: 1 });
     expect(() => legacy.memDiscardBatchAsync(pointers, sizes, 1, 0n)).toThrow(NotSupportedError);
@@ -123,7 +151,12 @@ describeOverFake('managed memory and attributes', (fake) => {
     }
     // The CPU and both devices: the array must have room for device count + 1 entries.
     expect(driver.memRangeGetAccessedBy(managed, 64)).toEqual([-1, 0, 1]);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemRangeGetAttribute', pointer: managed, size: 64, extra: 12 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemRangeGetAttribute',
+      pointer: managed,
+      size: 64,
+      extra: 12,
+    });
     driver.memAdvise(managed, 4096, MemAdvise.UnsetAccessedBy, { type: MemLocationType.Device, id: 0 });
     expect(driver.memRangeGetAccessedBy(managed, 64)).toEqual([-1, 1]);
     expect(driver.memRangeGetAttribute(managed, 64, 1)).toBe(0); // read mostly: one int

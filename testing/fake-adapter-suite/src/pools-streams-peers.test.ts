@@ -3,7 +3,13 @@
 // data round-trips, waits never block the event loop and reject with CudaError, and an
 // already-enabled peer access counts as success.
 import { closeSync } from 'node:fs';
-import { CudaError, MemAllocationType, MemLocationType, NotSupportedError, P2PAttribute } from '@cumem/core-types';
+import {
+  CudaError,
+  MemAllocationType,
+  MemLocationType,
+  NotSupportedError,
+  P2PAttribute,
+} from '@cumem/core-types';
 import { expect, it } from 'vitest';
 import { describeOverFake } from './fake-harness.js';
 
@@ -17,13 +23,27 @@ describeOverFake('pools, streams and peers', (fake) => {
       handleTypes: 1,
       maxSize: 2 ** 33,
     });
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemPoolCreate', advice: 1, type: 3, id: 1, extra: 1, size: 2 ** 33 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPoolCreate',
+      advice: 1,
+      type: 3,
+      id: 1,
+      extra: 1,
+      size: 2 ** 33,
+    });
     driver.memPoolSetAttribute(pool, 2, 1);
     driver.memPoolSetAttribute(pool, 4, 2 ** 40);
     expect(driver.memPoolGetAttribute(pool, 2)).toBe(1);
     expect(driver.memPoolGetAttribute(pool, 4)).toBe(2 ** 40);
     driver.memPoolSetAccess(pool, { type: MemLocationType.Device, id: 1 }, 3);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemPoolSetAccess', advice: 3, type: 1, id: 1, count: 1, extra: 113 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPoolSetAccess',
+      advice: 3,
+      type: 1,
+      id: 1,
+      count: 1,
+      extra: 113,
+    });
     expect(driver.memPoolGetAccess(pool, { type: MemLocationType.Device, id: 1 })).toBe(3);
     expect(fake.last()).toMatchObject({ symbol: 'cuMemPoolGetAccess', type: 1, id: 1 });
     driver.memPoolTrimTo(pool, 0);
@@ -31,10 +51,19 @@ describeOverFake('pools, streams and peers', (fake) => {
     expect(pointer).not.toBe(0n);
     driver.memFreeAsync(pointer, 0n);
     driver.memPoolDestroy(pool);
-    const managed = { allocationType: MemAllocationType.Managed, location: { type: 0, id: 0 }, handleTypes: 0, maxSize: 0 } as const;
+    const managed = {
+      allocationType: MemAllocationType.Managed,
+      location: { type: 0, id: 0 },
+      handleTypes: 0,
+      maxSize: 0,
+    } as const;
     expect(() => legacy.memPoolCreate(managed)).toThrow(NotSupportedError);
     expect(() =>
-      legacy.memPoolCreate({ ...managed, allocationType: MemAllocationType.Pinned, location: { type: MemLocationType.Host, id: 0 } }),
+      legacy.memPoolCreate({
+        ...managed,
+        allocationType: MemAllocationType.Pinned,
+        location: { type: MemLocationType.Host, id: 0 },
+      }),
     ).toThrow(/host memory/);
   });
 
@@ -171,7 +200,10 @@ describeOverFake('pools, streams and peers', (fake) => {
     const driver = fake.driver();
     const src = driver.memAlloc(32);
     const dst = driver.memAlloc(32);
-    driver.memcpyHtoD(src, Uint8Array.from({ length: 32 }, (_, i) => 255 - i));
+    driver.memcpyHtoD(
+      src,
+      Uint8Array.from({ length: 32 }, (_, i) => 255 - i),
+    );
     driver.memcpyPeerAsync(dst, driver.primaryContextRetain(1), src, driver.primaryContextRetain(0), 32, 0n);
     expect([...driver.hostView(dst, 32)]).toEqual(Array.from({ length: 32 }, (_, i) => 255 - i));
     driver.memFree(src);
@@ -185,7 +217,13 @@ describeOverFake('pools, streams and peers', (fake) => {
       { location: { type: MemLocationType.Device, id: 1 }, flags: 3 },
       { location: { type: MemLocationType.Device, id: 2 }, flags: 1 },
     ]);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemPoolSetAccess', advice: 3, id: 1, count: 2, extra: 121 });
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPoolSetAccess',
+      advice: 3,
+      id: 1,
+      count: 2,
+      extra: 121,
+    });
     driver.memPoolSetAccessMany(pool, []);
     expect(fake.calls()).toHaveLength(1); // no driver call for an empty list
   });
