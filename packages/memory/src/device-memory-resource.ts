@@ -73,19 +73,7 @@ export class DeviceMemoryResource extends PoolMemoryResource {
       'DeviceMemoryResource.fromAllocationHandle',
       DeviceMemoryResource,
       (runtime) => deviceOrdinal(runtime, device),
-      (runtime, pool, ordinal) =>
-        new DeviceMemoryResource(
-          ordinal,
-          new ImportedPool({
-            runtime,
-            pool,
-            owned: true,
-            ipcEnabled: true,
-            mapped: true,
-            ordinal,
-            uuid: null,
-          }),
-        ),
+      (imported) => new DeviceMemoryResource(imported.setup.ordinal, imported),
     );
   }
 

@@ -72,19 +72,9 @@ export class PinnedMemoryResource extends PoolMemoryResource {
       'PinnedMemoryResource.fromAllocationHandle',
       PinnedMemoryResource,
       (runtime) => runtime.currentDevice,
-      (runtime, pool, ordinal) => {
-        grantEveryDevice(runtime, pool);
-        return new PinnedMemoryResource(
-          new ImportedPool({
-            runtime,
-            pool,
-            owned: true,
-            ipcEnabled: true,
-            mapped: true,
-            ordinal,
-            uuid: null,
-          }),
-        );
+      (imported) => {
+        grantEveryDevice(imported.setup.runtime, imported.setup.pool);
+        return new PinnedMemoryResource(imported);
       },
     );
   }

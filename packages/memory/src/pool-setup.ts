@@ -13,6 +13,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { ImportedPool } from './imported-pool.js';
 import { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import type { PoolMemoryResource } from './pool-memory-resource.js';
 import { lookUpResource } from './resource-registry.js';
@@ -71,7 +72,8 @@ export function createOwnedPool(
 /**
  * @internal What `fromAllocationHandle` of both pool resources does: the live resource of `kind`
  * already registered under the handle's uuid, or the imported pool (`ordinalOf` names the
- * device whose context imports it) made a resource by `make` and registered under the uuid. An
+ * device whose context imports it) made a resource by `make` and registered under the uuid
+ * (`make` disposes of the pool when it fails). An
  * IpcAllocationHandle is consumed (closed) either way; a raw descriptor stays the caller's.
  */
 export function importPoolResource<R extends PoolMemoryResource>(
@@ -79,7 +81,7 @@ export function importPoolResource<R extends PoolMemoryResource>(
   what: string,
   kind: abstract new (...args: never[]) => R,
   ordinalOf: (runtime: DriverRuntime) => number,
-  make: (runtime: DriverRuntime, pool: DriverHandle, ordinal: number) => R,
+  make: (imported: ImportedPool) => R,
 ): R {
   const { fd, uuid, consumed } = allocationHandleArgument(handle);
   try {
@@ -89,7 +91,10 @@ export function importPoolResource<R extends PoolMemoryResource>(
     const ordinal = ordinalOf(runtime);
     checkInterprocess(runtime, what);
     runtime.makeCurrent(ordinal);
-    const resource = make(runtime, runtime.driver.memPoolImportFromFileDescriptor(fd), ordinal);
+    const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
+    const resource = make(
+      new ImportedPool({ runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null }),
+    );
     if (uuid !== null) resource.register(uuid);
     return resource;
   } finally {
