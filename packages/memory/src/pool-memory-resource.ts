@@ -22,7 +22,7 @@ import { allDevices, destroyAfterQueuedFrees, type QueuedFrees } from './pool-te
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
-export type { PoolAttributes, PoolSetup };
+export type { PoolAttributes };
 
 /** The stream-ordered pool resources (device and pinned): allocation through `cuMemAllocFromPoolAsync`. */
 export abstract class PoolMemoryResource extends MemoryResource {
