@@ -1,4 +1,6 @@
-// The value types of the Driver contract (driver.ts): handles, options, capabilities and copy shapes.
+// The value types of the Driver contract (driver.ts): handles, options, capabilities, copy shapes
+// and the adapter factory's type.
+import type { Driver } from './driver.js';
 import type { MemLocation } from './driver-constants.js';
 
 /**
@@ -53,6 +55,9 @@ export interface DriverOptions {
   /** Path of the driver library. Default `'libcuda.so.1'`, found by the system loader. */
   readonly libraryPath?: string;
 }
+
+/** What each adapter package exports. */
+export type CreateDriver = (options?: DriverOptions) => Driver;
 
 /** `cuMemPoolCreate` properties. */
 export interface MemPoolProperties {

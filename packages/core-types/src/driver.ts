@@ -8,12 +8,10 @@ import type {
   PointerAttribute,
   PointerHandleAttribute,
 } from './driver-constants.js';
-
 import type {
   DevicePointer,
   DriverCapabilities,
   DriverHandle,
-  DriverOptions,
   MemAccessDescriptor,
   Memcpy2D,
   Memcpy3D,
@@ -156,9 +154,8 @@ export interface Driver {
   /** `cuMemPoolImportPointer`: the allocation named by `data` in an imported pool. Free it with {@link memFreeAsync}. */
   memPoolImportPointer(pool: DriverHandle, data: Uint8Array): DevicePointer;
   /**
-   * `cuMemPoolSetAccess` with several descriptors in one driver call (access transitions can
-   * take a long time per call, so a bulk change should be one call). An empty list is a no-op
-   * that makes no driver call.
+   * `cuMemPoolSetAccess` with several descriptors in one driver call (an access transition can
+   * be slow per call, so a bulk change is one call). An empty list makes no driver call.
    */
   memPoolSetAccessMany(pool: DriverHandle, descriptors: readonly MemAccessDescriptor[]): void;
 
@@ -350,6 +347,3 @@ export interface Driver {
     options: StagedCopyOptions,
   ): void;
 }
-
-/** What each adapter package exports. */
-export type CreateDriver = (options?: DriverOptions) => Driver;

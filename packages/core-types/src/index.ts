@@ -1,8 +1,9 @@
 export { Device } from './device.js';
-export type { CreateDriver, Driver } from './driver.js';
+export type { Driver } from './driver.js';
 export * from './driver-constants.js';
 export {
   type CopyEndpoint,
+  type CreateDriver,
   type DevicePointer,
   DRIVER_CONTRACT_VERSION,
   type DriverCapabilities,

@@ -242,41 +242,23 @@ Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
   return Undefined(env);
 }
 
-Napi::Value MemsetD8Async(const Napi::CallbackInfo& info) {
+// cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`:
+// one body, instantiated per entry point, each a direct call through its loaded pointer.
+template <typename Element, auto Entry, const char* Name>
+Napi::Value MemsetAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
   CUMEM_INT(value, 1);
   CUMEM_SIZE(count, 2);
   CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK(state->cu.cuMemsetD8Async(pointer, static_cast<unsigned char>(value), count,
-                                        reinterpret_cast<CUstream>(stream)),
-              "cuMemsetD8Async");
+  CUMEM_CHECK((state->cu.*Entry)(pointer, static_cast<Element>(value), count, reinterpret_cast<CUstream>(stream)),
+              Name);
   return Undefined(env);
 }
 
-Napi::Value MemsetD16Async(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(value, 1);
-  CUMEM_SIZE(count, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK(state->cu.cuMemsetD16Async(pointer, static_cast<unsigned short>(value), count,
-                                         reinterpret_cast<CUstream>(stream)),
-              "cuMemsetD16Async");
-  return Undefined(env);
-}
-
-Napi::Value MemsetD32Async(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(value, 1);
-  CUMEM_SIZE(count, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK(state->cu.cuMemsetD32Async(pointer, static_cast<unsigned int>(value), count,
-                                         reinterpret_cast<CUstream>(stream)),
-              "cuMemsetD32Async");
-  return Undefined(env);
-}
+constexpr char kMemsetD8[] = "cuMemsetD8Async";
+constexpr char kMemsetD16[] = "cuMemsetD16Async";
+constexpr char kMemsetD32[] = "cuMemsetD32Async";
 
 }  // namespace
 
@@ -289,9 +271,9 @@ void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state) {
   Method<Memcpy2DAsync>(env, target, "memcpy2DAsync", state);
   Method<Memcpy3DAsync>(env, target, "memcpy3DAsync", state);
   Method<MemcpyBatchAsync>(env, target, "memcpyBatchAsync", state);
-  Method<MemsetD8Async>(env, target, "memsetD8Async", state);
-  Method<MemsetD16Async>(env, target, "memsetD16Async", state);
-  Method<MemsetD32Async>(env, target, "memsetD32Async", state);
+  Method<MemsetAsync<unsigned char, &EntryPoints::cuMemsetD8Async, kMemsetD8>>(env, target, "memsetD8Async", state);
+  Method<MemsetAsync<unsigned short, &EntryPoints::cuMemsetD16Async, kMemsetD16>>(env, target, "memsetD16Async", state);
+  Method<MemsetAsync<unsigned int, &EntryPoints::cuMemsetD32Async, kMemsetD32>>(env, target, "memsetD32Async", state);
 }
 
 }  // namespace cumem

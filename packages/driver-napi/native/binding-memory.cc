@@ -62,16 +62,11 @@ Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
 
 Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* bytes = nullptr;
-  size_t length = 0;
-  if (!ReadView(env, info[0], &bytes, &length, "handle")) return Napi::Value();
-  CUMEM_INT(flags, 1);
   CUipcMemHandle handle;
-  if (length != sizeof(handle.reserved)) {
-    napi_throw_range_error(env, nullptr, "handle must be the 64 bytes of ipcGetMemHandle");
+  const char* wrongSize = "handle must be the 64 bytes of ipcGetMemHandle";
+  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
     return Napi::Value();
-  }
-  std::memcpy(handle.reserved, bytes, sizeof(handle.reserved));
+  CUMEM_INT(flags, 1);
   CUdeviceptr pointer = 0;
   CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
   return BigIntValue(env, pointer);
@@ -95,15 +90,10 @@ Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
 
 Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* bytes = nullptr;
-  size_t length = 0;
-  if (!ReadView(env, info[0], &bytes, &length, "handle")) return Napi::Value();
   CUipcEventHandle handle;
-  if (length != sizeof(handle.reserved)) {
-    napi_throw_range_error(env, nullptr, "handle must be the 64 bytes of ipcGetEventHandle");
+  const char* wrongSize = "handle must be the 64 bytes of ipcGetEventHandle";
+  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
     return Napi::Value();
-  }
-  std::memcpy(handle.reserved, bytes, sizeof(handle.reserved));
   CUevent event = nullptr;
   CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
   return BigIntValue(env, reinterpret_cast<uint64_t>(event));

@@ -193,15 +193,9 @@ Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
 Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pool, 0);
-  void* bytes = nullptr;
-  size_t length = 0;
-  if (!ReadView(env, info[1], &bytes, &length, "data")) return Napi::Value();
   CUmemPoolPtrExportData data;
-  if (length != sizeof(data.reserved)) {
-    napi_throw_range_error(env, nullptr, "data must be the 64 bytes of memPoolExportPointer");
-    return Napi::Value();
-  }
-  std::memcpy(data.reserved, bytes, sizeof(data.reserved));
+  const char* wrongSize = "data must be the 64 bytes of memPoolExportPointer";
+  if (!ReadOpaqueRecord(env, info[1], data.reserved, sizeof(data.reserved), "data", wrongSize)) return Napi::Value();
   CUdeviceptr pointer = 0;
   CUMEM_CHECK(state->cu.cuMemPoolImportPointer(&pointer, reinterpret_cast<CUmemoryPool>(pool), &data),
               "cuMemPoolImportPointer");

@@ -63,6 +63,12 @@ bool ReadInt(napi_env env, napi_value value, int32_t* out, const char* name);
 bool ReadView(napi_env env, napi_value value, void** data, size_t* bytes, const char* name);
 /** Like ReadView, and also a bare ArrayBuffer. */
 bool ReadMemory(napi_env env, napi_value value, void** data, size_t* bytes, const char* name);
+/**
+ * Copies an opaque driver record of `size` bytes (an IPC handle, an exported pool pointer) from
+ * the view `value` into `record`; a view of another length is a RangeError with `wrongSize`.
+ */
+bool ReadOpaqueRecord(napi_env env, napi_value value, void* record, size_t size, const char* name,
+                      const char* wrongSize);
 /** A BigUint64Array: its data, in place (no copy), and its length in elements. */
 bool ReadBigUint64Array(napi_env env, napi_value value, uint64_t** data, size_t* length, const char* name);
 

@@ -82,7 +82,9 @@ bool ReadInt(napi_env env, napi_value value, int32_t* out, const char* name) {
   return true;
 }
 
-bool ReadView(napi_env env, napi_value value, void** data, size_t* bytes, const char* name) {
+// The bytes of a TypedArray or DataView; false, with nothing thrown, for anything else (each
+// caller names what it accepts). Inlined into both callers.
+inline bool ViewBytes(napi_env env, napi_value value, void** data, size_t* bytes) {
   napi_typedarray_type type;
   size_t length;
   // One call decides the common case; it fails without side effects on anything else.
@@ -91,10 +93,12 @@ bool ReadView(napi_env env, napi_value value, void** data, size_t* bytes, const 
     return true;
   }
   bool isDataView = false;
-  if (napi_is_dataview(env, value, &isDataView) == napi_ok && isDataView &&
-      napi_get_dataview_info(env, value, bytes, data, nullptr, nullptr) == napi_ok) {
-    return true;
-  }
+  return napi_is_dataview(env, value, &isDataView) == napi_ok && isDataView &&
+         napi_get_dataview_info(env, value, bytes, data, nullptr, nullptr) == napi_ok;
+}
+
+bool ReadView(napi_env env, napi_value value, void** data, size_t* bytes, const char* name) {
+  if (ViewBytes(env, value, data, bytes)) return true;
   return Throw(env, false, name, " must be an ArrayBufferView (a TypedArray, Buffer or DataView)");
 }
 
@@ -103,18 +107,21 @@ bool ReadMemory(napi_env env, napi_value value, void** data, size_t* bytes, cons
   if (napi_is_arraybuffer(env, value, &isArrayBuffer) == napi_ok && isArrayBuffer) {
     return napi_get_arraybuffer_info(env, value, data, bytes) == napi_ok;
   }
-  napi_typedarray_type type;
-  size_t length;
-  if (napi_get_typedarray_info(env, value, &type, &length, data, nullptr, nullptr) == napi_ok) {
-    *bytes = length * ElementSize(type);
-    return true;
-  }
-  bool isDataView = false;
-  if (napi_is_dataview(env, value, &isDataView) == napi_ok && isDataView &&
-      napi_get_dataview_info(env, value, bytes, data, nullptr, nullptr) == napi_ok) {
-    return true;
-  }
+  if (ViewBytes(env, value, data, bytes)) return true;
   return Throw(env, false, name, " must be an ArrayBufferView or an ArrayBuffer");
+}
+
+bool ReadOpaqueRecord(napi_env env, napi_value value, void* record, size_t size, const char* name,
+                      const char* wrongSize) {
+  void* bytes = nullptr;
+  size_t length = 0;
+  if (!ReadView(env, value, &bytes, &length, name)) return false;
+  if (length != size) {
+    napi_throw_range_error(env, nullptr, wrongSize);
+    return false;
+  }
+  std::memcpy(record, bytes, size);
+  return true;
 }
 
 bool ReadBigUint64Array(napi_env env, napi_value value, uint64_t** data, size_t* length, const char* name) {

@@ -36,16 +36,8 @@ export function resolveCopyToNewHost(
   position: unknown,
   nbytes: unknown,
 ): { position: number; nbytes: number } {
-  const start = checkPosition(position, size);
-  const count = checkByteCount(nbytes);
-  const available = size - start;
-  if (count === -1) return { position: start, nbytes: available };
-  if (count > available) {
-    throw new RangeError(
-      `requested more to copy than available from device buffer: ${count} bytes from position ${start}, ${available} available`,
-    );
-  }
-  return { position: start, nbytes: count };
+  // A new array is made to fit: the given-array rules with no limit on the destination.
+  return resolveCopyToGivenHost(size, Number.POSITIVE_INFINITY, position, nbytes);
 }
 
 /** `copyToHost` into a given host array of `destinationSize` bytes. */

@@ -4,8 +4,6 @@ import {
   checkSize,
   type Device,
   DeviceAttribute,
-  MemAllocationType,
-  MemHandleType,
   MemLocationType,
   MemPoolAttribute,
   NotSupportedError,
@@ -16,15 +14,15 @@ import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
+import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
-  allocationHandleArgument,
   checkInterprocess,
+  createOwnedPool,
+  importPoolResource,
   keepAllReleaseThreshold,
-  PoolMemoryResource,
   type PoolSetup,
   poolUuid,
-} from './pool-memory-resource.js';
-import { lookUpResource } from './resource-registry.js';
+} from './pool-setup.js';
 
 /** Options for {@link DeviceMemoryResource}. Giving any (even `{}`) creates a pool the resource owns. */
 export interface DeviceMemoryResourceOptions {
@@ -70,24 +68,13 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   ): DeviceMemoryResource {
     checkDeviceKind(device);
     if (device === undefined) throw new TypeError('fromAllocationHandle needs the device the pool lives on');
-    const { fd, uuid, consumed } = allocationHandleArgument(handle);
-    try {
-      const existing = uuid === null ? undefined : lookUpResource(uuid);
-      if (existing instanceof DeviceMemoryResource && !existing.isClosed) return existing;
-      const runtime = activeRuntime();
-      const ordinal = deviceOrdinal(runtime, device);
-      checkInterprocess(runtime, 'DeviceMemoryResource.fromAllocationHandle');
-      runtime.makeCurrent(ordinal);
-      const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
-      const resource = new DeviceMemoryResource(
-        ordinal,
-        new ImportedPool({ runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null }),
-      );
-      if (uuid !== null) resource.register(uuid);
-      return resource;
-    } finally {
-      consumed?.close();
-    }
+    return importPoolResource(
+      handle,
+      'DeviceMemoryResource.fromAllocationHandle',
+      DeviceMemoryResource,
+      (runtime) => deviceOrdinal(runtime, device),
+      (imported) => new DeviceMemoryResource(imported.setup.ordinal, imported),
+    );
   }
 
   /** The device's ordinal. */
@@ -163,22 +150,8 @@ function createDevicePool(
     }
     return { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
   }
-  const pool = driver.memPoolCreate({
-    allocationType: MemAllocationType.Pinned,
-    location: { type: MemLocationType.Device, id: ordinal },
-    handleTypes: ipcEnabled ? MemHandleType.PosixFileDescriptor : MemHandleType.None,
-    maxSize,
-  });
-  try {
-    driver.memPoolSetAttribute(
-      pool,
-      MemPoolAttribute.ReleaseThreshold,
-      releaseThreshold ?? keepAllReleaseThreshold,
-    );
-  } catch (error) {
-    driver.memPoolDestroy(pool);
-    throw error;
-  }
+  const location = { type: MemLocationType.Device, id: ordinal };
+  const pool = createOwnedPool(driver, location, maxSize, releaseThreshold, ipcEnabled);
   return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
 }
 

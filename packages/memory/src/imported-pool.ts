@@ -1,4 +1,4 @@
-import type { PoolSetup } from './pool-memory-resource.js';
+import type { PoolSetup } from './pool-setup.js';
 
 /**
  * @internal The explicit construction path of an imported pool: `fromAllocationHandle` passes

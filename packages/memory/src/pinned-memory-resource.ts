@@ -6,26 +6,22 @@ import {
   DeviceAttribute,
   type DriverHandle,
   MemAccessFlags,
-  MemAllocationType,
-  MemHandleType,
   type MemLocation,
   MemLocationType,
-  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
-  allocationHandleArgument,
   checkInterprocess,
-  keepAllReleaseThreshold,
-  PoolMemoryResource,
+  createOwnedPool,
+  importPoolResource,
   type PoolSetup,
   poolUuid,
-} from './pool-memory-resource.js';
-import { lookUpResource } from './resource-registry.js';
+} from './pool-setup.js';
 
 /** Options for {@link PinnedMemoryResource}. */
 export interface PinnedMemoryResourceOptions {
@@ -71,29 +67,16 @@ export class PinnedMemoryResource extends PoolMemoryResource {
    * @throws NotSupportedError on a driver without interprocess sharing.
    */
   static fromAllocationHandle(handle: IpcAllocationHandle | number): PinnedMemoryResource {
-    const { fd, uuid, consumed } = allocationHandleArgument(handle);
-    try {
-      const existing = uuid === null ? undefined : lookUpResource(uuid);
-      if (existing instanceof PinnedMemoryResource && !existing.isClosed) return existing;
-      const runtime = activeRuntime();
-      checkInterprocess(runtime, 'PinnedMemoryResource.fromAllocationHandle');
-      const ordinal = runtime.currentDevice;
-      runtime.makeCurrent(ordinal);
-      const pool = runtime.driver.memPoolImportFromFileDescriptor(fd);
-      try {
-        grantEveryDevice(runtime, pool);
-      } catch (error) {
-        runtime.driver.memPoolDestroy(pool);
-        throw error;
-      }
-      const resource = new PinnedMemoryResource(
-        new ImportedPool({ runtime, pool, owned: true, ipcEnabled: true, mapped: true, ordinal, uuid: null }),
-      );
-      if (uuid !== null) resource.register(uuid);
-      return resource;
-    } finally {
-      consumed?.close();
-    }
+    return importPoolResource(
+      handle,
+      'PinnedMemoryResource.fromAllocationHandle',
+      PinnedMemoryResource,
+      (runtime) => runtime.currentDevice,
+      (imported) => {
+        grantEveryDevice(imported.setup.runtime, imported.setup.pool);
+        return new PinnedMemoryResource(imported);
+      },
+    );
   }
 
   /** The host NUMA node the memory is on, or -1 when the OS places it. */
@@ -161,23 +144,8 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
   const location: MemLocation =
     node >= 0 ? { type: MemLocationType.HostNuma, id: node } : { type: MemLocationType.Host, id: 0 };
   const driver = runtime.driver;
-  const pool = driver.memPoolCreate({
-    allocationType: MemAllocationType.Pinned,
-    location,
-    handleTypes: ipcEnabled ? MemHandleType.PosixFileDescriptor : MemHandleType.None,
-    maxSize,
-  });
-  try {
-    driver.memPoolSetAttribute(
-      pool,
-      MemPoolAttribute.ReleaseThreshold,
-      releaseThreshold ?? keepAllReleaseThreshold,
-    );
-    grantEveryDevice(runtime, pool);
-  } catch (error) {
-    driver.memPoolDestroy(pool);
-    throw error;
-  }
+  const pool = createOwnedPool(driver, location, maxSize, releaseThreshold, ipcEnabled);
+  grantEveryDevice(runtime, pool);
   const setup = {
     runtime,
     pool,
@@ -193,13 +161,19 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
 /**
  * Read-write access for every device. A host pool starts with no device access, and copies to
  * or from memory the device cannot map are staged by the driver at a fraction of the speed.
+ * A pool that cannot be granted is destroyed (it is the caller's to give up).
  */
 function grantEveryDevice(runtime: DriverRuntime, pool: DriverHandle): void {
   const driver = runtime.driver;
-  for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
-    const location: MemLocation = { type: MemLocationType.Device, id: ordinal };
-    if (driver.memPoolGetAccess(pool, location) !== MemAccessFlags.ReadWrite) {
-      driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
+  try {
+    for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
+      const location: MemLocation = { type: MemLocationType.Device, id: ordinal };
+      if (driver.memPoolGetAccess(pool, location) !== MemAccessFlags.ReadWrite) {
+        driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
+      }
     }
+  } catch (error) {
+    driver.memPoolDestroy(pool);
+    throw error;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   CudaError,
   CudaStateError,
@@ -6,46 +5,24 @@ import {
   checkSize,
   type Driver,
   type DriverHandle,
-  describeValue,
-  NotSupportedError,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { importedMemoryError } from './imported-memory-check.js';
 import { ImportedPointerCounts } from './imported-pointer-counts.js';
-import { exportedHandle, IpcAllocationHandle } from './ipc-allocation-handle.js';
+import { exportedHandle, type IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
 import { MemoryResource } from './memory-resource.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';
+import type { PoolSetup } from './pool-setup.js';
 import { allDevices, destroyAfterQueuedFrees, type QueuedFrees } from './pool-teardown.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
 export type { PoolAttributes };
-
-/**
- * Release threshold cumem gives pools by default: "keep everything". With the driver's default
- * of 0 a pool returns its memory to the system at every synchronization and the next allocation
- * maps it again, which costs far more than the allocation itself (cuda.core raises the
- * threshold of the device's current pool the same way). The largest exact number stands for
- * "no limit".
- */
-export const keepAllReleaseThreshold = Number.MAX_SAFE_INTEGER;
-
-/** @internal What a pool resource is made of, decided before it is constructed. */
-export interface PoolSetup {
-  readonly runtime: DriverRuntime;
-  readonly pool: DriverHandle;
-  readonly owned: boolean;
-  readonly ipcEnabled: boolean;
-  readonly mapped: boolean;
-  /** Device whose context and default stream the pool's work uses. */
-  readonly ordinal: number;
-  readonly uuid: string | null;
-}
 
 /** The stream-ordered pool resources (device and pinned): allocation through `cuMemAllocFromPoolAsync`. */
 export abstract class PoolMemoryResource extends MemoryResource {
@@ -311,38 +288,5 @@ function mappedAllocation(resource: MemoryResource): TypeError {
 function foreignStream(resource: PoolMemoryResource, stream: Stream): CudaStateError {
   return new CudaStateError(
     `the stream belongs to driver ${stream.runtime.driver.name}, this ${resource.constructor.name} to ${resource.runtime.driver.name}`,
-  );
-}
-
-/** @internal A new uuid for an IPC-enabled pool, null otherwise. */
-export function poolUuid(ipcEnabled: boolean): string | null {
-  return ipcEnabled ? randomUUID() : null;
-}
-
-/** @internal Refuses IPC on drivers without it, before the driver is touched. */
-export function checkInterprocess(runtime: DriverRuntime, what: string): void {
-  if (!runtime.capabilities.interprocess) {
-    throw new NotSupportedError(
-      `${what} needs interprocess pool sharing (POSIX file descriptors, Linux), which driver ${runtime.driver.name} ` +
-        'does not offer (capabilities.interprocess = false)',
-    );
-  }
-}
-
-/**
- * @internal The descriptor and uuid of an allocation handle argument (an IpcAllocationHandle,
- * or a raw file descriptor number that stays the caller's).
- */
-export function allocationHandleArgument(handle: unknown): {
-  fd: number;
-  uuid: string | null;
-  consumed?: IpcAllocationHandle;
-} {
-  if (handle instanceof IpcAllocationHandle) {
-    return { fd: handle.fileDescriptor, uuid: handle.uuid, consumed: handle };
-  }
-  if (typeof handle === 'number') return { fd: checkSize(handle, 'handle'), uuid: null };
-  throw new TypeError(
-    `handle must be an IpcAllocationHandle or a file descriptor number, got ${describeValue(handle)}`,
   );
 }

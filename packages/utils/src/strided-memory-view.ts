@@ -37,13 +37,12 @@ export interface FromHostOptions {
   readonly strides?: readonly number[] | null;
 }
 
-interface ViewState {
-  readonly layout: StridedLayout;
-  readonly dtype: DType;
-  readonly readonly: boolean;
-  readonly deviceId: number;
-  readonly isDeviceAccessible: boolean;
-  readonly exportingObject: unknown;
+/** What a view is made from: its public fields (typed as the class declares them) and the memory. */
+interface ViewState
+  extends Pick<
+    StridedMemoryView,
+    'layout' | 'dtype' | 'readonly' | 'deviceId' | 'isDeviceAccessible' | 'exportingObject'
+  > {
   /** Address of element offset 0 of the layout. */
   readonly base: bigint;
   /** JS memory from `base` on, for views of host arrays. */

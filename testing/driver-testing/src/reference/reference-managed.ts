@@ -1,5 +1,6 @@
 import {
   type DevicePointer,
+  type Driver,
   type DriverHandle,
   MemAdvise,
   type MemLocation,
@@ -15,6 +16,9 @@ import type { ReferenceState } from './reference-state.js';
 
 // Bytes a discarded range reads as: "indeterminate" in cuda.h, so something other than the old data.
 const discardedByte = 0xdd;
+
+/** (pointers, sizes, count, locations, locationStarts, stream): the same for both prefetching batches. */
+type PrefetchBatchArguments = Parameters<Driver['memPrefetchBatchAsync']>;
 
 /**
  * The managed-memory, pointer-attribute and host-view members of the reference driver, kept
@@ -59,31 +63,13 @@ export abstract class ReferenceManaged {
     allocation.managed?.prefetch(offset, size, stored);
   }
 
-  memPrefetchBatchAsync(
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
-  ): void {
-    this.prefetchBatch(
-      'cuMemPrefetchBatchAsync',
-      false,
-      pointers,
-      sizes,
-      count,
-      locations,
-      locationStarts,
-      stream,
-    );
+  // The batch members take their parameter lists from the contract.
+  memPrefetchBatchAsync(...args: PrefetchBatchArguments): void {
+    this.prefetchBatch('cuMemPrefetchBatchAsync', false, ...args);
   }
 
   memDiscardBatchAsync(
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    stream: DriverHandle,
+    ...[pointers, sizes, count, stream]: Parameters<Driver['memDiscardBatchAsync']>
   ): void {
     const call = 'cuMemDiscardBatchAsync';
     this.state.refuseBatchInLegacyMode(call, 'batchPrefetchDiscard');
@@ -93,24 +79,8 @@ export abstract class ReferenceManaged {
     }
   }
 
-  memDiscardAndPrefetchBatchAsync(
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
-  ): void {
-    this.prefetchBatch(
-      'cuMemDiscardAndPrefetchBatchAsync',
-      true,
-      pointers,
-      sizes,
-      count,
-      locations,
-      locationStarts,
-      stream,
-    );
+  memDiscardAndPrefetchBatchAsync(...args: PrefetchBatchArguments): void {
+    this.prefetchBatch('cuMemDiscardAndPrefetchBatchAsync', true, ...args);
   }
 
   memRangeGetAttribute(pointer: DevicePointer, size: number, attribute: number): number {
@@ -230,12 +200,7 @@ export abstract class ReferenceManaged {
   private prefetchBatch(
     call: string,
     discard: boolean,
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
+    ...[pointers, sizes, count, locations, locationStarts, stream]: PrefetchBatchArguments
   ): void {
     this.state.refuseBatchInLegacyMode(call, 'batchPrefetchDiscard');
     for (const location of locations) this.state.refuseNumaInLegacyMode(location, call);

@@ -1,0 +1,50 @@
+// A row's targets (the `checks` of rows.mjs): as text for the report, and judged against the
+// merged results of a run.
+
+const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥', minSpeedup: '≥' };
+
+/** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
+export function describeChecks(row) {
+  return row.checks
+    .map((check) => {
+      const { impl, kind, value, onDevice } = check;
+      let text;
+      if (kind === 'max' || kind === 'min') text = `${impl} ${SYMBOL[kind]} ${value} ${row.unit}`;
+      else if (kind === 'minSpeedup')
+        text = `${impl} zero-copy ${SYMBOL[kind]} ${value}× faster than the host round trip`;
+      else if (kind === 'minOfReference')
+        text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
+      else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
+      else text = `${impl} ${SYMBOL[kind]} ${value}× C`;
+      return onDevice ? `${text} (on ${onDevice})` : text;
+    })
+    .join(', ');
+}
+
+/**
+ * Evaluates a row's checks against its merged results. A check whose values are missing fails;
+ * one limited to another device is reported as not applicable.
+ */
+export function evaluateChecks(row, { results, reference, deviceName, variants = {} }) {
+  return row.checks.map((check) => {
+    if (check.kind === 'minSpeedup') {
+      // The implementation's own ratio of two variants measured in the same run.
+      const speedup = variants[check.impl]?.speedup;
+      if (typeof speedup !== 'number')
+        return { ...check, applicable: true, ok: false, note: 'missing measurement' };
+      return { ...check, applicable: true, measured: speedup, ok: speedup >= check.value };
+    }
+    const value = results[check.impl];
+    const base = check.kind === 'minOfReference' ? reference : check.kind.endsWith('Ratio') ? results.c : 1;
+    const outcome = { ...check };
+    if (check.onDevice && !String(deviceName ?? '').includes(check.onDevice)) {
+      return { ...outcome, applicable: false, ok: null };
+    }
+    if (typeof value !== 'number' || typeof base !== 'number' || !(base > 0)) {
+      return { ...outcome, applicable: true, ok: false, note: 'missing measurement' };
+    }
+    const measured = check.kind === 'max' || check.kind === 'min' ? value : value / base;
+    const ok = check.kind.startsWith('max') ? measured <= check.value : measured >= check.value;
+    return { ...outcome, applicable: true, measured, ok };
+  });
+}
