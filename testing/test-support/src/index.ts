@@ -1,0 +1,3 @@
+// Test support that several cumem packages share (a private workspace package, never published).
+export { patternBytes } from './pattern-bytes.js';
+export { argumentLists, fuzzEntryPoints, runsPerEntryPoint, specialValues } from './public-api-fuzz.js';
