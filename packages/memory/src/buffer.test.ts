@@ -1,5 +1,6 @@
 import { CudaStateError, Device } from '@cumem/core-types';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';
@@ -143,9 +144,7 @@ describeEachDriver(adapters, 'Buffer', (entry) => {
     });
 
     it('copies JS memory with cuMemcpyHtoD/DtoH only for device memory (host pools refuse them)', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const device = new DeviceMemoryResource(0);
         const pinned = new PinnedMemoryResource();
         using onDevice = device.allocate(64);
@@ -165,9 +164,7 @@ describeEachDriver(adapters, 'Buffer', (entry) => {
         expect(log.calls.filter((call) => call.startsWith('memcpy'))).toEqual(['memcpyAsync', 'memcpyAsync']);
         expect(back).toEqual(data);
         pinned.close();
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('copies nothing for an empty buffer', () => {

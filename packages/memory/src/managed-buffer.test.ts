@@ -7,6 +7,7 @@ import {
   MemRangeAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
+import { withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
@@ -124,9 +125,7 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
     });
 
     it('assignment advises only the difference', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const counted = new ManagedMemoryResource();
         using buffer = counted.allocate(4096);
         buffer.accessedBy = [new Device(0)];
@@ -141,15 +140,11 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         expect([...buffer.accessedBy]).toEqual([new Host()]);
         buffer.accessedBy = [];
         expect(buffer.accessedBy.size).toBe(0);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('a bad element throws before any driver call, leaving the advice unchanged', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const counted = new ManagedMemoryResource();
         using buffer = counted.allocate(4096);
         buffer.accessedBy = [new Device(0)];
@@ -165,14 +160,10 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         }).toThrow(TypeError);
         expect(log.calls).toEqual([]);
         expect([...buffer.accessedBy]).toEqual([new Device(0)]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
     it('a NUMA host is a TypeError before any driver call (accessed-by takes Device or Host only)', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const counted = new ManagedMemoryResource();
         using buffer = counted.allocate(4096);
         buffer.accessedBy = [new Device(0)];
@@ -186,9 +177,7 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         }
         expect(log.calls.filter((call) => call === 'memAdvise')).toEqual([]);
         expect([...buffer.accessedBy]).toEqual([new Device(0)]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('a driver failure midway through an assignment rolls back what was applied', () => {

@@ -1,4 +1,5 @@
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import type { Buffer } from './buffer.js';
@@ -86,9 +87,7 @@ describeEachDriver(adapters, 'reliability', (entry) => {
     });
 
     it('are released for pinned and managed memory too', async () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      await withCountingDriver(useDriver, entry.driver, async (log) => {
         const pinned = new PinnedMemoryResource();
         const managed = new ManagedMemoryResource();
         (() => {
@@ -105,16 +104,12 @@ describeEachDriver(adapters, 'reliability', (entry) => {
         expect(count('memFree')).toBe(20);
         expect(pinned.attributes.usedMemCurrent).toBe(0);
         pinned.close();
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
   });
 
   it('double close is harmless and reaches the driver once', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const mr = new DeviceMemoryResource(0);
       const buffer = mr.allocate(64);
       log.reset();
@@ -130,8 +125,6 @@ describeEachDriver(adapters, 'reliability', (entry) => {
       owned.close();
       expect(log.calls.filter((call) => call === 'streamDestroy')).toHaveLength(1);
       expect(log.calls.filter((call) => call === 'memPoolDestroy')).toHaveLength(1);
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });

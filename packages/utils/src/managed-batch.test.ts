@@ -8,6 +8,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
@@ -147,9 +148,7 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
   });
 
   it('validates every argument before any driver call', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const plain = new DeviceMemoryResource(0).allocate(1024);
       log.reset();
       expect(() => prefetchBatch(stream, buffers[0] as never, device)).toThrow(TypeError);
@@ -178,9 +177,7 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
       discardBatch(stream, []);
       expect(log.calls).toEqual([]);
       plain.close();
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });
 
@@ -209,9 +206,7 @@ describe('managed batch operations without batch entry points (CUDA 12 forms)', 
   });
 
   it('requireBatch and discard say which CUDA version they need, before any driver call', () => {
-    const { driver, log } = countingDriver(legacy);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, legacy, (log) => {
       const buffers = [managed.allocate(4096)];
       log.reset();
       expect(() => prefetchBatch(stream, buffers, new Host(), { requireBatch: true })).toThrow(
@@ -224,8 +219,6 @@ describe('managed batch operations without batch entry points (CUDA 12 forms)', 
       );
       expect(() => prefetchBatch(stream, buffers, new Host({ numaId: 0 }))).toThrow(NotSupportedError);
       expect(log.calls).toEqual([]);
-    } finally {
-      useDriver(legacy);
-    }
+    });
   });
 });
