@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { poolSharingDrivers } from '@cumem/test-support';
 import { describeEachDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
@@ -183,13 +184,7 @@ describeEachDriver(
       });
     });
   },
-  {
-    gpuOnly: true,
-    requires: (driver) =>
-      driver.capabilities.interprocess
-        ? undefined
-        : 'not applicable: the driver cannot share pools between processes',
-  },
+  poolSharingDrivers,
 );
 
 describeEachDriverWithDevices(
@@ -211,11 +206,5 @@ describeEachDriverWithDevices(
       mr.close();
     });
   },
-  {
-    gpuOnly: true,
-    requires: (driver) =>
-      driver.capabilities.interprocess
-        ? undefined
-        : 'not applicable: the driver cannot share pools between processes',
-  },
+  poolSharingDrivers,
 );
