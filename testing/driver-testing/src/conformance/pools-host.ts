@@ -8,7 +8,14 @@ import {
 } from '@cumem/core-types';
 import { expect } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
+import {
+  expectCudaError,
+  expectSameBytes,
+  MiB,
+  randomBytes,
+  readBack,
+  withManagedPoolMemory,
+} from './support.js';
 /**
  * Pools of host and managed memory (CUDA 13.0 drivers) and the pool-creation failures that
  * depend on the location: the part of {@link poolCases} that needs a capability flag.
@@ -111,26 +118,15 @@ export function hostPoolCases(suite: SuiteContext): void {
     'managedMemoryPools',
     'a Managed pool hands out managed memory, readable from the host',
     () => {
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Managed,
-        location: { type: MemLocationType.Device, id: suite.device },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
       const size = 2 * MiB;
       const data = randomBytes(size);
-      const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
-      try {
+      withManagedPoolMemory(suite.driver, suite.device, suite.stream, size, (pointer) => {
         expect(suite.driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged)).toBe(1);
         suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
         suite.driver.streamSynchronize(suite.stream);
         expectSameBytes(suite.driver.hostView(pointer, size), data);
         expectSameBytes(readBack(suite.driver, pointer, size), data);
-      } finally {
-        suite.driver.memFreeAsync(pointer, suite.stream);
-        suite.driver.streamSynchronize(suite.stream);
-        suite.driver.memPoolDestroy(pool);
-      }
+      });
     },
   );
 

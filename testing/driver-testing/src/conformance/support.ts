@@ -2,7 +2,11 @@ import {
   CudaError,
   type Driver,
   type DriverCapabilities,
+  type DriverHandle,
   type EntryPointMode,
+  MemAllocationType,
+  MemHandleType,
+  MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
 import { deriveCapabilities, symbolsOfVersion } from '@cumem/driver-kit';
@@ -84,6 +88,33 @@ export function withDeviceMemory<T>(driver: Driver, size: number, body: (pointer
     return body(pointer);
   } finally {
     driver.memFree(pointer);
+  }
+}
+
+/**
+ * Runs `body` with `size` bytes of a new managed pool on `device` (allocated on `stream`), then
+ * frees them, waits for the free and destroys the pool, also when `body` throws.
+ */
+export function withManagedPoolMemory<T>(
+  driver: Driver,
+  device: number,
+  stream: DriverHandle,
+  size: number,
+  body: (pointer: bigint) => T,
+): T {
+  const pool = driver.memPoolCreate({
+    allocationType: MemAllocationType.Managed,
+    location: { type: MemLocationType.Device, id: device },
+    handleTypes: MemHandleType.None,
+    maxSize: 0,
+  });
+  const pointer = driver.memAllocFromPoolAsync(size, pool, stream);
+  try {
+    return body(pointer);
+  } finally {
+    driver.memFreeAsync(pointer, stream);
+    driver.streamSynchronize(stream);
+    driver.memPoolDestroy(pool);
   }
 }
 

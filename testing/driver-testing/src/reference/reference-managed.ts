@@ -1,5 +1,6 @@
 import {
   type DevicePointer,
+  type Driver,
   type DriverHandle,
   MemAdvise,
   type MemLocation,
@@ -12,6 +13,9 @@ import { detach } from './address-space.js';
 import { cudaError } from './cuda-errors.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
 import type { ReferenceState } from './reference-state.js';
+
+/** The arguments of the batch prefetches (the same for discard-and-prefetch). */
+type PrefetchBatchArguments = Parameters<Driver['memPrefetchBatchAsync']>;
 
 // Bytes a discarded range reads as: "indeterminate" in cuda.h, so something other than the old data.
 const discardedByte = 0xdd;
@@ -59,24 +63,8 @@ export abstract class ReferenceManaged {
     allocation.managed?.prefetch(offset, size, stored);
   }
 
-  memPrefetchBatchAsync(
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
-  ): void {
-    this.prefetchBatch(
-      'cuMemPrefetchBatchAsync',
-      false,
-      pointers,
-      sizes,
-      count,
-      locations,
-      locationStarts,
-      stream,
-    );
+  memPrefetchBatchAsync(...args: PrefetchBatchArguments): void {
+    this.prefetchBatch('cuMemPrefetchBatchAsync', false, ...args);
   }
 
   memDiscardBatchAsync(
@@ -93,24 +81,8 @@ export abstract class ReferenceManaged {
     }
   }
 
-  memDiscardAndPrefetchBatchAsync(
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
-  ): void {
-    this.prefetchBatch(
-      'cuMemDiscardAndPrefetchBatchAsync',
-      true,
-      pointers,
-      sizes,
-      count,
-      locations,
-      locationStarts,
-      stream,
-    );
+  memDiscardAndPrefetchBatchAsync(...args: PrefetchBatchArguments): void {
+    this.prefetchBatch('cuMemDiscardAndPrefetchBatchAsync', true, ...args);
   }
 
   memRangeGetAttribute(pointer: DevicePointer, size: number, attribute: number): number {
@@ -230,12 +202,7 @@ export abstract class ReferenceManaged {
   private prefetchBatch(
     call: string,
     discard: boolean,
-    pointers: BigUint64Array,
-    sizes: BigUint64Array,
-    count: number,
-    locations: readonly MemLocation[],
-    locationStarts: readonly number[],
-    stream: DriverHandle,
+    ...[pointers, sizes, count, locations, locationStarts, stream]: PrefetchBatchArguments
   ): void {
     this.state.refuseBatchInLegacyMode(call, 'batchPrefetchDiscard');
     for (const location of locations) this.state.refuseNumaInLegacyMode(location, call);
