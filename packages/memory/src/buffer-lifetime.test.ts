@@ -11,13 +11,15 @@ import { ManagedMemoryResource } from './managed-memory-resource.js';
 import { defaultStream, Stream } from './stream.js';
 
 describeEachDriver(adapters, 'Buffer', (entry) => {
-  let mr: DeviceMemoryResource;
-  beforeAll(() => {
-    useDriver(entry.driver);
-    mr = new DeviceMemoryResource(0);
-  });
+  beforeAll(() => useDriver(entry.driver));
 
   describe('fromHandle', () => {
+    // The device's default pool, made once the driver is in use.
+    let mr: DeviceMemoryResource;
+    beforeAll(() => {
+      mr = new DeviceMemoryResource(0);
+    });
+
     it('borrows memory with neither mr nor owner, asking the driver how it is accessible', () => {
       using parent = mr.allocate(128);
       const borrowed = Buffer.fromHandle(parent.handle, 128);

@@ -2,15 +2,15 @@
 // whole process in both adapters (FATAL ERROR ... napi_throw). The scenario runs in a child process
 // (test/fixtures/terminate-wait-child.mjs), so an abort shows as a failed exit, not a dead vitest.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { packageRoot, requireBuiltPackage, runDriverChild } from '../test/child-process.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/terminate-wait-child.mjs', import.meta.url));
 const standInSource = fileURLToPath(new URL('../test/fixtures/stand-in-libcuda.c', import.meta.url));
 const standInChild = fileURLToPath(new URL('../test/fixtures/terminate-stand-in-child.mjs', import.meta.url));
@@ -28,24 +28,12 @@ describeEachDriver(
   'Worker terminated mid-wait (child process)',
   (entry) => {
     beforeAll(() => {
-      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
-        throw new Error('the child imports the built package: run `tsc -b` in packages/memory first');
-      }
+      requireBuiltPackage();
     });
 
     it('the process survives, and its main thread keeps waiting, copying and reading back', () => {
-      const result = spawnSync(process.execPath, [childScript], {
-        cwd: packageRoot,
-        env: { ...process.env, CUMEM_DRIVER: entry.name },
-        encoding: 'utf8',
-        timeout: 110_000,
-      });
-      // The child's stderr is the message, so a failure says what the child saw.
-      expect({ signal: result.signal, status: result.status }, result.stderr).toEqual({
-        signal: null,
-        status: 0,
-      });
-      const report = JSON.parse(result.stdout.trim().split('\n').at(-1) as string) as {
+      // The child's stderr is the failure's message, so a failure says what the child saw.
+      const report = runDriverChild(childScript, entry.name) as {
         kinds: KindReport[];
         dataIntact: boolean;
       };
