@@ -12,6 +12,7 @@ import {
   expectCudaError,
   expectSameBytes,
   MiB,
+  poolProperties,
   randomBytes,
   readBack,
   withManagedPoolMemory,
@@ -25,12 +26,9 @@ export function hostPoolCases(suite: SuiteContext): void {
     'hostMemoryPools',
     'a Host pool hands out host-accessible memory that device copies reach',
     () => {
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Pinned,
-        location: { type: MemLocationType.Host, id: 0 },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
+      const pool = suite.driver.memPoolCreate(
+        poolProperties(MemAllocationType.Pinned, { type: MemLocationType.Host, id: 0 }),
+      );
       // Devices may need explicit access to host pools; granting it is valid either way.
       suite.driver.memPoolSetAccess(
         pool,
@@ -79,12 +77,9 @@ export function hostPoolCases(suite: SuiteContext): void {
       // CUDA_ERROR_INVALID_VALUE), though it takes cuMemHostAlloc memory there.
       // The reference driver refuses them the same way, so CI catches a layer that breaks the rule.
       const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Pinned,
-        location: { type: MemLocationType.HostNuma, id: numa },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
+      const pool = suite.driver.memPoolCreate(
+        poolProperties(MemAllocationType.Pinned, { type: MemLocationType.HostNuma, id: numa }),
+      );
       suite.driver.memPoolSetAccess(
         pool,
         { type: MemLocationType.Device, id: suite.device },
@@ -137,12 +132,9 @@ export function hostPoolCases(suite: SuiteContext): void {
       // cuda.h (cuMemPoolCreate): "Specifying CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ... will result in CUDA_ERROR_INVALID_VALUE".
       expectCudaError(
         () =>
-          suite.driver.memPoolCreate({
-            allocationType: MemAllocationType.Pinned,
-            location: { type: MemLocationType.HostNumaCurrent, id: 0 },
-            handleTypes: MemHandleType.None,
-            maxSize: 0,
-          }),
+          suite.driver.memPoolCreate(
+            poolProperties(MemAllocationType.Pinned, { type: MemLocationType.HostNumaCurrent, id: 0 }),
+          ),
         'cuMemPoolCreate',
         'CUDA_ERROR_INVALID_VALUE',
       );
@@ -156,12 +148,13 @@ export function hostPoolCases(suite: SuiteContext): void {
       // cuda.h (cuMemPoolCreate): Host pools are not IPC capable; other handleTypes give CUDA_ERROR_INVALID_VALUE.
       expectCudaError(
         () =>
-          suite.driver.memPoolCreate({
-            allocationType: MemAllocationType.Pinned,
-            location: { type: MemLocationType.Host, id: 0 },
-            handleTypes: MemHandleType.PosixFileDescriptor,
-            maxSize: 0,
-          }),
+          suite.driver.memPoolCreate(
+            poolProperties(
+              MemAllocationType.Pinned,
+              { type: MemLocationType.Host, id: 0 },
+              MemHandleType.PosixFileDescriptor,
+            ),
+          ),
         'cuMemPoolCreate',
         'CUDA_ERROR_INVALID_VALUE',
       );

@@ -6,7 +6,9 @@ import {
   type EntryPointMode,
   MemAllocationType,
   MemHandleType,
+  type MemLocation,
   MemLocationType,
+  type MemPoolProperties,
   NotSupportedError,
 } from '@cumem/core-types';
 import { deriveCapabilities, symbolsOfVersion } from '@cumem/driver-kit';
@@ -91,6 +93,15 @@ export function withDeviceMemory<T>(driver: Driver, size: number, body: (pointer
   }
 }
 
+/** Properties of a pool of `allocationType` at `location`, without a size limit. */
+export function poolProperties(
+  allocationType: number,
+  location: MemLocation,
+  handleTypes: number = MemHandleType.None,
+): MemPoolProperties {
+  return { allocationType, location, handleTypes, maxSize: 0 };
+}
+
 /**
  * Runs `body` with `size` bytes of a new managed pool on `device` (allocated on `stream`), then
  * frees them, waits for the free and destroys the pool, also when `body` throws.
@@ -102,12 +113,9 @@ export function withManagedPoolMemory<T>(
   size: number,
   body: (pointer: bigint) => T,
 ): T {
-  const pool = driver.memPoolCreate({
-    allocationType: MemAllocationType.Managed,
-    location: { type: MemLocationType.Device, id: device },
-    handleTypes: MemHandleType.None,
-    maxSize: 0,
-  });
+  const pool = driver.memPoolCreate(
+    poolProperties(MemAllocationType.Managed, { type: MemLocationType.Device, id: device }),
+  );
   const pointer = driver.memAllocFromPoolAsync(size, pool, stream);
   try {
     return body(pointer);
