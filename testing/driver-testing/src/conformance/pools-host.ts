@@ -3,6 +3,7 @@ import {
   MemAccessFlags,
   MemAllocationType,
   MemHandleType,
+  type MemLocation,
   MemLocationType,
   PointerAttribute,
 } from '@cumem/core-types';
@@ -22,19 +23,23 @@ import {
  * depend on the location: the part of {@link poolCases} that needs a capability flag.
  */
 export function hostPoolCases(suite: SuiteContext): void {
+  /** A pinned pool at `location`, read-write for the suite device. */
+  const hostPool = (location: MemLocation) => {
+    const pool = suite.driver.memPoolCreate(poolProperties(MemAllocationType.Pinned, location));
+    // Devices may need explicit access to host pools; granting it is valid either way.
+    suite.driver.memPoolSetAccess(
+      pool,
+      { type: MemLocationType.Device, id: suite.device },
+      MemAccessFlags.ReadWrite,
+    );
+    return pool;
+  };
+
   suite.itWith(
     'hostMemoryPools',
     'a Host pool hands out host-accessible memory that device copies reach',
     () => {
-      const pool = suite.driver.memPoolCreate(
-        poolProperties(MemAllocationType.Pinned, { type: MemLocationType.Host, id: 0 }),
-      );
-      // Devices may need explicit access to host pools; granting it is valid either way.
-      suite.driver.memPoolSetAccess(
-        pool,
-        { type: MemLocationType.Device, id: suite.device },
-        MemAccessFlags.ReadWrite,
-      );
+      const pool = hostPool({ type: MemLocationType.Host, id: 0 });
       const size = 256 * 1024;
       const data = randomBytes(size);
       const device = suite.driver.memAlloc(size);
@@ -77,14 +82,7 @@ export function hostPoolCases(suite: SuiteContext): void {
       // CUDA_ERROR_INVALID_VALUE), though it takes cuMemHostAlloc memory there.
       // The reference driver refuses them the same way, so CI catches a layer that breaks the rule.
       const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
-      const pool = suite.driver.memPoolCreate(
-        poolProperties(MemAllocationType.Pinned, { type: MemLocationType.HostNuma, id: numa }),
-      );
-      suite.driver.memPoolSetAccess(
-        pool,
-        { type: MemLocationType.Device, id: suite.device },
-        MemAccessFlags.ReadWrite,
-      );
+      const pool = hostPool({ type: MemLocationType.HostNuma, id: numa });
       const size = 64 * 1024;
       const data = randomBytes(size);
       const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
