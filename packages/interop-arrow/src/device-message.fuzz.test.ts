@@ -21,6 +21,17 @@ function isTypedError(error: unknown): boolean {
   );
 }
 
+/** Copies of `bytes` with `minEdits` to `maxEdits` bytes set to arbitrary values. */
+function mutated(bytes: Uint8Array, minEdits: number, maxEdits: number): fc.Arbitrary<Uint8Array> {
+  return fc
+    .array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: minEdits, maxLength: maxEdits })
+    .map((edits) => {
+      const copy = bytes.slice();
+      for (const [position, value] of edits) copy[position % copy.byteLength] = value;
+      return copy;
+    });
+}
+
 function sampleTable(): Table {
   return new Table({
     id: vectorFromArray([1, 2, null, 4, 5], new Int32()),
@@ -91,17 +102,7 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
   });
 
   it('several mutated bytes at once give a batch or a typed error', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 2, maxLength: 8 }),
-        (edits) => {
-          const bytes = valid.slice();
-          for (const [position, value] of edits) bytes[position % bytes.byteLength] = value;
-          readAll(bytes);
-        },
-      ),
-      { numRuns: 300 },
-    );
+    fc.assert(fc.property(mutated(valid, 2, 8), readAll), { numRuns: 300 });
   });
 
   it('random bytes through readMessage and readRecordBatch give only typed errors', () => {
@@ -165,17 +166,7 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
     });
 
     it('mutated bytes of a stream with dictionary, list and string columns give a table or a typed error', () => {
-      fc.assert(
-        fc.property(
-          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
-          (edits) => {
-            const bytes = stream.slice();
-            for (const [position, value] of edits) bytes[position % bytes.byteLength] = value;
-            readTable(bytes);
-          },
-        ),
-        { numRuns: 400 },
-      );
+      fc.assert(fc.property(mutated(stream, 1, 4), readTable), { numRuns: 400 });
     });
 
     it('random bytes give only typed errors', () => {
