@@ -4,11 +4,22 @@
 import { CudaError, CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
-import { Field, Float64, Int32, List, type Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import {
+  Field,
+  Float64,
+  Int32,
+  List,
+  type RecordBatch,
+  type Schema,
+  Table,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
+import type { CudaBuffer } from './cuda-buffer.js';
 import { readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
 import { tableFromDevice, tableToDevice } from './device-table.js';
 
@@ -30,6 +41,27 @@ function mutated(bytes: Uint8Array, minEdits: number, maxEdits: number): fc.Arbi
       for (const [position, value] of edits) copy[position % copy.byteLength] = value;
       return copy;
     });
+}
+
+/**
+ * Reads `bytes` from device memory with `read`, then touches every value as a caller would (a
+ * result that only looks valid fails here): anything but a typed error fails the case.
+ */
+function readAndTouch(
+  context: Context,
+  bytes: Uint8Array,
+  read: (device: CudaBuffer) => Table | RecordBatch,
+): void {
+  const device = context.bufferFromData(bytes);
+  try {
+    const result = read(device);
+    for (const field of result.schema.fields) result.getChild(field.name)?.toArray();
+    for (const row of result) void row?.toJSON();
+  } catch (error) {
+    if (!isTypedError(error)) throw error;
+  } finally {
+    device.close();
+  }
 }
 
 function sampleTable(): Table {
@@ -58,19 +90,8 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
     device.close();
   });
 
-  // Touches every value, as a caller would: a batch that only looks valid fails here.
-  function readAll(bytes: Uint8Array): void {
-    const device = context.bufferFromData(bytes);
-    try {
-      const batch = readRecordBatch(device, schema);
-      for (const field of batch.schema.fields) batch.getChild(field.name)?.toArray();
-      for (const row of batch) void row?.toJSON();
-    } catch (error) {
-      if (!isTypedError(error)) throw error;
-    } finally {
-      device.close();
-    }
-  }
+  const readAll = (bytes: Uint8Array) =>
+    readAndTouch(context, bytes, (device) => readRecordBatch(device, schema));
 
   it('reads the unmutated message', () => {
     const device = context.bufferFromData(valid);
@@ -146,18 +167,10 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
       device.close();
     });
 
-    function readTable(bytes: Uint8Array): void {
-      const device = context.bufferFromData(bytes.byteLength === 0 ? new Uint8Array(1) : bytes);
-      try {
-        const table = tableFromDevice(device, { output: 'pageable' });
-        for (const field of table.schema.fields) table.getChild(field.name)?.toArray();
-        for (const row of table) void row?.toJSON();
-      } catch (error) {
-        if (!isTypedError(error)) throw error;
-      } finally {
-        device.close();
-      }
-    }
+    const readTable = (bytes: Uint8Array) =>
+      readAndTouch(context, bytes.byteLength === 0 ? new Uint8Array(1) : bytes, (device) =>
+        tableFromDevice(device, { output: 'pageable' }),
+      );
 
     it('reads the unmutated stream', () => {
       const device = context.bufferFromData(stream);
