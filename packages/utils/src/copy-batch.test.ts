@@ -1,16 +1,10 @@
 import { CudaStateError, NotSupportedError } from '@cumem/core-types';
-import { type Buffer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { withCountingDriver } from '@cumem/test-support';
+import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { download, withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
-
-function download(buffer: Buffer): Uint8Array {
-  const out = new Uint8Array(buffer.size);
-  buffer.copyTo(out);
-  return out;
-}
 
 describeEachDriver(adapters, 'copyBatch', (entry) => {
   let device: DeviceMemoryResource;

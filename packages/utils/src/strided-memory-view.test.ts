@@ -1,6 +1,6 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, PinnedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { withCountingDriver } from '@cumem/test-support';
+import { download, withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -23,12 +23,6 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
     const buffer = device.allocate(bytes.length);
     buffer.copyFrom(bytes);
     return buffer;
-  }
-
-  function download(buffer: Buffer): Uint8Array {
-    const out = new Uint8Array(buffer.size);
-    buffer.copyTo(out);
-    return out;
   }
 
   /** host -> device -> host through two strided views; checks both device and host bytes. */
