@@ -2,6 +2,8 @@
 import type { Driver } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
+import { useDriver } from '@cumem/memory';
+import { Context } from '../src/context.js';
 
 export { patternBytes } from '@cumem/test-support';
 
@@ -23,4 +25,10 @@ export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
       Buffer.from(b.buffer, b.byteOffset, b.byteLength),
     ) === 0
   );
+}
+
+/** Puts `driver` in use for @cumem/memory and returns a Context on its device 0. */
+export function contextWith(driver: Driver): Context {
+  useDriver(driver);
+  return new Context(0);
 }
