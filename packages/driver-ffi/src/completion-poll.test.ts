@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollUntilDone } from './completion-poll.js';
+import { type CompletionQuery, pollUntilDone } from './completion-poll.js';
 
 const notReady = 600;
 
@@ -61,28 +61,22 @@ describe("pollUntilDone (the FFI adapter's non-blocking waits)", () => {
 
   it('rejects (never throws) when the query itself throws, first or later', async () => {
     let settled = 0;
+    const poll = (query: CompletionQuery) =>
+      pollUntilDone(
+        query,
+        () => new Error('no'),
+        () => settled++,
+      );
     const boom = () => {
       throw new TypeError('bad handle');
     };
-    await expect(
-      pollUntilDone(
-        boom,
-        () => new Error('no'),
-        () => settled++,
-      ),
-    ).rejects.toThrow(TypeError);
+    await expect(poll(boom)).rejects.toThrow(TypeError);
     let calls = 0;
     const later = () => {
       if (++calls < 3) return notReady;
       throw new TypeError('later');
     };
-    await expect(
-      pollUntilDone(
-        later,
-        () => new Error('no'),
-        () => settled++,
-      ),
-    ).rejects.toThrow('later');
+    await expect(poll(later)).rejects.toThrow('later');
     expect(settled).toBe(2);
   });
 });

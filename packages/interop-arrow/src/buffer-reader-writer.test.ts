@@ -1,11 +1,10 @@
 import { CudaStateError } from '@cumem/core-types';
-import { useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
+import { adapters, contextWith, patternBytes } from '../test/support.js';
 import { BufferReader } from './buffer-reader.js';
 import { BufferWriter } from './buffer-writer.js';
-import { Context } from './context.js';
+import type { Context } from './context.js';
 
 // Mirrors pyarrow's test_BufferWriter, test_BufferWriter_edge_cases, test_BufferReader and
 // test_BufferReader_zero_size.
@@ -13,8 +12,7 @@ describeEachDriver(adapters, 'BufferReader and BufferWriter', (entry) => {
   let context: Context;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    context = new Context(0);
+    context = contextWith(entry.driver);
   });
 
   describe('BufferWriter', () => {

@@ -7,6 +7,16 @@ import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
 import { newHostBuffer } from './host-buffer.js';
 
+/** (position, nbytes) pairs pyarrow refuses as "position out of range" for a buffer of `size` bytes. */
+function outOfRange(size: number): ReadonlyArray<readonly [number, number]> {
+  return [
+    [size + 2, -1],
+    [-2, -1],
+    [size + 1, 0],
+    [-3, 0],
+  ];
+}
+
 // Mirrors pyarrow's test_cuda.py (test_Context, test_context_allocate_del,
 // test_context_device_buffer, test_copy_to_host, test_copy_from_host, test_copy_from_device,
 // test_context_from_object, test_foreign_buffer, test_CudaBuffer, test_HostBuffer).
@@ -112,12 +122,7 @@ describeEachDriver(adapters, 'CudaBuffer and Context', (entry) => {
       );
       expect(dbuf.copyToHost({ position: q, nbytes: 0 }).byteLength).toBe(0);
       log.reset();
-      for (const [position, nbytes] of [
-        [size + 2, -1],
-        [-2, -1],
-        [size + 1, 0],
-        [-3, 0],
-      ] as const) {
+      for (const [position, nbytes] of outOfRange(size)) {
         expect(() => dbuf.copyToHost({ position, nbytes })).toThrow(/position out of range/);
       }
       expect(() => dbuf.copyToHost({ position: 0, nbytes: size + 1 })).toThrow(
@@ -165,12 +170,7 @@ describeEachDriver(adapters, 'CudaBuffer and Context', (entry) => {
           ]);
         }
         log.reset();
-        for (const [position, nbytes] of [
-          [size + 2, -1],
-          [-2, -1],
-          [size + 1, 0],
-          [-3, 0],
-        ] as const) {
+        for (const [position, nbytes] of outOfRange(size)) {
           expect(() => put({ position, nbytes })).toThrow(/position out of range/);
         }
         expect(() => put({ position: 0, nbytes: size + 1 })).toThrow(

@@ -1,4 +1,3 @@
-import { useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import {
   Field,
@@ -15,9 +14,9 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adapters, sameBytes } from '../test/support.js';
+import { adapters, contextWith, sameBytes } from '../test/support.js';
 import { BufferReader } from './buffer-reader.js';
-import { Context } from './context.js';
+import type { Context } from './context.js';
 import { readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
 import { tableFromDevice, tableToDevice } from './device-table.js';
 import { newHostBuffer } from './host-buffer.js';
@@ -45,8 +44,7 @@ describeEachDriver(adapters, 'Arrow IPC in device memory', (entry) => {
   let context: Context;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    context = new Context(0);
+    context = contextWith(entry.driver);
   });
 
   describe('serializeRecordBatch / readRecordBatch (test_batch_serialize)', () => {

@@ -4,11 +4,22 @@
 import { CudaError, CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
-import { Field, Float64, Int32, List, type Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import {
+  Field,
+  Float64,
+  Int32,
+  List,
+  type RecordBatch,
+  type Schema,
+  Table,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
+import type { CudaBuffer } from './cuda-buffer.js';
 import { readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
 import { tableFromDevice, tableToDevice } from './device-table.js';
 
@@ -19,6 +30,38 @@ function isTypedError(error: unknown): boolean {
     CudaError.isInstance(error) ||
     CudaStateError.isInstance(error)
   );
+}
+
+/** Copies of `bytes` with `minEdits` to `maxEdits` bytes set to arbitrary values. */
+function mutated(bytes: Uint8Array, minEdits: number, maxEdits: number): fc.Arbitrary<Uint8Array> {
+  return fc
+    .array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: minEdits, maxLength: maxEdits })
+    .map((edits) => {
+      const copy = bytes.slice();
+      for (const [position, value] of edits) copy[position % copy.byteLength] = value;
+      return copy;
+    });
+}
+
+/**
+ * Reads `bytes` from device memory with `read`, then touches every value as a caller would (a
+ * result that only looks valid fails here): anything but a typed error fails the case.
+ */
+function readAndTouch(
+  context: Context,
+  bytes: Uint8Array,
+  read: (device: CudaBuffer) => Table | RecordBatch,
+): void {
+  const device = context.bufferFromData(bytes);
+  try {
+    const result = read(device);
+    for (const field of result.schema.fields) result.getChild(field.name)?.toArray();
+    for (const row of result) void row?.toJSON();
+  } catch (error) {
+    if (!isTypedError(error)) throw error;
+  } finally {
+    device.close();
+  }
 }
 
 function sampleTable(): Table {
@@ -47,19 +90,8 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
     device.close();
   });
 
-  // Touches every value, as a caller would: a batch that only looks valid fails here.
-  function readAll(bytes: Uint8Array): void {
-    const device = context.bufferFromData(bytes);
-    try {
-      const batch = readRecordBatch(device, schema);
-      for (const field of batch.schema.fields) batch.getChild(field.name)?.toArray();
-      for (const row of batch) void row?.toJSON();
-    } catch (error) {
-      if (!isTypedError(error)) throw error;
-    } finally {
-      device.close();
-    }
-  }
+  const readAll = (bytes: Uint8Array) =>
+    readAndTouch(context, bytes, (device) => readRecordBatch(device, schema));
 
   it('reads the unmutated message', () => {
     const device = context.bufferFromData(valid);
@@ -91,17 +123,7 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
   });
 
   it('several mutated bytes at once give a batch or a typed error', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 2, maxLength: 8 }),
-        (edits) => {
-          const bytes = valid.slice();
-          for (const [position, value] of edits) bytes[position % bytes.byteLength] = value;
-          readAll(bytes);
-        },
-      ),
-      { numRuns: 300 },
-    );
+    fc.assert(fc.property(mutated(valid, 2, 8), readAll), { numRuns: 300 });
   });
 
   it('random bytes through readMessage and readRecordBatch give only typed errors', () => {
@@ -145,18 +167,10 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
       device.close();
     });
 
-    function readTable(bytes: Uint8Array): void {
-      const device = context.bufferFromData(bytes.byteLength === 0 ? new Uint8Array(1) : bytes);
-      try {
-        const table = tableFromDevice(device, { output: 'pageable' });
-        for (const field of table.schema.fields) table.getChild(field.name)?.toArray();
-        for (const row of table) void row?.toJSON();
-      } catch (error) {
-        if (!isTypedError(error)) throw error;
-      } finally {
-        device.close();
-      }
-    }
+    const readTable = (bytes: Uint8Array) =>
+      readAndTouch(context, bytes.byteLength === 0 ? new Uint8Array(1) : bytes, (device) =>
+        tableFromDevice(device, { output: 'pageable' }),
+      );
 
     it('reads the unmutated stream', () => {
       const device = context.bufferFromData(stream);
@@ -165,17 +179,7 @@ describe('fuzz: Arrow IPC messages read from device memory (reference driver)', 
     });
 
     it('mutated bytes of a stream with dictionary, list and string columns give a table or a typed error', () => {
-      fc.assert(
-        fc.property(
-          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
-          (edits) => {
-            const bytes = stream.slice();
-            for (const [position, value] of edits) bytes[position % bytes.byteLength] = value;
-            readTable(bytes);
-          },
-        ),
-        { numRuns: 400 },
-      );
+      fc.assert(fc.property(mutated(stream, 1, 4), readTable), { numRuns: 400 });
     });
 
     it('random bytes give only typed errors', () => {

@@ -3,11 +3,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { CudaStateError } from '@cumem/core-types';
-import { defaultStream, useDriver } from '@cumem/memory';
+import { defaultStream } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
-import { Context } from './context.js';
+import { adapters, contextWith, patternBytes } from '../test/support.js';
+import type { Context } from './context.js';
 import { newHostBuffer } from './host-buffer.js';
 
 setFlagsFromString('--expose-gc');
@@ -26,8 +26,7 @@ describeEachDriver(adapters, 'Memory safety of CudaBuffer and HostBuffer', (entr
   let detaches: boolean;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    context = new Context(0);
+    context = contextWith(entry.driver);
     detaches = entry.driver.name !== 'ffi';
   });
 

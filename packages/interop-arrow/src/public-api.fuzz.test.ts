@@ -3,10 +3,11 @@
 // arbitrary JS values, returns or throws a typed error: never a crash, a hang, a plain Error or
 // an engine TypeError. Also serialised IPC handle bytes (IpcMemHandle.fromBuffer).
 import { useDriver } from '@cumem/memory';
+import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import * as arrow from './index.js';
 
 const driver = createReferenceDriver({ deviceCount: 2, totalMemory: 256 * 1024 * 1024 });
@@ -36,40 +37,14 @@ const instances: Record<string, () => object> = {
 // shared Context; neither is fuzzed.
 const internal = new Set(['new CudaBuffer', 'new HostBuffer', 'new IpcMemHandle', 'foreignBuffer']);
 
-// CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default.
-const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
-
-const special = fc.constantFrom<unknown>(
-  -1,
-  0,
-  1,
-  2,
-  3,
+const special = specialValues(
   8,
   16,
-  2 ** 31,
-  2 ** 53,
-  -0,
-  0.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  0n,
-  1n,
-  -1n,
-  2n ** 64n,
-  '',
   'pinned',
   'pageable',
   'auto',
-  null,
-  undefined,
-  true,
-  [],
-  {},
-  new Uint8Array(8),
   new ArrayBuffer(8),
   new Float32Array(4),
-  Symbol('x'),
   { staging: 'pinned' },
   { output: 'pageable' },
   { position: 4 },
@@ -81,32 +56,14 @@ const valid = fc.constantFrom(...Object.keys(instances), 'Table', 'Schema', 'Rec
   if (name === 'RecordBatch') return table().batches[0];
   return (instances[name] as () => object)();
 });
-const argument = fc.oneof(fc.anything(), special, valid);
-const argumentList = fc.array(argument, { maxLength: 4 });
+const argumentList = argumentLists(special, valid);
 
 describe('fuzz: @cumem/interop-arrow public entry points (reference driver)', () => {
   const entries = entryPointsOf(arrow as unknown as Record<string, unknown>, instances, internal).filter(
     (entry) => entry.name !== 'Context.prototype.close',
   );
 
-  it('finds the surface to fuzz', () => {
-    expect(entries.length).toBeGreaterThan(60);
-  });
-
-  for (const entry of entries) {
-    it(`${entry.name} gives a result or a typed error for arbitrary arguments`, async () => {
-      await fc.assert(
-        fc.asyncProperty(argumentList, async (args) => {
-          try {
-            await expectOnlyTypedErrors(entry.name, () => entry.call(args));
-          } finally {
-            useDriver(driver);
-          }
-        }),
-        { numRuns: runsPerEntryPoint },
-      );
-    });
-  }
+  fuzzEntryPoints(entries, { minimum: 61, argumentList, restore: () => useDriver(driver) });
 });
 
 describe('fuzz: serialised IPC handle bytes', () => {

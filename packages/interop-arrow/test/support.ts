@@ -2,20 +2,13 @@
 import type { Driver } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
+import { useDriver } from '@cumem/memory';
+import { Context } from '../src/context.js';
+
+export { patternBytes } from '@cumem/test-support';
 
 /** The adapters every test file of this package runs against (besides the reference driver). */
 export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
-
-/** Deterministic bytes 1..255 (never 0, so a missed copy shows). */
-export function patternBytes(size: number, seed = 7): Uint8Array {
-  const out = new Uint8Array(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = 1 + ((x >>> 16) % 255);
-  }
-  return out;
-}
 
 /** Why a block needs a GPU driver with IPC, or undefined. */
 export function requiresInterprocess(driver: Driver): string | undefined {
@@ -32,4 +25,10 @@ export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
       Buffer.from(b.buffer, b.byteOffset, b.byteLength),
     ) === 0
   );
+}
+
+/** Puts `driver` in use for @cumem/memory and returns a Context on its device 0. */
+export function contextWith(driver: Driver): Context {
+  useDriver(driver);
+  return new Context(0);
 }

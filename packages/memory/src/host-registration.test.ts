@@ -1,6 +1,7 @@
 // registerHostMemory and the routing of large pageable copies through the staged engine.
 import { CudaError } from '@cumem/core-types';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
@@ -63,16 +64,12 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
       using registration = registerHostMemory(data);
       expect(registration.closed).toBe(false);
       expect(() => registerHostMemory(data.subarray(100))).toThrow(CudaError);
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         expect(() => registerHostMemory(new Uint8Array(0))).toThrow(RangeError);
         expect(() => registerHostMemory('bytes' as unknown as ArrayBuffer)).toThrow(TypeError);
         expect(() => registerHostMemory(new Uint8Array(8), { flags: 1.5 })).toThrow(TypeError);
         expect(log.calls).toEqual([]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('the registered ArrayBuffer cannot be detached by a transfer while registered', () => {
@@ -106,9 +103,7 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
   describe('staged copies', () => {
     it('copies at or above minBytes go through stagedCopyHtoD / stagedCopyDtoH, byte-exact; smaller ones do not', () => {
       configureStaging({ minBytes: MiB, chunkBytes: 256 * 1024 + 3, threads: 3 });
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         using buffer = new DeviceMemoryResource(0).allocate(3 * MiB + 5);
         const data = pattern(3 * MiB + 5, 7);
         log.reset();
@@ -123,16 +118,12 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
         log.reset();
         small.copyFrom(data.subarray(0, MiB - 1));
         expect(log.calls).not.toContain('stagedCopyHtoD');
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('registered memory is never staged', () => {
       configureStaging({ minBytes: 0 });
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         using buffer = new DeviceMemoryResource(0).allocate(MiB);
         const data = pattern(MiB, 3);
         using registration = registerHostMemory(data);
@@ -141,9 +132,7 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
         buffer.copyFrom(data);
         buffer.copyTo(data);
         expect(log.calls.filter((call) => call.startsWith('staged'))).toEqual([]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('configureStaging checks its fields and minBytes Infinity turns staging off', () => {

@@ -5,6 +5,7 @@ import { CudaStateError, type Driver } from '@cumem/core-types';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { collectGarbage as collectRounds } from '../test/garbage.js';
 import { Buffer, ownerMemoryBuffer } from './buffer.js';
 import { flushDeferredReleases } from './buffer-release.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
@@ -15,19 +16,14 @@ import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import { defaultStream } from './stream.js';
 
 const size = 4096;
-const collect = (globalThis as { gc?: () => void }).gc;
 
 function pattern(length: number, seed = 1): Uint8Array {
   return Uint8Array.from({ length }, (_, index) => (index * 31 + seed) & 0xff);
 }
 
 async function collectGarbage(rounds: number, until: () => boolean = () => false): Promise<void> {
-  if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
   flushDeferredReleases();
-  for (let round = 0; round < rounds && !until(); round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await collectRounds(rounds, until);
 }
 
 /**

@@ -4,18 +4,19 @@
 // built package (dist/), so `tsc -b` must have run. GPU drivers only (capabilities.interprocess).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { poolSharingDrivers } from '@cumem/test-support';
 import { describeEachDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { packageRoot, requireBuiltPackage } from '../test/child-process.js';
 import { Buffer } from './buffer.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import type { PoolMemoryResource } from './pool-memory-resource.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/ipc-child.mjs', import.meta.url));
 const untrustedScript = fileURLToPath(new URL('../test/fixtures/ipc-untrusted-child.mjs', import.meta.url));
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
@@ -119,9 +120,7 @@ describeEachDriver(
   'IPC with a child process',
   (entry) => {
     beforeAll(() => {
-      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
-        throw new Error('the IPC child imports the built package: run `tsc -b` in packages/memory first');
-      }
+      requireBuiltPackage('the IPC child');
       useDriver(entry.driver);
     });
 
@@ -183,13 +182,7 @@ describeEachDriver(
       });
     });
   },
-  {
-    gpuOnly: true,
-    requires: (driver) =>
-      driver.capabilities.interprocess
-        ? undefined
-        : 'not applicable: the driver cannot share pools between processes',
-  },
+  poolSharingDrivers,
 );
 
 describeEachDriverWithDevices(
@@ -198,9 +191,7 @@ describeEachDriverWithDevices(
   'IPC with a child process, device 1',
   (entry) => {
     beforeAll(() => {
-      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
-        throw new Error('the IPC child imports the built package: run `tsc -b` in packages/memory first');
-      }
+      requireBuiltPackage('the IPC child');
       useDriver(entry.driver);
     });
 
@@ -211,11 +202,5 @@ describeEachDriverWithDevices(
       mr.close();
     });
   },
-  {
-    gpuOnly: true,
-    requires: (driver) =>
-      driver.capabilities.interprocess
-        ? undefined
-        : 'not applicable: the driver cannot share pools between processes',
-  },
+  poolSharingDrivers,
 );

@@ -7,7 +7,13 @@ import {
   MemRangeAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import {
+  countingDriver,
+  createReferenceDriver,
+  type DriverCallLog,
+  describeEachDriver,
+} from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { useDriver } from './driver-selection.js';
@@ -89,6 +95,16 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
   });
 
   describe('accessedBy', () => {
+    /** Runs `body` with a counting driver in use and a buffer of it accessed by device 0. */
+    function withAccessedByDevice0(body: (buffer: ManagedBuffer, log: DriverCallLog) => void): void {
+      withCountingDriver(useDriver, entry.driver, (log) => {
+        const counted = new ManagedMemoryResource();
+        using buffer = counted.allocate(4096);
+        buffer.accessedBy = [new Device(0)];
+        body(buffer, log);
+      });
+    }
+
     it('is a live Set-like view', () => {
       using buffer = mr.allocate(4096);
       const view = buffer.accessedBy;
@@ -124,12 +140,7 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
     });
 
     it('assignment advises only the difference', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
-        const counted = new ManagedMemoryResource();
-        using buffer = counted.allocate(4096);
-        buffer.accessedBy = [new Device(0)];
+      withAccessedByDevice0((buffer, log) => {
         expect([...buffer.accessedBy]).toEqual([new Device(0)]);
         log.reset();
         buffer.accessedBy = [new Device(0), new Host()];
@@ -141,18 +152,11 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         expect([...buffer.accessedBy]).toEqual([new Host()]);
         buffer.accessedBy = [];
         expect(buffer.accessedBy.size).toBe(0);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('a bad element throws before any driver call, leaving the advice unchanged', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
-        const counted = new ManagedMemoryResource();
-        using buffer = counted.allocate(4096);
-        buffer.accessedBy = [new Device(0)];
+      withAccessedByDevice0((buffer, log) => {
         log.reset();
         expect(() => {
           buffer.accessedBy = [new Host(), 'Device(1)' as never];
@@ -165,17 +169,10 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         }).toThrow(TypeError);
         expect(log.calls).toEqual([]);
         expect([...buffer.accessedBy]).toEqual([new Device(0)]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
     it('a NUMA host is a TypeError before any driver call (accessed-by takes Device or Host only)', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
-        const counted = new ManagedMemoryResource();
-        using buffer = counted.allocate(4096);
-        buffer.accessedBy = [new Device(0)];
+      withAccessedByDevice0((buffer, log) => {
         log.reset();
         for (const numa of [new Host({ numaId: 0 }), Host.numaCurrent()]) {
           expect(() => buffer.accessedBy.add(numa)).toThrow(/Device or new Host\(\)/);
@@ -186,9 +183,7 @@ describeEachDriver(adapters, 'ManagedBuffer', (entry) => {
         }
         expect(log.calls.filter((call) => call === 'memAdvise')).toEqual([]);
         expect([...buffer.accessedBy]).toEqual([new Device(0)]);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('a driver failure midway through an assignment rolls back what was applied', () => {

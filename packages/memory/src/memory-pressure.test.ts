@@ -3,6 +3,7 @@ import { CudaError, NotSupportedError } from '@cumem/core-types';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { collectGarbage } from '../test/garbage.js';
 import { trackAllocations } from './allocation-tracker.js';
 import type { Buffer } from './buffer.js';
 import { flushDeferredReleases } from './buffer-release.js';
@@ -16,16 +17,6 @@ import { onOutOfMemory } from './out-of-memory.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import { finalizerReleases } from './resource-pressure.js';
 import { defaultStream } from './stream.js';
-
-const collect = (globalThis as { gc?: () => void }).gc;
-
-async function collectGarbage(until: () => boolean): Promise<void> {
-  if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
-  for (let round = 0; round < 50 && !until(); round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** Allocates and drops a buffer in a frame of its own, so nothing on the test's stack holds it. */
 function allocateAndDrop(mr: MemoryResource, size: number): void {
@@ -130,7 +121,7 @@ describeEachDriver(adapters, 'memory pressure', (entry) => {
         const releasedBefore = finalizerReleases().count;
         allocateAndDrop(mr, 1024);
         flushDeferredReleases();
-        await collectGarbage(() => tracker.releasedByFinalizer().length > 0);
+        await collectGarbage(50, () => tracker.releasedByFinalizer().length > 0);
         const dropped = tracker.releasedByFinalizer();
         expect(dropped.map((allocation) => allocation.size)).toEqual([1024]);
         expect(dropped[0]?.stack).toMatch(/allocateAndDrop/);

@@ -9,6 +9,7 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
+import { withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
@@ -100,9 +101,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
     });
 
     it('frees a buffer on its allocation stream when closed without one', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const mr = new DeviceMemoryResource(0, {});
         using stream = Stream.create();
         const buffer = mr.allocate(64, { stream });
@@ -110,9 +109,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
         buffer.close();
         expect(log.calls).toEqual(['memFreeAsync']);
         mr.close();
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
   });
 
@@ -157,9 +154,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
     it('destroys its pool only once the buffers still open at close() are freed', () => {
       // Destroying a host pool with an allocation outstanding, then freeing it, crashes the
       // CUDA 13.0 driver at the next synchronization of that stream (seen on an H200).
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const mr = new PinnedMemoryResource();
         const first = mr.allocate(64);
         const second = mr.allocate(64);
@@ -178,15 +173,11 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
         second.close();
         mr.close();
         expect(calls()).toEqual(['memFreeAsync', 'memFreeAsync', 'memPoolDestroy']);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('counts memory handed to it by Buffer.fromHandle before destroying its pool', () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      withCountingDriver(useDriver, entry.driver, (log) => {
         const mr = new PinnedMemoryResource();
         const raw = entry.driver.memAllocFromPoolAsync(256, mr.handle, defaultStream().handle);
         const adopted = Buffer.fromHandle(raw, 256, { mr });
@@ -195,9 +186,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
         expect(log.calls).not.toContain('memPoolDestroy');
         adopted.close();
         expect(log.calls.filter((call) => call === 'memPoolDestroy')).toHaveLength(1);
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
 
     it('refuses negative NUMA ids other than -1', () => {

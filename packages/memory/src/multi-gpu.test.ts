@@ -3,10 +3,10 @@
 // the reference driver with 2 devices here, and on the real adapters where there are 2 GPUs
 // (skipped as "not applicable: needs 2 GPUs" elsewhere).
 import { CudaStateError, Device, type Driver, NotSupportedError } from '@cumem/core-types';
+import { download, expectBytes } from '@cumem/test-support';
 import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import type { Buffer } from './buffer.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { setCurrentDevice } from './device-queries.js';
 import { useDriver } from './driver-selection.js';
@@ -26,18 +26,6 @@ function randomBytes(length: number, seed: number): Uint8Array {
     bytes[i] = state & 0xff;
   }
   return bytes;
-}
-
-function read(buffer: Buffer): Uint8Array {
-  const bytes = new Uint8Array(buffer.size);
-  buffer.copyTo(bytes);
-  return bytes;
-}
-
-function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
-  expect(actual.length).toBe(expected.length);
-  const first = actual.findIndex((byte, i) => byte !== expected[i]);
-  expect(first, `first differing byte at ${first}`).toBe(-1);
 }
 
 describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
@@ -176,10 +164,10 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
         b0.copyFrom(data);
         b1.fill(0);
         b1.copyFrom(b0);
-        expectBytes(read(b1), data);
+        expectBytes(download(b1), data);
         b0.fill(0);
         b1.copyTo(b0);
-        expectBytes(read(b0), data);
+        expectBytes(download(b0), data);
         for (const on of [0, 1]) {
           using stream = Stream.create(on);
           const next = randomBytes(size, 11 + on);
@@ -188,8 +176,8 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
           b0.fill(0, { stream });
           b0.copyFrom(b1, { stream });
           await stream.syncAsync();
-          expectBytes(read(b1), next);
-          expectBytes(read(b0), next);
+          expectBytes(download(b1), next);
+          expectBytes(download(b0), next);
         }
         // Same-device buffers copied on the other device's stream.
         using c0 = a.allocate(size);
@@ -197,7 +185,7 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
         using stream1 = Stream.create(1);
         c0.copyFrom(b0, { stream: stream1 });
         stream1.sync();
-        expectBytes(read(c0), read(b0));
+        expectBytes(download(c0), download(b0));
         a.close();
         b.close();
       });
@@ -210,10 +198,10 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
       host.copyFrom(data);
       using b1 = mr1.allocate(size);
       b1.copyFrom(host);
-      expectBytes(read(b1), data);
+      expectBytes(download(b1), data);
       host.fill(0);
       host.copyFrom(b1);
-      expectBytes(read(host), data);
+      expectBytes(download(host), data);
       pinned.close();
     });
   });
@@ -234,8 +222,8 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
       s0.wait(s1);
       b0.fill(0, { stream: s0 });
       await s0.syncAsync();
-      expectBytes(read(b1), data);
-      expect(read(b0).every((byte) => byte === 0)).toBe(true);
+      expectBytes(download(b1), data);
+      expect(download(b0).every((byte) => byte === 0)).toBe(true);
     });
   });
 

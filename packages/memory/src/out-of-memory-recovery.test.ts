@@ -4,11 +4,11 @@
 // cuDeviceTotalMem. On the reference driver: a 64 MiB device, 8 MiB buffers (the driver's own
 // out-of-memory error, not a limit). Never managed memory here: over-subscribing it can hang a card.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { requireBuiltPackage } from '../test/child-process.js';
 import { trackAllocations } from './allocation-tracker.js';
 import type { Buffer } from './buffer.js';
 import { flushDeferredReleases, releaseDroppedBuffers } from './buffer-release.js';
@@ -148,9 +148,7 @@ describeEachDriver(adapters, 'out-of-memory recovery', (entry) => {
 describe('recovery without --expose-gc (child process)', () => {
   it('obtains a collector at run time and sees WeakRefs of the same job die after clearKeptObjects()', () => {
     const script = fileURLToPath(new URL('../test/fixtures/late-gc-child.mjs', import.meta.url));
-    if (!existsSync(new URL('../dist/garbage-collection.js', import.meta.url))) {
-      throw new Error('the child imports the built package: run `tsc -b` in packages/memory first');
-    }
+    requireBuiltPackage('the child', 'garbage-collection.js');
     // Without --expose-gc anywhere: `pnpm test:gpu` puts it in NODE_OPTIONS, which a child inherits.
     const nodeOptions = (process.env.NODE_OPTIONS ?? '').replace(/--expose[-_]gc/g, '').trim();
     const result = spawnSync(process.execPath, [script], {

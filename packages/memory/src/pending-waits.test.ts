@@ -6,6 +6,7 @@ import { CudaStateError, type Driver } from '@cumem/core-types';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { collectGarbage } from '../test/garbage.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { heldByWaits } from './pending-waits.js';
@@ -13,15 +14,6 @@ import { Stream } from './stream.js';
 
 const mebibyte = 1024 * 1024;
 const collect = (globalThis as { gc?: () => void }).gc;
-
-async function collectGarbage(rounds: number, until: () => boolean = () => false): Promise<void> {
-  if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
-  for (let round = 0; round < rounds && !until(); round++) {
-    collect();
-    // Finalizers run as tasks of their own after the collection.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** `inner`, with its async waits held at a gate until `release()`, and its destroys recorded. */
 function gatedDriver(inner: Driver): { driver: Driver; destroyed: bigint[]; release: () => void } {

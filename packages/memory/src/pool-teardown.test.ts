@@ -1,13 +1,8 @@
-// A pool is destroyed only after the frees queued on it have run: in-process, the driver calls
-// must show a context synchronization between the last free and cuMemPoolDestroy (every driver);
-// on a GPU, the crash reproducer (40 pools per kind closed behind queued work) runs in a child
-// process, so a crash shows as a failed exit instead of killing vitest.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { requireBuiltPackage, runDriverChild } from '../test/child-process.js';
 import { flushDeferredReleases } from './buffer-release.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
@@ -15,7 +10,6 @@ import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import type { PoolMemoryResource } from './pool-memory-resource.js';
 import { Stream } from './stream.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/pool-close-child.mjs', import.meta.url));
 const collect = (globalThis as { gc?: () => void }).gc;
 
@@ -92,23 +86,11 @@ describeEachDriver(
   'pool teardown behind queued work (child process)',
   (entry) => {
     beforeAll(() => {
-      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
-        throw new Error('the child imports the built package: run `tsc -b` in packages/memory first');
-      }
+      requireBuiltPackage();
     });
 
     it('40 pools of each kind closed right after a free behind queued copies, then a sync: no crash', () => {
-      const result = spawnSync(process.execPath, [childScript], {
-        cwd: packageRoot,
-        env: { ...process.env, CUMEM_DRIVER: entry.name },
-        encoding: 'utf8',
-        timeout: 110_000,
-      });
-      expect({ signal: result.signal, status: result.status, stderr: result.stderr }).toMatchObject({
-        signal: null,
-        status: 0,
-      });
-      const report = JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
+      const report = runDriverChild(childScript, entry.name) as { rounds: Record<string, string> };
       expect(report.rounds).toMatchObject({ device: 'ok', managed: 'ok', legacyPinned: 'ok' });
       if (entry.driver.capabilities.hostMemoryPools) expect(report.rounds.pinned).toBe('ok');
     });

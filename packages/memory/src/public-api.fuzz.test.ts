@@ -3,6 +3,8 @@
 // arbitrary JS values, returns or throws a typed error (TypeError/RangeError from cumem's own
 // checks, or a cumem error class): never a crash, a hang, a plain Error or an engine TypeError.
 // Also IPC descriptor bytes (Buffer.fromIpcDescriptor, readIpcDescriptor).
+
+import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
@@ -66,41 +68,15 @@ const internal = new Set([
   'new PoolMemoryResource',
 ]);
 
-// CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default.
-const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
-
-const special = fc.constantFrom<unknown>(
-  -1,
-  0,
-  1,
-  2,
-  3,
+const special = specialValues(
   8,
   64,
   4096,
-  2 ** 31,
-  2 ** 53,
-  -0,
-  0.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  0n,
-  1n,
   2n,
-  -1n,
-  2n ** 64n,
-  '',
   '0',
-  null,
-  undefined,
-  true,
-  [],
-  {},
   [0, 1],
-  new Uint8Array(8),
   new ArrayBuffer(8),
   new Float32Array(4),
-  Symbol('x'),
   () => 1,
   { stream: 1 },
   { stream: null },
@@ -108,8 +84,7 @@ const special = fc.constantFrom<unknown>(
   { data: '', size: 0 },
 );
 const valid = fc.constantFrom(...Object.keys(instances)).map((name) => (instances[name] as () => object)());
-const argument = fc.oneof(fc.anything(), special, valid);
-const argumentList = fc.array(argument, { maxLength: 4 });
+const argumentList = argumentLists(special, valid);
 
 describe('fuzz: @cumem/memory public entry points (reference driver)', () => {
   beforeAll(() => {
@@ -117,25 +92,7 @@ describe('fuzz: @cumem/memory public entry points (reference driver)', () => {
   });
 
   const entries = entryPointsOf(memory as unknown as Record<string, unknown>, instances, internal);
-
-  it('finds the surface to fuzz', () => {
-    if (entries.length < 80) throw new Error(`only ${entries.length} entry points found`);
-  });
-
-  for (const entry of entries) {
-    it(`${entry.name} gives a result or a typed error for arbitrary arguments`, async () => {
-      await fc.assert(
-        fc.asyncProperty(argumentList, async (args) => {
-          try {
-            await expectOnlyTypedErrors(entry.name, () => entry.call(args));
-          } finally {
-            memory.useDriver(driver);
-          }
-        }),
-        { numRuns: runsPerEntryPoint },
-      );
-    });
-  }
+  fuzzEntryPoints(entries, { minimum: 80, argumentList, restore: () => memory.useDriver(driver) });
 });
 
 describe('fuzz: IPC descriptor bytes', () => {

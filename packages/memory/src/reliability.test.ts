@@ -1,6 +1,8 @@
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { collectGarbage } from '../test/garbage.js';
 import type { Buffer } from './buffer.js';
 import { flushDeferredReleases } from './buffer-release.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
@@ -11,16 +13,7 @@ import { PinnedMemoryResource } from './pinned-memory-resource.js';
 import { defaultStream, Stream } from './stream.js';
 
 const mebibyte = 1024 * 1024;
-const collect = (globalThis as { gc?: () => void }).gc;
-
-async function collectGarbage(until: () => boolean): Promise<void> {
-  if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
-  for (let round = 0; round < 50 && !until(); round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    defaultStream(0).sync();
-  }
-}
+const syncDefault = () => defaultStream(0).sync();
 
 describeEachDriver(adapters, 'reliability', (entry) => {
   beforeAll(() => useDriver(entry.driver));
@@ -76,7 +69,7 @@ describeEachDriver(adapters, 'reliability', (entry) => {
         })();
         expect(mr.attributes.usedMemCurrent).toBe(300 * 65_536);
         await new Promise((resolve) => setImmediate(resolve));
-        await collectGarbage(() => mr.attributes.usedMemCurrent === 0);
+        await collectGarbage(50, () => mr.attributes.usedMemCurrent === 0, syncDefault);
         expect(mr.attributes.usedMemCurrent).toBe(0);
         expect(warnings.filter((message) => message.includes('cumem'))).toEqual([]);
         mr.close();
@@ -86,9 +79,7 @@ describeEachDriver(adapters, 'reliability', (entry) => {
     });
 
     it('are released for pinned and managed memory too', async () => {
-      const { driver, log } = countingDriver(entry.driver);
-      useDriver(driver);
-      try {
+      await withCountingDriver(useDriver, entry.driver, async (log) => {
         const pinned = new PinnedMemoryResource();
         const managed = new ManagedMemoryResource();
         (() => {
@@ -100,21 +91,17 @@ describeEachDriver(adapters, 'reliability', (entry) => {
         flushDeferredReleases();
         log.reset();
         const count = (name: string) => log.calls.filter((call) => call === name).length;
-        await collectGarbage(() => count('memFreeAsync') >= 20 && count('memFree') >= 20);
+        await collectGarbage(50, () => count('memFreeAsync') >= 20 && count('memFree') >= 20, syncDefault);
         expect(count('memFreeAsync')).toBe(20);
         expect(count('memFree')).toBe(20);
         expect(pinned.attributes.usedMemCurrent).toBe(0);
         pinned.close();
-      } finally {
-        useDriver(entry.driver);
-      }
+      });
     });
   });
 
   it('double close is harmless and reaches the driver once', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const mr = new DeviceMemoryResource(0);
       const buffer = mr.allocate(64);
       log.reset();
@@ -130,8 +117,6 @@ describeEachDriver(adapters, 'reliability', (entry) => {
       owned.close();
       expect(log.calls.filter((call) => call === 'streamDestroy')).toHaveLength(1);
       expect(log.calls.filter((call) => call === 'memPoolDestroy')).toHaveLength(1);
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });

@@ -2,14 +2,13 @@
 // whole process in both adapters (FATAL ERROR ... napi_throw). The scenario runs in a child process
 // (test/fixtures/terminate-wait-child.mjs), so an abort shows as a failed exit, not a dead vitest.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildFakeLibcuda, fakeUnavailable } from '@cumem/fake-libcuda';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { packageRoot, requireBuiltPackage, runDriverChild } from '../test/child-process.js';
 
-const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const childScript = fileURLToPath(new URL('../test/fixtures/terminate-wait-child.mjs', import.meta.url));
 const fakeChild = fileURLToPath(new URL('../test/fixtures/terminate-fake-child.mjs', import.meta.url));
 const fakeProblem = fakeUnavailable();
@@ -26,24 +25,12 @@ describeEachDriver(
   'Worker terminated mid-wait (child process)',
   (entry) => {
     beforeAll(() => {
-      if (!existsSync(new URL('../dist/index.js', import.meta.url))) {
-        throw new Error('the child imports the built package: run `tsc -b` in packages/memory first');
-      }
+      requireBuiltPackage();
     });
 
     it('the process survives, and its main thread keeps waiting, copying and reading back', () => {
-      const result = spawnSync(process.execPath, [childScript], {
-        cwd: packageRoot,
-        env: { ...process.env, CUMEM_DRIVER: entry.name },
-        encoding: 'utf8',
-        timeout: 110_000,
-      });
-      // The child's stderr is the message, so a failure says what the child saw.
-      expect({ signal: result.signal, status: result.status }, result.stderr).toEqual({
-        signal: null,
-        status: 0,
-      });
-      const report = JSON.parse(result.stdout.trim().split('\n').at(-1) as string) as {
+      // The child's stderr is the failure's message, so a failure says what the child saw.
+      const report = runDriverChild(childScript, entry.name) as {
         kinds: KindReport[];
         dataIntact: boolean;
       };

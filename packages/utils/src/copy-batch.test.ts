@@ -1,15 +1,10 @@
 import { CudaStateError, NotSupportedError } from '@cumem/core-types';
-import { type Buffer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { download, withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
-
-function download(buffer: Buffer): Uint8Array {
-  const out = new Uint8Array(buffer.size);
-  buffer.copyTo(out);
-  return out;
-}
 
 describeEachDriver(adapters, 'copyBatch', (entry) => {
   let device: DeviceMemoryResource;
@@ -52,9 +47,7 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
   }
 
   it("refuses buffers of another driver than the stream's, before any driver call", () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const foreign = new DeviceMemoryResource(0).allocate(64);
       const own = device.allocate(64);
       log.reset();
@@ -62,9 +55,7 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
       expect(log.calls).toEqual([]);
       foreign.close();
       own.close();
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 
   it('coalesces copies that continue on both sides', () => {
@@ -93,9 +84,7 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
   });
 
   it('validates every argument before any driver call', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const a = device.allocate(64);
       const b = device.allocate(32);
       log.reset();
@@ -113,9 +102,7 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
       expect(() => copyBatch(stream, [a], [b], 8)).toThrow(CudaStateError);
       expect(log.calls).toEqual([]);
       a.close();
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });
 

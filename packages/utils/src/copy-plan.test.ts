@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { indices } from '../test/support.js';
 import { planCopy } from './copy-plan.js';
 import { hostStridedCopy } from './host-strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
@@ -98,21 +99,6 @@ function build(
   }
   const base = new StridedLayout(shape, strides, itemsize, { offset: 1 });
   return base.sliced(...arrangement.reverse.map((r) => (r ? ([null, null, -1] as const) : null)));
-}
-
-function* indices(shape: readonly number[]): Generator<number[]> {
-  const index = new Array<number>(shape.length).fill(0);
-  while (true) {
-    yield [...index];
-    let axis = shape.length - 1;
-    while (axis >= 0) {
-      index[axis]! += 1;
-      if (index[axis]! < shape[axis]!) break;
-      index[axis] = 0;
-      axis--;
-    }
-    if (axis < 0) return;
-  }
 }
 
 describe('hostStridedCopy', () => {

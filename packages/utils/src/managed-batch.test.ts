@@ -8,7 +8,8 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { withCountingDriver } from '@cumem/test-support';
+import { createReferenceDriver, type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
@@ -87,14 +88,28 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
     });
   }
 
+  /**
+   * Runs `body` with a counting driver in use over objects of it (batch operations call the
+   * driver of the objects given): a stream and managed buffers like `buffers`, closed after.
+   */
+  function withCountedBuffers(
+    body: (log: DriverCallLog, counted: Stream, own: Buffer[], countedManaged: ManagedMemoryResource) => void,
+  ): void {
+    withCountingDriver(useDriver, entry.driver, (log) => {
+      const counted = Stream.create(0);
+      const countedManaged = new ManagedMemoryResource();
+      const own = buffers.map(() => countedManaged.allocate(64 * 1024));
+      try {
+        body(log, counted, own, countedManaged);
+      } finally {
+        for (const buffer of own) buffer.close();
+        counted.close();
+      }
+    });
+  }
+
   it('auto on CUDA 13 sends host-bound ranges one call each and device-bound ones in one batch call', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    // Objects of the counting driver: batch operations call the driver of the objects given.
-    const counted = Stream.create(0);
-    const countedManaged = new ManagedMemoryResource();
-    const own = buffers.map(() => countedManaged.allocate(64 * 1024));
-    try {
+    withCountedBuffers((log, counted, own) => {
       const alternating = own.map((_, i) => (i % 2 === 0 ? device : host));
       log.reset();
       prefetchBatch(counted, own, alternating, { coalesce: false });
@@ -110,21 +125,11 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
       own.forEach((buffer, i) => {
         expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
       });
-    } finally {
-      for (const buffer of own) buffer.close();
-      counted.close();
-      useDriver(entry.driver);
-    }
+    });
   });
 
   it('coalesces adjacent slices of one allocation into one range', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    // Objects of the counting driver: batch operations call the driver of the objects given.
-    const counted = Stream.create(0);
-    const countedManaged = new ManagedMemoryResource();
-    const own = buffers.map(() => countedManaged.allocate(64 * 1024));
-    try {
+    withCountedBuffers((log, counted, _own, countedManaged) => {
       const big = countedManaged.allocate(8 * 4096);
       const slices = Array.from({ length: 8 }, (_, i) => big.slice(i * 4096, 4096));
       log.reset();
@@ -139,17 +144,11 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
       counted.sync();
       for (const slice of slices) expect(lastPrefetch(entry.driver, slice)).toBe('host');
       big.close();
-    } finally {
-      for (const buffer of own) buffer.close();
-      counted.close();
-      useDriver(entry.driver);
-    }
+    });
   });
 
   it('validates every argument before any driver call', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const plain = new DeviceMemoryResource(0).allocate(1024);
       log.reset();
       expect(() => prefetchBatch(stream, buffers[0] as never, device)).toThrow(TypeError);
@@ -178,9 +177,7 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
       discardBatch(stream, []);
       expect(log.calls).toEqual([]);
       plain.close();
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });
 
@@ -209,9 +206,7 @@ describe('managed batch operations without batch entry points (CUDA 12 forms)', 
   });
 
   it('requireBatch and discard say which CUDA version they need, before any driver call', () => {
-    const { driver, log } = countingDriver(legacy);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, legacy, (log) => {
       const buffers = [managed.allocate(4096)];
       log.reset();
       expect(() => prefetchBatch(stream, buffers, new Host(), { requireBatch: true })).toThrow(
@@ -224,8 +219,6 @@ describe('managed batch operations without batch entry points (CUDA 12 forms)', 
       );
       expect(() => prefetchBatch(stream, buffers, new Host({ numaId: 0 }))).toThrow(NotSupportedError);
       expect(log.calls).toEqual([]);
-    } finally {
-      useDriver(legacy);
-    }
+    });
   });
 });

@@ -1,32 +1,14 @@
 // copyBatch with buffers of two devices, and StridedMemoryView copies between devices, with
 // and without pool access (then through cuMemcpyPeerAsync). Reference driver with 2 devices
 // here; the real adapters where there are 2 GPUs ("not applicable: needs 2 GPUs" elsewhere).
-import {
-  type Buffer,
-  canAccessPeer,
-  DeviceMemoryResource,
-  defaultStream,
-  Stream,
-  useDriver,
-} from '@cumem/memory';
+import { canAccessPeer, DeviceMemoryResource, defaultStream, Stream, useDriver } from '@cumem/memory';
+import { download, expectBytes } from '@cumem/test-support';
 import { describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 import { StridedLayout } from './strided-layout.js';
 import { StridedMemoryView } from './strided-memory-view.js';
-
-function download(buffer: Buffer): Uint8Array {
-  const out = new Uint8Array(buffer.size);
-  buffer.copyTo(out);
-  return out;
-}
-
-function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
-  expect(actual.length).toBe(expected.length);
-  const first = actual.findIndex((byte, i) => byte !== expected[i]);
-  expect(first, `first differing byte at ${first}`).toBe(-1);
-}
 
 describeEachDriverWithDevices(adapters, 2, 'Several GPUs in @cumem/utils', (entry) => {
   beforeAll(() => {

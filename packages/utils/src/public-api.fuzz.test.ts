@@ -3,6 +3,7 @@
 // arbitrary JS values (and cudaArrayInterface objects with arbitrary fields), returns or throws
 // a typed error: never a crash, a hang, a plain Error or an engine TypeError.
 import { DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
@@ -25,45 +26,19 @@ const instances: Record<string, () => object> = {
 // Not public API though JavaScript reaches them (private/@internal members, internal constructor).
 const internal = new Set(['contiguousIn', 'strideOrder', 'asCopyable', 'checkOpen', 'new StridedMemoryView']);
 
-// CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default.
-const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
-
-const special = fc.constantFrom<unknown>(
-  -1,
-  0,
-  1,
-  2,
-  3,
+const special = specialValues(
   4,
   48,
-  2 ** 31,
-  2 ** 53,
-  -0,
-  0.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  0n,
-  1n,
   2n,
-  -1n,
-  2n ** 64n,
-  '',
   'C',
   'F',
   'float32',
   'int8',
   '<f4',
-  null,
-  undefined,
-  true,
-  [],
-  {},
   [0, 1],
   [4, 3],
   [[0, 2]],
-  new Uint8Array(8),
   new Float32Array(12),
-  Symbol('x'),
   { stream: 1 },
   { stream: null },
   { blocking: false },
@@ -112,30 +87,12 @@ const arrayInterface = fc
     return fields;
   })
   .map((cudaArrayInterface) => ({ cudaArrayInterface }));
-const argument = fc.oneof(fc.anything(), special, valid, arrayInterface);
-const argumentList = fc.array(argument, { maxLength: 4 });
+const argumentList = argumentLists(special, valid, arrayInterface);
 
 describe('fuzz: @cumem/utils public entry points (reference driver)', () => {
   const entries = entryPointsOf(utils as unknown as Record<string, unknown>, instances, internal);
 
-  it('finds the surface to fuzz', () => {
-    if (entries.length < 30) throw new Error(`only ${entries.length} entry points found`);
-  });
-
-  for (const entry of entries) {
-    it(`${entry.name} gives a result or a typed error for arbitrary arguments`, async () => {
-      await fc.assert(
-        fc.asyncProperty(argumentList, async (args) => {
-          try {
-            await expectOnlyTypedErrors(entry.name, () => entry.call(args));
-          } finally {
-            useDriver(driver);
-          }
-        }),
-        { numRuns: runsPerEntryPoint },
-      );
-    });
-  }
+  fuzzEntryPoints(entries, { minimum: 30, argumentList, restore: () => useDriver(driver) });
 
   it('StridedMemoryView.from gives a view or a typed error for arbitrary cudaArrayInterface objects', async () => {
     await fc.assert(

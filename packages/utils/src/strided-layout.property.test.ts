@@ -1,24 +1,9 @@
 // Property tests of the layout arithmetic against brute-force enumeration of every index.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { indices } from '../test/support.js';
 import type { AxisSlice } from './layout-slicing.js';
 import { StridedLayout } from './strided-layout.js';
-
-function* indices(shape: readonly number[]): Generator<number[]> {
-  if (shape.some((extent) => extent === 0)) return;
-  const index = new Array<number>(shape.length).fill(0);
-  while (true) {
-    yield [...index];
-    let axis = shape.length - 1;
-    while (axis >= 0) {
-      index[axis]! += 1;
-      if (index[axis]! < shape[axis]!) break;
-      index[axis] = 0;
-      axis--;
-    }
-    if (axis < 0) return;
-  }
-}
 
 function offsets(layout: StridedLayout): number[] {
   return [...indices(layout.shape)].map((index) => layout.offsetOf(index));

@@ -1,6 +1,7 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, PinnedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { download, withCountingDriver } from '@cumem/test-support';
+import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, expectedCopy, patternBytes } from '../test/support.js';
@@ -22,12 +23,6 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
     const buffer = device.allocate(bytes.length);
     buffer.copyFrom(bytes);
     return buffer;
-  }
-
-  function download(buffer: Buffer): Uint8Array {
-    const out = new Uint8Array(buffer.size);
-    buffer.copyTo(out);
-    return out;
   }
 
   /** host -> device -> host through two strided views; checks both device and host bytes. */
@@ -209,9 +204,7 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
   });
 
   it('refuses mismatches before any driver call', () => {
-    const { driver, log } = countingDriver(entry.driver);
-    useDriver(driver);
-    try {
+    withCountingDriver(useDriver, entry.driver, (log) => {
       const buffer = device.allocate(64);
       const view = StridedMemoryView.fromBuffer(buffer, StridedLayout.dense([4, 4], 4), { dtype: 'float32' });
       const wrongShape = StridedMemoryView.fromHost(new Float32Array(12), { shape: [3, 4] });
@@ -234,9 +227,7 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
       buffer.close();
       expect(() => view.copyFrom(good)).toThrow(CudaStateError);
       expect(log.calls.filter((call) => call.startsWith('memcpy'))).toEqual([]);
-    } finally {
-      useDriver(entry.driver);
-    }
+    });
   });
 });
 

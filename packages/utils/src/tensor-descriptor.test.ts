@@ -1,6 +1,7 @@
 // The tensor IPC descriptor's wire format and its refusals. Opening one needs another process:
 // testing/python-handoff does that (Node -> Python and back) on the GPU.
 import { DeviceMemoryResource, useDriver } from '@cumem/memory';
+import { poolSharingDrivers } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
@@ -85,11 +86,5 @@ describeEachDriver(
       mr.close();
     });
   },
-  {
-    gpuOnly: true,
-    requires: (driver) =>
-      driver.capabilities.interprocess
-        ? undefined
-        : 'not applicable: the driver cannot share pools between processes',
-  },
+  poolSharingDrivers,
 );

@@ -3,6 +3,8 @@ import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import type { StridedLayout } from '../src/strided-layout.js';
 
+export { patternBytes } from '@cumem/test-support';
+
 /** The adapters every test file of this package runs against (besides the reference driver). */
 export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
 
@@ -40,17 +42,6 @@ export function expectedCopy(
     const from = srcLayout.offsetOf(index) * itemsize;
     const to = dstLayout.offsetOf(index) * itemsize;
     out.set(src.subarray(from, from + itemsize), to);
-  }
-  return out;
-}
-
-/** Deterministic bytes 1..255 (never 0, so a missed copy shows). */
-export function patternBytes(size: number, seed = 7): Uint8Array {
-  const out = new Uint8Array(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    out[i] = 1 + ((x >>> 16) % 255);
   }
   return out;
 }

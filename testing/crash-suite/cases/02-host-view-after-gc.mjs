@@ -1,7 +1,7 @@
 // Class 1: a view of a Buffer that was garbage-collected while the view is still referenced:
 // writing through it must not change a new allocation's bytes (the view keeps its memory alive).
 // needs: hostMemoryPools
-import { collectGarbage, memory, scribbleAndCheck, setUp } from './support.mjs';
+import { checkStaleViews, collectGarbage, memory, setUp } from './support.mjs';
 
 await setUp();
 const mr = new memory.PinnedMemoryResource();
@@ -10,12 +10,4 @@ const views = [];
   for (let i = 0; i < 8; i++) views.push(mr.allocate(4096).hostView());
 })();
 await collectGarbage();
-const others = [];
-for (let i = 0; i < 8; i++) {
-  const other = mr.allocate(4096);
-  other.fill(0x22);
-  others.push(other);
-}
-memory.defaultStream().sync();
-for (const view of views) scribbleAndCheck(view, others, 0x22, 'view of a collected buffer');
-for (const other of others) other.close();
+checkStaleViews(views, mr, { count: 8, size: 4096, byte: 0x22, what: 'view of a collected buffer' });

@@ -84,6 +84,23 @@ export function scribbleAndCheck(staleView, liveBuffers, expected, what) {
   }
 }
 
+/**
+ * Allocates `count` buffers of `size` bytes from `mr`, filled with `byte`, then writes through
+ * each stale view in `views` and requires those buffers unchanged ({@link scribbleAndCheck});
+ * closes them after.
+ */
+export function checkStaleViews(views, mr, { count, size, byte, what }) {
+  const others = [];
+  for (let i = 0; i < count; i++) {
+    const other = mr.allocate(size);
+    other.fill(byte);
+    others.push(other);
+  }
+  memory.defaultStream().sync();
+  for (const view of views) scribbleAndCheck(view, others, byte, what);
+  for (const other of others) other.close();
+}
+
 export { memory };
 
 /**

@@ -4,13 +4,12 @@ import {
   MemAdvise,
   MemAllocationType,
   MemAttachFlags,
-  MemHandleType,
   MemLocationType,
   MemRangeAttribute,
 } from '@cumem/core-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectedCapabilities, expectNotSupported, MiB } from './support.js';
+import { expectedCapabilities, expectNotSupported, MiB, poolProperties } from './support.js';
 
 /**
  * The same adapter made with `entryPoints: 'legacy'` (the CUDA 12.0 forms): the capabilities
@@ -72,12 +71,7 @@ export function legacyCases(suite: SuiteContext): void {
           );
           expectNotSupported(() => driver().memPrefetchAsync(pointer, size, location, 0n));
           expectNotSupported(() =>
-            driver().memPoolCreate({
-              allocationType: MemAllocationType.Pinned,
-              location,
-              handleTypes: MemHandleType.None,
-              maxSize: 0,
-            }),
+            driver().memPoolCreate(poolProperties(MemAllocationType.Pinned, location)),
           );
         }
       });

@@ -3,15 +3,20 @@ import {
   CU_DEVICE_INVALID,
   DeviceAttribute,
   MemAdvise,
-  MemAllocationType,
   MemAttachFlags,
-  MemHandleType,
   MemLocationType,
   MemRangeAttribute,
 } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
+import {
+  expectCudaError,
+  expectSameBytes,
+  MiB,
+  randomBytes,
+  readBack,
+  withManagedPoolMemory,
+} from './support.js';
 
 // 4 MiB, used as two 2 MiB halves: every boundary is a whole number of CPU pages, so the
 // driver's rounding of advice ranges to pages never spreads advice into the other half.
@@ -212,24 +217,13 @@ export function managedCases(suite: SuiteContext): void {
       'managedMemoryPools',
       'memAdvise on memory from a managed pool is refused (CUDA 13.0 driver behaviour)',
       () => {
-        const pool = suite.driver.memPoolCreate({
-          allocationType: MemAllocationType.Managed,
-          location: { type: MemLocationType.Device, id: suite.device },
-          handleTypes: MemHandleType.None,
-          maxSize: 0,
-        });
-        const pointer = suite.driver.memAllocFromPoolAsync(half, pool, suite.stream);
-        try {
+        withManagedPoolMemory(suite.driver, suite.device, suite.stream, half, (pointer) => {
           suite.driver.streamSynchronize(suite.stream);
           expectCudaError(
             () => suite.driver.memAdvise(pointer, half, MemAdvise.SetReadMostly, device()),
             'cuMemAdvise',
           );
-        } finally {
-          suite.driver.memFreeAsync(pointer, suite.stream);
-          suite.driver.streamSynchronize(suite.stream);
-          suite.driver.memPoolDestroy(pool);
-        }
+        });
       },
     );
   });

@@ -21,5 +21,17 @@ export function offlineDriverCases(name: string, create: CreateDriver, skipReaso
       expect(() => driver.duplicateFileDescriptor(duplicate)).toThrow(/EBADF/);
       expect(() => driver.duplicateFileDescriptor(-1)).toThrow(RangeError);
     });
+
+    it('hostView of JS memory refuses a view over 4 GiB with a RangeError, and allows exactly 4 GiB', () => {
+      // The FFI adapter must refuse (koffi.view would abort the process); N-API gives its error.
+      const driver = create({ libraryPath: '/nonexistent/cumem-test/libcuda.so.1' });
+      const address = driver.addressOf(new Uint8Array(16));
+      expect(() => driver.hostView(address, 2 ** 32 + 1)).toThrow(
+        'hostView: 4294967297 bytes are more than one view can show (at most 4294967296 bytes, 4 GiB)',
+      );
+      expect(() => driver.hostView(address, 2 ** 40)).toThrow(RangeError);
+      // A view object is made, never touched: its size alone is in question.
+      expect(driver.hostView(address, 2 ** 32).byteLength).toBe(2 ** 32);
+    });
   });
 }

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import {
   MemAllocationType,
   MemAttachFlags,
-  MemHandleType,
   MemLocationType,
   MemoryType,
   PointerAttribute,
@@ -21,7 +20,7 @@ import {
 } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes } from './support.js';
+import { expectCudaError, expectSameBytes, MiB, poolProperties, randomBytes } from './support.js';
 
 /** Pointer attributes of each kind of memory, host views, and addresses of JS memory. */
 export function pointerCases(suite: SuiteContext): void {
@@ -103,12 +102,9 @@ export function pointerCases(suite: SuiteContext): void {
       'hostMemoryPools',
       "a Host pool's memory has a host pointer, a device pool's has none (CUDA_ERROR_INVALID_VALUE)",
       () => {
-        const hostPool = suite.driver.memPoolCreate({
-          allocationType: MemAllocationType.Pinned,
-          location: { type: MemLocationType.Host, id: 0 },
-          handleTypes: MemHandleType.None,
-          maxSize: 0,
-        });
+        const hostPool = suite.driver.memPoolCreate(
+          poolProperties(MemAllocationType.Pinned, { type: MemLocationType.Host, id: 0 }),
+        );
         const devicePool = suite.driver.deviceGetMemPool(suite.device);
         const onHost = suite.driver.memAllocFromPoolAsync(MiB, hostPool, suite.stream);
         const onDevice = suite.driver.memAllocFromPoolAsync(MiB, devicePool, suite.stream);

@@ -3,33 +3,43 @@ import {
   MemAccessFlags,
   MemAllocationType,
   MemHandleType,
+  type MemLocation,
   MemLocationType,
   PointerAttribute,
 } from '@cumem/core-types';
 import { expect } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
+import {
+  expectCudaError,
+  expectSameBytes,
+  MiB,
+  poolProperties,
+  randomBytes,
+  readBack,
+  withManagedPoolMemory,
+} from './support.js';
 /**
  * Pools of host and managed memory (CUDA 13.0 drivers) and the pool-creation failures that
  * depend on the location: the part of {@link poolCases} that needs a capability flag.
  */
 export function hostPoolCases(suite: SuiteContext): void {
+  /** A pinned pool at `location`, read-write for the suite device. */
+  const hostPool = (location: MemLocation) => {
+    const pool = suite.driver.memPoolCreate(poolProperties(MemAllocationType.Pinned, location));
+    // Devices may need explicit access to host pools; granting it is valid either way.
+    suite.driver.memPoolSetAccess(
+      pool,
+      { type: MemLocationType.Device, id: suite.device },
+      MemAccessFlags.ReadWrite,
+    );
+    return pool;
+  };
+
   suite.itWith(
     'hostMemoryPools',
     'a Host pool hands out host-accessible memory that device copies reach',
     () => {
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Pinned,
-        location: { type: MemLocationType.Host, id: 0 },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
-      // Devices may need explicit access to host pools; granting it is valid either way.
-      suite.driver.memPoolSetAccess(
-        pool,
-        { type: MemLocationType.Device, id: suite.device },
-        MemAccessFlags.ReadWrite,
-      );
+      const pool = hostPool({ type: MemLocationType.Host, id: 0 });
       const size = 256 * 1024;
       const data = randomBytes(size);
       const device = suite.driver.memAlloc(size);
@@ -72,17 +82,7 @@ export function hostPoolCases(suite: SuiteContext): void {
       // CUDA_ERROR_INVALID_VALUE), though it takes cuMemHostAlloc memory there.
       // The reference driver refuses them the same way, so CI catches a layer that breaks the rule.
       const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Pinned,
-        location: { type: MemLocationType.HostNuma, id: numa },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
-      suite.driver.memPoolSetAccess(
-        pool,
-        { type: MemLocationType.Device, id: suite.device },
-        MemAccessFlags.ReadWrite,
-      );
+      const pool = hostPool({ type: MemLocationType.HostNuma, id: numa });
       const size = 64 * 1024;
       const data = randomBytes(size);
       const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
@@ -111,26 +111,15 @@ export function hostPoolCases(suite: SuiteContext): void {
     'managedMemoryPools',
     'a Managed pool hands out managed memory, readable from the host',
     () => {
-      const pool = suite.driver.memPoolCreate({
-        allocationType: MemAllocationType.Managed,
-        location: { type: MemLocationType.Device, id: suite.device },
-        handleTypes: MemHandleType.None,
-        maxSize: 0,
-      });
       const size = 2 * MiB;
       const data = randomBytes(size);
-      const pointer = suite.driver.memAllocFromPoolAsync(size, pool, suite.stream);
-      try {
+      withManagedPoolMemory(suite.driver, suite.device, suite.stream, size, (pointer) => {
         expect(suite.driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged)).toBe(1);
         suite.driver.memcpyHtoDAsync(pointer, data, suite.stream);
         suite.driver.streamSynchronize(suite.stream);
         expectSameBytes(suite.driver.hostView(pointer, size), data);
         expectSameBytes(readBack(suite.driver, pointer, size), data);
-      } finally {
-        suite.driver.memFreeAsync(pointer, suite.stream);
-        suite.driver.streamSynchronize(suite.stream);
-        suite.driver.memPoolDestroy(pool);
-      }
+      });
     },
   );
 
@@ -141,12 +130,9 @@ export function hostPoolCases(suite: SuiteContext): void {
       // cuda.h (cuMemPoolCreate): "Specifying CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ... will result in CUDA_ERROR_INVALID_VALUE".
       expectCudaError(
         () =>
-          suite.driver.memPoolCreate({
-            allocationType: MemAllocationType.Pinned,
-            location: { type: MemLocationType.HostNumaCurrent, id: 0 },
-            handleTypes: MemHandleType.None,
-            maxSize: 0,
-          }),
+          suite.driver.memPoolCreate(
+            poolProperties(MemAllocationType.Pinned, { type: MemLocationType.HostNumaCurrent, id: 0 }),
+          ),
         'cuMemPoolCreate',
         'CUDA_ERROR_INVALID_VALUE',
       );
@@ -160,12 +146,13 @@ export function hostPoolCases(suite: SuiteContext): void {
       // cuda.h (cuMemPoolCreate): Host pools are not IPC capable; other handleTypes give CUDA_ERROR_INVALID_VALUE.
       expectCudaError(
         () =>
-          suite.driver.memPoolCreate({
-            allocationType: MemAllocationType.Pinned,
-            location: { type: MemLocationType.Host, id: 0 },
-            handleTypes: MemHandleType.PosixFileDescriptor,
-            maxSize: 0,
-          }),
+          suite.driver.memPoolCreate(
+            poolProperties(
+              MemAllocationType.Pinned,
+              { type: MemLocationType.Host, id: 0 },
+              MemHandleType.PosixFileDescriptor,
+            ),
+          ),
         'cuMemPoolCreate',
         'CUDA_ERROR_INVALID_VALUE',
       );

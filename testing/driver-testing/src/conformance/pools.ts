@@ -9,19 +9,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { hostPoolCases } from './pools-host.js';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes } from './support.js';
+import { expectCudaError, expectSameBytes, MiB, poolProperties, randomBytes } from './support.js';
 
 /** Properties of a plain device pool on the suite device. */
 export function devicePoolProperties(
   device: number,
   handleTypes: number = MemHandleType.None,
 ): MemPoolProperties {
-  return {
-    allocationType: MemAllocationType.Pinned,
-    location: { type: MemLocationType.Device, id: device },
-    handleTypes,
-    maxSize: 0,
-  };
+  return poolProperties(MemAllocationType.Pinned, { type: MemLocationType.Device, id: device }, handleTypes);
 }
 
 /** Stream-ordered pools: creation, attributes, accounting, access, trimming, and host/managed pools. */

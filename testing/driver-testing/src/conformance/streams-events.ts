@@ -1,10 +1,25 @@
-import { EventFlags, StreamFlags } from '@cumem/core-types';
+import { type DriverHandle, EventFlags, StreamFlags } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack } from './support.js';
+import { expectCudaError, expectSameBytes, MiB, randomBytes, readBack, withDeviceMemory } from './support.js';
 
 /** Streams and events: creation, ordering, queries, timing and the asynchronous waits. */
 export function streamEventCases(suite: SuiteContext): void {
+  /** Runs `body` with a start event of `startFlags` and a default end event, both destroyed after. */
+  const withEventPair = (
+    startFlags: number,
+    body: (start: DriverHandle, end: DriverHandle) => void,
+  ): void => {
+    const start = suite.driver.eventCreate(startFlags);
+    const end = suite.driver.eventCreate(EventFlags.Default);
+    try {
+      body(start, end);
+    } finally {
+      suite.driver.eventDestroy(start);
+      suite.driver.eventDestroy(end);
+    }
+  };
+
   describe('streams and events', () => {
     it('streamCreate gives distinct non-null handles for both flags and any priority in range; streamDestroy frees them', () => {
       const { least, greatest } = suite.driver.contextGetStreamPriorityRange();
@@ -107,44 +122,32 @@ export function streamEventCases(suite: SuiteContext): void {
     });
 
     it('eventElapsedTime between two recorded events is a finite, non-negative number of milliseconds', () => {
-      const start = suite.driver.eventCreate(EventFlags.Default);
-      const end = suite.driver.eventCreate(EventFlags.Default);
-      const pointer = suite.driver.memAlloc(4 * MiB);
-      try {
-        suite.driver.eventRecord(start, suite.stream);
-        suite.driver.memsetD32Async(pointer, 0xdeadbeef, MiB, suite.stream);
-        suite.driver.eventRecord(end, suite.stream);
-        suite.driver.eventSynchronize(end);
-        const elapsed = suite.driver.eventElapsedTime(start, end);
-        expect(Number.isFinite(elapsed)).toBe(true);
-        expect(elapsed).toBeGreaterThanOrEqual(0);
-      } finally {
-        suite.driver.memFree(pointer);
-        suite.driver.eventDestroy(start);
-        suite.driver.eventDestroy(end);
-      }
+      withEventPair(EventFlags.Default, (start, end) => {
+        withDeviceMemory(suite.driver, 4 * MiB, (pointer) => {
+          suite.driver.eventRecord(start, suite.stream);
+          suite.driver.memsetD32Async(pointer, 0xdeadbeef, MiB, suite.stream);
+          suite.driver.eventRecord(end, suite.stream);
+          suite.driver.eventSynchronize(end);
+          const elapsed = suite.driver.eventElapsedTime(start, end);
+          expect(Number.isFinite(elapsed)).toBe(true);
+          expect(elapsed).toBeGreaterThanOrEqual(0);
+        });
+      });
     });
 
     it('eventElapsedTime of events never recorded fails with CUDA_ERROR_INVALID_HANDLE', () => {
-      const start = suite.driver.eventCreate(EventFlags.Default);
-      const end = suite.driver.eventCreate(EventFlags.Default);
-      try {
+      withEventPair(EventFlags.Default, (start, end) => {
         // cuda.h: "If cuEventRecord() has not been called on either event then CUDA_ERROR_INVALID_HANDLE".
         expectCudaError(
           () => suite.driver.eventElapsedTime(start, end),
           'cuEventElapsedTime',
           'CUDA_ERROR_INVALID_HANDLE',
         );
-      } finally {
-        suite.driver.eventDestroy(start);
-        suite.driver.eventDestroy(end);
-      }
+      });
     });
 
     it('eventElapsedTime with a DisableTiming event fails with CUDA_ERROR_INVALID_HANDLE', () => {
-      const start = suite.driver.eventCreate(EventFlags.DisableTiming);
-      const end = suite.driver.eventCreate(EventFlags.Default);
-      try {
+      withEventPair(EventFlags.DisableTiming, (start, end) => {
         suite.driver.eventRecord(start, suite.stream);
         suite.driver.eventRecord(end, suite.stream);
         suite.driver.eventSynchronize(end);
@@ -154,10 +157,7 @@ export function streamEventCases(suite: SuiteContext): void {
           'cuEventElapsedTime',
           'CUDA_ERROR_INVALID_HANDLE',
         );
-      } finally {
-        suite.driver.eventDestroy(start);
-        suite.driver.eventDestroy(end);
-      }
+      });
     });
 
     it('eventCreate with Interprocess but without DisableTiming fails', () => {

@@ -2,7 +2,13 @@ import {
   CudaError,
   type Driver,
   type DriverCapabilities,
+  type DriverHandle,
   type EntryPointMode,
+  MemAllocationType,
+  MemHandleType,
+  type MemLocation,
+  MemLocationType,
+  type MemPoolProperties,
   NotSupportedError,
 } from '@cumem/core-types';
 import { deriveCapabilities, symbolsOfVersion } from '@cumem/driver-kit';
@@ -84,6 +90,39 @@ export function withDeviceMemory<T>(driver: Driver, size: number, body: (pointer
     return body(pointer);
   } finally {
     driver.memFree(pointer);
+  }
+}
+
+/** Properties of a pool of `allocationType` at `location`, without a size limit. */
+export function poolProperties(
+  allocationType: number,
+  location: MemLocation,
+  handleTypes: number = MemHandleType.None,
+): MemPoolProperties {
+  return { allocationType, location, handleTypes, maxSize: 0 };
+}
+
+/**
+ * Runs `body` with `size` bytes of a new managed pool on `device` (allocated on `stream`), then
+ * frees them, waits for the free and destroys the pool, also when `body` throws.
+ */
+export function withManagedPoolMemory<T>(
+  driver: Driver,
+  device: number,
+  stream: DriverHandle,
+  size: number,
+  body: (pointer: bigint) => T,
+): T {
+  const pool = driver.memPoolCreate(
+    poolProperties(MemAllocationType.Managed, { type: MemLocationType.Device, id: device }),
+  );
+  const pointer = driver.memAllocFromPoolAsync(size, pool, stream);
+  try {
+    return body(pointer);
+  } finally {
+    driver.memFreeAsync(pointer, stream);
+    driver.streamSynchronize(stream);
+    driver.memPoolDestroy(pool);
   }
 }
 

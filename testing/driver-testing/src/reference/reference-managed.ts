@@ -14,11 +14,11 @@ import { cudaError } from './cuda-errors.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
 import type { ReferenceState } from './reference-state.js';
 
+/** The arguments of the batch prefetches (the same for discard-and-prefetch). */
+type PrefetchBatchArguments = Parameters<Driver['memPrefetchBatchAsync']>;
+
 // Bytes a discarded range reads as: "indeterminate" in cuda.h, so something other than the old data.
 const discardedByte = 0xdd;
-
-/** (pointers, sizes, count, locations, locationStarts, stream): the same for both prefetching batches. */
-type PrefetchBatchArguments = Parameters<Driver['memPrefetchBatchAsync']>;
 
 /**
  * The managed-memory, pointer-attribute and host-view members of the reference driver, kept

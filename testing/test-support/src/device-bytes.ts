@@ -1,0 +1,24 @@
+import { expect } from 'vitest';
+
+/** What `download` reads: a @cumem/memory Buffer (structurally, so any package's tests may pass one). */
+export interface CopiesToHost {
+  readonly size: number;
+  copyTo(target: Uint8Array): void;
+}
+
+/** A new host copy of every byte of `buffer`. */
+export function download(buffer: CopiesToHost): Uint8Array {
+  const out = new Uint8Array(buffer.size);
+  buffer.copyTo(out);
+  return out;
+}
+
+/**
+ * Requires `actual` to equal `expected`, fast on megabytes (vitest's deep equality walks element
+ * by element); a mismatch names the first differing byte.
+ */
+export function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
+  expect(actual.length).toBe(expected.length);
+  const first = actual.findIndex((byte, i) => byte !== expected[i]);
+  expect(first, `first differing byte at ${first}`).toBe(-1);
+}

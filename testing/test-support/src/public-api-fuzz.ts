@@ -1,0 +1,82 @@
+// The public-API fuzzing that @cumem/memory, @cumem/utils and @cumem/interop-arrow share: the
+// argument values every surface is tried with, and one property test per entry point. It lives
+// in this private workspace package, not in a subpath of the published @cumem/testing, because
+// it needs fast-check (which @cumem/testing's users should not have to install) and it is no
+// API for them.
+import type { EntryPoint } from '@cumem/testing/vitest';
+import { expectOnlyTypedErrors } from '@cumem/testing/vitest';
+import fc from 'fast-check';
+import { it } from 'vitest';
+
+/** CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default. */
+export const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
+
+/**
+ * Values at the edges of every argument check (sizes, counts, indices, bigints, empty and
+ * wrong-typed values), plus `extra` values that matter to one package's surface.
+ */
+export function specialValues(...extra: unknown[]): fc.Arbitrary<unknown> {
+  return fc.constantFrom<unknown>(
+    -1,
+    0,
+    1,
+    2,
+    3,
+    2 ** 31,
+    2 ** 53,
+    -0,
+    0.5,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    0n,
+    1n,
+    -1n,
+    2n ** 64n,
+    '',
+    null,
+    undefined,
+    true,
+    [],
+    {},
+    new Uint8Array(8),
+    Symbol('x'),
+    ...extra,
+  );
+}
+
+/** Up to four arguments, each arbitrary, special or one of `valid`'s values. */
+export function argumentLists(
+  special: fc.Arbitrary<unknown>,
+  ...more: fc.Arbitrary<unknown>[]
+): fc.Arbitrary<unknown[]> {
+  return fc.array(fc.oneof(fc.anything(), special, ...more), { maxLength: 4 });
+}
+
+/**
+ * One test that the surface was found (at least `minimum` entry points), then one property test
+ * per entry point: called with `argumentList`'s values it returns or throws a typed error.
+ * `restore` runs after each call (an entry point may have swapped the driver).
+ */
+export function fuzzEntryPoints(
+  entries: readonly EntryPoint[],
+  options: { minimum: number; argumentList: fc.Arbitrary<unknown[]>; restore: () => void },
+): void {
+  it('finds the surface to fuzz', () => {
+    if (entries.length < options.minimum) throw new Error(`only ${entries.length} entry points found`);
+  });
+
+  for (const entry of entries) {
+    it(`${entry.name} gives a result or a typed error for arbitrary arguments`, async () => {
+      await fc.assert(
+        fc.asyncProperty(options.argumentList, async (args) => {
+          try {
+            await expectOnlyTypedErrors(entry.name, () => entry.call(args));
+          } finally {
+            options.restore();
+          }
+        }),
+        { numRuns: runsPerEntryPoint },
+      );
+    });
+  }
+}
