@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake-memory.h"
@@ -97,7 +98,8 @@ CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least
  * reads the object first, so a call on a destroyed handle crashes as a use-after-free would. */
 typedef struct FakeStream { int64_t flags; int64_t priority; } FakeStream;
 typedef struct FakeEvent { int64_t flags; int64_t recorded; } FakeEvent;
-static void touch_stream(CUstream s) { if (s) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
+/* 0, CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) are special handles, not objects. */
+static void touch_stream(CUstream s) { if ((uintptr_t)s > 2) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
 static void touch_event(CUevent e) { volatile int64_t f = ((FakeEvent *)e)->flags; (void)f; }
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority) {
@@ -112,14 +114,40 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
   touch_stream(s);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuStreamQuery(CUstream s) { touch_stream(s); return CUDA_SUCCESS; }
+/* FAKE_CUDA_QUERY_BUSY_MS=N: cuStreamQuery / cuEventQuery answer CUDA_ERROR_NOT_READY for N ms
+ * from the first query of the calling thread, then once done (a wait that can be caught mid-way). */
+static __thread long long query_busy_until;
+static CUresult query_result(void) {
+  int busy_ms = env_int("FAKE_CUDA_QUERY_BUSY_MS", 0);
+  if (busy_ms <= 0) return CUDA_SUCCESS;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  long long now = (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+  if (query_busy_until == 0) query_busy_until = now + busy_ms * 1000000LL;
+  if (now < query_busy_until) return CUDA_ERROR_NOT_READY;
+  query_busy_until = 0;
+  return CUDA_SUCCESS;
+}
+/* Events alive now (created, not destroyed), for leak checks: `int fake_live_events(void)`. */
+static int live_events;
+int fake_live_events(void);
+int fake_live_events(void) { return __atomic_load_n(&live_events, __ATOMIC_SEQ_CST); }
+
+CUresult CUDAAPI cuStreamQuery(CUstream s) { touch_stream(s); return query_result(); }
 CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f) { touch_stream(s); touch_event(e); return f == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
   FakeEvent *event = fake_object(sizeof *event);
   if (!event) return CUDA_ERROR_OUT_OF_MEMORY;
-  event->flags = flags; *e = (CUevent)event; return CUDA_SUCCESS;
+  event->flags = flags; *e = (CUevent)event;
+  __atomic_add_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
+  return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventDestroy(CUevent e) { if (!e) return CUDA_ERROR_INVALID_HANDLE; touch_event(e); fake_object_free(e, sizeof(FakeEvent)); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventDestroy(CUevent e) {
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  touch_event(e); fake_object_free(e, sizeof(FakeEvent));
+  __atomic_sub_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { touch_stream(s); ((FakeEvent *)e)->recorded++; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   touch_event(e);
@@ -127,7 +155,7 @@ CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   touch_event(e);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventQuery(CUevent e) { touch_event(e); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventQuery(CUevent e) { touch_event(e); return query_result(); }
 CUresult CUDAAPI cuEventElapsedTime(float *ms, CUevent a, CUevent b) { touch_event(a); touch_event(b); *ms = 1.5f; return CUDA_SUCCESS; }
 
 /* The adapters fall back to each entry point's exported, versioned symbol when this finds
