@@ -9,10 +9,8 @@ import {
   describeValue,
   IpcMemFlags,
   NotSupportedError,
-  PointerAttribute,
-  PointerHandleAttribute,
 } from '@cumem/core-types';
-import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
+import { currentDriver, deviceCount, Buffer as MemoryBuffer, rangeOverrun } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
@@ -202,21 +200,19 @@ setContextMaker((deviceNumber) => new Context(deviceNumber));
 /**
  * Closes the mapping at `address` and throws when `size` bytes from it run past the range
  * `cuIpcOpenMemHandle` mapped: the size is the sending process's claim, and a larger one would
- * let views read and write memory the mapping does not cover.
+ * let views read and write memory the mapping does not cover. @cumem/memory's `rangeOverrun` is
+ * the rule (and the message) every size claimed from outside goes through.
  */
 function checkMappedSize(driver: Driver, address: bigint, size: number): void {
-  let end: bigint;
+  let overrun: RangeError | undefined;
   try {
-    const start = driver.pointerGetHandleAttribute(address, PointerHandleAttribute.RangeStartAddress);
-    end = start + BigInt(driver.pointerGetAttribute(address, PointerAttribute.RangeSize));
+    overrun = rangeOverrun(driver, address, size, 'the IpcMemHandle');
   } catch (error) {
     driver.ipcCloseMemHandle(address);
     throw error;
   }
-  if (address + BigInt(size) > end) {
+  if (overrun !== undefined) {
     driver.ipcCloseMemHandle(address);
-    throw new RangeError(
-      `the IpcMemHandle claims ${size} bytes, but the exported allocation holds ${end - address} from the mapped address`,
-    );
+    throw overrun;
   }
 }

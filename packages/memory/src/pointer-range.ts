@@ -25,7 +25,13 @@ export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefin
 
 /**
  * A RangeError when `size` bytes from `pointer` run past the end of the allocation holding it;
- * undefined when they fit or the driver does not know the memory.
+ * undefined when they fit or the driver does not know the memory (pageable host memory, whose
+ * size nothing can check). The end comes from `CU_POINTER_ATTRIBUTE_RANGE_START_ADDR` and
+ * `RANGE_SIZE`. `Buffer.fromHandle`, `Buffer.fromIpcDescriptor` and @cumem/interop-arrow's
+ * `Context.openIpcBuffer` check sizes claimed from outside with it, so they refuse alike, with
+ * one message: `<what> claims <size> bytes at 0x…, but the allocation there ends <n> bytes from it`.
+ * @param what - names the claimant in the message (e.g. `'Buffer.fromHandle'`).
+ * @throws CudaError when the driver fails to answer for another reason than unknown memory.
  */
 export function rangeOverrun(
   driver: Driver,
