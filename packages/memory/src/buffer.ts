@@ -1,7 +1,15 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
 // and accessors) is BufferBase, in buffer-base.ts.
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
-import { BufferBase, bufferToken, closedFlag, followedOwner, owns, registered } from './buffer-base.js';
+import {
+  BufferBase,
+  type BufferParts,
+  bufferToken,
+  closedFlag,
+  followedOwner,
+  owns,
+  registered,
+} from './buffer-base.js';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
 import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
@@ -29,7 +37,7 @@ export interface FromHandleOptions {
 }
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
-export type BufferClass<B extends Buffer> = new (...args: ConstructorParameters<typeof BufferBase>) => B;
+export type BufferClass<B extends Buffer> = new (...parts: BufferParts) => B;
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
@@ -309,14 +317,25 @@ function checkSameSize(dstSize: number, srcSize: number): void {
 
 /** @internal A buffer a resource allocated (it owns the memory). Hot path: one object, no validation. */
 export function allocatedBuffer<B extends Buffer>(
-  Class: BufferClass<B>,
+  Class: { readonly prototype: B },
   runtime: DriverRuntime,
   handle: bigint,
   size: number,
   resource: MemoryResource,
   stream: Stream | undefined,
 ): B {
-  const buffer = new Class(bufferToken, runtime, handle, size, resource, null, stream, owns, null);
+  // The constructor is protected in the published types; this module holds the token.
+  const buffer = new (Class as BufferClass<B>)(
+    bufferToken,
+    runtime,
+    handle,
+    size,
+    resource,
+    null,
+    stream,
+    owns,
+    null,
+  );
   if (size !== 0) deferRelease(buffer);
   return buffer;
 }

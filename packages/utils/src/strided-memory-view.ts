@@ -77,9 +77,17 @@ export class StridedMemoryView {
   readonly exportingObject: unknown;
   readonly #state: ViewState;
 
-  /** @internal Use the static constructors. */
-  constructor(token: symbol, state: ViewState) {
-    if (token !== stateToken) throw new TypeError('use StridedMemoryView.fromBuffer / fromHost / from');
+  /**
+   * Not for use: get a view from {@link StridedMemoryView.fromBuffer},
+   * {@link StridedMemoryView.fromHost} or {@link StridedMemoryView.from}. Called directly, it
+   * throws a TypeError naming those.
+   */
+  private constructor(token: symbol, state: ViewState) {
+    if (token !== stateToken) {
+      throw new TypeError(
+        'StridedMemoryView has no public constructor: use StridedMemoryView.fromBuffer / fromHost / from',
+      );
+    }
     if (DTYPE_ITEMSIZE[state.dtype] !== state.layout.itemsize) {
       throw new TypeError(
         `dtype ${state.dtype} has ${DTYPE_ITEMSIZE[state.dtype]}-byte elements, the layout ${state.layout.itemsize}`,
