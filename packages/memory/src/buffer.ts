@@ -51,10 +51,13 @@ export class Buffer extends BufferBase {
    * calls `mr.deallocate`; with `owner`, that object is kept alive instead; with neither, the
    * buffer only borrows the memory. On `ManagedBuffer` it returns a ManagedBuffer.
    *
-   * Unsafe by nature for raw pointers: `size` is checked against the allocation the driver
-   * knows (`CU_POINTER_ATTRIBUTE_RANGE_SIZE`), but memory the driver never saw (pageable host
-   * memory, such as a pointer from native code's malloc) cannot be checked, and a wrong pointer
-   * or size there reads and writes memory the buffer does not own.
+   * **Unsafe:** cumem cannot check who owns the memory or how long it stays allocated, and it
+   * checks `size` only where the driver knows the allocation (`CU_POINTER_ATTRIBUTE_RANGE_SIZE`;
+   * not pageable host memory, such as native code's malloc). The caller must guarantee that
+   * `size` bytes at `pointer` are memory it may read and write, and that they stay allocated
+   * until the buffer, its slices and its host views are closed: with `mr`, that nothing else
+   * frees the memory; with `owner`, that the owner keeps it allocated while reachable.
+   * Otherwise the buffer reads and writes memory it does not own.
    * @param pointer a bigint address or a non-negative safe integer.
    * @param size bytes.
    * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource;

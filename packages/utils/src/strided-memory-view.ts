@@ -168,7 +168,13 @@ export class StridedMemoryView {
    * When the interface names a `stream`, that stream is synchronized first, as the protocol asks;
    * only 1, 2 or a {@link Stream} are accepted unless `options.trustForeignStream` (unsafe: see
    * {@link ImportInterfaceOptions}). The elements must lie inside the driver's allocation
-   * holding `data[0]`.
+   * holding `data[0]`. The view keeps `value` alive (as `exportingObject`).
+   *
+   * **Unsafe** for a `cudaArrayInterface` object: `data[0]` is a raw address. cumem checks the
+   * elements only against the allocation the driver knows there, and cannot check who owns that
+   * memory or how long it stays allocated. The caller must guarantee that `value` keeps the
+   * memory allocated while it is reachable, and writable unless the interface says read-only.
+   * Otherwise the view reads and writes memory it does not own.
    * @throws TypeError / RangeError for a malformed interface.
    */
   static from(value: unknown, options?: ImportInterfaceOptions): StridedMemoryView {
