@@ -215,7 +215,8 @@ export class CudaBuffer {
 
   /**
    * A zero-copy view from `offset` of `length` bytes (default: to the end). A length past
-   * the end is clamped to what is available; `offset` must be inside the buffer.
+   * the end is clamped to what is available; `offset` must be inside the buffer. The view keeps
+   * this buffer alive (as its `parent`) and is closed when this buffer is.
    */
   slice(offset = 0, length?: number): CudaBuffer {
     const range = resolveSlice(this.size, offset, length);

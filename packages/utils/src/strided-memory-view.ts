@@ -109,7 +109,9 @@ export class StridedMemoryView {
   }
 
   /**
-   * A view of a Buffer of @cumem/memory with `layout` (offset and strides in elements).
+   * A view of a Buffer of @cumem/memory with `layout` (offset and strides in elements). The view
+   * keeps `buffer` alive (as `exportingObject`); once the buffer is closed, the view refuses
+   * work with CudaStateError.
    * @throws TypeError for a non-Buffer, non-layout or dtype whose size differs from the layout's
    *   itemsize; RangeError when the layout needs more bytes than the buffer has;
    *   CudaStateError for a closed buffer.
@@ -139,7 +141,9 @@ export class StridedMemoryView {
 
   /**
    * A view of a JS TypedArray (host memory, `deviceId` -1); dtype from the array kind
-   * (Float32Array -> 'float32', ...). `ptr` is `currentDriver().addressOf(array)`.
+   * (Float32Array -> 'float32', ...). `ptr` is `currentDriver().addressOf(array)`. The view
+   * keeps `array` alive (as `exportingObject`), and a non-blocking copy keeps it referenced on
+   * its stream until the copy is done.
    * @throws TypeError for a DataView or non-TypedArray; RangeError when shape/strides reach past the array.
    */
   static fromHost(array: ArrayBufferView, options?: FromHostOptions): StridedMemoryView {
@@ -224,7 +228,7 @@ export class StridedMemoryView {
   }
 
   /**
-   * Another view of the same memory.
+   * Another view of the same memory, kept alive the same way (the same `exportingObject`).
    * @param layout default this view's layout (offsets are relative to the same memory).
    * @param dtype default this dtype when the itemsize is unchanged, else the unsigned integer of the new itemsize.
    * @throws TypeError for a dtype whose size is not the layout's itemsize; RangeError when the layout reaches past the memory.
