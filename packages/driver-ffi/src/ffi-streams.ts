@@ -7,7 +7,6 @@ import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 
 const CUDA_ERROR_NOT_READY = 600;
-const CU_EVENT_DISABLE_TIMING = 2;
 
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
   state.check(
@@ -27,30 +26,33 @@ export function streamSynchronize(state: DriverState, stream: DriverHandle): voi
 
 export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle): Promise<void> {
   const failure = (result: number) => cudaError(state.describe, result, 'cuStreamSynchronize');
+  if (stream > 2n) return pollUntilDone(() => state.native.cuStreamQuery(stream), failure);
   // The null stream (0), CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) mean "the calling
-  // thread's context", which may be another one by the time a later poll runs. An event recorded
-  // now on that stream carries the context with it, and completes exactly when the stream's
-  // prior work does. (A Worker terminated mid-wait leaves this one event undestroyed.)
-  if (stream <= 2n) {
-    let event: DriverHandle;
-    try {
-      event = eventCreate(state, CU_EVENT_DISABLE_TIMING);
-      try {
-        eventRecord(state, event, stream);
-      } catch (error) {
-        eventDestroy(state, event);
-        throw error;
-      }
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return pollUntilDone(
-      () => state.native.cuEventQuery(event),
-      failure,
-      () => state.native.cuEventDestroy_v2(event),
-    );
+  // thread's context", which may be another one by the time a later poll runs: each poll queries
+  // the stream in the context current now (as the N-API adapter's cuStreamSynchronize runs in
+  // it). No event of the adapter's own is involved, so a Worker terminated mid-wait leaves nothing
+  // behind (an event recorded for the wait would stay undestroyed there). The polls run on this
+  // thread, so CU_STREAM_PER_THREAD stays this thread's stream.
+  const found = state.native.cuCtxGetCurrent(state.scratch.address);
+  if (found !== 0) return Promise.reject(failure(found));
+  const caller = state.scratch.u64[0]!;
+  return pollUntilDone(() => queryInContext(state, caller, stream), failure);
+}
+
+/** `cuStreamQuery(stream)` with `context` current, the thread's own context restored after. */
+function queryInContext(state: DriverState, context: DriverHandle, stream: DriverHandle): number {
+  const native = state.native;
+  let result = native.cuCtxGetCurrent(state.scratch.address);
+  if (result !== 0) return result;
+  const previous = state.scratch.u64[0]!;
+  if (previous === context) return native.cuStreamQuery(stream);
+  result = native.cuCtxSetCurrent(context);
+  if (result !== 0) return result;
+  try {
+    return native.cuStreamQuery(stream);
+  } finally {
+    native.cuCtxSetCurrent(previous);
   }
-  return pollUntilDone(() => state.native.cuStreamQuery(stream), failure);
 }
 
 export function streamQuery(state: DriverState, stream: DriverHandle): boolean {

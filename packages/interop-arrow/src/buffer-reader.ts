@@ -67,7 +67,10 @@ export class BufferReader {
     return count;
   }
 
-  /** A zero-copy device view of up to `nbytes` (default: the rest), and advances. */
+  /**
+   * A zero-copy device view of up to `nbytes` (default: the rest), and advances. The view keeps
+   * the reader's CudaBuffer alive (as its `parent`) and is closed when that buffer is.
+   */
   readBuffer(nbytes?: number): CudaBuffer {
     const count = this.#take(nbytes);
     const view = createView(this.#buffer, this.#position, count);

@@ -9,10 +9,8 @@ import {
   describeValue,
   IpcMemFlags,
   NotSupportedError,
-  PointerAttribute,
-  PointerHandleAttribute,
 } from '@cumem/core-types';
-import { currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
+import { currentDriver, deviceCount, Buffer as MemoryBuffer, rangeOverrun } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
@@ -121,7 +119,15 @@ export class Context {
 
   /**
    * A zero-copy CudaBuffer view of `obj`: a CudaBuffer (itself), a HostBuffer, a
-   * device-accessible @cumem/memory Buffer, or any object with a `cudaArrayInterface`.
+   * device-accessible @cumem/memory Buffer, or any object with a `cudaArrayInterface`. The view
+   * keeps `obj` alive, and follows the close of a CudaBuffer, HostBuffer or Buffer.
+   *
+   * **Unsafe** for a `cudaArrayInterface` object: its `data` pointer is a raw address. cumem
+   * checks the span only against the allocation the driver knows there, and cannot check who
+   * owns that memory or how long it stays allocated. The caller must guarantee that the object
+   * keeps the memory it describes allocated while it is reachable (the view keeps the object
+   * alive) and writable unless the interface says read-only. Otherwise the view reads and
+   * writes memory it does not own. (The other kinds of `obj` are cumem's own and checked.)
    * @throws TypeError for anything else.
    */
   bufferFromObject(obj: unknown): CudaBuffer {
@@ -138,7 +144,17 @@ export class Context {
 
   /**
    * A view of `size` bytes of device-accessible memory at `address` that this package does not
-   * own. `base`, if given, is kept alive as long as the view (and any view of it).
+   * own. `base`, if given, is kept alive as long as the view (and any view of it); a `base` that
+   * is a CudaBuffer, HostBuffer or @cumem/memory Buffer (or has a boolean `isClosed`) closes the
+   * view when it closes.
+   *
+   * **Unsafe:** `address` is a raw pointer. cumem checks `size` only against the allocation the
+   * driver knows at `address` (not pageable host memory), and cannot check who owns the memory
+   * or how long it stays allocated. The caller must guarantee that the `size` bytes stay
+   * allocated (by `base`, or otherwise) while the view and its slices are used. Otherwise the
+   * view reads and writes memory it does not own.
+   * @throws TypeError / RangeError for a bad address or size; RangeError when `size` bytes run
+   *   past the driver-known allocation at `address`.
    */
   foreignBuffer(address: bigint | number, size: number, base?: unknown): CudaBuffer {
     const pointer = checkAddress(address, 'address');
@@ -202,21 +218,19 @@ setContextMaker((deviceNumber) => new Context(deviceNumber));
 /**
  * Closes the mapping at `address` and throws when `size` bytes from it run past the range
  * `cuIpcOpenMemHandle` mapped: the size is the sending process's claim, and a larger one would
- * let views read and write memory the mapping does not cover.
+ * let views read and write memory the mapping does not cover. @cumem/memory's `rangeOverrun` is
+ * the rule (and the message) every size claimed from outside goes through.
  */
 function checkMappedSize(driver: Driver, address: bigint, size: number): void {
-  let end: bigint;
+  let overrun: RangeError | undefined;
   try {
-    const start = driver.pointerGetHandleAttribute(address, PointerHandleAttribute.RangeStartAddress);
-    end = start + BigInt(driver.pointerGetAttribute(address, PointerAttribute.RangeSize));
+    overrun = rangeOverrun(driver, address, size, 'the IpcMemHandle');
   } catch (error) {
     driver.ipcCloseMemHandle(address);
     throw error;
   }
-  if (address + BigInt(size) > end) {
+  if (overrun !== undefined) {
     driver.ipcCloseMemHandle(address);
-    throw new RangeError(
-      `the IpcMemHandle claims ${size} bytes, but the exported allocation holds ${end - address} from the mapped address`,
-    );
+    throw overrun;
   }
 }

@@ -68,8 +68,12 @@ export class CudaBuffer {
     };
   }
 
-  /** @internal Use `Context.deviceBuffer()` and the other Context factories. */
-  constructor(token: symbol, init: CudaBufferInit) {
+  /**
+   * Not for use: get a CudaBuffer from a {@link Context} (`deviceBuffer`, `bufferFromData`,
+   * `bufferFromObject`, `foreignBuffer`, `openIpcBuffer`) or {@link CudaBuffer.fromBuffer}.
+   * Called directly, it throws a TypeError naming `Context.deviceBuffer`.
+   */
+  private constructor(token: symbol, init: CudaBufferInit) {
     if (token !== constructing) {
       throw new TypeError(
         "Do not call CudaBuffer's constructor directly, use Context.deviceBuffer(size) instead",
@@ -211,7 +215,8 @@ export class CudaBuffer {
 
   /**
    * A zero-copy view from `offset` of `length` bytes (default: to the end). A length past
-   * the end is clamped to what is available; `offset` must be inside the buffer.
+   * the end is clamped to what is available; `offset` must be inside the buffer. The view keeps
+   * this buffer alive (as its `parent`) and is closed when this buffer is.
    */
   slice(offset = 0, length?: number): CudaBuffer {
     const range = resolveSlice(this.size, offset, length);
@@ -326,7 +331,8 @@ export class CudaBuffer {
 
 /** @internal Makes a CudaBuffer. */
 export function createCudaBuffer(init: CudaBufferInit): CudaBuffer {
-  return new CudaBuffer(constructing, init);
+  const CudaBufferClass = CudaBuffer as unknown as new (token: symbol, init: CudaBufferInit) => CudaBuffer;
+  return new CudaBufferClass(constructing, init);
 }
 
 /** @internal A view of `parent` that may be empty at its end (the reader needs that; slice() refuses it). */

@@ -27,8 +27,11 @@ export class HostBuffer {
   readonly #device: Device;
   #closed = false;
 
-  /** @internal Use {@link newHostBuffer}. */
-  constructor(token: symbol, memory: MemoryBuffer | null, device: Device) {
+  /**
+   * Not for use: get a HostBuffer from {@link newHostBuffer}. Called directly, it throws a
+   * TypeError naming it.
+   */
+  private constructor(token: symbol, memory: MemoryBuffer | null, device: Device) {
     if (token !== constructing) {
       throw new TypeError("Do not call HostBuffer's constructor directly, use newHostBuffer(size) instead");
     }
@@ -166,7 +169,12 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
   if (allocator !== 'legacy' && allocator !== 'pool') {
     throw new TypeError(`allocator must be 'legacy' or 'pool', got ${String(allocator)}`);
   }
-  if (size === 0) return new HostBuffer(constructing, null, target);
+  const HostBufferClass = HostBuffer as unknown as new (
+    token: symbol,
+    memory: MemoryBuffer | null,
+    device: Device,
+  ) => HostBuffer;
+  if (size === 0) return new HostBufferClass(constructing, null, target);
   makeDeviceCurrent(target);
-  return new HostBuffer(constructing, resourceFor(allocator).allocate(size), target);
+  return new HostBufferClass(constructing, resourceFor(allocator).allocate(size), target);
 }

@@ -12,10 +12,15 @@ export class IpcMemHandle {
   readonly #size: number;
   readonly #handle: Uint8Array;
 
-  /** @internal Use `CudaBuffer.exportForIpc()` or {@link IpcMemHandle.fromBuffer}. */
-  constructor(token: symbol, size: number, handle: Uint8Array) {
+  /**
+   * Not for use: get a handle from `CudaBuffer.exportForIpc()` or {@link IpcMemHandle.fromBuffer}.
+   * Called directly, it throws a TypeError naming those.
+   */
+  private constructor(token: symbol, size: number, handle: Uint8Array) {
     if (token !== constructing) {
-      throw new TypeError("Do not call IpcMemHandle's constructor directly, use CudaBuffer.exportForIpc()");
+      throw new TypeError(
+        "Do not call IpcMemHandle's constructor directly, use CudaBuffer.exportForIpc() or IpcMemHandle.fromBuffer()",
+      );
     }
     this.#size = size;
     this.#handle = handle;
@@ -73,5 +78,10 @@ export class IpcMemHandle {
 /** @internal A handle for `size` bytes from the driver's 64 bytes. */
 export function makeIpcMemHandle(size: number, handle: Uint8Array): IpcMemHandle {
   checkSize(size, 'size');
-  return new IpcMemHandle(constructing, size, handle.slice(0, IPC_HANDLE_SIZE));
+  const HandleClass = IpcMemHandle as unknown as new (
+    token: symbol,
+    size: number,
+    handle: Uint8Array,
+  ) => IpcMemHandle;
+  return new HandleClass(constructing, size, handle.slice(0, IPC_HANDLE_SIZE));
 }

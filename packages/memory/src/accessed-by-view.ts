@@ -11,6 +11,8 @@ export interface AccessAdvisor {
   checkAdvisable(location: Location): void;
 }
 
+const viewToken = Symbol('cumem.accessedByView');
+
 /**
  * The locations advised as accessors of a managed buffer: a live, Set-like view. Every read
  * asks the driver (`cuMemRangeGetAttribute(ACCESSED_BY)`), every change advises it; nothing is
@@ -18,8 +20,23 @@ export interface AccessAdvisor {
  * `new Host()`.
  */
 export class AccessedByView implements Iterable<Location> {
-  /** @internal */
-  constructor(private readonly advisor: AccessAdvisor) {}
+  /**
+   * Not for use: a ManagedBuffer's `accessedBy` is the view. Called directly, it throws a
+   * TypeError saying so.
+   */
+  private constructor(
+    token: symbol,
+    private readonly advisor: AccessAdvisor,
+  ) {
+    if (token !== viewToken) {
+      throw new TypeError("AccessedByView has no public constructor: use a ManagedBuffer's accessedBy");
+    }
+  }
+
+  /** @internal The view of `advisor`'s accessors. */
+  static of(advisor: AccessAdvisor): AccessedByView {
+    return new AccessedByView(viewToken, advisor);
+  }
 
   /** Number of advised accessors. */
   get size(): number {

@@ -28,6 +28,8 @@ export interface TrackAllocationsOptions {
   readonly keepReleased?: number;
 }
 
+const trackerToken = Symbol('cumem.allocationTracker');
+
 /** Allocations seen since {@link trackAllocations}: outstanding, and dropped without close(). */
 // A TrackerSink (resource-accounting.ts) by shape: no `implements`, which would name an internal type.
 export class AllocationTracker {
@@ -37,12 +39,19 @@ export class AllocationTracker {
   private droppedTotal = 0;
   private closed = false;
 
-  /** @internal Use {@link trackAllocations}. */
-  constructor(
+  /**
+   * Not for use: get an AllocationTracker from {@link trackAllocations}. Called directly, it
+   * throws a TypeError naming it.
+   */
+  private constructor(
+    token: symbol,
     stacks: boolean,
     private readonly resource: MemoryResource | undefined,
     private readonly keepReleased: number,
   ) {
+    if (token !== trackerToken) {
+      throw new TypeError('AllocationTracker has no public constructor: use trackAllocations() to get one');
+    }
     this.stacks = stacks;
   }
 
@@ -115,7 +124,10 @@ export function trackAllocations(options?: TrackAllocationsOptions): AllocationT
   if (resource !== undefined && !(resource instanceof MemoryResource)) {
     throw new TypeError(`resource must be a MemoryResource, got ${describeValue(resource)}`);
   }
-  const tracker = new AllocationTracker(stacks, resource, keepReleased);
+  const TrackerClass = AllocationTracker as unknown as new (
+    ...parts: [symbol, boolean, MemoryResource | undefined, number]
+  ) => AllocationTracker;
+  const tracker = new TrackerClass(trackerToken, stacks, resource, keepReleased);
   if (resource === undefined) addGlobalSink(tracker);
   else {
     resource.enableStatistics();

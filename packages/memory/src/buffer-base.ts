@@ -38,6 +38,19 @@ export const bufferToken: unique symbol = Symbol('cumem.buffer');
  */
 export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
 
+/** @internal What the private constructor of Buffer and ManagedBuffer takes. */
+export type BufferParts = [
+  token: symbol,
+  runtime: DriverRuntime,
+  handle: bigint,
+  size: number,
+  resource: MemoryResource | null,
+  owner: unknown,
+  stream: Stream | undefined,
+  flags: number,
+  parent: BufferBase | null,
+];
+
 /** The state and accessors every {@link Buffer} has; not constructible on its own. */
 export abstract class BufferBase {
   /** @internal */ readonly runtime: DriverRuntime;
@@ -55,20 +68,21 @@ export abstract class BufferBase {
   // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
   /** @internal */ protected releaseRecord: ReleaseRecord | null = null;
 
-  /** @internal Use a memory resource's `allocate`, {@link Buffer.fromHandle} or {@link Buffer.slice}. */
-  constructor(
-    token: symbol,
-    runtime: DriverRuntime,
-    handle: bigint,
-    size: number,
-    resource: MemoryResource | null,
-    owner: unknown,
-    stream: Stream | undefined,
-    flags: number,
-    parent: BufferBase | null,
-  ) {
-    if (token !== bufferToken)
-      throw new TypeError('use a memory resource, Buffer.fromHandle() or slice() to get a Buffer');
+  /**
+   * Not for use: a Buffer comes from a memory resource's `allocate`, {@link Buffer.fromHandle}
+   * or {@link Buffer.slice}. Called without cumem's private token (`new Buffer()`), it throws a
+   * TypeError naming those.
+   */
+  protected constructor();
+  /** @internal */
+  protected constructor(...parts: BufferParts);
+  protected constructor(...parts: BufferParts | []) {
+    if (parts[0] !== bufferToken) {
+      throw new TypeError(
+        `${new.target.name} has no public constructor: use a memory resource's allocate(), Buffer.fromHandle() or slice() to get one`,
+      );
+    }
+    const [, runtime, handle, size, resource, owner, stream, flags, parent] = parts as BufferParts;
     this.runtime = runtime;
     this.pointer = handle;
     this.byteSize = size;

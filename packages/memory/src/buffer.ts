@@ -1,7 +1,15 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
 // and accessors) is BufferBase, in buffer-base.ts.
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
-import { BufferBase, bufferToken, closedFlag, followedOwner, owns, registered } from './buffer-base.js';
+import {
+  BufferBase,
+  type BufferParts,
+  bufferToken,
+  closedFlag,
+  followedOwner,
+  owns,
+  registered,
+} from './buffer-base.js';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
 import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
@@ -29,7 +37,7 @@ export interface FromHandleOptions {
 }
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
-export type BufferClass<B extends Buffer> = new (...args: ConstructorParameters<typeof BufferBase>) => B;
+export type BufferClass<B extends Buffer> = new (...parts: BufferParts) => B;
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
@@ -43,10 +51,13 @@ export class Buffer extends BufferBase {
    * calls `mr.deallocate`; with `owner`, that object is kept alive instead; with neither, the
    * buffer only borrows the memory. On `ManagedBuffer` it returns a ManagedBuffer.
    *
-   * Unsafe by nature for raw pointers: `size` is checked against the allocation the driver
-   * knows (`CU_POINTER_ATTRIBUTE_RANGE_SIZE`), but memory the driver never saw (pageable host
-   * memory, such as a pointer from native code's malloc) cannot be checked, and a wrong pointer
-   * or size there reads and writes memory the buffer does not own.
+   * **Unsafe:** cumem cannot check who owns the memory or how long it stays allocated, and it
+   * checks `size` only where the driver knows the allocation (`CU_POINTER_ATTRIBUTE_RANGE_SIZE`;
+   * not pageable host memory, such as native code's malloc). The caller must guarantee that
+   * `size` bytes at `pointer` are memory it may read and write, and that they stay allocated
+   * until the buffer, its slices and its host views are closed: with `mr`, that nothing else
+   * frees the memory; with `owner`, that the owner keeps it allocated while reachable.
+   * Otherwise the buffer reads and writes memory it does not own.
    * @param pointer a bigint address or a non-negative safe integer.
    * @param size bytes.
    * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource;
@@ -309,14 +320,25 @@ function checkSameSize(dstSize: number, srcSize: number): void {
 
 /** @internal A buffer a resource allocated (it owns the memory). Hot path: one object, no validation. */
 export function allocatedBuffer<B extends Buffer>(
-  Class: BufferClass<B>,
+  Class: { readonly prototype: B },
   runtime: DriverRuntime,
   handle: bigint,
   size: number,
   resource: MemoryResource,
   stream: Stream | undefined,
 ): B {
-  const buffer = new Class(bufferToken, runtime, handle, size, resource, null, stream, owns, null);
+  // The constructor is protected in the published types; this module holds the token.
+  const buffer = new (Class as BufferClass<B>)(
+    bufferToken,
+    runtime,
+    handle,
+    size,
+    resource,
+    null,
+    stream,
+    owns,
+    null,
+  );
   if (size !== 0) deferRelease(buffer);
   return buffer;
 }

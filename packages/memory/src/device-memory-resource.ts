@@ -100,7 +100,7 @@ export class DeviceMemoryResource extends PoolMemoryResource {
    */
   get peerAccessibleBy(): PeerAccessView {
     this.checkOpen();
-    return new PeerAccessView(this);
+    return PeerAccessView.of(this);
   }
 
   /**

@@ -41,14 +41,21 @@ export class Event {
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
   private destroyAfterWaits = false;
 
-  /** @internal Use {@link Event.create} or `stream.record()`. */
-  constructor(
+  /**
+   * Not for use: get an Event from {@link Event.create} or `stream.record()`. Called directly
+   * (`new Event()`), it throws a TypeError naming those.
+   */
+  private constructor(
     token: symbol,
     /** @internal */ readonly runtime: DriverRuntime,
     private readonly eventHandle: DriverHandle,
     private readonly ordinal: number,
   ) {
-    if (token !== eventToken) throw new TypeError('use Event.create() or stream.record() to make an Event');
+    if (token !== eventToken) {
+      throw new TypeError(
+        'Event has no public constructor: use Event.create() or stream.record() to get one',
+      );
+    }
     registerFinalizer(this, () => runtime.driver.eventDestroy(eventHandle));
   }
 
@@ -194,5 +201,11 @@ export class Event {
 /** @internal A new event of `flags` on device `ordinal`. */
 export function createEvent(runtime: DriverRuntime, ordinal: number, flags: number): Event {
   runtime.makeCurrent(ordinal);
-  return new Event(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal);
+  const EventClass = Event as unknown as new (
+    token: symbol,
+    runtime: DriverRuntime,
+    handle: DriverHandle,
+    ordinal: number,
+  ) => Event;
+  return new EventClass(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal);
 }

@@ -61,8 +61,11 @@ export class HostRegistration {
   readonly #release: () => void;
   #closed = false;
 
-  /** @internal Use {@link registerHostMemory}. */
-  constructor(
+  /**
+   * Not for use: get a HostRegistration from {@link registerHostMemory}. Called directly, it
+   * throws a TypeError naming it.
+   */
+  private constructor(
     token: symbol,
     runtime: DriverRuntime,
     ordinal: number,
@@ -71,7 +74,11 @@ export class HostRegistration {
     byteLength: number,
     flags: number,
   ) {
-    if (token !== constructing) throw new TypeError('use registerHostMemory() to register host memory');
+    if (token !== constructing) {
+      throw new TypeError(
+        'HostRegistration has no public constructor: use registerHostMemory() to register host memory',
+      );
+    }
     runtime.makeCurrent(ordinal);
     const view = new Uint8Array(buffer, begin, byteLength);
     this.pointer = runtime.driver.memHostRegister(view, flags);
@@ -164,5 +171,8 @@ export function registerHostMemory(
   const ordinal =
     options.device === undefined ? runtime.currentDevice : checkInteger(options.device, 'options.device');
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);
-  return new HostRegistration(constructing, runtime, ordinal, buffer, begin, byteLength, flags);
+  const RegistrationClass = HostRegistration as unknown as new (
+    ...parts: [symbol, DriverRuntime, number, ArrayBufferLike, number, number, number]
+  ) => HostRegistration;
+  return new RegistrationClass(constructing, runtime, ordinal, buffer, begin, byteLength, flags);
 }

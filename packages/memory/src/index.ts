@@ -59,6 +59,8 @@ export { PeerAccessView } from './peer-access-view.js';
 export { copyBetweenDevices, reachableOn } from './peer-copy.js';
 export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
+// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes), for the packages above.
+export { rangeOverrun } from './pointer-range.js';
 export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
 export {
   finalizerReleases,

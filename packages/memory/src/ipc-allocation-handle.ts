@@ -20,10 +20,15 @@ export class IpcAllocationHandle {
   private descriptor: number;
   private readonly exporterUuid: string | null;
 
-  /** @internal Use `mr.getAllocationHandle()` or {@link IpcAllocationHandle.fromFileDescriptor}. */
-  constructor(token: symbol, fileDescriptor: number, uuid: string | null) {
+  /**
+   * Not for use: get a handle from `mr.getAllocationHandle()` or
+   * {@link IpcAllocationHandle.fromFileDescriptor}. Called directly, it throws a TypeError naming those.
+   */
+  private constructor(token: symbol, fileDescriptor: number, uuid: string | null) {
     if (token !== handleToken)
-      throw new TypeError('use mr.getAllocationHandle() or IpcAllocationHandle.fromFileDescriptor()');
+      throw new TypeError(
+        'IpcAllocationHandle has no public constructor: use mr.getAllocationHandle() or IpcAllocationHandle.fromFileDescriptor()',
+      );
     this.descriptor = fileDescriptor;
     this.exporterUuid = uuid;
     registerFinalizer(this, () => closeSync(fileDescriptor));
@@ -81,5 +86,10 @@ export class IpcAllocationHandle {
 
 /** @internal A handle for a descriptor the driver just exported. */
 export function exportedHandle(fileDescriptor: number, uuid: string | null): IpcAllocationHandle {
-  return new IpcAllocationHandle(handleToken, fileDescriptor, uuid);
+  const HandleClass = IpcAllocationHandle as unknown as new (
+    token: symbol,
+    fileDescriptor: number,
+    uuid: string | null,
+  ) => IpcAllocationHandle;
+  return new HandleClass(handleToken, fileDescriptor, uuid);
 }

@@ -129,7 +129,7 @@ export class ManagedBuffer extends Buffer {
   /** The locations advised as accessors: a live Set-like view (see {@link AccessedByView}). */
   get accessedBy(): AccessedByView {
     this.checkOpen();
-    if (this.accessedByView === undefined) this.accessedByView = new AccessedByView(this);
+    if (this.accessedByView === undefined) this.accessedByView = AccessedByView.of(this);
     return this.accessedByView;
   }
 

@@ -84,6 +84,8 @@ export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<numb
   if (changes.length > 0) resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
 }
 
+const viewToken = Symbol('cumem.peerAccessView');
+
 /**
  * The devices, besides the owner, that may use a pool's memory: a live, Set-like view. Every
  * read asks the driver (`cuMemPoolGetAccess`), so access granted by other code shows; every
@@ -91,8 +93,25 @@ export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<numb
  * also take ordinals.
  */
 export class PeerAccessView implements Iterable<Device> {
-  /** @internal */
-  constructor(private readonly resource: PeerAccessPool) {}
+  /**
+   * Not for use: a DeviceMemoryResource's `peerAccessibleBy` is the view. Called directly, it
+   * throws a TypeError saying so.
+   */
+  private constructor(
+    token: symbol,
+    private readonly resource: PeerAccessPool,
+  ) {
+    if (token !== viewToken) {
+      throw new TypeError(
+        "PeerAccessView has no public constructor: use a DeviceMemoryResource's peerAccessibleBy",
+      );
+    }
+  }
+
+  /** @internal The view of `resource`'s peer access. */
+  static of(resource: PeerAccessPool): PeerAccessView {
+    return new PeerAccessView(viewToken, resource);
+  }
 
   private devices(): Device[] {
     return readPeerAccess(this.resource).map((ordinal) => new Device(ordinal));

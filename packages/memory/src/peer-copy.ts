@@ -140,6 +140,12 @@ export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to
  * For @cumem/utils and @cumem/interop-arrow: `size` bytes between memory of two
  * devices (or the same one), ordered on `stream`, by the policy above. `dstDevice` /
  * `srcDevice`: the device whose own memory each end is, -1 for memory every device reaches.
+ *
+ * **Unsafe:** cumem cannot check raw pointers here (no size, owner or lifetime checks). The
+ * caller must guarantee that `size` bytes at `dst` and at `src` are allocated memory of the
+ * devices named, and stay allocated until the copy has run on `stream`. Otherwise the copy
+ * writes memory it does not own or faults on the device. Buffer copies (`copyFrom` / `copyTo`)
+ * are the checked way.
  */
 export function copyBetweenDevices(
   dst: bigint,

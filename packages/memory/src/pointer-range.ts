@@ -1,5 +1,13 @@
 // Checks of a claimed size against the allocation the driver knows (CU_POINTER_ATTRIBUTE_RANGE_*).
-import { CudaError, type Driver, PointerAttribute, PointerHandleAttribute } from '@cumem/core-types';
+import {
+  CudaError,
+  checkAddress,
+  checkSize,
+  type Driver,
+  describeValue,
+  PointerAttribute,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
 
 /**
  * The address just past the allocation that holds `pointer`, from the driver's range
@@ -25,7 +33,15 @@ export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefin
 
 /**
  * A RangeError when `size` bytes from `pointer` run past the end of the allocation holding it;
- * undefined when they fit or the driver does not know the memory.
+ * undefined when they fit or the driver does not know the memory (pageable host memory, whose
+ * size nothing can check). The end comes from `CU_POINTER_ATTRIBUTE_RANGE_START_ADDR` and
+ * `RANGE_SIZE`. `Buffer.fromHandle`, `Buffer.fromIpcDescriptor` and @cumem/interop-arrow's
+ * `Context.openIpcBuffer` check sizes claimed from outside with it, so they refuse alike, with
+ * one message: `<what> claims <size> bytes at 0x…, but the allocation there ends <n> bytes from it`.
+ * @param what - names the claimant in the message (e.g. `'Buffer.fromHandle'`).
+ * @throws TypeError for a `driver` without the pointer queries, a bad `pointer` or `size`, or a
+ *   non-string `what`; CudaError when the driver fails to answer for another reason than
+ *   unknown memory.
  */
 export function rangeOverrun(
   driver: Driver,
@@ -33,11 +49,23 @@ export function rangeOverrun(
   size: number,
   what: string,
 ): RangeError | undefined {
+  const queries = driver as Partial<Driver> | null;
+  if (
+    typeof queries !== 'object' ||
+    queries === null ||
+    typeof queries.pointerGetHandleAttribute !== 'function' ||
+    typeof queries.pointerGetAttribute !== 'function'
+  ) {
+    throw new TypeError(`driver must be a Driver, got ${describeValue(driver)}`);
+  }
+  const address = checkAddress(pointer, 'pointer');
+  checkSize(size, 'size');
+  if (typeof what !== 'string') throw new TypeError(`what must be a string, got ${describeValue(what)}`);
   if (size === 0) return undefined;
-  const end = allocationEnd(driver, pointer);
-  if (end === undefined || pointer + BigInt(size) <= end) return undefined;
+  const end = allocationEnd(driver, address);
+  if (end === undefined || address + BigInt(size) <= end) return undefined;
   return new RangeError(
-    `${what} claims ${size} bytes at 0x${pointer.toString(16)}, but the allocation there ends ` +
-      `${end - pointer} bytes from it (CU_POINTER_ATTRIBUTE_RANGE_SIZE)`,
+    `${what} claims ${size} bytes at 0x${address.toString(16)}, but the allocation there ends ` +
+      `${end - address} bytes from it (CU_POINTER_ATTRIBUTE_RANGE_SIZE)`,
   );
 }

@@ -39,15 +39,22 @@ export class Stream {
   private destroyAfterWaits = false;
   private held: HeldHostMemory[] = [];
 
-  /** @internal Use {@link Stream.create} or {@link defaultStream}. */
-  constructor(
+  /**
+   * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
+   * directly (`new Stream()`), it throws a TypeError naming those.
+   */
+  private constructor(
     token: symbol,
     /** @internal */ readonly runtime: DriverRuntime,
     /** @internal The `CUstream`. */ readonly streamHandle: DriverHandle,
     /** @internal */ readonly ordinal: number,
     /** @internal True for the per-device default stream, which `close()` leaves alone. */ readonly isDefault: boolean,
   ) {
-    if (token !== streamToken) throw new TypeError('use Stream.create() or defaultStream() to get a Stream');
+    if (token !== streamToken) {
+      throw new TypeError(
+        'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
+      );
+    }
     if (!isDefault) registerFinalizer(this, () => runtime.driver.streamDestroy(streamHandle));
   }
 
@@ -224,6 +231,15 @@ export class Stream {
   }
 }
 
+/** The private constructor, for this module's factories. */
+type StreamConstructor = new (
+  token: symbol,
+  runtime: DriverRuntime,
+  handle: DriverHandle,
+  ordinal: number,
+  isDefault: boolean,
+) => Stream;
+
 const defaultStreams = new WeakMap<DriverRuntime, Stream[]>();
 
 /** @internal The default stream of device `ordinal` in `runtime`, created on first use. */
@@ -239,7 +255,7 @@ export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): S
     // A real non-blocking stream, never the legacy NULL stream, so library work never
     // serializes with other code's NULL-stream work.
     const handle = runtime.driver.streamCreate(StreamFlags.NonBlocking, 0);
-    stream = new Stream(streamToken, runtime, handle, ordinal, true);
+    stream = new (Stream as unknown as StreamConstructor)(streamToken, runtime, handle, ordinal, true);
     streams[ordinal] = stream;
   }
   return stream;

@@ -38,11 +38,14 @@ export interface CudaArrayInterface {
 /** Options of {@link importInterface} (and `StridedMemoryView.from`). */
 export interface ImportInterfaceOptions {
   /**
-   * UNSAFE: accept a `stream` that is a raw `CUstream` handle other than 1 or 2, as other
-   * libraries (CuPy, Numba, PyTorch) export, and synchronize it. cumem cannot tell a live
-   * stream from a garbage or destroyed handle, and the driver may crash the process on one:
-   * set this only for interfaces from a producer you trust. Default false: such a stream is a
+   * Accept a `stream` that is a raw `CUstream` handle other than 1 or 2, as other libraries
+   * (CuPy, Numba, PyTorch) export, and synchronize it. Default false: such a stream is a
    * TypeError.
+   *
+   * **Unsafe:** cumem cannot tell a live stream from a garbage or destroyed handle, and the
+   * driver may crash the process on one. The caller must guarantee that the handle is a live
+   * `CUstream` of the current context until the import returns: set this only for interfaces
+   * from a producer you trust.
    */
   readonly trustForeignStream?: boolean;
 }

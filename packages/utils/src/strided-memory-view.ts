@@ -76,9 +76,17 @@ export class StridedMemoryView {
   readonly exportingObject: unknown;
   readonly #state: ViewState;
 
-  /** @internal Use the static constructors. */
-  constructor(token: symbol, state: ViewState) {
-    if (token !== stateToken) throw new TypeError('use StridedMemoryView.fromBuffer / fromHost / from');
+  /**
+   * Not for use: get a view from {@link StridedMemoryView.fromBuffer},
+   * {@link StridedMemoryView.fromHost} or {@link StridedMemoryView.from}. Called directly, it
+   * throws a TypeError naming those.
+   */
+  private constructor(token: symbol, state: ViewState) {
+    if (token !== stateToken) {
+      throw new TypeError(
+        'StridedMemoryView has no public constructor: use StridedMemoryView.fromBuffer / fromHost / from',
+      );
+    }
     if (DTYPE_ITEMSIZE[state.dtype] !== state.layout.itemsize) {
       throw new TypeError(
         `dtype ${state.dtype} has ${DTYPE_ITEMSIZE[state.dtype]}-byte elements, the layout ${state.layout.itemsize}`,
@@ -100,7 +108,9 @@ export class StridedMemoryView {
   }
 
   /**
-   * A view of a Buffer of @cumem/memory with `layout` (offset and strides in elements).
+   * A view of a Buffer of @cumem/memory with `layout` (offset and strides in elements). The view
+   * keeps `buffer` alive (as `exportingObject`); once the buffer is closed, the view refuses
+   * work with CudaStateError.
    * @throws TypeError for a non-Buffer, non-layout or dtype whose size differs from the layout's
    *   itemsize; RangeError when the layout needs more bytes than the buffer has;
    *   CudaStateError for a closed buffer.
@@ -130,7 +140,9 @@ export class StridedMemoryView {
 
   /**
    * A view of a JS TypedArray (host memory, `deviceId` -1); dtype from the array kind
-   * (Float32Array -> 'float32', ...). `ptr` is `currentDriver().addressOf(array)`.
+   * (Float32Array -> 'float32', ...). `ptr` is `currentDriver().addressOf(array)`. The view
+   * keeps `array` alive (as `exportingObject`), and a non-blocking copy keeps it referenced on
+   * its stream until the copy is done.
    * @throws TypeError for a DataView or non-TypedArray; RangeError when shape/strides reach past the array.
    */
   static fromHost(array: ArrayBufferView, options?: FromHostOptions): StridedMemoryView {
@@ -159,7 +171,13 @@ export class StridedMemoryView {
    * When the interface names a `stream`, that stream is synchronized first, as the protocol asks;
    * only 1, 2 or a {@link Stream} are accepted unless `options.trustForeignStream` (unsafe: see
    * {@link ImportInterfaceOptions}). The elements must lie inside the driver's allocation
-   * holding `data[0]`.
+   * holding `data[0]`. The view keeps `value` alive (as `exportingObject`).
+   *
+   * **Unsafe** for a `cudaArrayInterface` object: `data[0]` is a raw address. cumem checks the
+   * elements only against the allocation the driver knows there, and cannot check who owns that
+   * memory or how long it stays allocated. The caller must guarantee that `value` keeps the
+   * memory allocated while it is reachable, and writable unless the interface says read-only.
+   * Otherwise the view reads and writes memory it does not own.
    * @throws TypeError / RangeError for a malformed interface.
    */
   static from(value: unknown, options?: ImportInterfaceOptions): StridedMemoryView {
@@ -209,7 +227,7 @@ export class StridedMemoryView {
   }
 
   /**
-   * Another view of the same memory.
+   * Another view of the same memory, kept alive the same way (the same `exportingObject`).
    * @param layout default this view's layout (offsets are relative to the same memory).
    * @param dtype default this dtype when the itemsize is unchanged, else the unsigned integer of the new itemsize.
    * @throws TypeError for a dtype whose size is not the layout's itemsize; RangeError when the layout reaches past the memory.

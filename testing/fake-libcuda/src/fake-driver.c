@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fake-memory.h"
@@ -99,7 +100,8 @@ CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least
  * reads the object first, so a call on a destroyed handle crashes as a use-after-free would. */
 typedef struct FakeStream { int64_t flags; int64_t priority; } FakeStream;
 typedef struct FakeEvent { int64_t flags; int64_t recorded; } FakeEvent;
-static void touch_stream(CUstream s) { if (s) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
+/* 0, CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) are special handles, not objects. */
+static void touch_stream(CUstream s) { if ((uintptr_t)s > 2) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
 static void touch_event(CUevent e) { volatile int64_t f = ((FakeEvent *)e)->flags; (void)f; }
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority) {
@@ -121,13 +123,25 @@ CUresult CUDAAPI cuStreamQuery(CUstream s) {
   if (injected) return injected;
   return fake_busy(0) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
+/* Events alive now (created, not destroyed), for leak checks: `int fake_live_events(void)`. */
+static int live_events;
+int fake_live_events(void);
+int fake_live_events(void) { return __atomic_load_n(&live_events, __ATOMIC_SEQ_CST); }
+
 CUresult CUDAAPI cuStreamWaitEvent(CUstream s, CUevent e, unsigned int f) { touch_stream(s); touch_event(e); return f == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
   FakeEvent *event = fake_object(sizeof *event);
   if (!event) return CUDA_ERROR_OUT_OF_MEMORY;
-  event->flags = flags; *e = (CUevent)event; return CUDA_SUCCESS;
+  event->flags = flags; *e = (CUevent)event;
+  __atomic_add_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
+  return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventDestroy(CUevent e) { if (!e) return CUDA_ERROR_INVALID_HANDLE; touch_event(e); fake_object_free(e, sizeof(FakeEvent)); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventDestroy(CUevent e) {
+  if (!e) return CUDA_ERROR_INVALID_HANDLE;
+  touch_event(e); fake_object_free(e, sizeof(FakeEvent));
+  __atomic_sub_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { touch_stream(s); ((FakeEvent *)e)->recorded++; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   touch_event(e);

@@ -164,5 +164,41 @@ export function streamEventCases(suite: SuiteContext): void {
       // cuda.h: CU_EVENT_INTERPROCESS must be specified along with CU_EVENT_DISABLE_TIMING.
       expectCudaError(() => suite.driver.eventCreate(EventFlags.Interprocess), 'cuEventCreate');
     });
+
+    // The FFI adapter polls cuStreamQuery on these handles in the caller's context; the N-API
+    // adapter runs cuStreamSynchronize in it on a pool thread. Either way the wait covers what a
+    // synchronize of that stream covers here: the legacy stream's wait includes earlier work of
+    // blocking streams, and 2 is this thread's per-thread stream, not the waiting thread's.
+    it("streamSynchronizeAsync on 0, 1 and 2 waits for work queued before it: on blocking streams (0, 1), on this thread's per-thread stream (2)", async () => {
+      const size = suite.isReference ? MiB : 256 * MiB;
+      const rounds = suite.isReference ? 2 : 40;
+      const data = randomBytes(MiB);
+      const blocking = suite.driver.streamCreate(StreamFlags.Default, 0);
+      const first = suite.driver.memAlloc(size);
+      const second = suite.driver.memAlloc(size);
+      try {
+        for (const [special, queueOn] of [
+          [0n, blocking],
+          [1n, blocking],
+          [2n, 2n],
+        ] as const) {
+          suite.driver.memsetD8Async(first, 0, size, queueOn);
+          suite.driver.memcpyHtoDAsync(first, data, queueOn);
+          for (let round = 0; round < rounds; round++) {
+            suite.driver.memcpyAsync(second, first, size, queueOn);
+            suite.driver.memcpyAsync(first, second, size, queueOn);
+          }
+          await suite.driver.streamSynchronizeAsync(special);
+          expect(suite.driver.streamQuery(queueOn), `stream ${special}`).toBe(true);
+          expectSameBytes(readBack(suite.driver, second, MiB), data);
+        }
+      } finally {
+        suite.driver.streamSynchronize(blocking);
+        suite.driver.streamSynchronize(2n);
+        suite.driver.memFree(first);
+        suite.driver.memFree(second);
+        suite.driver.streamDestroy(blocking);
+      }
+    });
   });
 }
