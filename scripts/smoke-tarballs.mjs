@@ -18,6 +18,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,9 +54,19 @@ try {
     cwd: root,
     stdio: 'inherit',
   });
-  const prebuilds = join(root, 'packages/driver-napi/prebuilds', `${process.platform}-${process.arch}`);
-  if (!existsSync(prebuilds) || !readdirSync(prebuilds).some((file) => file.endsWith('.node'))) {
-    run('node', ['scripts/prebuild.cjs'], { cwd: join(root, 'packages/driver-napi'), stdio: 'inherit' });
+  // Rebuilt when missing or older than any native source: a stale binary would be packed otherwise.
+  const napiRoot = join(root, 'packages/driver-napi');
+  const prebuilds = join(napiRoot, 'prebuilds', `${process.platform}-${process.arch}`);
+  const binaries = existsSync(prebuilds)
+    ? readdirSync(prebuilds).filter((file) => file.endsWith('.node'))
+    : [];
+  const builtAt = Math.min(...binaries.map((file) => statSync(join(prebuilds, file)).mtimeMs));
+  const sources = [
+    join(napiRoot, 'binding.gyp'),
+    ...readdirSync(join(napiRoot, 'native')).map((file) => join(napiRoot, 'native', file)),
+  ];
+  if (binaries.length === 0 || sources.some((file) => statSync(file).mtimeMs > builtAt)) {
+    run('node', ['scripts/prebuild.cjs'], { cwd: napiRoot, stdio: 'inherit' });
   }
 
   step('packing');

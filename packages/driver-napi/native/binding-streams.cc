@@ -15,6 +15,8 @@ namespace {
 // completed first, with JS already stopped, so resolve/reject fail there and are ignored; then
 // the environment's cleanup hooks run, and ours marks the thread's environment as closing, so
 // that nothing completing after that touches it at all.
+constexpr uint64_t kStreamPerThread = 2;  // CU_STREAM_PER_THREAD
+constexpr unsigned int kEventDisableTiming = 2;  // CU_EVENT_DISABLE_TIMING
 thread_local bool environmentClosing = false;
 thread_local bool closingHookAdded = false;
 
@@ -27,9 +29,13 @@ struct Wait {
   napi_deferred deferred = nullptr;
   CUstream stream = nullptr;
   CUevent event = nullptr;
+  // An event the wait recorded itself (CU_STREAM_PER_THREAD), destroyed on the pool thread after.
+  bool ownsEvent = false;
+  bool recorded = false;
   CUcontext context = nullptr;
   PFN_cuStreamSynchronize_v2000 streamSynchronize = nullptr;
   PFN_cuEventSynchronize_v2000 eventSynchronize = nullptr;
+  PFN_cuEventDestroy_v4000 eventDestroy = nullptr;
   PFN_cuCtxGetCurrent_v4000 ctxGetCurrent = nullptr;
   PFN_cuCtxSetCurrent_v4000 ctxSetCurrent = nullptr;
   PFN_cuGetErrorName_v6000 getErrorName = nullptr;
@@ -47,6 +53,10 @@ void ExecuteWait(napi_env, void* data) {
     switched = wait->ctxSetCurrent(wait->context) == CUDA_SUCCESS;
   }
   wait->result = wait->event != nullptr ? wait->eventSynchronize(wait->event) : wait->streamSynchronize(wait->stream);
+  if (wait->ownsEvent) {
+    wait->eventDestroy(wait->event);
+    wait->ownsEvent = false;
+  }
   if (switched) wait->ctxSetCurrent(previous);
 }
 
@@ -59,13 +69,15 @@ void ClearPendingException(napi_env env) {
 void CompleteWait(napi_env env, napi_status status, void* data) {
   auto* wait = static_cast<Wait*>(data);
   napi_delete_async_work(env, wait->work);
+  // Cancelled before ExecuteWait ran: the event the wait recorded is still its to destroy.
+  if (wait->ownsEvent) wait->eventDestroy(wait->event);
   // Cancelled (teardown before the pool started it) or torn down: nothing to settle into.
   if (status == napi_ok && !environmentClosing) {
     if (wait->result == CUDA_SUCCESS) {
       napi_value undefined;
       if (napi_get_undefined(env, &undefined) == napi_ok) napi_resolve_deferred(env, wait->deferred, undefined);
     } else {
-      const char* call = wait->event != nullptr ? "cuEventSynchronize" : "cuStreamSynchronize";
+      const char* call = wait->event != nullptr && !wait->recorded ? "cuEventSynchronize" : "cuStreamSynchronize";
       napi_value error;
       if (MakeCudaErrorValue(env, wait->getErrorName, wait->getErrorString, wait->result, call, &error)) {
         napi_reject_deferred(env, wait->deferred, error);
@@ -94,9 +106,26 @@ Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
     }
     closingHookAdded = true;
   }
+  // CU_STREAM_PER_THREAD is the calling thread's stream, which a pool thread cannot name: an event
+  // recorded on it here (an action in that stream, after all of its earlier work) is waited for.
+  CUevent recorded = nullptr;
+  if (!isEvent && handle == kStreamPerThread) {
+    CUMEM_CHECK(state->cu.cuEventCreate(&recorded, kEventDisableTiming), "cuEventCreate");
+    CUresult result = state->cu.cuEventRecord(recorded, reinterpret_cast<CUstream>(handle));
+    if (result != CUDA_SUCCESS) {
+      state->cu.cuEventDestroy(recorded);
+      CUMEM_CHECK(result, "cuEventRecord");
+    }
+  }
   auto* wait = new Wait();
   if (isEvent) wait->event = reinterpret_cast<CUevent>(handle);
+  else if (recorded != nullptr) {
+    wait->event = recorded;
+    wait->ownsEvent = true;
+    wait->recorded = true;
+  }
   else wait->stream = reinterpret_cast<CUstream>(handle);
+  wait->eventDestroy = state->cu.cuEventDestroy;
   if (state->cu.cuCtxGetCurrent(&wait->context) != CUDA_SUCCESS) wait->context = nullptr;
   wait->streamSynchronize = state->cu.cuStreamSynchronize;
   wait->eventSynchronize = state->cu.cuEventSynchronize;
@@ -112,11 +141,13 @@ Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
       napi_create_async_work(env, nullptr, name, ExecuteWait, CompleteWait, wait, &wait->work) != napi_ok) {
     // A promise made here stays pending and is collected with its deferred.
     if (wait->work != nullptr) napi_delete_async_work(env, wait->work);
+    if (wait->ownsEvent) wait->eventDestroy(wait->event);
     delete wait;
     return ThrowWaitNotStarted(env);
   }
   if (napi_queue_async_work(env, wait->work) != napi_ok) {
     napi_delete_async_work(env, wait->work);
+    if (wait->ownsEvent) wait->eventDestroy(wait->event);
     delete wait;
     return ThrowWaitNotStarted(env);
   }

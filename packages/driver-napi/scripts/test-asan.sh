@@ -5,7 +5,8 @@
 # report. node itself is not instrumented: libasan is preloaded, and leak detection is off
 # because node leaks by design at exit.
 #   bash packages/driver-napi/scripts/test-asan.sh
-# The ASan addon is put in prebuilds/ (searched before build/Release) only while the tests run.
+# The ASan addon is put in build/Release (searched before prebuilds/) only while the tests run;
+# the ordinary build and any prebuilt binary are set aside and restored.
 set -euo pipefail
 package="$(cd "$(dirname "$0")/.." && pwd)"
 root="$(cd "$package/../.." && pwd)"
@@ -19,18 +20,24 @@ fi
 
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/cumem-asan-XXXXXX")"
 prebuild_dir="$package/prebuilds/linux-x64"
-prebuild="$prebuild_dir/node.napi.node"
-# A real prebuilt binary (`pnpm prebuild`) is set aside while the ASan one is there, then restored.
+release_dir="$package/build/Release"
+addon="$release_dir/cumem_napi.node"
+# The ordinary addon and a prebuilt binary (`pnpm build:prebuilt`) are set aside while the ASan
+# one is there, then restored.
 saved_prebuilds=""
 if [ -d "$prebuild_dir" ]; then
   saved_prebuilds="$scratch/prebuilds-saved"
   mv "$prebuild_dir" "$saved_prebuilds"
 fi
+saved_addon=""
+if [ -f "$addon" ]; then
+  saved_addon="$scratch/addon-saved.node"
+  mv "$addon" "$saved_addon"
+fi
 cleanup() {
-  rm -f "$prebuild"
-  rmdir "$prebuild_dir" 2>/dev/null || true
-  [ -n "$saved_prebuilds" ] && mv "$saved_prebuilds" "$prebuild_dir"
-  rmdir "$package/prebuilds" 2>/dev/null || true
+  rm -f "$addon"
+  [ -n "$saved_addon" ] && mv "$saved_addon" "$addon"
+  [ -n "$saved_prebuilds" ] && mkdir -p "$package/prebuilds" && mv "$saved_prebuilds" "$prebuild_dir"
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -50,8 +57,8 @@ echo "test-asan: building the addon with -fsanitize=address in $scratch"
   tail -40 "$scratch/build.log"
   exit 1
 }
-mkdir -p "$prebuild_dir"
-cp "$scratch/build/Release/cumem_napi.node" "$prebuild"
+mkdir -p "$release_dir"
+cp "$scratch/build/Release/cumem_napi.node" "$addon"
 echo "test-asan: built in $((SECONDS - started)) s"
 
 fake_dir="$(dirname "$(node "$root/testing/fake-libcuda/build.mjs" "$scratch/fake")")"

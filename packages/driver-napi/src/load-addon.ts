@@ -62,14 +62,16 @@ function solutions(): string {
 }
 
 /**
- * Looks for the addon in `prebuilds/<platform>-<arch>/` and then `build/Release/cumem_napi.node`,
- * loads the first found and registers the error factory with it. Never throws.
+ * Looks for the addon in `build/Release/cumem_napi.node` and then `prebuilds/<platform>-<arch>/`
+ * (node-gyp-build's order: a binary built here, from source at install or by a contributor, was
+ * built on purpose and is newer than the shipped one), loads the first found and registers the
+ * error factory with it. Never throws.
  * @internal
  */
 export function loadAddon(options: LoadAddonOptions = {}): AddonLoadResult {
   const packageRoot = options.packageRoot ?? defaultPackageRoot;
   const build = join(packageRoot, 'build', 'Release', ADDON_FILE);
-  const path = findPrebuild(packageRoot) ?? (existsSync(build) ? build : undefined);
+  const path = existsSync(build) ? build : findPrebuild(packageRoot);
   if (path === undefined) {
     return {
       error: new DriverUnavailableError(

@@ -7,7 +7,7 @@ import { DRIVER_CONTRACT_VERSION, DriverUnavailableError, MemLocationType } from
 import { offlineDriverCases } from '@cumem/testing/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDriver } from './index.js';
-import { defaultAddon, loadAddon } from './load-addon.js';
+import { ADDON_FILE, defaultAddon, loadAddon } from './load-addon.js';
 import { createDriverFrom } from './napi-driver.js';
 
 const built = defaultAddon();
@@ -164,7 +164,23 @@ describe('the addon loader', () => {
     });
   });
 
-  itBuilt('loads a prebuilt binary named by prebuildify, before build/Release, with no build/ at all', () => {
+  itBuilt('prefers build/Release (built on purpose, newer) to prebuilds/, as node-gyp-build does', () => {
+    const root = mkdtempSync(join(tmpdir(), 'cumem-napi-both-'));
+    try {
+      const directory = join(root, 'prebuilds', `${process.platform}-${process.arch}`);
+      mkdirSync(directory, { recursive: true });
+      mkdirSync(join(root, 'build', 'Release'), { recursive: true });
+      copyFileSync(built.addon ? built.path : '', join(directory, '@cumem+driver-napi.glibc.node'));
+      copyFileSync(built.addon ? built.path : '', join(root, 'build', 'Release', ADDON_FILE));
+      const result = loadAddon({ packageRoot: root });
+      expect(result.error).toBeUndefined();
+      expect(result.addon ? result.path : '').toBe(join(root, 'build', 'Release', ADDON_FILE));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  itBuilt('loads a prebuilt binary named by prebuildify when there is no build/ at all', () => {
     const root = mkdtempSync(join(tmpdir(), 'cumem-napi-prebuilt-'));
     try {
       const directory = join(root, 'prebuilds', `${process.platform}-${process.arch}`);

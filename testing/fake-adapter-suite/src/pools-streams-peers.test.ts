@@ -175,6 +175,24 @@ describeOverFake('pools, streams and peers', (fake) => {
     driver.streamDestroy(stream);
   });
 
+  it("waits for the calling thread's per-thread stream (2n), and frees what the wait made", async () => {
+    const driver = fake.driver();
+    expect(driver.streamQuery(2n)).toBe(true); // a call of this thread on its per-thread stream
+    const [mine] = fake.calls();
+    expect(mine).toMatchObject({ symbol: 'cuStreamQuery', size: 2 });
+    fake.clearLog();
+    await driver.streamSynchronizeAsync(2n);
+    const calls = fake.calls();
+    // Whichever way the adapter waits (polls on this thread, or an event recorded here and waited
+    // for elsewhere), what names stream 2 runs on this thread: on another one it is that thread's.
+    const onStream = calls.filter((call) => call.symbol !== 'cuEventDestroy');
+    expect(onStream.length).toBeGreaterThan(0);
+    for (const call of onStream) expect(call, call.symbol).toMatchObject({ size: 2, id: mine!.id });
+    const recorded = calls.filter((call) => call.symbol === 'cuEventRecord').map((call) => call.pointer);
+    const destroyed = calls.filter((call) => call.symbol === 'cuEventDestroy').map((call) => call.pointer);
+    expect(destroyed).toEqual(recorded);
+  });
+
   it('asks cuDeviceCanAccessPeer and cuDeviceGetP2PAttribute about both directions', () => {
     const driver = fake.driver();
     expect(driver.deviceCanAccessPeer(0, 1)).toBe(true);

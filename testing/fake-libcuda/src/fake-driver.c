@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "fake-memory.h"
@@ -99,10 +100,16 @@ CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least, int *greatest) { *least
 /* Streams and events are small objects that fault once destroyed in hostile mode: every call
  * reads the object first, so a call on a destroyed handle crashes as a use-after-free would. */
 typedef struct FakeStream { int64_t flags; int64_t priority; } FakeStream;
-typedef struct FakeEvent { int64_t flags; int64_t recorded; } FakeEvent;
+typedef struct FakeEvent { int64_t flags; int64_t recorded; int64_t per_thread; } FakeEvent;
 /* 0, CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) are special handles, not objects. */
 static void touch_stream(CUstream s) { if ((uintptr_t)s > 2) { volatile int64_t f = ((FakeStream *)s)->flags; (void)f; } }
 static void touch_event(CUevent e) { volatile int64_t f = ((FakeEvent *)e)->flags; (void)f; }
+/* Work on CU_STREAM_PER_THREAD is recorded with the calling thread (id), the one stream whose
+ * meaning depends on it: the tests check that a wait on it concerns the waiting thread. */
+static void record_per_thread(const char *symbol, CUstream s, CUevent e) {
+  if ((uintptr_t)s != 2) return;
+  fake_record(symbol, (FakeRecord){ .pointer = (int64_t)(uintptr_t)e, .size = 2, .id = (int64_t)syscall(SYS_gettid) });
+}
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority) {
   FakeStream *stream = fake_object(sizeof *stream);
@@ -113,12 +120,14 @@ CUresult CUDAAPI cuStreamCreate(CUstream *s, unsigned int flags) { return cuStre
 CUresult CUDAAPI cuStreamDestroy(CUstream s) { if (!s) return CUDA_ERROR_INVALID_HANDLE; touch_stream(s); fake_object_free(s, sizeof(FakeStream)); return CUDA_SUCCESS; }
 CUresult CUDAAPI cuStreamSynchronize(CUstream s) {
   touch_stream(s);
+  record_per_thread("cuStreamSynchronize", s, NULL);
   usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000)); /* long enough for the event loop to run */
   touch_stream(s);
   return fake_injected("cuStreamSynchronize");
 }
 CUresult CUDAAPI cuStreamQuery(CUstream s) {
   touch_stream(s);
+  record_per_thread("cuStreamQuery", s, NULL);
   CUresult injected = fake_injected("cuStreamQuery");
   if (injected) return injected;
   return fake_busy(0) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
@@ -138,11 +147,19 @@ CUresult CUDAAPI cuEventCreate(CUevent *e, unsigned int flags) {
 }
 CUresult CUDAAPI cuEventDestroy(CUevent e) {
   if (!e) return CUDA_ERROR_INVALID_HANDLE;
-  touch_event(e); fake_object_free(e, sizeof(FakeEvent));
+  touch_event(e);
+  if (((FakeEvent *)e)->per_thread) fake_record("cuEventDestroy", (FakeRecord){ .pointer = (int64_t)(uintptr_t)e });
+  fake_object_free(e, sizeof(FakeEvent));
   __atomic_sub_fetch(&live_events, 1, __ATOMIC_SEQ_CST);
   return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) { touch_stream(s); ((FakeEvent *)e)->recorded++; return CUDA_SUCCESS; }
+CUresult CUDAAPI cuEventRecord(CUevent e, CUstream s) {
+  touch_stream(s);
+  ((FakeEvent *)e)->recorded++;
+  if ((uintptr_t)s == 2) ((FakeEvent *)e)->per_thread = 1;
+  record_per_thread("cuEventRecord", s, e);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuEventSynchronize(CUevent e) {
   touch_event(e);
   usleep((useconds_t)env_int("FAKE_CUDA_SYNC_US", 2000));
