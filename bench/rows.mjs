@@ -331,6 +331,7 @@ export const ROWS = [
     },
     checks: both({ kind: 'minRatio', value: 1.8 }),
   },
+  ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
 ];
 
 const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥', minSpeedup: '≥' };

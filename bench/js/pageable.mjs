@@ -185,4 +185,6 @@ await suite.row('arrow.tableToDevicePageable', 'GB/s', () => {
   return result(samples, 'GB/s', { via: 'tableToDevice (pageable columns)' });
 });
 
+await (await import('./pageable-copy-to-host.mjs')).copyToHostRow(suite, arrow, onDevice, pageable);
+
 stream.close();
