@@ -331,4 +331,5 @@ export const ROWS = [
     },
     checks: both({ kind: 'minRatio', value: 1.8 }),
   },
+  ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
 ];

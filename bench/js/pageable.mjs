@@ -113,6 +113,8 @@ await suite.row('pageable.dtohNew256MiB', 'GB/s', () => {
   return result(samples, 'GB/s', { via: 'Buffer.copyTo(new Uint8Array(size))' });
 });
 
+await (await import('./pageable-copy-to-host.mjs')).copyToHostRow(suite, arrow, onDevice, pageable);
+
 await suite.row('pageable.sizeSweep', '×', () => {
   // Slowest ratio of cumem's copy to the adapter's direct copy over sizes and both directions.
   const ratios = {};

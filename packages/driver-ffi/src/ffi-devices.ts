@@ -3,6 +3,7 @@
 import type { DriverHandle } from '@cumem/core-types';
 import type { EntryPointName } from './bindings.js';
 import type { DriverState } from './driver-state.js';
+import { releaseStagingBefore } from './ffi-staging.js';
 
 const nameBytes = 256;
 const textDecoder = new TextDecoder();
@@ -88,6 +89,7 @@ export function primaryContextRetain(state: DriverState, ordinal: number): Drive
 
 export function primaryContextRelease(state: DriverState, ordinal: number): void {
   const device = deviceHandle(state, ordinal, 'cuDevicePrimaryCtxRelease');
+  releaseStagingBefore(state, device);
   state.check(state.native.cuDevicePrimaryCtxRelease_v2(device), 'cuDevicePrimaryCtxRelease');
 }
 

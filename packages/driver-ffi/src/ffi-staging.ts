@@ -12,7 +12,7 @@ import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
-import { stagingEngine } from './staging-engine.js';
+import { existingStagingEngine, stagingEngine } from './staging-engine.js';
 
 export function memHostRegister(
   state: DriverState,
@@ -65,11 +65,29 @@ export function stagedCopyDtoH(
   );
 }
 
-// The worker_threads engine (staging-engine.ts) is opt-in: with it, the vitest process running
-// the FFI conformance suite on an H200 died after the staged-copy cases (the workers each load
-// koffi and libcuda; not yet understood). Until that is, the FFI adapter copies pageable memory
-// with the driver's own copy, which is safe, and CUMEM_FFI_STAGING_WORKERS=1 turns the engine on.
-const workersEnabled = process.env.CUMEM_FFI_STAGING_WORKERS === '1';
+// The worker_threads engine (staging-engine.ts) is on unless CUMEM_FFI_STAGING_WORKERS=0, which
+// makes every staged copy the driver's own copy. (It was opt-in while a crash after the
+// staged-copy conformance cases was unexplained: workers kept pinned chunks across a reset of
+// the primary context, which frees them and keeps its handle; see releaseStagingBefore.)
+const workersEnabled = process.env.CUMEM_FFI_STAGING_WORKERS !== '0';
+
+/**
+ * Before a reference to `device`'s primary context is dropped: has the staging workers free
+ * what they keep in it, while it certainly lives (a temporary reference of our own). The last
+ * release resets the context, and the next retain returns the same handle, so the workers
+ * could not tell their freed chunks from live ones. Costs nothing unless a worker keeps any.
+ */
+export function releaseStagingBefore(state: DriverState, device: number): void {
+  const engine = existingStagingEngine(state.libraryPath);
+  if (engine === undefined || !engine.holdsAny()) return;
+  if (state.native.cuDevicePrimaryCtxRetain(state.scratch.address, device) !== 0) return;
+  const context = state.scratch.u64[0]!;
+  try {
+    engine.releaseContext(context);
+  } finally {
+    state.native.cuDevicePrimaryCtxRelease_v2(device);
+  }
+}
 
 /**
  * The copy on the staging workers, in the calling thread's current context. True when done;

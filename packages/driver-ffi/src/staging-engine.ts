@@ -26,6 +26,8 @@ class StagingEngine {
   readonly #job = new BigUint64Array(this.#jobs);
   readonly #result = new Int32Array(this.#results);
   readonly #workers: Worker[] = [];
+  /** The context each worker keeps chunks, stream and events in (0n: none), as its jobs said. */
+  readonly #held: bigint[] = [];
   #broken: string | undefined;
 
   constructor(readonly libraryPath: string) {}
@@ -55,6 +57,7 @@ class StagingEngine {
         this.#broken = `a staging worker failed: ${error.message}`;
       });
       this.#workers.push(worker);
+      this.#held.push(0n);
     }
   }
 
@@ -95,33 +98,18 @@ class StagingEngine {
     const slices = stagedCopySlices(bytes, chunkBytes, Math.min(threads, MAX_WORKERS));
     this.#grow(slices.length);
     if (!this.#ready(slices.length)) return { result: -1, call: 'staging worker' };
-    const generation = (Atomics.load(this.#controls, 0) + 1) | 0 || 1;
-    Atomics.store(this.#controls, 1, 0);
-    slices.forEach((slice, index) => {
-      const job = this.#job.subarray(8 * index, 8 * index + 8);
-      job.set([
-        toDevice ? 1n : 0n,
+    const kind = toDevice ? 1n : 0n;
+    this.#post(
+      slices.map((slice) => [
+        kind,
         BigInt(host),
         device,
         BigInt(slice.begin),
         BigInt(slice.end),
         BigInt(chunkBytes),
-        context,
-        BigInt(generation),
-      ]);
-    });
-    // The other workers keep a stale generation in their job, so they skip this one.
-    for (let index = slices.length; index < this.#workers.length; index++) this.#job[8 * index + 7] = 0n;
-    Atomics.store(this.#controls, 0, generation);
-    Atomics.notify(this.#controls, 0);
-    // As long as the copy takes: a worker catches every failure and always reports.
-    for (
-      let done = Atomics.load(this.#controls, 1);
-      done < slices.length;
-      done = Atomics.load(this.#controls, 1)
-    ) {
-      Atomics.wait(this.#controls, 1, done);
-    }
+      ]),
+      context,
+    );
     for (let index = 0; index < slices.length; index++) {
       const result = this.#result[2 * index]!;
       if (result !== 0)
@@ -129,9 +117,58 @@ class StagingEngine {
     }
     return { result: 0, call: '' };
   }
+
+  /**
+   * Has every worker that keeps resources in `context` free them, and waits. Called while
+   * `context` is alive, before a reference to it is dropped: the last release of a primary
+   * context resets it (its pinned memory unmapped) and the next retain hands out the same
+   * handle, so resources kept across that would be used after they were freed.
+   */
+  releaseContext(context: bigint): void {
+    const holders = this.#held.flatMap((held, index) => (held === context ? [index] : []));
+    if (holders.length === 0 || this.#broken !== undefined) return;
+    const jobs: bigint[][] = [];
+    // Worker w takes job w, so the holders get release jobs and the others none (kind 3: skip).
+    for (let index = 0; index <= holders[holders.length - 1]!; index++)
+      jobs.push([this.#held[index] === context ? 2n : 3n, 0n, 0n, 0n, 0n, 0n]);
+    this.#post(jobs, context);
+    for (const index of holders) this.#held[index] = 0n;
+  }
+
+  /** Whether a worker keeps resources in any context. */
+  holdsAny(): boolean {
+    return this.#held.some((held) => held !== 0n);
+  }
+
+  /** Gives job w (without context and generation) to worker w, and blocks until all are done. */
+  #post(jobs: readonly bigint[][], context: bigint): void {
+    const generation = (Atomics.load(this.#controls, 0) + 1) | 0 || 1;
+    Atomics.store(this.#controls, 1, 0);
+    jobs.forEach((fields, index) => {
+      this.#job.set([...fields, context, BigInt(generation)], 8 * index);
+      if (fields[0]! < 2n) this.#held[index] = context;
+    });
+    // The other workers keep a stale generation in their job, so they skip this one.
+    for (let index = jobs.length; index < this.#workers.length; index++) this.#job[8 * index + 7] = 0n;
+    Atomics.store(this.#controls, 0, generation);
+    Atomics.notify(this.#controls, 0);
+    // As long as the copy takes: a worker catches every failure and always reports.
+    for (
+      let done = Atomics.load(this.#controls, 1);
+      done < jobs.length;
+      done = Atomics.load(this.#controls, 1)
+    ) {
+      Atomics.wait(this.#controls, 1, done);
+    }
+  }
 }
 
 const engines = new Map<string, StagingEngine>();
+
+/** The engine of `libraryPath` if one was made, without making one. */
+export function existingStagingEngine(libraryPath: string): StagingEngine | undefined {
+  return engines.get(libraryPath);
+}
 
 /** The engine of `libraryPath`, made on first use. */
 export function stagingEngine(libraryPath: string): StagingEngine {

@@ -7,8 +7,8 @@
 //
 // Shared layout (staging-engine.ts): control Int32Array [generation, done, ..., ready of worker
 // w at 8 + w];
-// per worker w, job BigUint64Array at 8 * w: [toDevice, host, device, begin, end, chunkBytes,
-// context], result Int32Array at 64 + 2 * w: [CUresult, index of the failing call].
+// per worker w, job BigUint64Array at 8 * w: [kind (0 to host, 1 to device, 2 release), host,
+// device, begin, end, chunkBytes, context, generation], result Int32Array at 64 + 2 * w: [CUresult, index of the failing call].
 
 /** The worker's source text. */
 export const stagingWorkerSource = `
@@ -33,6 +33,8 @@ try {
   cuMemcpyHtoDAsync: lib.func('int cuMemcpyHtoDAsync_v2(uint64_t, uintptr_t, size_t, uintptr_t)'),
   cuMemcpyDtoHAsync: lib.func('int cuMemcpyDtoHAsync_v2(uintptr_t, uint64_t, size_t, uintptr_t)'),
   cuStreamSynchronize: lib.func('int cuStreamSynchronize(uintptr_t)'),
+  cuStreamDestroy: lib.func('int cuStreamDestroy_v2(uintptr_t)'),
+  cuEventDestroy: lib.func('int cuEventDestroy_v2(uintptr_t)'),
   };
   Atomics.store(controls, READY, 1);
 } catch (error) {
@@ -53,19 +55,35 @@ let kept = { context: 0, chunkBytes: 0, stream: 0, chunks: [], views: [], events
 class Failure { constructor(result, call) { this.result = result; this.call = call; } }
 function ck(result, call) { if (result !== 0) throw new Failure(result, CALLS.indexOf(call)); }
 function out(call, ...args) { ck(cu[call](slot, ...args), call); return Number(slot[0]); }
+// Frees what the worker keeps, with its context current. Only ever while that context lives:
+// a chunk of a destroyed context is unmapped, and its address may already be someone else's.
+// The engine has every worker release before a primary context loses a reference (its last
+// one resets the context, freeing the chunks, while the next retain returns the same handle).
+function release() {
+  if (kept.stream !== 0 && cu.cuCtxSetCurrent(kept.context) === 0) {
+    cu.cuStreamSynchronize(kept.stream);
+    for (const event of kept.events) cu.cuEventDestroy(event);
+    for (const chunk of kept.chunks) cu.cuMemFreeHost(chunk);
+    cu.cuStreamDestroy(kept.stream);
+  }
+  kept = { context: 0, chunkBytes: 0, stream: 0, chunks: [], views: [], events: [] };
+}
 function prepare(context, chunkBytes) {
+  if (kept.stream !== 0 && (kept.context !== context || kept.chunkBytes !== chunkBytes)) release();
   ck(cu.cuCtxSetCurrent(context), 'cuCtxSetCurrent');
-  if (kept.stream !== 0 && kept.context === context && kept.chunkBytes === chunkBytes) return;
-  // Chunks of another size or context: freed (streams and events of an old context are left
-  // to it, which frees them when it is destroyed; the primary context never is).
-  for (const chunk of kept.chunks) cu.cuMemFreeHost(chunk);
+  if (kept.stream !== 0) return;
   kept = { context, chunkBytes, stream: 0, chunks: [], views: [], events: [] };
-  kept.stream = out('cuStreamCreate', 1, 0);
-  for (let k = 0; k < 2; k++) {
-    const chunk = out('cuMemHostAlloc', chunkBytes, 0);
-    kept.chunks.push(chunk);
-    kept.views.push(view(chunk, chunkBytes));
-    kept.events.push(out('cuEventCreate', 2));
+  try {
+    kept.stream = out('cuStreamCreate', 1, 0);
+    for (let k = 0; k < 2; k++) {
+      const chunk = out('cuMemHostAlloc', chunkBytes, 0);
+      kept.chunks.push(chunk);
+      kept.views.push(view(chunk, chunkBytes));
+      kept.events.push(out('cuEventCreate', 2));
+    }
+  } catch (error) {
+    release(); // never half a set of resources: the next job makes them again
+    throw error;
   }
 }
 function toDevice(host, device, begin, end, chunkBytes) {
@@ -110,6 +128,12 @@ for (;;) {
   const [direction, host, device, begin, end, chunkBytes, context] = Array.from(job.subarray(0, 7), Number);
   result[0] = 0;
   result[1] = -1;
+  if (direction >= 2) { // 2: release what is kept in \`context\`; 3: nothing for this worker
+    if (direction === 2 && kept.context === context) release();
+    Atomics.add(controls, 1, 1);
+    Atomics.notify(controls, 1);
+    continue;
+  }
   try {
     prepare(context, chunkBytes);
     try {

@@ -1,5 +1,6 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
 #include "binding-support.h"
+#include "staging-engine.h"
 
 namespace cumem {
 namespace {
@@ -100,6 +101,7 @@ Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
 Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_DEVICE(device, 0, "cuDevicePrimaryCtxRelease");
+  ReleaseStagingBefore(state, device);
   CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
   return Undefined(env);
 }

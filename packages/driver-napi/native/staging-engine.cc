@@ -44,9 +44,15 @@ struct Job {
 struct StagingCache {
   std::mutex mutex;
   std::vector<StagingWorker> workers;
+  const EntryPoints* cu = nullptr;  // its driver's, to free the workers' resources
 };
 
 namespace {
+
+// Every live cache of the process: a primary context is shared by all drivers, so a release
+// through one must free what the others keep in it (ReleaseStagingBefore).
+std::mutex registryMutex;
+std::vector<StagingCache*> registry;
 
 void Release(const EntryPoints& cu, StagingWorker* worker) {
   for (int k = 0; k < 2; k++) {
@@ -181,7 +187,12 @@ StagingFailure StagedCopy(DriverState* state, char* host, CUdeviceptr device, si
   result = cu.cuStreamSynchronize(stream);
   if (result != CUDA_SUCCESS) return {result, "cuStreamSynchronize"};
 
-  if (state->staging == nullptr) state->staging = new StagingCache();
+  if (state->staging == nullptr) {
+    state->staging = new StagingCache();
+    state->staging->cu = &cu;
+    std::lock_guard<std::mutex> registryLock(registryMutex);
+    registry.push_back(state->staging);
+  }
   std::lock_guard<std::mutex> lock(state->staging->mutex);
   std::vector<StagingWorker>& workers = state->staging->workers;
   // Slices of whole chunks, dealt as evenly as they go (as stagedCopySlices in @cumem/core-types).
@@ -213,8 +224,37 @@ StagingFailure StagedCopy(DriverState* state, char* host, CUdeviceptr device, si
   return {};
 }
 
+void ReleaseStagingBefore(DriverState* state, CUdevice device) {
+  std::lock_guard<std::mutex> registryLock(registryMutex);
+  bool held = false;
+  for (StagingCache* cache : registry) {
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    for (const StagingWorker& worker : cache->workers) held = held || worker.context != nullptr;
+  }
+  if (!held) return;
+  const EntryPoints& cu = state->cu;
+  CUcontext context = nullptr;
+  CUcontext previous = nullptr;
+  // A reference of our own keeps the context alive while its chunks are freed.
+  if (cu.cuDevicePrimaryCtxRetain(&context, device) != CUDA_SUCCESS) return;
+  if (cu.cuCtxGetCurrent(&previous) == CUDA_SUCCESS && cu.cuCtxSetCurrent(context) == CUDA_SUCCESS) {
+    for (StagingCache* cache : registry) {
+      std::lock_guard<std::mutex> lock(cache->mutex);
+      for (StagingWorker& worker : cache->workers) {
+        if (worker.context == context) Release(*cache->cu, &worker);
+      }
+    }
+    cu.cuCtxSetCurrent(previous);
+  }
+  cu.cuDevicePrimaryCtxRelease(device);
+}
+
 void FreeStaging(DriverState* state) {
   if (state->staging == nullptr) return;
+  {
+    std::lock_guard<std::mutex> registryLock(registryMutex);
+    registry.erase(std::remove(registry.begin(), registry.end(), state->staging), registry.end());
+  }
   const EntryPoints& cu = state->cu;
   CUcontext previous = nullptr;
   if (state->status == LoadStatus::Ready && cu.cuCtxGetCurrent(&previous) == CUDA_SUCCESS) {

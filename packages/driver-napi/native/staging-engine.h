@@ -23,6 +23,14 @@ struct StagingFailure {
 StagingFailure StagedCopy(DriverState* state, char* host, CUdeviceptr device, size_t bytes, bool toDevice,
                           CUstream stream, size_t chunkBytes, size_t threads);
 
+/**
+ * Before a reference to `device`'s primary context is dropped: frees what the staging threads
+ * of every driver keep in it, while it certainly lives. The last release resets the context
+ * (its pinned memory freed) and the next retain returns the same handle, so chunks kept across
+ * it would be used after they were freed. Does nothing unless some worker keeps resources.
+ */
+void ReleaseStagingBefore(DriverState* state, CUdevice device);
+
 /** Frees the pinned chunks, streams and events `state` keeps (when the driver object goes). */
 void FreeStaging(DriverState* state);
 

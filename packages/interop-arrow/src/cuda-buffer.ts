@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
 import { ContextMemoryResource } from './context-memory-resource.js';
 import { type HostData, hostBytes } from './host-bytes.js';
+import { checkHostDestination, type HostDestination, newHostDestination } from './host-destination.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
 import { copyDeviceToHost, copyHostToDevice } from './pageable-copies.js';
 import {
@@ -49,6 +50,12 @@ export interface CopyIntoOptions {
 export interface CopyToHostOptions extends CopyIntoOptions {
   /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
   readonly buf?: HostData;
+  /**
+   * Without `buf`: `'pinned'` (default) returns the bytes of new page-locked memory from the
+   * pinned pool (kept alive by the array, copied at page-locked speed); `'pageable'` a plain
+   * new Uint8Array (slower: the copy takes its first-touch page faults).
+   */
+  readonly output?: HostDestination;
 }
 
 /** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
@@ -157,16 +164,17 @@ export class CudaBuffer {
 
   /**
    * Copies device bytes from `position` to the host (pyarrow `copy_to_host`). Without `buf`
-   * a new array of the copied size is returned; with `buf`, a Uint8Array over all of `buf`.
+   * new memory of the copied size is returned (page-locked unless `output: 'pageable'`); with `buf`, a Uint8Array over all of `buf`.
    */
   copyToHost(options?: CopyToHostOptions): Uint8Array {
-    const { position = 0, nbytes = -1, buf } = checkOptions(options);
+    const { position = 0, nbytes = -1, buf, output } = checkOptions(options);
+    const destination = checkHostDestination(output);
     let target: Uint8Array;
     let range: { position: number; nbytes: number };
     if (buf === undefined) {
       range = resolveCopyToNewHost(this.size, position, nbytes);
       this.#check();
-      target = new Uint8Array(range.nbytes);
+      target = newHostDestination(range.nbytes, destination, this.context.deviceNumber);
     } else {
       target = hostBytes(buf, 'buf');
       range = resolveCopyToGivenHost(this.size, target.byteLength, position, nbytes);
@@ -226,8 +234,9 @@ export class CudaBuffer {
 
   /** True when `other` has the same size and bytes (device or host memory). */
   equals(other: CudaBuffer | HostData): boolean {
-    const mine = this.toBytes();
-    const theirs = other instanceof CudaBuffer ? other.toBytes() : hostBytes(other, 'other');
+    const mine = this.copyToHost({ output: 'pageable' });
+    const theirs =
+      other instanceof CudaBuffer ? other.copyToHost({ output: 'pageable' }) : hostBytes(other, 'other');
     if (mine.byteLength !== theirs.byteLength) return false;
     for (let i = 0; i < mine.byteLength; i++) if (mine[i] !== theirs[i]) return false;
     return true;
@@ -235,7 +244,7 @@ export class CudaBuffer {
 
   /** The contents as lowercase hexadecimal. */
   hex(): string {
-    const bytes = this.toBytes();
+    const bytes = this.copyToHost({ output: 'pageable' });
     return globalThis.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   }
 

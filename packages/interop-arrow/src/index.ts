@@ -15,6 +15,7 @@ export {
 export { type HostArrayConstructor, newHostArray } from './host-array.js';
 export { HostBuffer, hostBufferOf, type NewHostBufferOptions, newHostBuffer } from './host-buffer.js';
 export type { HostData } from './host-bytes.js';
+export type { HostDestination } from './host-destination.js';
 export {
   type BufferRange,
   type ColumnChunkLayout,

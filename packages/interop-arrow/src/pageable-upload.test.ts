@@ -64,7 +64,7 @@ describeEachDriver(adapters, 'tables and buffers in pageable memory', (entry) =>
       buffer.copyFromHost(data, { position: 7 });
       expect(log.calls).toContain('stagedCopyHtoD');
       log.reset();
-      const back = buffer.copyToHost({ position: 7, nbytes: data.byteLength });
+      const back = buffer.copyToHost({ position: 7, nbytes: data.byteLength, output: 'pageable' });
       expect(log.calls).toContain('stagedCopyDtoH');
       expect(sameBytes(back, data)).toBe(true);
       log.reset();

@@ -82,8 +82,17 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d)
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE; *c = (CUcontext)(uintptr_t)(0xC000 + d); return CUDA_SUCCESS; }
-CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) { return device_ok(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+/* With FAKE_CUDA_PRIMARY_RESET=1, the last release resets the primary context as CUDA does:
+ * its pinned memory is freed (all of it: the fake does not record which context made it), while
+ * the next retain returns the same handle, as CUDA's does. */
+static int primary_retains[FAKE_DEVICES];
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE; primary_retains[d - FAKE_DEVICE_BASE]++; *c = (CUcontext)(uintptr_t)(0xC000 + d); return CUDA_SUCCESS; }
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice d) {
+  if (!device_ok(d)) return CUDA_ERROR_INVALID_DEVICE;
+  const char *reset = getenv("FAKE_CUDA_PRIMARY_RESET");
+  if (primary_retains[d - FAKE_DEVICE_BASE] > 0 && --primary_retains[d - FAKE_DEVICE_BASE] == 0 && reset && reset[0] == '1') fake_release_all(FAKE_HOST);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext c) { current_context = c; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *c) { *c = current_context; return CUDA_SUCCESS; }
 CUresult CUDAAPI cuCtxGetDevice(CUdevice *d) {

@@ -95,6 +95,17 @@ CUresult fake_release(uintptr_t base, int kind) {
   return result;
 }
 
+void fake_release_all(int kind) {
+  for (;;) {
+    uintptr_t base = 0;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < live && !base; i++) if (table[i].kind == kind) base = table[i].base;
+    pthread_mutex_unlock(&lock);
+    if (!base) return;
+    fake_release(base, kind);
+  }
+}
+
 const FakeAllocation *fake_find(uintptr_t address) {
   const FakeAllocation *found = NULL;
   pthread_mutex_lock(&lock);

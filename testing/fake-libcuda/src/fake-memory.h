@@ -36,6 +36,8 @@ int fake_hostile(void);
 uintptr_t fake_allocate(size_t size, int kind, int device, FakePool *pool);
 /* Frees a recorded allocation; CUDA_ERROR_INVALID_VALUE when `base` is not one. */
 CUresult fake_release(uintptr_t base, int kind);
+/* Frees every live allocation of `kind` (a primary context reset frees its pinned memory). */
+void fake_release_all(int kind);
 /* The live allocation containing `address`, or NULL. */
 const FakeAllocation *fake_find(uintptr_t address);
 /* A small handle object (stream, event, pool) that faults once destroyed in hostile mode. */

@@ -1,0 +1,14 @@
+// The row of CudaBuffer.copyToHost into memory cumem allocates (issue 14), kept apart from
+// rows.mjs; rows.mjs spreads it into its list.
+
+/** Rows of js/pageable-copy-to-host.mjs (suite `pageable`). */
+export const copyToHostRows = [
+  {
+    id: 'pageable.copyToHostNew256MiB',
+    suite: 'pageable',
+    unit: 'GB/s',
+    description:
+      'CudaBuffer.copyToHost(): 256 MiB device to new memory cumem allocates (page-locked, from the pinned pool), allocation included (C: malloc + cuMemcpyDtoH into never-touched memory)',
+    checks: ['ffi', 'napi'].map((impl) => ({ impl, kind: 'minRatio', value: 2.0 })),
+  },
+];

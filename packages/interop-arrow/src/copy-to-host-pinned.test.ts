@@ -1,0 +1,78 @@
+// CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked by default
+// (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
+import { configureStaging, stagingSettings, useDriver } from '@cumem/memory';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adapters, patternBytes } from '../test/support.js';
+import { Context } from './context.js';
+import { hostBufferOf } from './host-buffer.js';
+
+/** Byte equality without vitest's element-by-element diff (slow on megabytes). */
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  return globalThis.Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates', (entry) => {
+  let context: Context;
+  let log: ReturnType<typeof countingDriver>['log'];
+
+  beforeAll(() => {
+    const counted = countingDriver(entry.driver);
+    log = counted.log;
+    useDriver(counted.driver);
+    context = new Context(0);
+    // Large enough to be staged were it pageable: the pinned destination must not be.
+    configureStaging({ ...saved, minBytes: 1024 * 1024 });
+  });
+  const saved = stagingSettings();
+  afterAll(() => {
+    configureStaging(saved);
+  });
+
+  it('returns the bytes of new page-locked memory by default, copied straight (no staging), byte-exact', () => {
+    const size = 3 * 1024 * 1024 + 5; // above the staged-copy threshold for pageable memory
+    const data = patternBytes(size, 3);
+    using device = context.bufferFromData(data);
+    log.reset();
+    const pinned = device.copyToHost({ position: 5 });
+    expect(pinned.byteLength).toBe(size - 5);
+    expect(hostBufferOf(pinned)).toBeDefined();
+    expect(same(pinned, data.subarray(5))).toBe(true);
+    expect(log.calls).toContain('memcpyDtoHAsync');
+    expect(log.calls).not.toContain('stagedCopyDtoH');
+  });
+
+  it("output: 'pageable' returns a plain new array (staged when large); 'pinned' is the default", () => {
+    const size = 2 * 1024 * 1024;
+    const data = patternBytes(size, 5);
+    using device = context.bufferFromData(data);
+    log.reset();
+    const pageable = device.copyToHost({ output: 'pageable' });
+    expect(hostBufferOf(pageable)).toBeUndefined();
+    expect(same(pageable, data)).toBe(true);
+    expect(log.calls).toContain('stagedCopyDtoH');
+    expect(hostBufferOf(device.copyToHost({ output: 'pinned' }))).toBeDefined();
+    expect(hostBufferOf(device.toBytes())).toBeDefined();
+    expect(device.copyToHost({ nbytes: 0 }).byteLength).toBe(0);
+  });
+
+  it('the pinned bytes stay valid after the device buffer is closed and across GC', async () => {
+    const data = patternBytes(65536, 7);
+    const device = context.bufferFromData(data);
+    const bytes = device.copyToHost();
+    device.close();
+    for (let i = 0; i < 3; i++) {
+      (globalThis as { gc?: () => void }).gc?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(same(bytes, data)).toBe(true);
+  });
+
+  it('a bad output is a TypeError before any driver call', () => {
+    using device = context.bufferFromData(new Uint8Array(64));
+    log.reset();
+    expect(() => device.copyToHost({ output: 'locked' as never })).toThrow(TypeError);
+    expect(() => device.copyToHost({ output: 1 as never })).toThrow(TypeError);
+    expect(log.calls).toEqual([]);
+  });
+});
