@@ -116,8 +116,26 @@ await suite.row('multi.copyBatchCrossDevice', 'us', () => {
           { perRep: COPY_STEPS_PER_REP, reps: COPY_REPS },
         );
     }
+    // The adapter's floor: the same 1024 copies as one driver call with arrays packed beforehand,
+    // no cumem work per call. auto - driverCall = what copyBatch does per call in JS.
+    if (memory.currentDriver().capabilities.batchMemcpy) {
+      const packed = (buffers) => BigUint64Array.from(buffers, (buffer) => buffer.handle);
+      const dstPointers = packed(targets);
+      const srcPointers = packed(sources);
+      const sizes = new BigUint64Array(RANGES).fill(BigInt(RANGE_BYTES));
+      variants.driverCall = () =>
+        stepsUs(
+          () => {
+            memory
+              .bindStreamDriver(stream)
+              .memcpyBatchAsync(dstPointers, srcPointers, sizes, RANGES, stream.handle);
+            stream.sync();
+          },
+          { perRep: COPY_STEPS_PER_REP, reps: COPY_REPS },
+        );
+    }
     return Suite.variants('us', 'auto', variants, {
-      via: 'copyBatch across devices, default strategy (auto; loop and batch under variants)',
+      via: 'copyBatch across devices, default strategy (auto; loop, batch and driverCall, the bare driver call, under variants)',
       protocol: { stepsPerRep: COPY_STEPS_PER_REP, reps: COPY_REPS, warmupReps: 1, reset: 'none' },
     });
   } finally {

@@ -4,7 +4,7 @@
 // and the node_modules that running the tests and benchmarks needs — the pnpm layout (symlinks
 // into node_modules/.pnpm) kept, but only the .pnpm entries reachable from the kept packages.
 // Development-only trees (biome, turbo, typescript, dependency-cruiser, changesets, node-gyp,
-// type declarations) are left out, and koffi keeps only its linux_x64 binary.
+// type declarations) are left out, and koffi 2 keeps only its linux_x64 binary.
 //
 //   node scripts/device/pack-list.mjs > list   (used by pack.sh; --verbose explains on stderr)
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
@@ -114,14 +114,15 @@ for (const file of ['.modules.yaml', '.pnpm/lock.yaml']) {
 
 for (const entry of [...keptStoreEntries].sort()) {
   const path = join(store, entry);
-  if (entry.startsWith('koffi@')) {
-    // koffi ships a binary for every platform (~26 MB); the GPU machine is linux x86-64 (glibc).
+  const koffiBuilds = join(path, 'node_modules', 'koffi', 'build', 'koffi');
+  if (entry.startsWith('koffi@') && existsSync(koffiBuilds)) {
+    // koffi 2 ships a binary for every platform (~26 MB); the GPU machine is linux x86-64 (glibc).
+    // koffi 3 has none in its own package: the installed @koromix/koffi-<platform> is kept whole.
     const packageDir = join(path, 'node_modules', 'koffi');
     for (const name of readdirSync(packageDir)) {
       if (name !== 'build') add(join(packageDir, name));
     }
-    const builds = join(packageDir, 'build', 'koffi');
-    for (const name of readdirSync(builds)) if (name === 'linux_x64') add(join(builds, name));
+    for (const name of readdirSync(koffiBuilds)) if (name === 'linux_x64') add(join(koffiBuilds, name));
     for (const link of entries(join(path, 'node_modules'))) if (link.name !== 'koffi') add(link.path);
     continue;
   }

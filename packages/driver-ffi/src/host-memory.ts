@@ -22,7 +22,8 @@ export function hostView(pointer: DevicePointer, size: number): Uint8Array {
     );
   }
   const koffi = loadKoffi();
-  // koffi.view takes koffi's own pointer object; decoding a `void *` from memory makes one.
+  // Decoding a `void *` from memory gives the pointer as koffi takes it (koffi 3: a bigint, the
+  // address wrapped to 64 bits as the slot stores it).
   pointerSlot[0] = pointer;
   const external = koffi.decode(pointerSlot, 'void *');
   return new Uint8Array(koffi.view(external, size));

@@ -143,12 +143,16 @@ export abstract class BufferBase {
    * to {@link Buffer.fromHandle} (a Buffer, or any object with a boolean `isClosed`) is closed.
    */
   get isClosed(): boolean {
-    const flags = this.flags;
-    return (
-      (flags & closedFlag) !== 0 ||
-      this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
-    );
+    // A loop up the slice chain, not a recursive getter: V8 does not inline recursion, and batch
+    // operations ask this of thousands of slices per call.
+    let buffer: BufferBase | null = this;
+    do {
+      const flags = buffer.flags;
+      if ((flags & closedFlag) !== 0) return true;
+      if ((flags & followsOwner) !== 0 && ownerIsClosed(buffer.ownerObject)) return true;
+      buffer = buffer.parent;
+    } while (buffer !== null);
+    return false;
   }
 
   toString(): string {

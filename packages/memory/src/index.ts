@@ -56,7 +56,7 @@ export {
 } from './out-of-memory.js';
 export { PeerAccessView } from './peer-access-view.js';
 // Copies between devices for @cumem/utils and @cumem/interop-arrow (and adapters of other libraries).
-export { copyBetweenDevices, reachableOn } from './peer-copy.js';
+export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
 export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
 // The one rule for a size claimed from outside (IPC bytes, fromHandle sizes), for the packages above.

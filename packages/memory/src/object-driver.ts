@@ -10,7 +10,8 @@ import { Stream } from './stream.js';
  * @throws TypeError for anything else.
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
-  if (object instanceof Stream || object instanceof Event || object instanceof BufferBase) {
+  // Buffers first: batch operations ask once per buffer, thousands per call.
+  if (object instanceof BufferBase || object instanceof Stream || object instanceof Event) {
     return object.runtime.driver;
   }
   throw new TypeError(

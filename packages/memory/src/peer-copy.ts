@@ -7,7 +7,14 @@
 // (cuCtxEnablePeerAccess) between primary contexts the first time a copy needs it, where the
 // hardware allows: that only speeds up cuMemAlloc memory, which the driver otherwise stages
 // through the host (37.7 against 391 GB/s measured on two H200s).
-import { CudaError, MemAccessFlags, MemLocationType, PointerHandleAttribute } from '@cumem/core-types';
+import {
+  CudaError,
+  CudaStateError,
+  MemAccessFlags,
+  MemLocationType,
+  PointerHandleAttribute,
+} from '@cumem/core-types';
+import { BufferBase } from './buffer-base.js';
 import { copyPointers } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -90,7 +97,18 @@ export function reaches(
   write: boolean,
 ): boolean {
   if (device < 0 || device === on) return true;
-  const pool = memoryPoolOf(runtime, pointer);
+  return poolReaches(runtime, on, memoryPoolOf(runtime, pointer), device, write);
+}
+
+// Whether device `on` may read (`write`: and write) memory of `pool` (0n: memory of no pool) on
+// another device. Pool access can change at any time, so it is asked every time.
+function poolReaches(
+  runtime: DriverRuntime,
+  on: number,
+  pool: bigint,
+  device: number,
+  write: boolean,
+): boolean {
   if (pool !== 0n) {
     const access = runtime.driver.memPoolGetAccess(pool, { type: MemLocationType.Device, id: on });
     return write ? access === MemAccessFlags.ReadWrite : access !== MemAccessFlags.None;
@@ -169,7 +187,38 @@ export function reachableOn(stream: Stream, pointer: bigint, device: number, wri
   return reaches(stream.runtime, stream.ordinal, pointer, device, write);
 }
 
-// Both helpers above are exported for the sibling packages, which pass their own checked values;
+// The pool of each allocation (keyed by its root buffer: slices share it), asked of the driver
+// once: an allocation never moves to another pool, while a batch asks per call.
+const poolOfAllocation = new WeakMap<BufferBase, bigint>();
+
+/**
+ * For @cumem/utils: {@link reachableOn} for the memory of `buffer` (device-only memory of
+ * another device than `stream`'s; any other memory is reachable). Which pool the allocation came
+ * from is asked of the driver once per allocation; the pool's access, which its owner can change
+ * at any time, is asked on every call.
+ * @throws TypeError for anything but a Stream and a Buffer of @cumem/memory; CudaStateError when
+ *   they belong to different drivers.
+ */
+export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
+  checkStreamArgument(stream);
+  if (!(buffer instanceof BufferBase)) throw new TypeError('buffer must be a Buffer of @cumem/memory');
+  if (buffer.runtime !== stream.runtime)
+    throw new CudaStateError('the buffer and the stream belong to different drivers');
+  const on = stream.ordinal;
+  const device = buffer.isDeviceOnly() ? buffer.deviceId : -1;
+  if (device < 0 || device === on) return true;
+  let allocation = buffer;
+  while (allocation.parent !== null) allocation = allocation.parent;
+  const runtime = stream.runtime;
+  let pool = poolOfAllocation.get(allocation);
+  if (pool === undefined) {
+    pool = memoryPoolOf(runtime, allocation.pointer);
+    poolOfAllocation.set(allocation, pool);
+  }
+  return poolReaches(runtime, on, pool, device, write);
+}
+
+// The helpers above are exported for the sibling packages, which pass their own checked values;
 // a caller outside gets a TypeError for anything but a Stream rather than an engine error.
 function checkStreamArgument(stream: unknown): void {
   if (!(stream instanceof Stream)) throw new TypeError('stream must be a Stream of @cumem/memory');

@@ -3,7 +3,7 @@
 // ends the stream's device can reach stay ordinary; others go through @cumem/memory's peer path
 // (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
-import { type Buffer, copyBetweenDevices, reachableOn, type Stream } from '@cumem/memory';
+import { type Buffer, bufferReachableOn, copyBetweenDevices, type Stream } from '@cumem/memory';
 
 /** True when some buffer is device memory of another device than `on` (no driver call). */
 export function crossesDevices(
@@ -28,7 +28,8 @@ export function ownDevice(buffer: Buffer): number {
 /**
  * Whether `stream`'s device can read (`write`: and write) every buffer with ordinary copies. Asked once per memory
  * resource (buffers of one pool share its access), so a batch of 1024 slices of two buffers
- * costs one query per side; runs of buffers of one resource cost one comparison each.
+ * costs one pool-access query (cuMemPoolGetAccess) per side whose memory is on another device;
+ * runs of buffers of one resource cost one comparison each.
  */
 export function allReachable(
   stream: Stream,
@@ -45,7 +46,8 @@ export function allReachable(
     lastKey = key;
     let reachable = known?.get(key);
     if (reachable === undefined) {
-      const found: boolean = reachableOn(stream, buffer.handle, ownDevice(buffer), write);
+      // The allocation's pool is asked of the driver once per allocation, its access every call.
+      const found: boolean = bufferReachableOn(stream, buffer, write);
       reachable = found;
       known ??= new Map();
       known.set(key, found);
