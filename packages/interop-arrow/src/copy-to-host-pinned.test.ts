@@ -1,4 +1,4 @@
-// CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked by default
+// CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked from 1 MiB up
 // (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
 import { configureStaging, stagingSettings, useDriver } from '@cumem/memory';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { Context } from './context.js';
 import { hostBufferOf } from './host-buffer.js';
+import { PINNED_OUTPUT_MIN_BYTES } from './host-destination.js';
 
 /** Byte equality without vitest's element-by-element diff (slow on megabytes). */
 function same(a: Uint8Array, b: Uint8Array): boolean {
@@ -29,7 +30,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     configureStaging(saved);
   });
 
-  it('returns the bytes of new page-locked memory by default, copied straight (no staging), byte-exact', () => {
+  it('returns the bytes of new page-locked memory by default from 1 MiB up, copied straight (no staging), byte-exact', () => {
     const size = 3 * 1024 * 1024 + 5; // above the staged-copy threshold for pageable memory
     const data = patternBytes(size, 3);
     using device = context.bufferFromData(data);
@@ -42,7 +43,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     expect(log.calls).not.toContain('stagedCopyDtoH');
   });
 
-  it("output: 'pageable' returns a plain new array (staged when large); 'pinned' is the default", () => {
+  it("output: 'pageable' returns a plain new array (staged when large); by default pinned from 1 MiB up", () => {
     const size = 2 * 1024 * 1024;
     const data = patternBytes(size, 5);
     using device = context.bufferFromData(data);
@@ -54,12 +55,17 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     expect(hostBufferOf(device.copyToHost({ output: 'pinned' }))).toBeDefined();
     expect(hostBufferOf(device.toBytes())).toBeDefined();
     expect(device.copyToHost({ nbytes: 0 }).byteLength).toBe(0);
+    // Below 1 MiB the default is a plain array: a small read holds no page-locked memory.
+    expect(hostBufferOf(device.copyToHost({ nbytes: PINNED_OUTPUT_MIN_BYTES - 1 }))).toBeUndefined();
+    expect(hostBufferOf(device.copyToHost({ nbytes: PINNED_OUTPUT_MIN_BYTES }))).toBeDefined();
+    expect(hostBufferOf(device.copyToHost({ nbytes: 16, output: 'pinned' }))).toBeDefined();
   });
 
   it('the pinned bytes stay valid after the device buffer is closed and across GC', async () => {
     const data = patternBytes(65536, 7);
     const device = context.bufferFromData(data);
-    const bytes = device.copyToHost();
+    const bytes = device.copyToHost({ output: 'pinned' });
+    expect(hostBufferOf(bytes)).toBeDefined();
     device.close();
     for (let i = 0; i < 3; i++) {
       (globalThis as { gc?: () => void }).gc?.();

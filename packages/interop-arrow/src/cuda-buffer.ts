@@ -51,9 +51,10 @@ export interface CopyToHostOptions extends CopyIntoOptions {
   /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
   readonly buf?: HostData;
   /**
-   * Without `buf`: `'pinned'` (default) returns the bytes of new page-locked memory from the
-   * pinned pool (kept alive by the array, copied at page-locked speed); `'pageable'` a plain
-   * new Uint8Array (slower: the copy takes its first-touch page faults).
+   * Without `buf`: `'pinned'` returns the bytes of new page-locked memory from the pinned pool
+   * (kept alive by the array, copied at page-locked speed); `'pageable'` a plain new Uint8Array
+   * (slower for large copies: the copy takes its first-touch page faults). Default: pinned from
+   * 1 MiB up, pageable below (a small read does not hold page-locked memory).
    */
   readonly output?: HostDestination;
 }
@@ -164,7 +165,7 @@ export class CudaBuffer {
 
   /**
    * Copies device bytes from `position` to the host (pyarrow `copy_to_host`). Without `buf`
-   * new memory of the copied size is returned (page-locked unless `output: 'pageable'`); with `buf`, a Uint8Array over all of `buf`.
+   * new memory of the copied size is returned (page-locked from 1 MiB up unless `output` says otherwise); with `buf`, a Uint8Array over all of `buf`.
    */
   copyToHost(options?: CopyToHostOptions): Uint8Array {
     const { position = 0, nbytes = -1, buf, output } = checkOptions(options);
