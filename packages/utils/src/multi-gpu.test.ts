@@ -1,14 +1,7 @@
 // copyBatch with buffers of two devices, and StridedMemoryView copies between devices, with
 // and without pool access (then through cuMemcpyPeerAsync). Reference driver with 2 devices
 // here; the real adapters where there are 2 GPUs ("not applicable: needs 2 GPUs" elsewhere).
-import {
-  type Buffer,
-  canAccessPeer,
-  DeviceMemoryResource,
-  defaultStream,
-  Stream,
-  useDriver,
-} from '@cumem/memory';
+import { canAccessPeer, DeviceMemoryResource, defaultStream, Stream, useDriver } from '@cumem/memory';
 import { download, expectBytes } from '@cumem/test-support';
 import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
