@@ -51,10 +51,8 @@ export interface CopyToHostOptions extends CopyIntoOptions {
   /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
   readonly buf?: HostData;
   /**
-   * Without `buf`: `'pinned'` returns the bytes of new page-locked memory from the pinned pool
-   * (kept alive by the array, copied at page-locked speed); `'pageable'` a plain new Uint8Array
-   * (slower for large copies: the copy takes its first-touch page faults). Default: pinned from
-   * 1 MiB up, pageable below (a small read does not hold page-locked memory).
+   * Without `buf`: `'pinned'`, new page-locked memory of the pinned pool (kept alive by the array;
+   * no first-touch faults), or `'pageable'`, a plain array. Default: pinned from 1 MiB up.
    */
   readonly output?: HostDestination;
 }
