@@ -54,7 +54,7 @@ CUresult fake_injected(const char *symbol) {
 /* Busy for FAKE_CUDA_BUSY_MS from the first query of a run of queries, then done (and ready for
  * the next run): the FFI adapter's non-blocking waits poll these queries. */
 int fake_busy(int kind) {
-  static struct timespec since[2];
+  static __thread struct timespec since[2]; /* per thread: a terminated Worker leaves no run behind */
   long ms = fake_env_int("FAKE_CUDA_BUSY_MS", 0);
   if (ms <= 0) return 0;
   struct timespec now;

@@ -5,7 +5,7 @@
  * Failure injection and slow waits are environment variables, read at each (non-hot) call:
  *   FAKE_CUDA_FAIL="cuStreamSynchronize=700,cuStreamQuery=600"  entry points that fail with a code
  *   FAKE_CUDA_BUSY_MS=<ms>   cuStreamQuery / cuEventQuery answer NOT_READY for this long from
- *                            the first query of a run, then succeed (and a new run starts)
+ *                            the first query of a run (runs are per thread), then succeed (and a new run starts)
  *   FAKE_CUDA_SYNC_US=<us>   how long cuStreamSynchronize / cuEventSynchronize block (2000) */
 #ifndef FAKE_RECORD_H
 #define FAKE_RECORD_H
