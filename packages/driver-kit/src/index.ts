@@ -1,5 +1,6 @@
 export { assembleDriver, bindMembers, type DriverAccessors } from './assemble-driver.js';
 export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
+export { chooseEntryPoints, type EntryPointChoiceInputs } from './entry-point-choice.js';
 export {
   type CapabilityRule,
   type CudaVersion,
@@ -17,4 +18,5 @@ export {
   isHostNumaLocation,
   unsupported,
 } from './refusals.js';
+export { driverLocationId, legacyDeviceArgument } from './location-forms.js';
 export { formatDriverVersion } from './version.js';
