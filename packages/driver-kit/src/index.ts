@@ -18,5 +18,5 @@ export {
   isHostNumaLocation,
   unsupported,
 } from './refusals.js';
-export { driverLocationId, legacyDeviceArgument } from './location-forms.js';
+export { driverLocationId } from './location-forms.js';
 export { formatDriverVersion } from './version.js';

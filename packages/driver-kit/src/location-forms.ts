@@ -1,6 +1,7 @@
-// How a MemLocation reaches the driver, the same in both adapters (the N-API addon spells these
-// rules in native/location-support.h and binding-managed.cc).
-import { CU_DEVICE_CPU, CU_DEVICE_INVALID, type MemLocation, MemLocationType } from '@cumem/core-types';
+// How a MemLocation reaches the driver, the same in both adapters (the N-API addon spells the rule
+// in native/location-support.h). The CUDA 8.0 forms take a CUdevice instead: the handle
+// cuDeviceGet gives for the ordinal, CU_DEVICE_CPU for the host (both adapters' legacyDevice).
+import { type MemLocation, MemLocationType } from '@cumem/core-types';
 
 /**
  * The `id` cumem passes in a `CUmemLocation`: 0 for a Host location, whose id cuda.h documents as
@@ -9,16 +10,4 @@ import { CU_DEVICE_CPU, CU_DEVICE_INVALID, type MemLocation, MemLocationType } f
  */
 export function driverLocationId(location: MemLocation): number {
   return location.type === MemLocationType.Host ? 0 : location.id;
-}
-
-/**
- * The `CUdevice` argument of the CUDA 8.0 forms of cuMemAdvise / cuMemPrefetchAsync: for a Device
- * location the handle `cuDeviceGet` gives for its ordinal (`deviceOf`, which the adapter caches:
- * a CUdevice is a handle, not an ordinal, though the two coincide on NVIDIA's drivers so far),
- * `CU_DEVICE_CPU` for the host, `CU_DEVICE_INVALID` for no location.
- */
-export function legacyDeviceArgument(location: MemLocation, deviceOf: (ordinal: number) => number): number {
-  if (location.type === MemLocationType.Device) return deviceOf(location.id);
-  if (location.type === MemLocationType.Host) return CU_DEVICE_CPU;
-  return CU_DEVICE_INVALID;
 }
