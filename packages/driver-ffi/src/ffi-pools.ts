@@ -97,7 +97,10 @@ export function memAllocFromPoolAsync(
 }
 
 export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
-  const result = state.native.cuMemFreeAsync(handleArgument(pointer, 'pointer'), handleArgument(stream, 'stream'));
+  const result = state.native.cuMemFreeAsync(
+    handleArgument(pointer, 'pointer'),
+    handleArgument(stream, 'stream'),
+  );
   if (result !== 0) state.check(result, 'cuMemFreeAsync');
 }
 

@@ -25,7 +25,9 @@ describe('handleArgument', () => {
       expect(() => handleArgument(value as never, 'pool'), String(value)).toThrow(RangeError);
     }
     for (const value of ['pool', '5', null, undefined, {}]) {
-      expect(() => handleArgument(value as never, 'pool')).toThrow(/^pool must be a bigint or a number address/);
+      expect(() => handleArgument(value as never, 'pool')).toThrow(
+        /^pool must be a bigint or a number address/,
+      );
       expect(() => handleArgument(value as never)).toThrow(TypeError);
     }
   });

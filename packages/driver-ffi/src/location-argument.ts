@@ -22,7 +22,9 @@ const smallIdLimit = 1 << 20;
 export function locationArgument(location: MemLocation): number | bigint | MemLocation {
   if (packsLocationAsInteger) return packLocation(location.type, driverLocationId(location));
   // koffi's struct path: a new object only for a Host location with an id to drop.
-  return location.type === MemLocationType.Host && location.id !== 0 ? { type: location.type, id: 0 } : location;
+  return location.type === MemLocationType.Host && location.id !== 0
+    ? { type: location.type, id: 0 }
+    : location;
 }
 
 /** `type` in the low 32 bits, `id` in the high 32 bits (two's complement), as a koffi uint64 argument. */

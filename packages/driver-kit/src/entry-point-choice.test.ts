@@ -60,6 +60,9 @@ describe('chooseEntryPoints', () => {
     // Not a CUDA 12.0 API: no stand-in, whatever the driver has.
     expect(choose(13000, 'legacy', without('cuMemcpyBatchAsync'))).not.toContain('cuMemcpyBatchAsync_v2');
     // A stand-in the driver's version lacks is not called either.
-    expect(choose(12020, 'legacy', without('cuEventElapsedTime'))).toEqual(['cuMemAdvise', 'cuMemPrefetchAsync']);
+    expect(choose(12020, 'legacy', without('cuEventElapsedTime'))).toEqual([
+      'cuMemAdvise',
+      'cuMemPrefetchAsync',
+    ]);
   });
 });

@@ -48,7 +48,13 @@ export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze(
     feeds: null,
     supersedes: { symbol: 'cuEventElapsedTime', introduced: 2000 },
   },
-  { symbol: 'cuMemcpyBatchAsync', introduced: 12080, required: false, feeds: 'batchMemcpy', supersedes: null },
+  {
+    symbol: 'cuMemcpyBatchAsync',
+    introduced: 12080,
+    required: false,
+    feeds: 'batchMemcpy',
+    supersedes: null,
+  },
   {
     symbol: 'cuMemcpyBatchAsync_v2',
     introduced: 13000,

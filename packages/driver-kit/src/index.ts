@@ -10,6 +10,7 @@ export {
   optionalEntryPoints,
   symbolsOfVersion,
 } from './entry-points.js';
+export { driverLocationId } from './location-forms.js';
 export {
   capabilityNote,
   checkLocationSupported,
@@ -18,5 +19,4 @@ export {
   isHostNumaLocation,
   unsupported,
 } from './refusals.js';
-export { driverLocationId } from './location-forms.js';
 export { formatDriverVersion } from './version.js';

@@ -117,7 +117,13 @@ describeOverFake('copies', (fake) => {
     const a = driver.memAlloc(8);
     const b = driver.memAlloc(8);
     driver.memcpyHtoD(a, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
-    driver.memcpyBatchAsync(new BigUint64Array([b]), new BigUint64Array([a]), new BigUint64Array([8n]), 1, 0n);
+    driver.memcpyBatchAsync(
+      new BigUint64Array([b]),
+      new BigUint64Array([a]),
+      new BigUint64Array([8n]),
+      1,
+      0n,
+    );
     expect(fake.last()).toMatchObject({ symbol: 'cuMemcpyBatchAsync', count: 1, extra: 1 });
     expect([...driver.hostView(b, 8)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     driver.memFree(a);

@@ -128,8 +128,13 @@ describeOverFake('managed memory and attributes', (fake) => {
     expect(without.eventElapsedTime(a, b)).toBe(1.5);
     expect(fake.last().symbol).toBe('cuEventElapsedTime_v2');
     // A driver too old for _v2 has no stand-in: the load fails, naming the entry point.
-    expect(() => fake.driver({ variant: 'without-legacy-timing', entryPoints: 'legacy', version: 12020 })).toThrow(
-      expect.objectContaining({ reason: 'entry-point-missing', message: expect.stringContaining('cuEventElapsedTime') }),
+    expect(() =>
+      fake.driver({ variant: 'without-legacy-timing', entryPoints: 'legacy', version: 12020 }),
+    ).toThrow(
+      expect.objectContaining({
+        reason: 'entry-point-missing',
+        message: expect.stringContaining('cuEventElapsedTime'),
+      }),
     );
     for (const event of [a, b]) without.eventDestroy(event);
   });
@@ -162,8 +167,19 @@ describeOverFake('managed memory and attributes', (fake) => {
       type: 1,
       id: 0,
     });
-    driver.memPrefetchBatchAsync(pointers, sizes, 2, [locations[0]!, { type: MemLocationType.Host, id: 9 }], [0, 1], 0n);
-    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchBatchAsync', type: MemLocationType.Host, id: 0 });
+    driver.memPrefetchBatchAsync(
+      pointers,
+      sizes,
+      2,
+      [locations[0]!, { type: MemLocationType.Host, id: 9 }],
+      [0, 1],
+      0n,
+    );
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPrefetchBatchAsync',
+      type: MemLocationType.Host,
+      id: 0,
+    });
     driver.memDiscardBatchAsync(pointers, sizes, 1, 0n);
     expect(fake.last()).toMatchObject({ symbol: 'cuMemDiscardBatchAsync', count: 1, size: 1 });
     expect(() => legacy.memDiscardBatchAsync(pointers, sizes, 1, 0n)).toThrow(NotSupportedError);

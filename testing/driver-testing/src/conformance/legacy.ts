@@ -103,7 +103,7 @@ export function legacyCases(suite: SuiteContext): void {
       });
     });
 
-    it("the CUDA 12.0 forms get the device by ordinal, a bad one failing with CUDA_ERROR_INVALID_DEVICE; a Host id is ignored", () => {
+    it('the CUDA 12.0 forms get the device by ordinal, a bad one failing with CUDA_ERROR_INVALID_DEVICE; a Host id is ignored', () => {
       withManaged((pointer) => {
         const range = (which: number) => driver().memRangeGetAttribute(pointer, size, which);
         const bad = { type: MemLocationType.Device, id: driver().deviceGetCount() };

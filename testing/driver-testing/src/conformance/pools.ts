@@ -214,7 +214,11 @@ export function poolCases(suite: SuiteContext): void {
       expect(() => suite.driver.memAllocFromPoolAsync(64, pool, 2n ** 64n)).toThrow(RangeError);
       expect(() => suite.driver.memFreeAsync(-1n, stream)).toThrow(RangeError);
       expect(() => suite.driver.memFreeAsync('0x1000' as never, stream)).toThrow(TypeError);
-      const pointer = suite.driver.memAllocFromPoolAsync(4096, Number(pool) as never, Number(stream) as never);
+      const pointer = suite.driver.memAllocFromPoolAsync(
+        4096,
+        Number(pool) as never,
+        Number(stream) as never,
+      );
       try {
         expect(typeof pointer).toBe('bigint');
       } finally {
