@@ -80,10 +80,7 @@ export interface Driver {
   contextSetCurrent(context: DriverHandle): void;
   /** `cuCtxGetCurrent`: `0n` when none is current. */
   contextGetCurrent(): DriverHandle;
-  /**
-   * `cuCtxGetDevice`: ordinal of the current context's device (the driver's `CUdevice` mapped back
-   * to the ordinal `cuDeviceGet` gave it for). The cheapest real driver call; benchmarks time it.
-   */
+  /** `cuCtxGetDevice`: ordinal of the current context's device (its `CUdevice` mapped back). The cheapest real driver call; benchmarks time it. */
   contextGetDevice(): number;
   /** `cuCtxSynchronize`. */
   contextSynchronize(): void;
@@ -146,16 +143,9 @@ export interface Driver {
   memPoolGetAccess(pool: DriverHandle, location: MemLocation): number;
   /** `cuMemPoolTrimTo`: release reserved memory down to `minBytesToKeep`. */
   memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void;
-  /**
-   * `cuMemAllocFromPoolAsync`: `size` bytes from `pool`, ordered on `stream`. Hot path.
-   * @throws TypeError or RangeError, before any driver call, for a `size` outside `checkSize` or a
-   * handle outside `checkAddress` (a bigint in [0, 2**64) or a non-negative safe-integer number).
-   */
+  /** `cuMemAllocFromPoolAsync`: `size` bytes from `pool`, ordered on `stream`. Hot path. Arguments follow `checkSize` / `checkAddress` (else TypeError / RangeError before any call). */
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer;
-  /**
-   * `cuMemFreeAsync`: returns a pool allocation, ordered on `stream`. Hot path.
-   * @throws TypeError or RangeError, before any driver call, for a pointer or stream outside `checkAddress`.
-   */
+  /** `cuMemFreeAsync`: returns a pool allocation, ordered on `stream`. Hot path. Arguments as {@link memAllocFromPoolAsync}. */
   memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void;
   /** `cuMemPoolExportToShareableHandle` as a POSIX file descriptor, owned by the caller (close it with `fs.closeSync`). */
   memPoolExportToFileDescriptor(pool: DriverHandle): number;
@@ -254,9 +244,8 @@ export interface Driver {
 
   // --- Managed memory ---------------------------------------------------------------------
   /**
-   * `cuMemAdvise`: the `CUmemLocation` form (a Host location's id, which cuda.h says is ignored,
-   * goes as 0), or when `!capabilities.memoryLocations` the CUDA 8.0 form, which takes the
-   * `CUdevice` of the location's ordinal (`cuDeviceGet`) or `CU_DEVICE_CPU`.
+   * `cuMemAdvise`: the `CUmemLocation` form (a Host id, ignored per cuda.h, goes as 0), or when
+   * `!capabilities.memoryLocations` the CUDA 8.0 form, given the `CUdevice` of the ordinal or `CU_DEVICE_CPU`.
    */
   memAdvise(pointer: DevicePointer, size: number, advice: MemAdvise | number, location: MemLocation): void;
   /** `cuMemPrefetchAsync` (forms as in {@link memAdvise}). */
