@@ -48,8 +48,9 @@ export type EntryPointMode = 'auto' | 'legacy';
 export interface DriverOptions {
   /**
    * `'auto'` (default): the newest form of each entry point this driver has. `'legacy'`: the
-   * forms of a CUDA 12.0 driver (advise and prefetch by device ordinal, no batch or NUMA entry
-   * points), to test the fallbacks on a newer driver. `capabilities` reflects the choice.
+   * forms of a CUDA 12.0 driver (advise and prefetch by `CUdevice`, no batch or NUMA entry
+   * points), to test the fallbacks on a newer driver; where the driver no longer exports a CUDA 12.0
+   * form, its newer form stands in for it. `capabilities` reflects the choice.
    */
   readonly entryPoints?: EntryPointMode;
   /** Path of the driver library. Default `'libcuda.so.1'`, found by the system loader. */

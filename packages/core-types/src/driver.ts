@@ -78,7 +78,7 @@ export interface Driver {
   contextSetCurrent(context: DriverHandle): void;
   /** `cuCtxGetCurrent`: `0n` when none is current. */
   contextGetCurrent(): DriverHandle;
-  /** `cuCtxGetDevice`: ordinal of the current context's device. The cheapest real driver call; benchmarks time it. */
+  /** `cuCtxGetDevice`: ordinal of the current context's device (its `CUdevice` mapped back). The cheapest real driver call; benchmarks time it. */
   contextGetDevice(): number;
   /** `cuCtxSynchronize`. */
   contextSynchronize(): void;
@@ -141,9 +141,9 @@ export interface Driver {
   memPoolGetAccess(pool: DriverHandle, location: MemLocation): number;
   /** `cuMemPoolTrimTo`: release reserved memory down to `minBytesToKeep`. */
   memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void;
-  /** `cuMemAllocFromPoolAsync`: `size` bytes from `pool`, ordered on `stream`. Hot path. */
+  /** `cuMemAllocFromPoolAsync`: `size` bytes from `pool`, ordered on `stream`. Hot path. Arguments follow `checkSize` / `checkAddress` (else TypeError / RangeError before any call). */
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer;
-  /** `cuMemFreeAsync`: returns a pool allocation, ordered on `stream`. Hot path. */
+  /** `cuMemFreeAsync`: returns a pool allocation, ordered on `stream`. Hot path. Arguments as {@link memAllocFromPoolAsync}. */
   memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void;
   /** `cuMemPoolExportToShareableHandle` as a POSIX file descriptor, owned by the caller (close it with `fs.closeSync`). */
   memPoolExportToFileDescriptor(pool: DriverHandle): number;
@@ -240,7 +240,10 @@ export interface Driver {
   ): void;
 
   // --- Managed memory ---------------------------------------------------------------------
-  /** `cuMemAdvise` (the `CUmemLocation` form, or the ordinal form when `!capabilities.memoryLocations`). */
+  /**
+   * `cuMemAdvise`: the `CUmemLocation` form (a Host id, ignored per cuda.h, goes as 0), or when
+   * `!capabilities.memoryLocations` the CUDA 8.0 form, given the `CUdevice` of the ordinal or `CU_DEVICE_CPU`.
+   */
   memAdvise(pointer: DevicePointer, size: number, advice: MemAdvise | number, location: MemLocation): void;
   /** `cuMemPrefetchAsync` (forms as in {@link memAdvise}). */
   memPrefetchAsync(pointer: DevicePointer, size: number, location: MemLocation, stream: DriverHandle): void;

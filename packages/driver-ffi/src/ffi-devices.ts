@@ -22,9 +22,20 @@ export function deviceHandle(state: DriverState, ordinal: number, call: EntryPoi
   return device;
 }
 
-/** The ordinal of a `CUdevice`: its index among the devices seen, else the handle itself (they coincide on every known driver). */
+/**
+ * The ordinal of a `CUdevice` (the contract speaks ordinals; cuCtxGetDevice answers a handle): its
+ * index among the handles cuDeviceGet gave. A handle not seen yet (a context made current without
+ * this driver) makes the adapter ask cuDeviceGet for every ordinal once. A handle no ordinal maps
+ * to is returned as it is (handles and ordinals coincide on every NVIDIA driver so far).
+ * Uses the scratch memory: read any scratch result before calling this.
+ */
 export function deviceOrdinal(state: DriverState, device: number): number {
-  const index = state.devices.indexOf(device);
+  let index = state.devices.indexOf(device);
+  if (index < 0) {
+    const count = deviceGetCount(state);
+    for (let ordinal = 0; ordinal < count; ordinal++) deviceHandle(state, ordinal, 'cuCtxGetDevice');
+    index = state.devices.indexOf(device);
+  }
   return index >= 0 ? index : device;
 }
 

@@ -10,9 +10,10 @@ import {
   type MemLocation,
   MemLocationType,
 } from '@cumem/core-types';
+import { driverLocationId } from '@cumem/driver-kit';
 import type { DriverState } from './driver-state.js';
 import { requireLength } from './ffi-copies.js';
-import { deviceGetCount, deviceHandle, deviceOrdinal } from './ffi-devices.js';
+import { deviceGetCount, deviceHandle } from './ffi-devices.js';
 import { handleArgument } from './handle-argument.js';
 import { locationArgument } from './location-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
@@ -85,7 +86,7 @@ function encodeLocations(state: DriverState, locations: readonly MemLocation[], 
   locations.forEach((location, index) => {
     requireLocationSupported(state, location, call);
     encoded[index * 2] = location.type;
-    encoded[index * 2 + 1] = location.id;
+    encoded[index * 2 + 1] = driverLocationId(location);
   });
   return encoded;
 }
@@ -200,11 +201,13 @@ export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer
     ),
     'cuMemRangeGetAttribute',
   );
+  // cuda.h calls the entries "device ids", as it calls a CUmemLocation's id the device ordinal
+  // (its example: "only device 0 has the advice set"): they are ordinals, returned as they are,
+  // like the N-API adapter and memRangeGetAttribute's PREFERRED_LOCATION.
   const result: number[] = [];
   for (let index = 0; index < slots; index++) {
     const device = i32[index]!;
-    if (device === CU_DEVICE_INVALID) continue;
-    result.push(device === CU_DEVICE_CPU ? CU_DEVICE_CPU : deviceOrdinal(state, device));
+    if (device !== CU_DEVICE_INVALID) result.push(device);
   }
   return result;
 }

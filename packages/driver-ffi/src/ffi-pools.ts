@@ -10,7 +10,7 @@ import {
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
-import { handleArgument } from './handle-argument.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
@@ -88,16 +88,19 @@ export function memAllocFromPoolAsync(
   const { scratch } = state;
   const result = state.native.cuMemAllocFromPoolAsync(
     scratch.address,
-    size,
-    handleArgument(pool),
-    handleArgument(stream),
+    sizeArgument(size),
+    handleArgument(pool, 'pool'),
+    handleArgument(stream, 'stream'),
   );
   if (result !== 0) state.check(result, 'cuMemAllocFromPoolAsync');
   return scratch.u64[0]!;
 }
 
 export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
-  const result = state.native.cuMemFreeAsync(handleArgument(pointer), handleArgument(stream));
+  const result = state.native.cuMemFreeAsync(
+    handleArgument(pointer, 'pointer'),
+    handleArgument(stream, 'stream'),
+  );
   if (result !== 0) state.check(result, 'cuMemFreeAsync');
 }
 

@@ -98,12 +98,11 @@ export function eventQuery(state: DriverState, event: DriverHandle): boolean {
 }
 
 export function eventElapsedTime(state: DriverState, start: DriverHandle, end: DriverHandle): number {
-  // CUDA 12.8 added cuEventElapsedTime_v2 (CUDA 13 headers map the name to it); older drivers
-  // and the legacy mode use the original symbol when it is exported.
+  // CUDA 12.8 added cuEventElapsedTime_v2 (CUDA 13 headers map the name to it). driver-kit's
+  // chooseEntryPoints left one form bound: _v2 from 12.8, the original on older drivers and in
+  // 'legacy' mode, and _v2 standing in for it in 'legacy' where the driver dropped the original.
   const native = state.native;
-  const fn = state.legacy
-    ? (native.cuEventElapsedTime ?? native.cuEventElapsedTime_v2)
-    : (native.cuEventElapsedTime_v2 ?? native.cuEventElapsedTime);
+  const fn = native.cuEventElapsedTime_v2 ?? native.cuEventElapsedTime;
   state.check(fn!(state.scratch.address, start, end), 'cuEventElapsedTime');
   return state.scratch.f32[0]!;
 }

@@ -11,7 +11,7 @@ import {
   MINIMUM_DRIVER_VERSION,
 } from '@cumem/core-types';
 import type { Bindings } from './bindings.js';
-import { driverCapabilities } from './driver-capabilities.js';
+import { driverCapabilities, keepChosenForms } from './driver-capabilities.js';
 import type { DriverState } from './driver-state.js';
 import { bindEntryPoints } from './entry-point-binder.js';
 import { createErrorCheck, cudaError, type DescribeResult } from './error-check.js';
@@ -76,8 +76,12 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
       driverVersion,
     });
   }
+  keepChosenForms(bindings, driverVersion, legacy);
   if (!bindings.cuMemAdvise_v2 && !bindings.cuMemAdvise) {
     throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuMemAdvise' });
+  }
+  if (!bindings.cuMemPrefetchAsync_v2 && !bindings.cuMemPrefetchAsync) {
+    throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuMemPrefetchAsync' });
   }
   if (!bindings.cuEventElapsedTime_v2 && !bindings.cuEventElapsedTime) {
     throw unavailable({ reason: 'entry-point-missing', library: path, detail: 'cuEventElapsedTime' });

@@ -6,7 +6,8 @@
 // uint64 there. Other architectures keep koffi's struct path. test/location-argument.test.ts
 // checks both against a C function compiled from cuda.h.
 
-import type { MemLocation } from '@cumem/core-types';
+import { type MemLocation, MemLocationType } from '@cumem/core-types';
+import { driverLocationId } from '@cumem/driver-kit';
 
 /** True where a CUmemLocation is passed as one 64-bit integer. */
 export const packsLocationAsInteger = process.arch === 'x64' || process.arch === 'arm64';
@@ -14,10 +15,16 @@ export const packsLocationAsInteger = process.arch === 'x64' || process.arch ===
 const twoTo32 = 4294967296;
 const smallIdLimit = 1 << 20;
 
-/** The `CUmemLocation` argument for `location`, in the form the bound function was declared with. */
+/**
+ * The `CUmemLocation` argument for `location`, in the form the bound function was declared with,
+ * its id as driver-kit's `driverLocationId` says (0 for Host).
+ */
 export function locationArgument(location: MemLocation): number | bigint | MemLocation {
-  if (!packsLocationAsInteger) return location;
-  return packLocation(location.type, location.id);
+  if (packsLocationAsInteger) return packLocation(location.type, driverLocationId(location));
+  // koffi's struct path: a new object only for a Host location with an id to drop.
+  return location.type === MemLocationType.Host && location.id !== 0
+    ? { type: location.type, id: 0 }
+    : location;
 }
 
 /** `type` in the low 32 bits, `id` in the high 32 bits (two's complement), as a koffi uint64 argument. */

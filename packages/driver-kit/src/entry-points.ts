@@ -18,22 +18,70 @@ export interface OptionalEntryPoint {
   readonly required: false;
   /** The capability this entry point feeds, or null when it only changes how a call is made. */
   readonly feeds: keyof DriverCapabilities | null;
+  /**
+   * The older exported form of the same API that this one supersedes, and since when it exists;
+   * null for a new API. {@link chooseEntryPoints} calls one form per API.
+   */
+  readonly supersedes: { readonly symbol: string; readonly introduced: CudaVersion } | null;
 }
 
 /** Every optional entry point cumem resolves, newest forms last. */
 export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze([
-  { symbol: 'cuMemAdvise_v2', introduced: 12020, required: false, feeds: 'memoryLocations' },
-  { symbol: 'cuMemPrefetchAsync_v2', introduced: 12020, required: false, feeds: 'memoryLocations' },
-  { symbol: 'cuEventElapsedTime_v2', introduced: 12080, required: false, feeds: null },
-  { symbol: 'cuMemcpyBatchAsync', introduced: 12080, required: false, feeds: 'batchMemcpy' },
-  { symbol: 'cuMemcpyBatchAsync_v2', introduced: 13000, required: false, feeds: 'batchMemcpy' },
-  { symbol: 'cuMemPrefetchBatchAsync', introduced: 13000, required: false, feeds: 'batchPrefetchDiscard' },
-  { symbol: 'cuMemDiscardBatchAsync', introduced: 13000, required: false, feeds: 'batchPrefetchDiscard' },
+  {
+    symbol: 'cuMemAdvise_v2',
+    introduced: 12020,
+    required: false,
+    feeds: 'memoryLocations',
+    supersedes: { symbol: 'cuMemAdvise', introduced: 8000 },
+  },
+  {
+    symbol: 'cuMemPrefetchAsync_v2',
+    introduced: 12020,
+    required: false,
+    feeds: 'memoryLocations',
+    supersedes: { symbol: 'cuMemPrefetchAsync', introduced: 8000 },
+  },
+  {
+    symbol: 'cuEventElapsedTime_v2',
+    introduced: 12080,
+    required: false,
+    feeds: null,
+    supersedes: { symbol: 'cuEventElapsedTime', introduced: 2000 },
+  },
+  {
+    symbol: 'cuMemcpyBatchAsync',
+    introduced: 12080,
+    required: false,
+    feeds: 'batchMemcpy',
+    supersedes: null,
+  },
+  {
+    symbol: 'cuMemcpyBatchAsync_v2',
+    introduced: 13000,
+    required: false,
+    feeds: 'batchMemcpy',
+    supersedes: { symbol: 'cuMemcpyBatchAsync', introduced: 12080 },
+  },
+  {
+    symbol: 'cuMemPrefetchBatchAsync',
+    introduced: 13000,
+    required: false,
+    feeds: 'batchPrefetchDiscard',
+    supersedes: null,
+  },
+  {
+    symbol: 'cuMemDiscardBatchAsync',
+    introduced: 13000,
+    required: false,
+    feeds: 'batchPrefetchDiscard',
+    supersedes: null,
+  },
   {
     symbol: 'cuMemDiscardAndPrefetchBatchAsync',
     introduced: 13000,
     required: false,
     feeds: 'batchPrefetchDiscard',
+    supersedes: null,
   },
 ] as const satisfies readonly OptionalEntryPoint[]);
 

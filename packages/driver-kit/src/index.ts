@@ -1,5 +1,6 @@
 export { assembleDriver, bindMembers, type DriverAccessors } from './assemble-driver.js';
 export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
+export { chooseEntryPoints, type EntryPointChoiceInputs } from './entry-point-choice.js';
 export {
   type CapabilityRule,
   type CudaVersion,
@@ -9,6 +10,7 @@ export {
   optionalEntryPoints,
   symbolsOfVersion,
 } from './entry-points.js';
+export { driverLocationId } from './location-forms.js';
 export {
   capabilityNote,
   checkLocationSupported,

@@ -1,18 +1,19 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
 #include "binding-support.h"
+#include "device-handles.h"
 #include "staging-engine.h"
 
 namespace cumem {
 namespace {
 
-// The ordinal -> CUdevice step every device query needs (cuDeviceGet, as the API asks). A bad
+// The ordinal -> CUdevice step every device query needs (cuDeviceGet, cached). A bad
 // ordinal is reported under `call`, the entry point the caller asked for, as the FFI adapter
 // does: cuDeviceGet is this adapter's detail, and each of those entry points documents the same
 // CUDA_ERROR_INVALID_DEVICE.
 #define CUMEM_DEVICE(variable, index, call)                    \
   CUMEM_INT(variable##Ordinal, index);                         \
   CUdevice variable;                                           \
-  CUMEM_CHECK(state->cu.cuDeviceGet(&variable, variable##Ordinal), call)
+  CUMEM_CHECK(DeviceOf(state, variable##Ordinal, &variable), call)
 
 Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -126,8 +127,9 @@ napi_value ContextGetDevice(napi_env env, napi_callback_info info) {
   DriverState* state = RawState(env, info);
   CUdevice device = 0;
   if (state == nullptr || !Succeeded(env, state, state->cu.cuCtxGetDevice(&device), "cuCtxGetDevice")) return nullptr;
+  // The contract answers the ordinal; the cached reverse lookup makes no driver call once warm.
   napi_value out;
-  napi_create_int32(env, device, &out);
+  napi_create_int32(env, OrdinalOf(state, device), &out);
   return out;
 }
 

@@ -1,5 +1,5 @@
 // Managed memory: advise and prefetch in the CUmemLocation form (CUDA >= 12.2) or the CUDA 12.0
-// ordinal form, the CUDA 13 batch entry points, and range attributes.
+// CUdevice form, the CUDA 13 batch entry points, and range attributes.
 #include <vector>
 
 #include "binding-support.h"
@@ -30,12 +30,14 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
   if (state->capabilities.memoryLocations || state->cu.cuMemAdvise_v8000 == nullptr) {
     CUmemLocation location;
     location.type = static_cast<CUmemLocationType>(type);
-    location.id = type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id;
+    location.id = DriverLocationId(type, id);
     Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, location), "cuMemAdvise");
     return nullptr;
   }
 #endif
-  Succeeded(env, state, state->cu.cuMemAdvise_v8000(pointer, size, how, LegacyDevice(type, id)), "cuMemAdvise");
+  CUdevice device;
+  if (!Succeeded(env, state, LegacyDevice(state, type, id, &device), "cuMemAdvise")) return nullptr;
+  Succeeded(env, state, state->cu.cuMemAdvise_v8000(pointer, size, how, device), "cuMemAdvise");
   return nullptr;
 }
 
@@ -53,13 +55,14 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   if (state->capabilities.memoryLocations || state->cu.cuMemPrefetchAsync_v8000 == nullptr) {
     CUmemLocation location;
     location.type = static_cast<CUmemLocationType>(type);
-    location.id = type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id;
+    location.id = DriverLocationId(type, id);
     CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v12020(pointer, size, location, 0, hStream), "cuMemPrefetchAsync");
     return Undefined(env);
   }
 #endif
-  CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v8000(pointer, size, LegacyDevice(type, id), hStream),
-              "cuMemPrefetchAsync");
+  CUdevice device;
+  CUMEM_CHECK(LegacyDevice(state, type, id, &device), "cuMemPrefetchAsync");
+  CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v8000(pointer, size, device, hStream), "cuMemPrefetchAsync");
   return Undefined(env);
 }
 
@@ -122,7 +125,7 @@ bool ReadTargets(napi_env env, const DriverState* state, const Napi::CallbackInf
       return false;
     }
     (*locations)[i].type = static_cast<CUmemLocationType>(type);
-    (*locations)[i].id = type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id;
+    (*locations)[i].id = DriverLocationId(type, id);
     (*starts)[i] = start;
   }
   return true;

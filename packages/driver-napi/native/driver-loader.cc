@@ -152,10 +152,16 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuMemRangeGetAttribute, "cuMemRangeGetAttribute", 8000, "cuMemRangeGetAttribute");
   r.Require(&cu.cuPointerGetAttribute, "cuPointerGetAttribute", 4000, "cuPointerGetAttribute");
 
-  // Newer forms: in 'legacy' mode nothing above CUDA 12.0 is asked for.
+  // Newer forms: in 'legacy' mode nothing above CUDA 12.0 is asked for, except to stand in for a
+  // CUDA 12.0 form the driver dropped. The rules are driver-kit's chooseEntryPoints
+  // (packages/driver-kit/src/entry-point-choice.ts), which the FFI adapter applies as it is.
   const int ceiling = state->legacy ? kLegacyVersion : state->driverVersion;
   const int real = state->driverVersion;
-  if (!r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 12080, "cuEventElapsedTime_v2", ceiling)) {
+  // The newest form within the ceiling, else the CUDA 2.0 one, else (legacy) _v2 standing in for it:
+  // the same signature.
+  if (!r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 12080, "cuEventElapsedTime_v2", ceiling) &&
+      !r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 2000, "cuEventElapsedTime", real) &&
+      !r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 12080, "cuEventElapsedTime_v2", real)) {
     r.Require(&cu.cuEventElapsedTime, "cuEventElapsedTime", 2000, "cuEventElapsedTime");
   }
   const std::string missing = r.Missing();
@@ -166,12 +172,12 @@ void ResolveAll(DriverState* state) {
   const bool adviseV1 = r.Get(&cu.cuMemAdvise_v8000, "cuMemAdvise", 8000, "cuMemAdvise", real);
   const bool prefetchV1 = r.Get(&cu.cuMemPrefetchAsync_v8000, "cuMemPrefetchAsync", 8000, "cuMemPrefetchAsync", real);
 #if CUDA_VERSION >= 12020
-  // In 'legacy' mode the CUmemLocation forms are still resolved when the ordinal forms are
-  // gone, to emulate them (Device and Host locations only).
-  const int locationCeiling = (adviseV1 && prefetchV1) ? ceiling : real;
-  const bool adviseV2 = r.Get(&cu.cuMemAdvise_v12020, "cuMemAdvise", 12020, "cuMemAdvise_v2", locationCeiling);
-  const bool prefetchV2 =
-      r.Get(&cu.cuMemPrefetchAsync_v12020, "cuMemPrefetchAsync", 12020, "cuMemPrefetchAsync_v2", locationCeiling);
+  // In 'legacy' mode a CUmemLocation form is still resolved when its CUdevice form is gone, to
+  // emulate it (Device and Host locations only), each API on its own.
+  const bool adviseV2 =
+      r.Get(&cu.cuMemAdvise_v12020, "cuMemAdvise", 12020, "cuMemAdvise_v2", adviseV1 ? ceiling : real);
+  const bool prefetchV2 = r.Get(&cu.cuMemPrefetchAsync_v12020, "cuMemPrefetchAsync", 12020, "cuMemPrefetchAsync_v2",
+                                prefetchV1 ? ceiling : real);
   if (!(adviseV1 || adviseV2) || !(prefetchV1 || prefetchV2)) {
     Fail(state, "entry-point-missing", "cuMemAdvise, cuMemPrefetchAsync");
     return;

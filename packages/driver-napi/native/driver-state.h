@@ -160,6 +160,9 @@ struct DriverState {
   // deriveCapabilities(driverVersion, resolvedSymbols, legacy) of the TypeScript side: policy
   // lives there, once; the addon only reports what it resolved.
   napi_ref deriveCapabilities = nullptr;
+  // The CUdevice of each ordinal, from cuDeviceGet on first use (device-handles.h); kUnknownDevice
+  // where not asked yet.
+  std::vector<CUdevice> devices;
 };
 
 // The lowest driver this adapter runs on: cuGetProcAddress_v2 and the forms that

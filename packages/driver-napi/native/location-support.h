@@ -5,6 +5,7 @@
 #include <string>
 
 #include "binding-support.h"
+#include "device-handles.h"
 
 namespace cumem {
 
@@ -38,13 +39,21 @@ inline bool CheckLocation(napi_env env, const DriverState* state, int type, cons
 }
 
 /**
- * The CUdevice argument of the CUDA 12.0 forms of cuMemAdvise / cuMemPrefetchAsync:
- * a device ordinal, CU_DEVICE_CPU for the host, CU_DEVICE_INVALID for "no location".
+ * The CUdevice argument of the CUDA 12.0 forms of cuMemAdvise / cuMemPrefetchAsync: the handle
+ * cuDeviceGet gives for a Device location's ordinal, CU_DEVICE_CPU for the host,
+ * CU_DEVICE_INVALID for "no location". Returns cuDeviceGet's result (a bad ordinal).
  */
-inline CUdevice LegacyDevice(int type, int id) {
-  if (type == CU_MEM_LOCATION_TYPE_DEVICE) return id;
-  if (type == CU_MEM_LOCATION_TYPE_HOST) return CU_DEVICE_CPU;
-  return CU_DEVICE_INVALID;
+inline CUresult LegacyDevice(DriverState* state, int type, int id, CUdevice* out) {
+  if (type == CU_MEM_LOCATION_TYPE_DEVICE) return DeviceOf(state, id, out);
+  *out = type == CU_MEM_LOCATION_TYPE_HOST ? CU_DEVICE_CPU : CU_DEVICE_INVALID;
+  return CUDA_SUCCESS;
 }
+
+/**
+ * The id cumem passes in a CUmemLocation: 0 for Host, whose id cuda.h documents as ignored (and
+ * the CUDA 8.0 forms this emulates in 'legacy' mode cannot name), else the id as given. Word for
+ * word driver-kit's driverLocationId (packages/driver-kit/src/location-forms.ts).
+ */
+inline int DriverLocationId(int type, int id) { return type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id; }
 
 }  // namespace cumem

@@ -109,4 +109,24 @@ describeOverFake('copies', (fake) => {
     driver.memFree(a);
     driver.memFree(b);
   });
+
+  it('batches copies with the CUDA 12.8 form on a 12.8 driver, though the library exports _v2', () => {
+    // driver-kit's chooseEntryPoints: no form newer than the version the driver reports.
+    const driver = fake.driver({ version: 12080 });
+    expect(driver.capabilities.batchMemcpy).toBe(true);
+    const a = driver.memAlloc(8);
+    const b = driver.memAlloc(8);
+    driver.memcpyHtoD(a, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+    driver.memcpyBatchAsync(
+      new BigUint64Array([b]),
+      new BigUint64Array([a]),
+      new BigUint64Array([8n]),
+      1,
+      0n,
+    );
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemcpyBatchAsync', count: 1, extra: 1 });
+    expect([...driver.hostView(b, 8)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    driver.memFree(a);
+    driver.memFree(b);
+  });
 });

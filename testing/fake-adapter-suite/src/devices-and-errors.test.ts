@@ -62,9 +62,15 @@ describeOverFake('devices, capabilities and errors', (fake) => {
     expect(context).toBe(BigInt(0xc000 + 101));
     driver.contextSetCurrent(context);
     expect(driver.contextGetCurrent()).toBe(context);
-    // Divergence (reported): the N-API adapter returns cuCtxGetDevice's CUdevice as it is, the FFI
-    // adapter maps it back to the ordinal. Real drivers' handles equal the ordinals.
-    expect(driver.contextGetDevice()).toBe(fake.adapter === 'ffi' ? 1 : 101);
+    // The contract answers ordinals: cuCtxGetDevice's CUdevice (101) is mapped back.
+    expect(driver.contextGetDevice()).toBe(1);
+    // Also for a context this driver never asked cuDeviceGet about (made current by another).
+    const other = fake.driver();
+    other.contextSetCurrent(context);
+    expect(other.contextGetDevice()).toBe(1);
+    fake.clearLog();
+    expect(other.contextGetDevice()).toBe(1);
+    expect(fake.calls().map((call) => call.symbol)).not.toContain('cuDeviceGet'); // cached
     driver.primaryContextRelease(1);
     expect(driver.memGetInfo()).toEqual({ free: 3 * 2 ** 30, total: 80 * 2 ** 30 });
     expect(driver.contextGetStreamPriorityRange()).toEqual({ least: 0, greatest: -5 });

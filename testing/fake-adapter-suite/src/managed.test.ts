@@ -35,6 +35,11 @@ describeOverFake('managed memory and attributes', (fake) => {
         ...location,
       });
     }
+    // cuda.h: a Host location's id is ignored; both adapters pass 0 (driver-kit's driverLocationId).
+    driver.memAdvise(managed, 4096, 3, { type: MemLocationType.Host, id: 9 });
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Host, id: 0 });
+    driver.memPrefetchAsync(managed, 4096, { type: MemLocationType.Host, id: 9 }, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', type: MemLocationType.Host, id: 0 });
     driver.memFree(managed);
   });
 
@@ -54,16 +59,19 @@ describeOverFake('managed memory and attributes', (fake) => {
   it("'legacy' uses the CUDA 8.0 forms with a CUdevice, and refuses NUMA before any call", () => {
     const legacy = fake.driver({ entryPoints: 'legacy' });
     legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 1 });
-    // Divergence (reported): the FFI adapter passes the CUdevice of cuDeviceGet, the N-API adapter
-    // the ordinal. Real drivers' handles equal the ordinals.
-    expect(fake.last()).toMatchObject({
-      symbol: 'cuMemAdvise',
-      device: fake.adapter === 'ffi' ? 101 : 1,
-      advice: 5,
-    });
+    // The CUDA 8.0 forms take a CUdevice: cuDeviceGet's handle for the ordinal (the fake's is 101).
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: 101, advice: 5 });
+    legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.Device, id: 1 }, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync', device: 101 });
+    // The handle is cached: no cuDeviceGet per call on this hot path.
+    expect(fake.calls().filter((call) => call.symbol === 'cuDeviceGet')).toHaveLength(1);
+    // A bad ordinal is cuDeviceGet's CUDA_ERROR_INVALID_DEVICE, under the entry point asked for.
+    expect(() => legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 7 })).toThrow(
+      expect.objectContaining({ call: 'cuMemAdvise', code: 101 }),
+    );
     legacy.memAdvise(0x1000n, 64, MemAdvise.SetPreferredLocation, { type: MemLocationType.Host, id: 0 });
     expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', device: -1 });
-    legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.Host, id: 0 }, 0n);
+    legacy.memPrefetchAsync(0x1000n, 64, { type: MemLocationType.Host, id: 9 }, 0n);
     expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync', device: -1 });
     const before = fake.calls().length;
     expect(() => legacy.memAdvise(0x1000n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
@@ -79,8 +87,11 @@ describeOverFake('managed memory and attributes', (fake) => {
     const without = fake.driver({ variant: 'without-legacy', entryPoints: 'legacy' });
     expect(without.capabilities.memoryLocations).toBe(false);
     const managed = without.memAllocManaged(64, 1);
-    without.memAdvise(managed, 64, 3, { type: MemLocationType.Host, id: 0 });
+    // A Host location's id (ignored by the driver, not expressible in the CUDA 8.0 forms) goes as 0.
+    without.memAdvise(managed, 64, 3, { type: MemLocationType.Host, id: 9 });
     expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Host, id: 0 });
+    without.memPrefetchAsync(managed, 64, { type: MemLocationType.Host, id: 9 }, 0n);
+    expect(fake.last()).toMatchObject({ symbol: 'cuMemPrefetchAsync_v2', type: MemLocationType.Host, id: 0 });
     without.memAdvise(managed, 64, MemAdvise.SetAccessedBy, { type: MemLocationType.Device, id: 1 });
     expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', type: MemLocationType.Device, id: 1 });
     without.memPrefetchAsync(managed, 64, { type: MemLocationType.Device, id: 1 }, 0n);
@@ -95,15 +106,37 @@ describeOverFake('managed memory and attributes', (fake) => {
     without.memFree(managed);
   });
 
-  it('times events with cuEventElapsedTime_v2, or the original symbol in legacy mode', () => {
+  it('times events with cuEventElapsedTime_v2, or the original symbol in legacy mode and before 12.8', () => {
     const auto = fake.driver();
     const legacy = fake.driver({ entryPoints: 'legacy' });
+    const cuda122 = fake.driver({ version: 12020 });
     const [a, b] = [auto.eventCreate(0), auto.eventCreate(0)];
+    // The fake's _v2 form answers 1.5 ms, its CUDA 2.0 form 2.5 ms.
     expect(auto.eventElapsedTime(a, b)).toBe(1.5);
     expect(fake.last().symbol).toBe('cuEventElapsedTime_v2');
     expect(legacy.eventElapsedTime(a, b)).toBe(2.5);
     expect(fake.last().symbol).toBe('cuEventElapsedTime');
+    // The library exports _v2, but a 12.2 driver does not have it (driver-kit's chooseEntryPoints).
+    expect(cuda122.eventElapsedTime(a, b)).toBe(2.5);
+    expect(fake.last().symbol).toBe('cuEventElapsedTime');
     for (const event of [a, b]) auto.eventDestroy(event);
+  });
+
+  it("'legacy' times events with _v2 where the driver dropped the CUDA 2.0 form", () => {
+    const without = fake.driver({ variant: 'without-legacy-timing', entryPoints: 'legacy' });
+    const [a, b] = [without.eventCreate(0), without.eventCreate(0)];
+    expect(without.eventElapsedTime(a, b)).toBe(1.5);
+    expect(fake.last().symbol).toBe('cuEventElapsedTime_v2');
+    // A driver too old for _v2 has no stand-in: the load fails, naming the entry point.
+    expect(() =>
+      fake.driver({ variant: 'without-legacy-timing', entryPoints: 'legacy', version: 12020 }),
+    ).toThrow(
+      expect.objectContaining({
+        reason: 'entry-point-missing',
+        message: expect.stringContaining('cuEventElapsedTime'),
+      }),
+    );
+    for (const event of [a, b]) without.eventDestroy(event);
   });
 
   it('batches prefetch and discard with locations and their starts', () => {
@@ -132,6 +165,19 @@ describeOverFake('managed memory and attributes', (fake) => {
       count: 2,
       size: 3,
       type: 1,
+      id: 0,
+    });
+    driver.memPrefetchBatchAsync(
+      pointers,
+      sizes,
+      2,
+      [locations[0]!, { type: MemLocationType.Host, id: 9 }],
+      [0, 1],
+      0n,
+    );
+    expect(fake.last()).toMatchObject({
+      symbol: 'cuMemPrefetchBatchAsync',
+      type: MemLocationType.Host,
       id: 0,
     });
     driver.memDiscardBatchAsync(pointers, sizes, 1, 0n);

@@ -51,7 +51,9 @@ CUresult CUDAAPI cuGetErrorString(CUresult e, const char **s) {
 }
 
 static int device_ok(CUdevice d) { return d >= FAKE_DEVICE_BASE && d < FAKE_DEVICE_BASE + FAKE_DEVICES; }
+/* Recorded (id = the ordinal, device = the handle) so the tests can see the adapters cache it. */
 CUresult CUDAAPI cuDeviceGet(CUdevice *d, int ordinal) {
+  fake_record("cuDeviceGet", (FakeRecord){ .id = ordinal, .device = FAKE_DEVICE_BASE + ordinal });
   if (ordinal < 0 || ordinal >= FAKE_DEVICES) return CUDA_ERROR_INVALID_DEVICE;
   *d = FAKE_DEVICE_BASE + ordinal; return CUDA_SUCCESS;
 }

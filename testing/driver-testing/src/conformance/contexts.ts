@@ -78,5 +78,22 @@ export function contextCases(suite: SuiteContext): void {
         'CUDA_ERROR_INVALID_DEVICE',
       );
     });
+
+    it("contextGetDevice answers the ordinal of every device's primary context (not its CUdevice)", () => {
+      const count = suite.driver.deviceGetCount();
+      try {
+        for (let ordinal = 0; ordinal < count; ordinal++) {
+          suite.driver.contextSetCurrent(suite.driver.primaryContextRetain(ordinal));
+          try {
+            expect(suite.driver.contextGetDevice()).toBe(ordinal);
+          } finally {
+            suite.driver.primaryContextRelease(ordinal);
+          }
+        }
+      } finally {
+        suite.driver.contextSetCurrent(suite.context);
+      }
+      expect(suite.driver.contextGetDevice()).toBe(suite.device);
+    });
   });
 }

@@ -9,7 +9,7 @@ import {
 } from '@cumem/core-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from './suite-context.js';
-import { expectedCapabilities, expectNotSupported, MiB, poolProperties } from './support.js';
+import { expectCudaError, expectedCapabilities, expectNotSupported, MiB, poolProperties } from './support.js';
 
 /**
  * The same adapter made with `entryPoints: 'legacy'` (the CUDA 12.0 forms): the capabilities
@@ -92,6 +92,29 @@ export function legacyCases(suite: SuiteContext): void {
         driver().contextSynchronize();
         expect(range(MemRangeAttribute.LastPrefetchLocation)).toBe(suite.device);
         driver().memPrefetchAsync(pointer, size, host, 0n);
+        driver().contextSynchronize();
+        expect(range(MemRangeAttribute.LastPrefetchLocation)).toBe(CU_DEVICE_CPU);
+      });
+    });
+
+    it('the CUDA 12.0 forms get the device by ordinal, a bad one failing with CUDA_ERROR_INVALID_DEVICE; a Host id is ignored', () => {
+      withManaged((pointer) => {
+        const range = (which: number) => driver().memRangeGetAttribute(pointer, size, which);
+        const bad = { type: MemLocationType.Device, id: driver().deviceGetCount() };
+        expectCudaError(
+          () => driver().memAdvise(pointer, size, MemAdvise.SetPreferredLocation, bad),
+          'cuMemAdvise',
+          'CUDA_ERROR_INVALID_DEVICE',
+        );
+        expectCudaError(
+          () => driver().memPrefetchAsync(pointer, size, bad, 0n),
+          'cuMemPrefetchAsync',
+          'CUDA_ERROR_INVALID_DEVICE',
+        );
+        const hostNine = { type: MemLocationType.Host, id: 9 };
+        driver().memAdvise(pointer, size, MemAdvise.SetPreferredLocation, hostNine);
+        expect(range(MemRangeAttribute.PreferredLocation)).toBe(CU_DEVICE_CPU);
+        driver().memPrefetchAsync(pointer, size, hostNine, 0n);
         driver().contextSynchronize();
         expect(range(MemRangeAttribute.LastPrefetchLocation)).toBe(CU_DEVICE_CPU);
       });

@@ -226,6 +226,19 @@ export function managedCases(suite: SuiteContext): void {
         });
       },
     );
+
+    it("a Host location's id is ignored (cuda.h): Host with id 9 advises and prefetches to the host", () => {
+      withManaged((pointer) => {
+        const hostNine = { type: MemLocationType.Host, id: 9 };
+        suite.driver.memAdvise(pointer, size, MemAdvise.SetPreferredLocation, hostNine);
+        expect(range(pointer, MemRangeAttribute.PreferredLocation)).toBe(CU_DEVICE_CPU);
+        suite.driver.memAdvise(pointer, size, MemAdvise.SetAccessedBy, hostNine);
+        expect(suite.driver.memRangeGetAccessedBy(pointer, size)).toEqual([CU_DEVICE_CPU]);
+        suite.driver.memPrefetchAsync(pointer, size, hostNine, suite.stream);
+        suite.driver.streamSynchronize(suite.stream);
+        expect(range(pointer, MemRangeAttribute.LastPrefetchLocation)).toBe(CU_DEVICE_CPU);
+      });
+    });
   });
 }
 

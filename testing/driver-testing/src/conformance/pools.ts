@@ -196,5 +196,30 @@ export function poolCases(suite: SuiteContext): void {
         suite.driver.memPoolDestroy(pool);
       }
     });
+
+    it('memAllocFromPoolAsync / memFreeAsync refuse bad arguments before any call, and take number handles', () => {
+      const pool = suite.driver.deviceGetDefaultMemPool(suite.device);
+      const stream = suite.stream;
+      // core-types checkSize / checkAddress: the wrong kind is a TypeError, out of range a RangeError.
+      expect(() => suite.driver.memAllocFromPoolAsync(4096, 'pool' as never, stream)).toThrow(TypeError);
+      expect(() => suite.driver.memAllocFromPoolAsync('64' as never, pool, stream)).toThrow(TypeError);
+      expect(() => suite.driver.memAllocFromPoolAsync(-1, pool, stream)).toThrow(RangeError);
+      expect(() => suite.driver.memAllocFromPoolAsync(1.5, pool, stream)).toThrow(RangeError);
+      expect(() => suite.driver.memAllocFromPoolAsync(64, -1n, stream)).toThrow(RangeError);
+      expect(() => suite.driver.memAllocFromPoolAsync(64, pool, 2n ** 64n)).toThrow(RangeError);
+      expect(() => suite.driver.memFreeAsync(-1n, stream)).toThrow(RangeError);
+      expect(() => suite.driver.memFreeAsync('0x1000' as never, stream)).toThrow(TypeError);
+      const pointer = suite.driver.memAllocFromPoolAsync(
+        4096,
+        Number(pool) as never,
+        Number(stream) as never,
+      );
+      try {
+        expect(typeof pointer).toBe('bigint');
+      } finally {
+        suite.driver.memFreeAsync(Number(pointer) as never, Number(stream) as never);
+        suite.driver.streamSynchronize(stream);
+      }
+    });
   });
 }

@@ -1,4 +1,6 @@
 import {
+  checkAddress,
+  checkSize,
   type DevicePointer,
   type DriverHandle,
   IPC_HANDLE_SIZE,
@@ -101,6 +103,10 @@ export abstract class ReferencePools extends ReferenceHostRegistration {
   }
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer {
     const call = 'cuMemAllocFromPoolAsync';
+    // The adapters' argument rules on this hot path (core-types checkSize / checkAddress).
+    checkSize(size, 'size');
+    pool = checkAddress(pool, 'pool');
+    stream = checkAddress(stream, 'stream');
     const context = this.state.checkStream(stream, call);
     const state = this.state.pool(pool, call);
     const contextDevice = this.state.contexts.indexOf(context);
@@ -109,6 +115,8 @@ export abstract class ReferencePools extends ReferenceHostRegistration {
   }
   memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void {
     const call = 'cuMemFreeAsync';
+    pointer = checkAddress(pointer, 'pointer');
+    stream = checkAddress(stream, 'stream');
     this.state.checkStream(stream, call);
     const allocation = this.state.allocationAt(pointer, call);
     if (allocation.origin !== 'pool') throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
