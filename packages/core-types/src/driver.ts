@@ -240,10 +240,7 @@ export interface Driver {
   ): void;
 
   // --- Managed memory ---------------------------------------------------------------------
-  /**
-   * `cuMemAdvise`: the `CUmemLocation` form (a Host id, ignored per cuda.h, goes as 0), or when
-   * `!capabilities.memoryLocations` the CUDA 8.0 form, given the `CUdevice` of the ordinal or `CU_DEVICE_CPU`.
-   */
+  /** `cuMemAdvise`: the `CUmemLocation` form (Host id sent as 0), else (`!capabilities.memoryLocations`) the CUDA 8.0 form with the ordinal's `CUdevice`. */
   memAdvise(pointer: DevicePointer, size: number, advice: MemAdvise | number, location: MemLocation): void;
   /** `cuMemPrefetchAsync` (forms as in {@link memAdvise}). */
   memPrefetchAsync(pointer: DevicePointer, size: number, location: MemLocation, stream: DriverHandle): void;
