@@ -6,15 +6,6 @@
 namespace cumem {
 namespace {
 
-// The ordinal -> CUdevice step every device query needs (cuDeviceGet, cached). A bad
-// ordinal is reported under `call`, the entry point the caller asked for, as the FFI adapter
-// does: cuDeviceGet is this adapter's detail, and each of those entry points documents the same
-// CUDA_ERROR_INVALID_DEVICE.
-#define CUMEM_DEVICE(variable, index, call)                    \
-  CUMEM_INT(variable##Ordinal, index);                         \
-  CUdevice variable;                                           \
-  CUMEM_CHECK(DeviceOf(state, variable##Ordinal, &variable), call)
-
 Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   return IntValue(env, state->driverVersion);

@@ -4,22 +4,17 @@
 #include <vector>
 
 #include "binding-support.h"
+#include "device-handles.h"
 #include "location-support.h"
 
 namespace cumem {
 namespace {
 
-// As binding-devices.cc: a bad ordinal is reported under the entry point the caller asked for.
-#define CUMEM_PEER_DEVICE(variable, index, call) \
-  CUMEM_INT(variable##Ordinal, index);           \
-  CUdevice variable;                             \
-  CUMEM_CHECK(state->cu.cuDeviceGet(&variable, variable##Ordinal), call)
-
 // deviceCanAccessPeer(ordinal, peerOrdinal)
 Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  CUMEM_PEER_DEVICE(device, 0, "cuDeviceCanAccessPeer");
-  CUMEM_PEER_DEVICE(peer, 1, "cuDeviceCanAccessPeer");
+  CUMEM_DEVICE(device, 0, "cuDeviceCanAccessPeer");
+  CUMEM_DEVICE(peer, 1, "cuDeviceCanAccessPeer");
   int can = 0;
   CUMEM_CHECK(state->cu.cuDeviceCanAccessPeer(&can, device, peer), "cuDeviceCanAccessPeer");
   return Napi::Boolean::New(env, can != 0);
@@ -29,8 +24,8 @@ Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info) {
 Napi::Value DeviceGetP2PAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_INT(attribute, 0);
-  CUMEM_PEER_DEVICE(src, 1, "cuDeviceGetP2PAttribute");
-  CUMEM_PEER_DEVICE(dst, 2, "cuDeviceGetP2PAttribute");
+  CUMEM_DEVICE(src, 1, "cuDeviceGetP2PAttribute");
+  CUMEM_DEVICE(dst, 2, "cuDeviceGetP2PAttribute");
   int value = 0;
   CUMEM_CHECK(state->cu.cuDeviceGetP2PAttribute(&value, static_cast<CUdevice_P2PAttribute>(attribute), src, dst),
               "cuDeviceGetP2PAttribute");

@@ -53,4 +53,13 @@ inline int OrdinalOf(DriverState* state, CUdevice device) {
   return device;
 }
 
+// The ordinal -> CUdevice step of every binding that takes a device ordinal (cuDeviceGet, cached;
+// CUMEM_INT / CUMEM_CHECK come from binding-support.h). A bad ordinal is reported under `call`, the
+// entry point the caller asked for, as the FFI adapter does: cuDeviceGet is this adapter's detail,
+// and each of those entry points documents the same CUDA_ERROR_INVALID_DEVICE.
+#define CUMEM_DEVICE(variable, index, call) \
+  CUMEM_INT(variable##Ordinal, index);      \
+  CUdevice variable;                        \
+  CUMEM_CHECK(DeviceOf(state, variable##Ordinal, &variable), call)
+
 }  // namespace cumem
