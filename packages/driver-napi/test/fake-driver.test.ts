@@ -3,12 +3,13 @@
 // entry point, the load failing on missing entry points, the native hot members, and
 // capabilities and refusals that are driver-kit's word for word. Skipped where there is no
 // compiler, no CUDA headers or no addon.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Driver, MemLocationType } from '@cumem/core-types';
 import { deriveCapabilities, unsupported } from '@cumem/driver-kit';
 import { buildFakeLibcuda, type FakeLibcudaVariant, fakeUnavailable } from '@cumem/fake-libcuda';
+import { fakeRequests } from '@cumem/fake-libcuda/log';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
 import { defaultAddon } from '../src/load-addon.js';
@@ -32,15 +33,7 @@ function fakeDriver(
   return driver;
 }
 
-function requested(): Map<string, number[]> {
-  const map = new Map<string, number[]>();
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
-    const [name, version] = line.split(' ');
-    if (!name || name === 'call' || version === undefined) continue;
-    map.set(name, [...(map.get(name) ?? []), Number(version)]);
-  }
-  return map;
-}
+const requested = (): Map<string, number[]> => fakeRequests(log);
 
 describeFake(`the addon over a fake libcuda${skipReason ? ` — skipped: ${skipReason}` : ''}`, () => {
   afterAll(() => {

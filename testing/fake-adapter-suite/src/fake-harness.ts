@@ -1,27 +1,17 @@
 // Runs a suite once per adapter, each over its own copy of the fake libcuda (one dlopen handle,
 // so one set of fake state, per adapter), and reads what reached C from the fake's log
 // (FAKE_CUDA_LOG: "call" lines of recorded entry points, and cuGetProcAddress requests).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateDriver, Driver, EntryPointMode } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver, nativeAddonInfo } from '@cumem/driver-napi';
 import { buildFakeLibcuda, type FakeLibcudaVariant, fakeUnavailable } from '@cumem/fake-libcuda';
+import { type FakeCall, fakeCalls, fakeRequests } from '@cumem/fake-libcuda/log';
 import { afterEach, beforeEach, describe } from 'vitest';
 
-/** One recorded call (fake-record.h): the fields each entry point fills are in its C comment. */
-export interface FakeCall {
-  symbol: string;
-  pointer: bigint;
-  size: number;
-  advice: number;
-  type: number;
-  id: number;
-  device: number;
-  count: number;
-  extra: number;
-}
+export type { FakeCall };
 
 export interface FakeHarness {
   readonly adapter: 'ffi' | 'napi';
@@ -66,25 +56,7 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
     }
     return copy;
   };
-  const calls = () =>
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('call '))
-      .map((line) => {
-        const [, symbol, pointer, ...rest] = line.split(' ');
-        const [size, advice, type, id, device, count, extra] = rest.map(Number) as number[];
-        return {
-          symbol: symbol!,
-          pointer: BigInt(pointer!),
-          size,
-          advice,
-          type,
-          id,
-          device,
-          count,
-          extra,
-        } as FakeCall;
-      });
+  const calls = () => fakeCalls(log);
   return {
     adapter,
     library,
@@ -100,15 +72,7 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
       if (all.length === 0) throw new Error('the fake recorded no call');
       return all[all.length - 1]!;
     },
-    requests() {
-      const map = new Map<string, number[]>();
-      for (const line of readFileSync(log, 'utf8').split('\n')) {
-        const [name, version] = line.split(' ');
-        if (!name || name === 'call' || version === undefined) continue;
-        map.set(name, [...(map.get(name) ?? []), Number(version)]);
-      }
-      return map;
-    },
+    requests: () => fakeRequests(log),
     clearLog: () => writeFileSync(log, ''),
   };
 }
