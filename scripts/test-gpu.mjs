@@ -51,6 +51,10 @@ const vitestArguments = process.argv.slice(2).filter((arg) => arg !== '--strict'
 const nodeOptions = `${inheritedNodeOptions ?? ''} --expose-gc`.trim();
 const childEnvironment = { ...process.env, CUMEM_REQUIRE_GPU: '1', NODE_OPTIONS: nodeOptions };
 
+// Tests that print a figure the device run must show (the out-of-memory loop's counts, hot-path
+// costs) prefix the line with this; the isolated run copies those lines into its log.
+const REPORT_MARKER = 'gpu-report:';
+
 /** One vitest run writing its JSON report to `reportFile`; resolves with its exit status and output tail. */
 function runVitest(extraArguments, reportFile, inheritOutput) {
   return new Promise((resolveRun) => {
@@ -67,12 +71,22 @@ function runVitest(extraArguments, reportFile, inheritOutput) {
       { cwd: root, stdio: inheritOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: childEnvironment },
     );
     let tail = '';
+    let pending = '';
+    const reports = [];
     const keep = (chunk) => {
-      tail = (tail + chunk.toString()).slice(-4000);
+      const text = chunk.toString();
+      tail = (tail + text).slice(-4000);
+      // Whole lines only: a report line may arrive split over two chunks.
+      const lines = (pending + text).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.includes(REPORT_MARKER)) reports.push(line.trim());
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    child.on('close', (status, signal) => resolveRun({ status: status ?? signal, tail }));
+    child.on('close', (status, signal) => {
+      if (pending.includes(REPORT_MARKER)) reports.push(pending.trim());
+      resolveRun({ status: status ?? signal, tail, reports });
+    });
   });
 }
 
@@ -123,13 +137,14 @@ async function runIsolated() {
     while (next < files.length) {
       const file = files[next++];
       const fileReport = `${report}.${next}.json`;
-      const { status, tail } = await runVitest([file], fileReport, false);
+      const { status, tail, reports } = await runVitest([file], fileReport, false);
       if (status !== 0) worst = status;
       if (existsSync(fileReport)) {
         const part = JSON.parse(readFileSync(fileReport, 'utf8'));
         merged.success &&= part.success === true;
         merged.testResults.push(...(part.testResults ?? []));
         process.stdout.write(`${status === 0 ? 'ok     ' : 'FAILED '} ${file}\n`);
+        for (const line of reports) process.stdout.write(`          ${line}\n`);
         if (status !== 0) process.stdout.write(`${tail}\n`);
       } else {
         merged.success = false;

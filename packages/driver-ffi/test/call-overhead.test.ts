@@ -67,7 +67,7 @@ suite(
         memcpyDtoH8: () => driver.memcpyDtoH(target, source),
       });
       console.log(
-        'ns per call:',
+        'gpu-report: ffi ns per call:',
         JSON.stringify(results, (_, v) => (typeof v === 'number' ? Math.round(v) : v)),
       );
       expect(results.contextGetDevice).toBeLessThan(results.bareCtxGetDevice! + 5000);

@@ -57,7 +57,7 @@ describeEachDriver(
       });
       stream.sync();
       console.log(
-        `allocate+close 4 KiB [${entry.name}]: driver ${raw.toFixed(0)} ns, cumem ${wrapped.toFixed(0)} ns (+${(wrapped - raw).toFixed(0)} ns)`,
+        `gpu-report: allocate+close 4 KiB [${entry.name}]: driver ${raw.toFixed(0)} ns, cumem ${wrapped.toFixed(0)} ns (+${(wrapped - raw).toFixed(0)} ns)`,
       );
       expect(wrapped - raw).toBeLessThan(2_000);
     });

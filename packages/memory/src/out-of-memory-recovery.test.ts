@@ -58,7 +58,7 @@ describeEachDriver(adapters, 'out-of-memory recovery', (entry) => {
     const retries = after.retries - before.retries;
     const released = after.releasedBuffers - before.releasedBuffers;
     console.error(
-      `oom-recovery: [${entry.name}] ${rounds} x ${size} bytes (3x ${total}) dropped without close(): ` +
+      `gpu-report: oom-recovery [${entry.name}] ${rounds} x ${size} bytes (3x ${total}) dropped without close(): ` +
         `${events} out-of-memory events, ${retries} retries, ${after.recovered - before.recovered} recovered, ` +
         `${released} dropped buffers released, ${after.collections - before.collections} collections, ${hookCalls} hook calls`,
     );

@@ -18,7 +18,7 @@ describeEachDriver(adapters, 'Stream and Event', (entry) => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         collect();
       };
-      // A later hold releases earlier ones the stream has passed, so each stream holds one here.
+      // Held until a synchronization (held-host-memory.test.ts covers the grouping).
       const stream = Stream.create();
       const other = Stream.create();
       const refs: WeakRef<object>[] = [];

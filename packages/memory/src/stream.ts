@@ -12,6 +12,7 @@ import {
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
+import { HeldHostMemory } from './held-host-memory.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { holdDuringWait, isWaitedOn } from './pending-waits.js';
@@ -26,18 +27,13 @@ export interface StreamOptions {
 
 const streamToken = Symbol('cumem.stream');
 
-/** JS memory an asynchronous copy reads or writes, held until the stream passes `event`. */
-interface HeldHostMemory {
-  readonly memory: HostMemory;
-  readonly event: Event;
-}
-
 /** A CUDA stream: an ordered queue of work on one device. */
 export class Stream {
   private closed = false;
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
   private destroyAfterWaits = false;
-  private held: HeldHostMemory[] = [];
+  /** JS memory that queued copies use (created on the first hold). */
+  private held: HeldHostMemory | null = null;
 
   /**
    * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
@@ -104,7 +100,7 @@ export class Stream {
   sync(): void {
     this.checkOpen();
     this.runtime.driver.streamSynchronize(this.streamHandle);
-    this.releaseHeld(true);
+    this.held?.releaseAll();
   }
 
   /**
@@ -113,12 +109,12 @@ export class Stream {
    */
   async syncAsync(): Promise<void> {
     this.checkOpen();
-    const held = this.held.length;
+    const mark = this.held?.markWaitPoint();
     await holdDuringWait(this, this.runtime.driver.streamSynchronizeAsync(this.streamHandle), () =>
       this.destroyIfClosed(),
     );
     // Only what was queued before the wait is known to be done (nothing is held once closed).
-    if (!this.closed) this.releaseHeld(false, held);
+    if (!this.closed && mark !== undefined) this.held?.releaseThrough(mark);
   }
 
   /**
@@ -164,7 +160,7 @@ export class Stream {
   close(): void {
     if (this.closed || this.isDefault) return;
     // JS memory still in flight must outlive the copies: wait for them before letting go.
-    if (this.held.length > 0) this.sync();
+    if (this.held !== null && !this.held.isEmpty) this.sync();
     this.closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.destroyAfterWaits = true;
@@ -211,23 +207,8 @@ export class Stream {
 
   /** @internal {@link holdHostMemory} without the checks, for cumem's own copies. */
   holdChecked(memory: HostMemory): void {
-    this.releaseHeld(false);
-    const event = createEvent(this.runtime, this.ordinal, EventFlags.DisableTiming);
-    this.runtime.driver.eventRecord(event.open(), this.streamHandle);
-    this.held.push({ memory, event });
-  }
-
-  private releaseHeld(all: boolean, count = this.held.length): void {
-    if (this.held.length === 0) return;
-    const limit = Math.min(count, this.held.length);
-    let done = 0;
-    while (done < limit) {
-      const entry = this.held[done] as HeldHostMemory;
-      if (!all && !entry.event.isDone) break;
-      entry.event.close();
-      done++;
-    }
-    if (done > 0) this.held = this.held.slice(done);
+    this.held ??= new HeldHostMemory(this.runtime, this.ordinal, this.streamHandle);
+    this.held.hold(memory);
   }
 }
 

@@ -160,15 +160,18 @@ describeOverFake('pools, streams and peers', (fake) => {
     // The stream is busy for 100 ms, whether the adapter polls cuStreamQuery or blocks a thread.
     process.env.FAKE_CUDA_BUSY_MS = '100';
     process.env.FAKE_CUDA_SYNC_US = '100000';
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
+    // Order, not a tick count: on a loaded 2-core CI machine an interval timer may get only a
+    // couple of turns in 100 ms, but a 20 ms timer still fires before a wait that does not
+    // block the event loop settles, and after one that does.
+    const order: string[] = [];
+    const timer = setTimeout(() => order.push('timer'), 20);
     const started = performance.now();
-    await driver.streamSynchronizeAsync(stream);
+    await driver.streamSynchronizeAsync(stream).then(() => order.push('wait'));
     // Done within a few ms of the stream (loaded CI: 60 ms).
     expect(performance.now() - started).toBeGreaterThanOrEqual(99);
     expect(performance.now() - started).toBeLessThan(160);
-    clearInterval(timer);
-    expect(ticks).toBeGreaterThan(3);
+    clearTimeout(timer);
+    expect(order).toEqual(['timer', 'wait']);
     await driver.streamSynchronizeAsync(0n);
     await driver.eventSynchronizeAsync(event);
     process.env.FAKE_CUDA_FAIL = 'cuStreamSynchronize=700,cuStreamQuery=700'; // ILLEGAL_ADDRESS
