@@ -296,7 +296,7 @@ export const ROWS = [
     suite: 'pageable',
     unit: '×',
     description:
-      "Slowest ratio, over sizes 4 KiB to 1 GiB (x4) and both directions, of Buffer.copyFrom / copyTo to the same adapter's direct copy (memcpyHtoD / memcpyDtoH); variants: each size and direction",
+      "Slowest ratio, over sizes 4 KiB to 1 GiB (x4) and both directions, of Buffer.copyFrom / copyTo to the same adapter's direct copy (memcpyHtoD / memcpyDtoH), each the median of repetitions that time both back to back in alternating order; variants: each size and direction",
     notApplicable: {
       c: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",
       cudaCore: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",

@@ -1,6 +1,15 @@
 // Contract-level rows: the adapters' `createDriver()` used directly, as @cumem/memory uses them.
 import { StreamFlags } from '@cumem/core-types';
-import { callsNs, fillPattern, loadDriverPackage, parseArguments, result, Suite } from './harness.mjs';
+import {
+  callsNs,
+  fillPattern,
+  loadDriverPackage,
+  parseArguments,
+  result,
+  Suite,
+  sideBySideNs,
+} from './harness.mjs';
+import { bareKoffiPoolPair } from './koffi-floor.mjs';
 
 // Operations per repetition: the same in bench/c/contract.c, bench/python/contract.py and rows.mjs.
 const CTX_GET_DEVICE_ITERATIONS = 1_000_000;
@@ -48,9 +57,18 @@ await suite.row('contract.poolAllocFree4KiB', 'ns', () => {
     driver.streamSynchronize(stream);
   };
   const { samples, protocol } = callsNs(batch, POOL_ALLOC_FREE_ITERATIONS);
+  // FFI: the same pair through bare koffi, side by side with the adapter's (koffi-floor.mjs).
+  const variants =
+    options.driver === 'ffi'
+      ? sideBySideNs(
+          { adapter: batch, bareKoffi: bareKoffiPoolPair(pool, stream) },
+          POOL_ALLOC_FREE_ITERATIONS,
+        )
+      : undefined;
   return result(samples, 'ns', {
     protocol,
     via: `${options.driver} adapter memAllocFromPoolAsync + memFreeAsync`,
+    ...(variants ? { variants } : {}),
   });
 });
 

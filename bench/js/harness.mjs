@@ -71,6 +71,28 @@ export function callsNs(batch, iterations) {
   return { samples, protocol: { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS } };
 }
 
+/**
+ * Nanoseconds per operation of several batches measured side by side: each repetition runs every
+ * batch once, in an order that rotates between repetitions, so a slow spell of the machine (these
+ * machines drift up to 2x within a second) falls on all of them alike. Returns each batch's
+ * median, by name. For comparing parts of one row (the adapter's bare driver calls against the
+ * row's whole operation), not for the row's own value, which follows `callsNs`.
+ */
+export function sideBySideNs(batches, iterations, reps = CALL_REPS) {
+  const names = Object.keys(batches);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) batches[name](iterations);
+  for (let rep = 0; rep < reps; rep++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(rep + k) % names.length];
+      const start = now();
+      batches[name](iterations);
+      samples[name].push(Number(now() - start) / iterations);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, Number(median(samples[name]).toFixed(1))]));
+}
+
 /** GB/s (1e9 bytes per second) of `batch(n)`, which moves `bytes` n times and waits. */
 export function bandwidthGBps(batch, bytes, { perRep, reps }) {
   batch(1);

@@ -11,7 +11,9 @@ import {
   parseArguments,
   result,
   Suite,
+  sideBySideNs,
 } from './harness.mjs';
+import { bareKoffiPoolPair } from './koffi-floor.mjs';
 
 const COPY_BYTES = 256 * 1024 * 1024;
 const PREFETCH_BYTES = 1024 * 1024 * 1024;
@@ -48,8 +50,43 @@ await suite.row('memory.deviceAllocateClose4KiB', 'ns', () => {
     stream.sync();
   };
   const { samples, protocol } = callsNs(batch, ALLOCATE_CLOSE_ITERATIONS);
-  return result(samples, 'ns', { protocol, via: 'DeviceMemoryResource.allocate + Buffer.close' });
+  return result(samples, 'ns', {
+    protocol,
+    via: 'DeviceMemoryResource.allocate + Buffer.close',
+    variants: partsOfAllocateClose(resource, batch),
+  });
 });
+
+/**
+ * Where the row's time goes, measured side by side (sideBySideNs): `whole` is the row's operation,
+ * `driverPair` the same adapter's memAllocFromPoolAsync + memFreeAsync on the resource's pool, so
+ * `whole - driverPair` is @cumem/memory's own cost; for FFI, `bareKoffiPair` is the two driver
+ * calls declared straight through koffi, and `koffiFloor` = bareKoffiPair + memory's cost: what
+ * this row would take with an FFI adapter that cost nothing beyond koffi itself.
+ */
+function partsOfAllocateClose(resource, whole) {
+  const driver = memory.currentDriver();
+  const pool = resource.handle;
+  const handle = stream.handle;
+  const batches = {
+    whole,
+    driverPair: (n) => {
+      for (let i = 0; i < n; i++)
+        driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, handle), handle);
+      driver.streamSynchronize(handle);
+    },
+  };
+  if (options.driver === 'ffi') batches.bareKoffiPair = bareKoffiPoolPair(pool, handle);
+  const parts = sideBySideNs(batches, ALLOCATE_CLOSE_ITERATIONS);
+  const memoryCost = parts.whole - parts.driverPair;
+  return {
+    ...parts,
+    memoryCost: Number(memoryCost.toFixed(1)),
+    ...(parts.bareKoffiPair === undefined
+      ? {}
+      : { koffiFloor: Number((parts.bareKoffiPair + memoryCost).toFixed(1)) }),
+  };
+}
 
 // The same pairs with statistics on, then under a tracker (without and with stack traces).
 function allocateCloseBatch(resource) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the workspace here and packs what the GPU machine needs into .device/ (git-ignored):
 #   .device/node.xz            this machine's node binary, xz-compressed (the GPU machine has none)
-#   .device/workspace.tar.xz   every package's dist/, the N-API addon's .node, and the
+#   .device/workspace.tar.xz   every package's dist/, the N-API addon's .node (built and prebuilt), and the
 #                              node_modules the tests and benchmarks need (pnpm layout kept)
 #   .device/commit.txt         the commit packed (the copy sent to the GPU machine has no .git)
 # Then on the GPU machine: `bash scripts/device/run.sh` with carry ['.device'].
@@ -42,6 +42,15 @@ if [ "$skip_build" = 0 ]; then
       echo "pack: stopping (pass --allow-build-failures to pack what did build)" >&2
       exit 1
     fi
+  fi
+fi
+# The prebuilt N-API binary a published package carries (run.sh's prebuilt-addon stage loads it on
+# the GPU machine); prebuilds/ is not committed.
+if [ "$skip_build" = 0 ]; then
+  step "prebuilt N-API binary (scripts/prebuild.cjs)"
+  if ! node packages/driver-napi/scripts/prebuild.cjs >>.device/build.log 2>&1; then
+    echo "pack: the prebuilt binary FAILED; see .device/build.log" >&2
+    [ "$allow_build_failures" = 1 ] || exit 1
   fi
 fi
 missing=()

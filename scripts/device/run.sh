@@ -8,7 +8,7 @@
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
 # `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
 # Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt,
-# test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
+# prebuilt-addon.txt, test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
@@ -142,6 +142,12 @@ run_demo() {
   return "${PIPESTATUS[0]}"
 }
 if [ "$what" = all ] || [ "$what" = tests ]; then stage demo run_demo; fi
+# Issue 12: the N-API adapter from the prebuilt binary a published package carries, on the GPU.
+run_prebuilt() {
+  timeout -k 5 60 node scripts/device/prebuilt-addon.mjs 2>&1 | tee "$OUT/prebuilt-addon.txt"
+  return "${PIPESTATUS[0]}"
+}
+if [ "$what" = all ] || [ "$what" = tests ]; then stage prebuilt-addon run_prebuilt; fi
 if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
 
 # compute-sanitizer memcheck: device-side invalid accesses that the crash cases' host-side checks
