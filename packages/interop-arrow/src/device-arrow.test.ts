@@ -156,6 +156,12 @@ describeEachDriver(adapters, 'Arrow IPC in device memory', (entry) => {
       expect(sameBytes(floatsView.copyToHost(), floats)).toBe(true);
       expect(deviceTable.columnBuffer(0, 0).size).toBe(0);
       expect(() => deviceTable.columnBuffer('nope', 0)).toThrow(RangeError);
+      // Found by the fuzz test: an argument String() cannot print was a TypeError of the engine's.
+      expect(() => deviceTable.columnBuffer({ toString: 0 } as never, 0)).toThrow(
+        /column \(a name or an index\) must be an integer/,
+      );
+      expect(() => deviceTable.columnBuffer(0, 0.5)).toThrow(/bufferIndex must be an integer/);
+      expect(() => deviceTable.columnBuffer(0, 0, '0' as never)).toThrow(/batch must be an integer/);
 
       for (const output of ['pinned', 'pageable'] as const) {
         const back = tableFromDevice(deviceTable, { output });

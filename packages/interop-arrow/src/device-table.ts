@@ -2,7 +2,7 @@
 // device allocation, plus where each column's buffers sit in it, so native code can use the
 // columns in place. Coming back is one device-to-host copy and tableFromIPC over it.
 
-import { checkOptions, describeValue } from '@cumem/core-types';
+import { checkInteger, checkOptions, describeValue } from '@cumem/core-types';
 import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
@@ -83,6 +83,9 @@ export class DeviceTable {
    * batch `batch` (default 0). Buffer order is Arrow's: validity first, then offsets/values.
    */
   columnBuffer(column: string | number, bufferIndex: number, batch = 0): CudaBuffer {
+    if (typeof column !== 'string') checkInteger(column, 'column (a name or an index)');
+    checkInteger(bufferIndex, 'bufferIndex');
+    checkInteger(batch, 'batch');
     const found = typeof column === 'number' ? this.columns[column] : this.getColumn(column);
     const range = found?.chunks[batch]?.buffers[bufferIndex];
     if (!found || !range) {

@@ -3,6 +3,7 @@
 import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
 import type { ReleaseRecord } from './buffer-release.js';
 import type { DriverRuntime } from './driver-runtime.js';
+import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { Release } from './object-finalizer.js';
@@ -225,12 +226,14 @@ export abstract class BufferBase {
 
   /** @internal */
   finalizerRelease(): Release {
-    const { resource, pointer, byteSize, allocationStream } = this;
+    const { runtime, resource, pointer, byteSize, allocationStream } = this;
     return () => {
+      const owner = resource as MemoryResource;
       // Tell trackers first: the free below would otherwise read as an ordinary close.
-      (resource as MemoryResource).liveAllocations()?.accounting?.finalized(Number(pointer));
+      owner.liveAllocations()?.accounting?.finalized(Number(pointer));
       noteFinalizerRelease(byteSize);
-      (resource as MemoryResource).releaseBuffer(pointer, byteSize, allocationStream);
+      // Work queued on any stream may still use the memory: the free waits for all of it.
+      owner.releaseBuffer(pointer, byteSize, orderForDroppedBuffer(runtime, owner, allocationStream));
     };
   }
 

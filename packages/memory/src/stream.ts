@@ -14,6 +14,7 @@ import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
 import { HeldHostMemory } from './held-host-memory.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
+import { type KnownStream, knownStreams } from './known-streams.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
@@ -32,8 +33,13 @@ export class Stream {
   private closed = false;
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
   private destroyAfterWaits = false;
-  /** JS memory that queued copies use (created on the first hold). */
-  private held: HeldHostMemory | null = null;
+  /**
+   * JS memory that queued copies use (created on the first hold). In a box the finalizer also
+   * reaches, so a stream dropped without close() keeps it until its copies are done.
+   */
+  private readonly holdings: { held: HeldHostMemory | null } = { held: null };
+  /** The stream in its runtime's {@link knownStreams}, which frees of dropped buffers wait on. */
+  private readonly known: KnownStream;
 
   /**
    * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
@@ -51,7 +57,17 @@ export class Stream {
         'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
       );
     }
-    if (!isDefault) registerFinalizer(this, () => runtime.driver.streamDestroy(streamHandle));
+    const known = knownStreams(runtime).add(streamHandle, ordinal);
+    this.known = known;
+    if (!isDefault) {
+      const holdings = this.holdings;
+      registerFinalizer(this, () => {
+        // Dropped with copies of JS memory maybe still queued: that memory goes when they are done.
+        if (holdings.held !== null && !holdings.held.isEmpty) runtime.driver.streamSynchronize(streamHandle);
+        knownStreams(runtime).retire(known);
+        runtime.driver.streamDestroy(streamHandle);
+      });
+    }
   }
 
   /**
@@ -100,7 +116,7 @@ export class Stream {
   sync(): void {
     this.checkOpen();
     this.runtime.driver.streamSynchronize(this.streamHandle);
-    this.held?.releaseAll();
+    this.holdings.held?.releaseAll();
   }
 
   /**
@@ -109,12 +125,12 @@ export class Stream {
    */
   async syncAsync(): Promise<void> {
     this.checkOpen();
-    const mark = this.held?.markWaitPoint();
+    const mark = this.holdings.held?.markWaitPoint();
     await holdDuringWait(this, this.runtime.driver.streamSynchronizeAsync(this.streamHandle), () =>
       this.destroyIfClosed(),
     );
     // Only what was queued before the wait is known to be done (nothing is held once closed).
-    if (!this.closed && mark !== undefined) this.held?.releaseThrough(mark);
+    if (!this.closed && mark !== undefined) this.holdings.held?.releaseThrough(mark);
   }
 
   /**
@@ -160,7 +176,10 @@ export class Stream {
   close(): void {
     if (this.closed || this.isDefault) return;
     // JS memory still in flight must outlive the copies: wait for them before letting go.
-    if (this.held !== null && !this.held.isEmpty) this.sync();
+    const held = this.holdings.held;
+    if (held !== null && !held.isEmpty) this.sync();
+    // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
+    knownStreams(this.runtime).retire(this.known);
     this.closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.destroyAfterWaits = true;
@@ -207,8 +226,9 @@ export class Stream {
 
   /** @internal {@link holdHostMemory} without the checks, for cumem's own copies. */
   holdChecked(memory: HostMemory): void {
-    this.held ??= new HeldHostMemory(this.runtime, this.ordinal, this.streamHandle);
-    this.held.hold(memory);
+    const holdings = this.holdings;
+    holdings.held ??= new HeldHostMemory(this.runtime, this.ordinal, this.streamHandle);
+    holdings.held.hold(memory);
   }
 }
 

@@ -12,14 +12,14 @@ process.env.FAKE_CUDA_SYNC_US = '300000'; // the N-API adapter's thread-pool cuS
 
 if (!isMainThread) {
   const { driver } = await setUp();
-  memory.Stream.create(0).close(); // device 0's context becomes this thread's current one
+  memory.setCurrentDevice(0); // device 0's context becomes this thread's current one
   const wait = driver.streamSynchronizeAsync(BigInt(workerData.handle));
   parentPort.postMessage('waiting');
   await wait;
   parentPort.postMessage('settled');
 } else {
   const { driver, onFake } = await setUp();
-  memory.Stream.create(0).close();
+  memory.setCurrentDevice(0);
   let liveEvents;
   if (onFake) {
     const koffi = createRequire(import.meta.resolve('@cumem/driver-ffi'))('koffi');
