@@ -9,6 +9,10 @@ export const copyToHostRows = [
     unit: 'GB/s',
     description:
       'CudaBuffer.copyToHost(): 256 MiB device to new memory cumem allocates (page-locked, from the pinned pool), allocation included (C: malloc + cuMemcpyDtoH into never-touched memory)',
+    notApplicable: {
+      cudaCore:
+        "n/a: pyarrow.cuda's copy_to_host() allocates pageable memory from Arrow's pool, which is pageable.dtohNew256MiB's Python row (and pyarrow.cuda is not built on the GPU machine)",
+    },
     checks: ['ffi', 'napi'].map((impl) => ({ impl, kind: 'minRatio', value: 2.0 })),
   },
 ];
