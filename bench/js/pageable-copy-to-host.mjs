@@ -25,6 +25,38 @@ export async function copyToHostRow(suite, arrow, onDevice, source) {
       // Untimed: back to the pool now, as `close()` does (a finalizer would wait for a GC turn).
       arrow.hostBufferOf(fresh).close();
     }
-    return result(samples, 'GB/s', { via: 'CudaBuffer.copyToHost() (new pinned memory from the pool)' });
+    return result(samples, 'GB/s', {
+      via: 'CudaBuffer.copyToHost() (new pinned memory from the pool)',
+      variants: pinnedOverPageable(arrow, buffer),
+    });
   });
+}
+
+/**
+ * Where new page-locked output starts to pay (PINNED_OUTPUT_MIN_BYTES, 1 MiB): for each size,
+ * the median over repetitions of (time of copyToHost({ output: 'pageable' }) / time of
+ * copyToHost({ output: 'pinned' })), the two timed back to back in alternating order, allocation
+ * included; above 1 the pinned output is faster. Keyed `pinnedOverPageable<bytes>`.
+ */
+function pinnedOverPageable(arrow, buffer) {
+  const ratios = {};
+  for (let size = 16 * 1024; size <= 16 * 1024 * 1024; size *= 4) {
+    const time = (output) => {
+      const start = process.hrtime.bigint();
+      const fresh = buffer.copyToHost({ nbytes: size, output });
+      const elapsed = Number(process.hrtime.bigint() - start);
+      if (output === 'pinned') arrow.hostBufferOf(fresh).close();
+      return elapsed;
+    };
+    const samples = [];
+    for (let rep = -1; rep < 15; rep++) {
+      const pinnedFirst = rep % 2 === 0;
+      const first = time(pinnedFirst ? 'pinned' : 'pageable');
+      const second = time(pinnedFirst ? 'pageable' : 'pinned');
+      if (rep >= 0) samples.push(pinnedFirst ? second / first : first / second);
+    }
+    samples.sort((a, b) => a - b);
+    ratios[`pinnedOverPageable${size}`] = Number(samples[samples.length >> 1].toFixed(3));
+  }
+  return ratios;
 }
