@@ -150,7 +150,7 @@ await suite.row('pageable.sizeSweep', '×', () => {
     const target = big ? resource.allocate(size, onStream) : onDevice.slice(0, size);
     const pointer = big ? target.handle : device;
     const perRep = Math.max(1, Math.min(4096, Math.floor((64 * 1024 * 1024) / size)));
-    const reps = size >= 256 * 1024 * 1024 ? 3 : 7;
+    const reps = size >= 256 * 1024 * 1024 ? 3 : 11;
     const pairs = {
       htod: [() => target.copyFrom(host, onStream), () => driver.memcpyHtoD(pointer, host)],
       dtoh: [() => target.copyTo(host, onStream), () => driver.memcpyDtoH(host, pointer)],
