@@ -11,10 +11,11 @@ export type HostDestination = 'pinned' | 'pageable';
  * Without an `output`, copies of this many bytes or more get pinned memory. Measured on an H200
  * (bench row pageable.copyToHostNew256MiB, variants `pinnedOverPageable<bytes>`: copyToHost with
  * pinned output against pageable output, allocation included, a collection and an event-loop turn
- * between copies as in a request loop), pinned output took 0.35-0.45x the speed of a new pageable
- * array at 16 and 64 KiB, 0.92x at 256 KiB, 2.6x at 1 MiB, 4.4-4.9x at 4 MiB and 6.5-8x at
- * 16 MiB, with both adapters: below 1 MiB the pool allocation costs more than the page faults it
- * saves, and a small read need not hold page-locked memory until its array is collected.
+ * between copies as in a request loop; two runs, both adapters), pinned output was 0.27-0.45x the
+ * speed of a new pageable array at 16 KiB, 0.38-0.52x at 64 KiB, 0.92-1.39x at 256 KiB, 2.6-3.2x
+ * at 1 MiB, 4.4-5.6x at 4 MiB and 6.5-8.4x at 16 MiB. Pinned output pays from about 256 KiB; the
+ * threshold sits at 1 MiB, where it clearly does, so a small read does not hold page-locked memory
+ * until its array is collected for a gain within run-to-run noise.
  */
 export const PINNED_OUTPUT_MIN_BYTES = 1 << 20;
 
