@@ -2,6 +2,7 @@
 // and never released, as cuda.core does), which one is current, and a few cached facts.
 import type { Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
 import { currentDriver } from './driver-selection.js';
+import { KnownStreams } from './known-streams.js';
 
 // Which (runtime, device) this thread last made current. The CUDA current context is per OS
 // thread and each worker has its own copy of this module, so a JS variable tracks it exactly
@@ -17,6 +18,8 @@ export class DriverRuntime {
   private readonly contexts: DriverHandle[] = [];
   /** The device used when none is given (`setCurrentDevice`), default 0. */
   currentDevice = 0;
+  /** The streams cumem made, which frees of dropped buffers wait for (known-streams.ts). */
+  readonly knownStreams: KnownStreams = new KnownStreams(this);
 
   constructor(readonly driver: Driver) {}
 

@@ -25,7 +25,7 @@ export interface KnownStream {
   retired: boolean;
 }
 
-/** The streams of one runtime. */
+/** The streams of one runtime (its `knownStreams`). */
 export class KnownStreams {
   private readonly streams = new Set<KnownStream>();
 
@@ -104,16 +104,4 @@ export class KnownStreams {
     if (known.tail !== null) this.runtime.driver.eventDestroy(known.tail);
     known.tail = null;
   }
-}
-
-const registries = new WeakMap<DriverRuntime, KnownStreams>();
-
-/** The known streams of `runtime`. */
-export function knownStreams(runtime: DriverRuntime): KnownStreams {
-  let streams = registries.get(runtime);
-  if (streams === undefined) {
-    streams = new KnownStreams(runtime);
-    registries.set(runtime, streams);
-  }
-  return streams;
 }

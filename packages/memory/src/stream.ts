@@ -14,7 +14,7 @@ import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
 import { HeldHostMemory } from './held-host-memory.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
-import { type KnownStream, knownStreams } from './known-streams.js';
+import type { KnownStream } from './known-streams.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
@@ -38,7 +38,7 @@ export class Stream {
    * reaches, so a stream dropped without close() keeps it until its copies are done.
    */
   private readonly holdings: { held: HeldHostMemory | null } = { held: null };
-  /** The stream in its runtime's {@link knownStreams}, which frees of dropped buffers wait on. */
+  /** The stream in its runtime's `knownStreams`, which frees of dropped buffers wait on. */
   private readonly known: KnownStream;
 
   /**
@@ -57,14 +57,14 @@ export class Stream {
         'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
       );
     }
-    const known = knownStreams(runtime).add(streamHandle, ordinal);
+    const known = runtime.knownStreams.add(streamHandle, ordinal);
     this.known = known;
     if (!isDefault) {
       const holdings = this.holdings;
       registerFinalizer(this, () => {
         // Dropped with copies of JS memory maybe still queued: that memory goes when they are done.
         if (holdings.held !== null && !holdings.held.isEmpty) runtime.driver.streamSynchronize(streamHandle);
-        knownStreams(runtime).retire(known);
+        runtime.knownStreams.retire(known);
         runtime.driver.streamDestroy(streamHandle);
       });
     }
@@ -179,7 +179,7 @@ export class Stream {
     const held = this.holdings.held;
     if (held !== null && !held.isEmpty) this.sync();
     // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
-    knownStreams(this.runtime).retire(this.known);
+    this.runtime.knownStreams.retire(this.known);
     this.closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.destroyAfterWaits = true;
