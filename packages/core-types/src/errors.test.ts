@@ -71,4 +71,16 @@ describe('error identity', () => {
   it('names the closed object', () => {
     expect(CudaStateError.closed('Buffer').message).toMatch(/^Buffer is closed/);
   });
+
+  // Found by the GPU run's fuzz test: String() of such an object throws the engine's TypeError.
+  it('builds from values String() cannot print', () => {
+    const unprintable = { toString: undefined } as never;
+    expect(new NotSupportedError(unprintable).message).toBe('[unprintable object]');
+    expect(new CudaStateError(unprintable).message).toBe('[unprintable object]');
+    expect(new DriverUnavailableError('no-device', unprintable).message).toBe('[unprintable object]');
+    expect(CudaStateError.closed(unprintable).message).toMatch(/^\[unprintable object\] is closed/);
+    expect(new CudaError({ code: 1, codeName: unprintable, call: unprintable }).message).toBe(
+      '[unprintable object] failed: [unprintable object] (1)',
+    );
+  });
 });

@@ -12,6 +12,20 @@ function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
 }
 
+/**
+ * `value` as message text. The constructors are public, so they get arbitrary values: `String()`
+ * throws its own TypeError for an object without a usable `toString` (found by the fuzz tests),
+ * and an error's constructor must not fail that way.
+ */
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return String(value);
+  } catch {
+    return `[unprintable ${typeof value}]`;
+  }
+}
+
 const cudaErrorMarker = markerFor('CudaError');
 
 /** Options for {@link CudaError}. */
@@ -47,7 +61,7 @@ export class CudaError extends Error {
     }
     const description = options.description ?? '';
     super(
-      `${options.call} failed: ${options.codeName} (${options.code})${description ? `: ${description}` : ''}`,
+      `${text(options.call)} failed: ${text(options.codeName)} (${text(options.code)})${description ? `: ${text(description)}` : ''}`,
     );
     this.name = 'CudaError';
     this.code = options.code;
@@ -80,7 +94,7 @@ export class DriverUnavailableError extends Error {
   readonly reason: DriverUnavailableReason;
 
   constructor(reason: DriverUnavailableReason, message: string, options?: { cause?: unknown }) {
-    super(String(message), options);
+    super(text(message), options);
     this.name = 'DriverUnavailableError';
     this.reason = reason;
   }
@@ -98,13 +112,13 @@ export class CudaStateError extends Error {
   readonly [stateMarker] = true;
 
   constructor(message: string) {
-    super(String(message));
+    super(text(message));
     this.name = 'CudaStateError';
   }
 
   /** The standard message for using `what` (e.g. `'Buffer'`) after its `close()`. */
   static closed(what: string): CudaStateError {
-    return new CudaStateError(`${String(what)} is closed: it can no longer be used`);
+    return new CudaStateError(`${text(what)} is closed: it can no longer be used`);
   }
 
   static isInstance(value: unknown): value is CudaStateError {
@@ -120,7 +134,7 @@ export class NotSupportedError extends Error {
   readonly [notSupportedMarker] = true;
 
   constructor(message: string) {
-    super(String(message));
+    super(text(message));
     this.name = 'NotSupportedError';
   }
 

@@ -9,7 +9,11 @@ function describe(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null) return 'null';
   if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'Object'})`;
-  return `${typeof value} ${String(value)}`;
+  try {
+    return `${typeof value} ${String(value)}`;
+  } catch {
+    return `a ${typeof value}`; // a function whose own toString was replaced by a non-function
+  }
 }
 
 /**

@@ -79,6 +79,9 @@ describeEachDriver(adapters, 'Stream and Event', (entry) => {
       second.wait(second);
       const again = first.record(event);
       expect(again).toBe(event);
+      // Recorded again after second's waits: second passes it only once it waits on it too (a
+      // GPU run caught the event not done after second.sync() alone).
+      second.wait(again);
       second.sync();
       expect(event.isDone).toBe(true);
       event.close();
