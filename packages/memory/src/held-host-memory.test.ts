@@ -8,7 +8,11 @@ import { Stream } from './stream.js';
 
 const collect = (globalThis as { gc?: () => void }).gc;
 
-/** True once everything `refs` points at was collected (a few GC rounds, with the event loop turning). */
+/**
+ * True once everything `refs` points at was collected (a few GC rounds, with the event loop
+ * turning). Not test/garbage.ts's collectGarbage: it collects right after its `until()` in the
+ * same job, and a `deref()` keeps its target alive until that job ends.
+ */
 async function collected(refs: WeakRef<object>[]): Promise<boolean> {
   if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
   for (let round = 0; round < 20 && refs.some((ref) => ref.deref() !== undefined); round++) {

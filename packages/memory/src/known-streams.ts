@@ -31,11 +31,6 @@ export class KnownStreams {
 
   constructor(private readonly runtime: DriverRuntime) {}
 
-  /** How many streams may still have work queued (open ones, and retired ones not yet passed). */
-  get size(): number {
-    return this.streams.size;
-  }
-
   /** Records a stream just made. */
   add(handle: DriverHandle, ordinal: number): KnownStream {
     this.forgetPassedTails();
