@@ -106,7 +106,9 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   /**
    * Gives exactly these devices (Devices or ordinals; the owner is ignored) access. Every
    * element is checked first; then only the difference changes, in one `cuMemPoolSetAccess`
-   * call, since the driver can take seconds per change.
+   * call, since the driver can take seconds per change. Taking access away first waits (blocking
+   * the thread, `cuCtxSynchronize`) for the work queued so far on the devices losing it and on
+   * the owner: work still using the mapping would fault and lose the context for the process.
    * @throws TypeError / RangeError for a bad element; NotSupportedError for a device that
    *   cannot access this device's memory (`cuDeviceCanAccessPeer`).
    */

@@ -7,7 +7,9 @@
 //   3. retries; if that fails, asks the user's hooks (resource, then device, then global ones)
 //      whether freeing caches is worth another try, up to `maxAttempts` times, releasing again
 //      before each retry. Never forever: then the last out-of-memory error is thrown.
-import { CudaError, checkBoolean, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
+import { CudaError, CudaStateError, checkBoolean, checkOptions, Device, describeValue } from '@cumem/core-types';
+import { deviceOrdinal } from './device-arguments.js';
+import { activeRuntime } from './driver-runtime.js';
 import { keepReleaseWeakRefs, releaseDroppedBuffers } from './buffer-release.js';
 import type { LiveAllocations } from './live-allocations.js';
 import type { MemoryResource } from './memory-resource.js';
@@ -83,9 +85,13 @@ const counts = {
 /**
  * Registers `hook`, called when an allocation runs out of memory after cumem freed what it
  * could on its own. Scope: `resource`, or every resource on `device`, or (neither) all.
- * A hook that throws ends the recovery: its error is thrown from the allocation.
+ * A hook that throws ends the recovery: its error is thrown from the allocation. A hook may
+ * close resources (even the one it was called for): before every retry cumem checks the
+ * resource and the allocation's stream again, and a closed one ends the recovery with a
+ * `CudaStateError` instead of allocating from a pool that may be gone.
  * @returns a function that unregisters the hook.
- * @throws TypeError for a hook that is not a function or a bad option.
+ * @throws TypeError for a hook that is not a function or a bad option; RangeError for a
+ *   `device` that does not exist (before the hook is registered).
  */
 export function onOutOfMemory(hook: OutOfMemoryHook, options?: OnOutOfMemoryOptions): () => void {
   if (typeof hook !== 'function') throw new TypeError(`hook must be a function, got ${describeValue(hook)}`);
@@ -100,7 +106,9 @@ export function onOutOfMemory(hook: OutOfMemoryHook, options?: OnOutOfMemoryOpti
     list = resourceHooks.get(resource) ?? [];
     resourceHooks.set(resource, list);
   } else if (device !== undefined) {
-    const ordinal = Device.isInstance(device) ? device.ordinal : checkSize(device, 'device');
+    // An ordinal of no device would register a hook that can never run: refuse it, as every
+    // device argument is refused (device-arguments.ts; asks the driver for the count once).
+    const ordinal = deviceOrdinal(activeRuntime(), device, 'device');
     list = deviceHooks.get(ordinal) ?? [];
     deviceHooks.set(ordinal, list);
   } else list = globalHooks;
@@ -185,6 +193,12 @@ export function recoverAllocation(
         }
       }
       relieve();
+      // A hook (or a finalizer the collection ran) may have closed the resource, and the free of
+      // its last buffer above may have destroyed its pool: never allocate from it then.
+      if (round > 0 && resource.isClosed) {
+        counts.failed++;
+        return fail(accounting, closedDuringRecovery(resource));
+      }
       counts.retries++;
       try {
         const pointer = attempt();
@@ -200,6 +214,12 @@ export function recoverAllocation(
   } finally {
     recovering = false;
   }
+}
+
+function closedDuringRecovery(resource: MemoryResource): CudaStateError {
+  return new CudaStateError(
+    `${resource.constructor.name} was closed by an out-of-memory hook: the allocation is not retried`,
+  );
 }
 
 function fail(accounting: ResourceAccounting | null, error: unknown): never {

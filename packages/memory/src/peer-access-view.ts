@@ -70,18 +70,47 @@ function checkCanAccess(driver: Driver, ordinal: number, owner: number): void {
   }
 }
 
-/** Gives exactly `wanted` access, changing only the difference, in one `cuMemPoolSetAccess` call. */
+/**
+ * Gives exactly `wanted` access, changing only the difference, in one `cuMemPoolSetAccess` call.
+ * A revocation first waits, blocking the calling thread, for all work queued so far on the
+ * devices that lose access and on the owner (see {@link waitBeforeRevoking}).
+ */
 export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<number>): void {
   const now = new Set(readPeerAccess(resource));
   const changes: MemAccessDescriptor[] = [];
+  const revoked: number[] = [];
   for (const ordinal of wanted) {
     if (!now.has(ordinal))
       changes.push({ location: deviceLocation(ordinal), flags: MemAccessFlags.ReadWrite });
   }
   for (const ordinal of now) {
-    if (!wanted.has(ordinal)) changes.push({ location: deviceLocation(ordinal), flags: MemAccessFlags.None });
+    if (wanted.has(ordinal)) continue;
+    changes.push({ location: deviceLocation(ordinal), flags: MemAccessFlags.None });
+    revoked.push(ordinal);
   }
-  if (changes.length > 0) resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
+  if (changes.length === 0) return;
+  if (revoked.length > 0) waitBeforeRevoking(resource, revoked);
+  resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
+}
+
+/**
+ * Unmapping a pool from a device while work queued there may still read or write it makes that
+ * work fault, and a fault is sticky: the context is lost for every caller in the process
+ * (CUDA_ERROR_LAUNCH_FAILED ever after). `cuMemPoolSetAccess` does not wait for queued work, so
+ * cumem does: `cuCtxSynchronize` in the primary context of every device losing access (the
+ * work that uses a mapping runs on the device it maps to) and of the owner (a copy between two
+ * devices may run on either's engines). A context-wide wait covers every stream, cumem's own
+ * and the legacy default stream or those of other code sharing the primary context, which
+ * waiting on cumem's known streams would not. It blocks the calling thread: revocation is rare,
+ * and refusing it while any work is queued would make it fail at random. Work that another
+ * thread (a Worker) queues after this wait is that thread's to order.
+ */
+function waitBeforeRevoking(resource: PeerAccessPool, revoked: readonly number[]): void {
+  const runtime = resource.runtime;
+  for (const ordinal of [...revoked, resource.deviceId]) {
+    runtime.makeCurrent(ordinal);
+    runtime.driver.contextSynchronize();
+  }
 }
 
 const viewToken = Symbol('cumem.peerAccessView');
@@ -140,7 +169,10 @@ export class PeerAccessView implements Iterable<Device> {
     return this;
   }
 
-  /** Revokes `device`'s access; false (and no driver change) when it had none. */
+  /**
+   * Revokes `device`'s access; false (and no driver change) when it had none. Blocks until the
+   * work queued so far on `device` and on the owner has finished (as the setter does).
+   */
   delete(device: unknown): boolean {
     const ordinal = Device.isInstance(device) ? device.ordinal : device;
     const now = new Set(readPeerAccess(this.resource));
@@ -150,7 +182,7 @@ export class PeerAccessView implements Iterable<Device> {
     return true;
   }
 
-  /** Revokes every peer's access in one driver call. */
+  /** Revokes every peer's access in one driver call, after the queued work (as {@link delete}). */
   clear(): void {
     setPeerAccess(this.resource, new Set());
   }

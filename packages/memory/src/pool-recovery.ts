@@ -3,6 +3,7 @@
 // its pool) and trimming every pool of the device to nothing (pools keep their reserve, see
 // keepAllReleaseThreshold, so another pool's reserve is often what this one lacks).
 
+import { CudaStateError } from '@cumem/core-types';
 import { limitError, recoverAllocation } from './out-of-memory.js';
 import type { PoolMemoryResource } from './pool-memory-resource.js';
 import { allDevices } from './pool-teardown.js';
@@ -27,6 +28,8 @@ export function recoverPoolAllocation(
   const attempt = () => {
     const accounting = live.accounting;
     if (accounting !== null && !accounting.fits(size)) throw limitError(resource, accounting, size, call);
+    // An out-of-memory hook may have closed the stream: its handle is destroyed then.
+    if (stream.isClosed) throw CudaStateError.closed('Stream');
     runtime.makeCurrent(stream.ordinal);
     return runtime.driver.memAllocFromPoolAsync(size, resource.pool, stream.streamHandle);
   };
