@@ -38,6 +38,7 @@ export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
 export {
   checkStagedCopyOptions,
+  STAGED_COPY_MAX_CHUNK_BYTES,
   STAGED_COPY_MAX_THREADS,
   type StagedSlice,
   stagedCopySlices,

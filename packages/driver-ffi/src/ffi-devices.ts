@@ -1,6 +1,6 @@
 // Devices and contexts.
 
-import type { DriverHandle } from '@cumem/core-types';
+import { type DriverHandle, describeValue } from '@cumem/core-types';
 import type { EntryPointName } from './bindings.js';
 import type { DriverState } from './driver-state.js';
 import { releaseStagingBefore } from './ffi-staging.js';
@@ -16,6 +16,11 @@ const textDecoder = new TextDecoder();
 export function deviceHandle(state: DriverState, ordinal: number, call: EntryPointName): number {
   const cached = state.devices[ordinal];
   if (cached !== undefined) return cached;
+  // koffi would wrap an ordinal past 32 bits (2**53 became device 0): refuse it, as the N-API
+  // adapter's argument check does, before any driver call.
+  if (!Number.isInteger(ordinal) || ordinal < -(2 ** 31) || ordinal >= 2 ** 31) {
+    throw new RangeError(`${call}: device ordinal must be a 32-bit integer, got ${describeValue(ordinal)}`);
+  }
   state.check(state.native.cuDeviceGet(state.scratch.address, ordinal), call);
   const device = state.scratch.i32[0]!;
   if (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < 4096) state.devices[ordinal] = device;

@@ -5,6 +5,7 @@ import { describeValue } from '@cumem/core-types';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { isRegisteredHostMemory } from './host-registration.js';
+import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { stagingSettings } from './staging-settings.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
@@ -53,6 +54,8 @@ export function copyFromHost(
   ordinal: number,
 ): void {
   if (src.byteLength === 0) return;
+  // Never copy through the registration of a buffer detached since (host-registration-table.ts).
+  releaseDetachedRegistrations();
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
     // Device memory of another device than the stream's: queued on its own device, in stream order.
     inStreamOrderOn(runtime, stream, ordinal, (own) => copyFromHost(runtime, dst, src, true, own, ordinal));
@@ -80,6 +83,7 @@ export function copyToHost(
   ordinal: number,
 ): void {
   if (dst.byteLength === 0) return;
+  releaseDetachedRegistrations();
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
     inStreamOrderOn(runtime, stream, ordinal, (own) => copyToHost(runtime, dst, src, true, own, ordinal));
     return;

@@ -1,5 +1,5 @@
 // registerHostMemory and the routing of large pageable copies through the staged engine.
-import { CudaError } from '@cumem/core-types';
+import { CudaStateError } from '@cumem/core-types';
 import { withCountingDriver } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -59,11 +59,12 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
       expect(isRegisteredHostMemory(new Uint8Array(buffer, 65536 * 2 - 1, 2))).toBe(false);
     });
 
-    it('overlapping registrations fail with the driver error; bad input is refused before any driver call', () => {
+    it('overlapping registrations are refused, naming the range; bad input is refused before any driver call', () => {
       const data = new Uint8Array(65536);
       using registration = registerHostMemory(data);
       expect(registration.closed).toBe(false);
-      expect(() => registerHostMemory(data.subarray(100))).toThrow(CudaError);
+      expect(() => registerHostMemory(data.subarray(100))).toThrow(CudaStateError);
+      expect(() => registerHostMemory(data.subarray(100))).toThrow(/overlap .*registered range 0x/);
       withCountingDriver(useDriver, entry.driver, (log) => {
         expect(() => registerHostMemory(new Uint8Array(0))).toThrow(RangeError);
         expect(() => registerHostMemory('bytes' as unknown as ArrayBuffer)).toThrow(TypeError);

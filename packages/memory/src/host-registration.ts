@@ -8,42 +8,43 @@
 //   cannot be collected (and its memory freed) before the finalizer has unregistered it.
 // - The ArrayBuffer is marked untransferable (node:worker_threads), so postMessage or
 //   structuredClone cannot detach it and hand its memory to an owner that frees it early.
+//   Other ways to detach it remain on some Node versions (transfer(), a BYOB read): cumem
+//   unregisters a detached buffer's range before any copy or registration looks at it
+//   (host-registration-table.ts).
+// - Ranges sharing a page with a live registration are refused (CudaStateError naming both).
 import { markAsUntransferable } from 'node:worker_threads';
-import { checkInteger, describeValue } from '@cumem/core-types';
+import { checkInteger, type Device, describeValue } from '@cumem/core-types';
+import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import {
+  addRange,
+  checkNoOverlap,
+  forgetRange,
+  type RegisteredRange,
+  rangeRegistered,
+  releaseDetachedRegistrations,
+} from './host-registration-table.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
-
-/** One registered byte range of an ArrayBuffer; `live` drops to false when it is unregistered. */
-interface RegisteredRange {
-  readonly begin: number;
-  readonly end: number;
-  live: boolean;
-}
-
-// Per ArrayBuffer, its registered ranges. Weak: it never keeps a buffer alive; the values
-// reference neither the buffer nor the registration object, so no cycle keeps either alive.
-const rangesByBuffer = new WeakMap<ArrayBufferLike, RegisteredRange[]>();
 
 /**
  * True when all of `view` lies in memory registered with {@link registerHostMemory}, so a copy
- * may take the pinned path. One WeakMap lookup; copies ask only above the staging threshold.
+ * may take the pinned path. Registrations whose buffer was detached are unregistered first
+ * (host-registration-table.ts): a detached or moved buffer is never reported registered.
  */
 export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
   if (!ArrayBuffer.isView(view))
     throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
-  const ranges = rangesByBuffer.get(view.buffer);
-  if (ranges === undefined) return false;
+  releaseDetachedRegistrations();
   const begin = view.byteOffset;
-  const end = begin + view.byteLength;
-  return ranges.some((range) => range.live && range.begin <= begin && end <= range.end);
+  return rangeRegistered(view.buffer, begin, begin + view.byteLength);
 }
 
 /** Options of {@link registerHostMemory}. */
 export interface RegisterHostMemoryOptions {
   /** `MemHostRegisterFlags` bits (`Portable`, `DeviceMap`, `ReadOnly`). Default 0. */
   readonly flags?: number;
-  /** Device whose context registers it. Default: the current device. */
-  readonly device?: number;
+  /** Device whose context registers it (a Device or an ordinal that exists). Default: the current device. */
+  readonly device?: Device | number;
 }
 
 /**
@@ -83,32 +84,35 @@ export class HostRegistration {
     const view = new Uint8Array(buffer, begin, byteLength);
     this.pointer = runtime.driver.memHostRegister(view, flags);
     this.byteLength = byteLength;
-    const range: RegisteredRange = { begin, end: begin + byteLength, live: true };
+    const address = this.pointer;
+    const range: RegisteredRange = {
+      begin,
+      end: begin + byteLength,
+      address,
+      addressEnd: address + BigInt(byteLength),
+      live: true,
+      detached: false,
+    };
     this.#range = range;
-    const ranges = rangesByBuffer.get(buffer);
-    if (ranges === undefined) rangesByBuffer.set(buffer, [range]);
-    else ranges.push(range);
-    const pointer = this.pointer;
     // `held` keeps the ArrayBuffer alive until the driver no longer has it registered.
     let held: ArrayBufferLike | undefined = buffer;
     this.#release = () => {
       if (held === undefined) return;
-      range.live = false;
-      const list = rangesByBuffer.get(held);
-      if (list !== undefined) list.splice(list.indexOf(range), 1);
+      forgetRange(held, range);
+      held = undefined;
       runtime.makeCurrent(ordinal);
-      try {
-        runtime.driver.memHostUnregister(pointer);
-      } finally {
-        held = undefined;
-      }
+      runtime.driver.memHostUnregister(address);
     };
+    addRange(buffer, range, this.#release);
     registerFinalizer(this, this.#release);
   }
 
-  /** True once closed. */
+  /**
+   * True once closed, or once cumem unregistered it because its ArrayBuffer was detached
+   * (transferred, moved): the memory is then plain pageable memory again.
+   */
   get closed(): boolean {
-    return this.#closed;
+    return this.#closed || this.#range.detached;
   }
 
   /** Unpins the memory (`cuMemHostUnregister`). Closing twice does nothing. */
@@ -137,10 +141,13 @@ export class HostRegistration {
  *
  * Registering costs about 38 ms per GiB (H200): worth it for memory copied more than once.
  * The registration keeps the ArrayBuffer alive and marks it untransferable (for good: Node has
- * no way to undo that). A range overlapping one already registered fails with
- * `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`.
+ * no way to undo that). Should the buffer be detached all the same (`transfer()` on Node
+ * versions that allow it, a BYOB stream read), cumem unregisters it before the next copy or
+ * registration, and its copies become ordinary pageable copies; `closed` reads true then.
  * @throws TypeError when `memory` is not an ArrayBuffer, SharedArrayBuffer or view of one;
- *   RangeError for an empty or resizable buffer.
+ *   RangeError for an empty or resizable buffer, or a `device` that does not exist (before any
+ *   driver call); CudaStateError for a range sharing a page with a live registration (both
+ *   ranges named).
  */
 export function registerHostMemory(
   memory: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
@@ -169,7 +176,9 @@ export function registerHostMemory(
   const flags = options.flags === undefined ? 0 : checkInteger(options.flags, 'options.flags');
   const runtime = activeRuntime();
   const ordinal =
-    options.device === undefined ? runtime.currentDevice : checkInteger(options.device, 'options.device');
+    options.device === undefined ? runtime.currentDevice : deviceOrdinal(runtime, options.device, 'options.device');
+  releaseDetachedRegistrations();
+  checkNoOverlap(runtime.driver.addressOf(new Uint8Array(buffer, begin, byteLength)), byteLength);
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);
   const RegistrationClass = HostRegistration as unknown as new (
     ...parts: [symbol, DriverRuntime, number, ArrayBufferLike, number, number, number]

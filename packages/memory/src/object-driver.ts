@@ -1,17 +1,24 @@
 import { type Driver, describeValue } from '@cumem/core-types';
 import { BufferBase } from './buffer-base.js';
 import { Event } from './event.js';
+import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { Stream } from './stream.js';
 
 /**
  * The driver a Stream, Event or Buffer belongs to: the one it was made with, whichever driver
  * is current now ({@link useDriver} may have changed since). Libraries built on cumem (such as
- * `@cumem/utils`) call it so that work on an object goes to that object's driver. No driver call.
+ * `@cumem/utils`) call it so that work on an object goes to that object's driver. No driver call,
+ * except that for a Stream it first unregisters the host registrations whose ArrayBuffer was
+ * detached (`registerHostMemory`), as every copy of JS memory in cumem does.
  * @throws TypeError for anything else.
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
-  if (object instanceof BufferBase || object instanceof Stream || object instanceof Event) {
+  if (object instanceof BufferBase || object instanceof Event) return object.runtime.driver;
+  if (object instanceof Stream) {
+    // Libraries ask for a stream's driver before queuing work on it, JS memory copies included:
+    // no registration of a detached ArrayBuffer may outlive that (host-registration-table.ts).
+    releaseDetachedRegistrations();
     return object.runtime.driver;
   }
   throw new TypeError(

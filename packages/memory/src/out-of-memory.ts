@@ -7,7 +7,15 @@
 //   3. retries; if that fails, asks the user's hooks (resource, then device, then global ones)
 //      whether freeing caches is worth another try, up to `maxAttempts` times, releasing again
 //      before each retry. Never forever: then the last out-of-memory error is thrown.
-import { CudaError, CudaStateError, checkBoolean, checkOptions, Device, describeValue } from '@cumem/core-types';
+import {
+  CudaError,
+  CudaStateError,
+  checkBoolean,
+  checkOptions,
+  checkSize,
+  type Device,
+  describeValue,
+} from '@cumem/core-types';
 import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime } from './driver-runtime.js';
 import { keepReleaseWeakRefs, releaseDroppedBuffers } from './buffer-release.js';

@@ -27,9 +27,9 @@ export function recoverPoolAllocation(
   const runtime = resource.runtime;
   const attempt = () => {
     const accounting = live.accounting;
-    if (accounting !== null && !accounting.fits(size)) throw limitError(resource, accounting, size, call);
     // An out-of-memory hook may have closed the stream: its handle is destroyed then.
     if (stream.isClosed) throw CudaStateError.closed('Stream');
+    if (accounting !== null && !accounting.fits(size)) throw limitError(resource, accounting, size, call);
     runtime.makeCurrent(stream.ordinal);
     return runtime.driver.memAllocFromPoolAsync(size, resource.pool, stream.streamHandle);
   };

@@ -2,7 +2,7 @@
 // Read once from the environment, changeable with configureStaging(). The defaults come from
 // the pageable-memory probe on an H200 (8 MiB chunks, 4 threads); bench/README.md records the
 // sweep that chooses them and the size below which the driver's direct copy is faster.
-import { checkOptions, checkSize, STAGED_COPY_MAX_THREADS, type StagedCopyOptions } from '@cumem/core-types';
+import { checkOptions, checkSize, checkStagedCopyOptions, type StagedCopyOptions } from '@cumem/core-types';
 
 /** How copies of pageable JS memory are staged. */
 export interface StagingSettings extends StagedCopyOptions {
@@ -26,19 +26,29 @@ function fromEnvironment(name: string, fallback: number): number {
   return value;
 }
 
-let current: StagingSettings = check({
-  chunkBytes: fromEnvironment('CUMEM_STAGING_CHUNK', defaults.chunkBytes),
-  threads: fromEnvironment('CUMEM_STAGING_THREADS', defaults.threads),
-  minBytes: fromEnvironment('CUMEM_STAGING_MIN', defaults.minBytes),
-});
+let current: StagingSettings = fromEnvironmentChecked();
 
+// Settings no adapter can use (a chunk past 4 GiB, say) would fail every staged copy, or with
+// the FFI adapter abort the process: the environment's are dropped with a warning instead of
+// making `import '@cumem/memory'` throw.
+function fromEnvironmentChecked(): StagingSettings {
+  try {
+    return check({
+      chunkBytes: fromEnvironment('CUMEM_STAGING_CHUNK', defaults.chunkBytes),
+      threads: fromEnvironment('CUMEM_STAGING_THREADS', defaults.threads),
+      minBytes: fromEnvironment('CUMEM_STAGING_MIN', defaults.minBytes),
+    });
+  } catch (error) {
+    process.emitWarning(`cumem: ignoring the CUMEM_STAGING_* settings: ${(error as Error).message}`, 'CumemWarning');
+    return check(defaults);
+  }
+}
+
+/** The adapters' limits (core-types' checkStagedCopyOptions, which every staged copy applies), at configuration time. */
 function check(settings: StagingSettings): StagingSettings {
   const chunkBytes = checkSize(settings.chunkBytes, 'chunkBytes');
-  if (chunkBytes < 1) throw new RangeError('chunkBytes must be at least 1');
   const threads = checkSize(settings.threads, 'threads');
-  if (threads < 1 || threads > STAGED_COPY_MAX_THREADS) {
-    throw new RangeError(`threads must be from 1 to ${STAGED_COPY_MAX_THREADS}, got ${threads}`);
-  }
+  checkStagedCopyOptions('configureStaging', { chunkBytes, threads });
   const minBytes =
     settings.minBytes === Number.POSITIVE_INFINITY ? minBytesNever : checkSize(settings.minBytes, 'minBytes');
   return Object.freeze({ chunkBytes, threads, minBytes });
@@ -56,8 +66,11 @@ export function stagingSettings(): StagingSettings {
  * The environment sets the starting values: `CUMEM_STAGING_CHUNK` (bytes per pinned chunk),
  * `CUMEM_STAGING_THREADS`, `CUMEM_STAGING_MIN` (bytes; `Infinity` turns staging off).
  * Memory registered with `registerHostMemory` is never staged: it is copied at pinned speed.
+ * Limits (the same for every adapter, checked here rather than at the first copy): `chunkBytes`
+ * from 1 to `STAGED_COPY_MAX_CHUNK_BYTES` (4 GiB), `threads` from 1 to `STAGED_COPY_MAX_THREADS` (64).
  * @returns the settings now in force.
- * @throws TypeError / RangeError for a field of the wrong kind or out of range.
+ * @throws TypeError / RangeError for a field of the wrong kind or out of range (the settings
+ *   in force do not change).
  */
 export function configureStaging(settings: Partial<StagingSettings> = {}): StagingSettings {
   current = check({ ...current, ...checkOptions(settings, 'settings') });

@@ -4,6 +4,7 @@ import { allocationCases } from './allocation.js';
 import { batchCases } from './batch.js';
 import { contextCases } from './contexts.js';
 import { copyCases } from './copies.js';
+import { deviceOrdinalCases } from './device-ordinals.js';
 import { deviceCases } from './devices.js';
 import { errorCases } from './errors.js';
 import { hostRegistrationCases } from './host-registration.js';
@@ -73,6 +74,7 @@ export function driverConformanceSuite(
     ipcCases(suite);
     peerCases(suite);
     hostRegistrationCases(suite);
+    deviceOrdinalCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

@@ -103,7 +103,11 @@ export class ReferenceState {
   }
 
   checkDevice(ordinal: number, call: string): void {
-    if (!Number.isInteger(ordinal) || ordinal < 0 || ordinal >= this.settings.deviceCount) {
+    // As the adapters: a number no CUdevice (an int) can hold is refused before the driver.
+    if (!Number.isInteger(ordinal) || ordinal < -(2 ** 31) || ordinal >= 2 ** 31) {
+      throw new RangeError(`${call}: device ordinal must be a 32-bit integer, got ${String(ordinal)}`);
+    }
+    if (ordinal < 0 || ordinal >= this.settings.deviceCount) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_DEVICE');
     }
   }
