@@ -59,7 +59,9 @@ export class DeviceMemoryResource extends PoolMemoryResource {
    * registered there is returned instead. The driver cannot tell an imported pool's kind or
    * device (no call returns its location), so a pinned pool's handle is not refused here:
    * {@link Buffer.fromIpcDescriptor} checks each buffer's memory (device memory of `device`)
-   * and refuses anything else (TypeError) before any Buffer is handed out.
+   * and refuses anything else (TypeError) before any Buffer is handed out; from then on every
+   * use of the resource (buffer imports, `attributes`, `peerAccessibleBy`) is refused with
+   * that TypeError, and only `close()` works.
    * @throws NotSupportedError on a driver without interprocess sharing.
    */
   static fromAllocationHandle(

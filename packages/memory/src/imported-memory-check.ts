@@ -19,6 +19,21 @@ export interface ImportingResource {
   readonly constructor: { readonly name: string };
 }
 
+// The errors below that say the pool is of another kind (or device): the importing resource keeps
+// refusing every later use after one of them (pool-memory-resource.ts).
+const wrongKindErrors = new WeakSet<Error>();
+
+/** True for an error of {@link importedMemoryError} that says the imported pool is of another kind or device. */
+export function isWrongPoolKind(error: unknown): error is TypeError {
+  return error instanceof TypeError && wrongKindErrors.has(error);
+}
+
+function wrongKind(message: string): TypeError {
+  const error = new TypeError(message);
+  wrongKindErrors.add(error);
+  return error;
+}
+
 /** The error refusing `size` bytes imported at `pointer` through `resource`, or undefined when they are fine. */
 export function importedMemoryError(
   driver: Driver,
@@ -37,20 +52,20 @@ export function importedMemoryError(
     // memory is device memory with no host pointer. Asking for the host pointer too keeps host
     // memory accepted whichever memory type a driver reports for an imported host pool's.
     if (!managed && !(deviceType && !hasHostPointer(driver, pointer))) return undefined;
-    return new TypeError(
+    return wrongKind(
       `the pool imported as ${name} hands out memory the host cannot access: it is another kind of ` +
         "pool (a device pool's handle needs DeviceMemoryResource.fromAllocationHandle)",
     );
   }
   if (!deviceType) {
-    return new TypeError(
+    return wrongKind(
       `the pool imported as ${name} hands out host-accessible memory: it is another kind of pool ` +
         "(a pinned pool's handle needs PinnedMemoryResource.fromAllocationHandle)",
     );
   }
   const ordinal = driver.pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
   if (ordinal !== resource.deviceId) {
-    return new TypeError(
+    return wrongKind(
       `the pool imported as ${name} on device ${resource.deviceId} holds memory of device ${ordinal}: ` +
         `import it with fromAllocationHandle(${ordinal}, handle)`,
     );

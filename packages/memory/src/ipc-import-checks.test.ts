@@ -106,6 +106,27 @@ describe('IPC imports over the in-process stand-in (reference driver)', () => {
     }
   });
 
+  it('once a buffer showed the imported pool is of another kind, every later use of the resource is a TypeError', () => {
+    for (const [kind, as] of [
+      ['pinned', 'device'],
+      ['device', 'pinned'],
+    ] as const) {
+      const { mr, buffer } = exported(kind);
+      const importer = imported(mr, as);
+      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(TypeError);
+      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(/another kind of pool/);
+      expect(ipc.mapped.size).toBe(0);
+      expect(() => importer.attributes).toThrow(TypeError);
+      if (importer instanceof DeviceMemoryResource) {
+        expect(() => importer.peerAccessibleBy).toThrow(/another kind of pool/);
+      }
+      importer.close();
+      expect(() => importer.attributes).toThrow(CudaStateError);
+      buffer.close();
+      mr.close();
+    }
+  });
+
   it('a device pool imported on another device is a TypeError naming both devices', () => {
     ipc = emulateIpc(createReferenceDriver({ deviceCount: 2 }));
     useDriver(ipc.driver);

@@ -63,7 +63,8 @@ export class PinnedMemoryResource extends PoolMemoryResource {
    * (closed after the import); a raw descriptor number stays the caller's. The driver cannot
    * tell an imported pool's kind (no call returns its location), so a device pool's handle is
    * not refused here: {@link Buffer.fromIpcDescriptor} checks each buffer's memory and refuses
-   * memory the host cannot access (TypeError) before any Buffer is handed out.
+   * memory the host cannot access (TypeError) before any Buffer is handed out; from then on every
+   * use of the resource is refused with that TypeError, and only `close()` works.
    * @throws NotSupportedError on a driver without interprocess sharing.
    */
   static fromAllocationHandle(handle: IpcAllocationHandle | number): PinnedMemoryResource {

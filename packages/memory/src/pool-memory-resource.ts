@@ -8,7 +8,7 @@ import {
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
-import { importedMemoryError } from './imported-memory-check.js';
+import { importedMemoryError, isWrongPoolKind } from './imported-memory-check.js';
 import { ImportedPointerCounts } from './imported-pointer-counts.js';
 import { exportedHandle, type IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
@@ -44,6 +44,8 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private readonly live = new LiveAllocations(this);
   private readonly imports = new ImportedPointerCounts();
   private destroyPending = false;
+  /** Set when the first buffer imported through this (imported) pool showed it is of another kind or device. */
+  private wrongKind: TypeError | undefined;
   // Devices whose streams frees were queued on since the pool was made. cuMemPoolDestroy with
   // frees still queued behind device work crashed the CUDA 13.0 driver at the next sync (40
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
@@ -223,6 +225,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   /** @internal */
   override importIpcBuffer(bytes: Uint8Array, size: number, stream: Stream | undefined): Buffer {
     if (!this.mapped) return super.importIpcBuffer(bytes, size, stream);
+    this.checkOpen();
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const target = stream ?? this.stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
@@ -237,6 +240,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
       refused = error;
     }
     if (refused !== undefined) {
+      // The driver cannot tell an imported pool's kind at import; the first buffer does, and from
+      // then on every use of the resource is refused with the same finding (checkOpen).
+      if (isWrongPoolKind(refused)) this.wrongKind ??= refused;
       // A repeated import is the same mapping as an open buffer's: freeing it would unmap that.
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
       throw refused;
@@ -257,6 +263,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   /** @internal */
   protected checkOpen(): void {
     if (this.closed) throw CudaStateError.closed(this.constructor.name);
+    if (this.wrongKind !== undefined) throw new TypeError(this.wrongKind.message, { cause: this.wrongKind });
   }
 
   private ownDefaultStream(): Stream {
