@@ -1,5 +1,5 @@
 // The crash cases (cases/*.mjs) and what each needs, read from its header comments:
-//   // needs: interprocess, hostMemoryPools   capabilities, or 'fake', 'processes', 'bigArrayBuffer'
+//   // needs: interprocess, hostMemoryPools   capabilities, or 'fake', 'processes', 'bigArrayBuffer', 'devices2'
 //   // expects-signal: SIGSEGV               the case passes only by dying of that signal
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

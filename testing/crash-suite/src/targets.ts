@@ -88,6 +88,9 @@ export function caseSkipReason(
       if (!target.isFake) return 'not applicable: only the hostile fake libcuda makes freed memory fault';
     } else if (need === 'processes') {
       if (target.isFake) return 'not applicable: the fake libcuda shares no memory between processes';
+    } else if (need === 'devices2') {
+      const count = driver.deviceGetCount();
+      if (count < 2) return `not applicable: the driver has ${count} device (the case needs 2 or more)`;
     } else if (need === 'bigArrayBuffer') {
       if (!canMakeBigArrayBuffer()) return 'not applicable: this node cannot make a typed array over 4 GiB';
     } else if (!driver.capabilities[need as keyof DriverCapabilities]) {
