@@ -69,7 +69,9 @@ describeEachDriver(adapters, 'registerHostMemory against hostile programs', (ent
       device.copyFrom(owner);
       const unregister = log.calls.indexOf('memHostUnregister');
       expect(unregister).toBeGreaterThanOrEqual(0);
-      expect(unregister).toBeLessThan(log.calls.findIndex((call) => call.startsWith('memcpy') || call.startsWith('staged')));
+      expect(unregister).toBeLessThan(
+        log.calls.findIndex((call) => call.startsWith('memcpy') || call.startsWith('staged')),
+      );
       expect(registration.closed).toBe(true);
       expect(isRegisteredHostMemory(owner)).toBe(false);
       const back = new Uint8Array(size);

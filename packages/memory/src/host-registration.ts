@@ -176,7 +176,9 @@ export function registerHostMemory(
   const flags = options.flags === undefined ? 0 : checkInteger(options.flags, 'options.flags');
   const runtime = activeRuntime();
   const ordinal =
-    options.device === undefined ? runtime.currentDevice : deviceOrdinal(runtime, options.device, 'options.device');
+    options.device === undefined
+      ? runtime.currentDevice
+      : deviceOrdinal(runtime, options.device, 'options.device');
   releaseDetachedRegistrations();
   checkNoOverlap(runtime.driver.addressOf(new Uint8Array(buffer, begin, byteLength)), byteLength);
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);

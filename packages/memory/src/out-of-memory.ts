@@ -16,9 +16,9 @@ import {
   type Device,
   describeValue,
 } from '@cumem/core-types';
+import { keepReleaseWeakRefs, releaseDroppedBuffers } from './buffer-release.js';
 import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime } from './driver-runtime.js';
-import { keepReleaseWeakRefs, releaseDroppedBuffers } from './buffer-release.js';
 import type { LiveAllocations } from './live-allocations.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { ResourceAccounting } from './resource-accounting.js';

@@ -39,7 +39,10 @@ function fromEnvironmentChecked(): StagingSettings {
       minBytes: fromEnvironment('CUMEM_STAGING_MIN', defaults.minBytes),
     });
   } catch (error) {
-    process.emitWarning(`cumem: ignoring the CUMEM_STAGING_* settings: ${(error as Error).message}`, 'CumemWarning');
+    process.emitWarning(
+      `cumem: ignoring the CUMEM_STAGING_* settings: ${(error as Error).message}`,
+      'CumemWarning',
+    );
     return check(defaults);
   }
 }

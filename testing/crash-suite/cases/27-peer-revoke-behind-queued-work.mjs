@@ -52,7 +52,10 @@ for (const mr of [owner, remote]) {
   probe.fill(0x5a);
   const bytes = new Uint8Array(4096);
   probe.copyTo(bytes);
-  check(bytes.every((byte) => byte === 0x5a), `device ${mr.deviceId} still works`);
+  check(
+    bytes.every((byte) => byte === 0x5a),
+    `device ${mr.deviceId} still works`,
+  );
   probe.close();
 }
 for (const buffer of scratch) buffer.close({ stream });

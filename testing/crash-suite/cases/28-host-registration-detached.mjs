@@ -49,7 +49,10 @@ for (let round = 0; round < 8; round++) {
     device.copyFrom(fresh);
     const back = new Uint8Array(size);
     device.copyTo(back);
-    check(Buffer.from(back).equals(Buffer.from(fresh)), `round ${round}.${attempt}: bytes through new memory`);
+    check(
+      Buffer.from(back).equals(Buffer.from(fresh)),
+      `round ${round}.${attempt}: bytes through new memory`,
+    );
   }
   registration.close();
 }

@@ -61,7 +61,9 @@ mr.close();
 }
 const count = memory.deviceCount();
 for (const device of [-1, count, 4096, 2 ** 31, 2 ** 53]) {
-  expectThrows(RangeError, `onOutOfMemory device ${device}`, () => memory.onOutOfMemory(() => true, { device }));
+  expectThrows(RangeError, `onOutOfMemory device ${device}`, () =>
+    memory.onOutOfMemory(() => true, { device }),
+  );
 }
 // Allocation still works afterwards.
 const after = new memory.DeviceMemoryResource(0, {});
@@ -69,6 +71,9 @@ const buffer = after.allocate(65536);
 buffer.fill(3);
 const bytes = new Uint8Array(65536);
 buffer.copyTo(bytes);
-check(bytes.every((byte) => byte === 3), 'allocation and copies still work');
+check(
+  bytes.every((byte) => byte === 3),
+  'allocation and copies still work',
+);
 buffer.close();
 after.close();
