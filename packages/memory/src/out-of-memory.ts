@@ -99,7 +99,8 @@ const counts = {
  * `CudaStateError` instead of allocating from a pool that may be gone.
  * @returns a function that unregisters the hook.
  * @throws TypeError for a hook that is not a function or a bad option; RangeError for a
- *   `device` that does not exist (before the hook is registered).
+ *   `device` that does not exist (before the hook is registered; checking it asks the current
+ *   driver for its device count once, so a `device` hook needs a driver, as every device argument does).
  */
 export function onOutOfMemory(hook: OutOfMemoryHook, options?: OnOutOfMemoryOptions): () => void {
   if (typeof hook !== 'function') throw new TypeError(`hook must be a function, got ${describeValue(hook)}`);
