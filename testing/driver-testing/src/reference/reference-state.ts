@@ -103,9 +103,9 @@ export class ReferenceState {
   }
 
   checkDevice(ordinal: number, call: string): void {
-    // As the adapters: a number no CUdevice (an int) can hold is a RangeError, not a device.
     if ((ordinal | 0) !== ordinal) throw new RangeError(`${call}: device ordinal must be a 32-bit integer`);
-    if (ordinal < 0 || ordinal >= this.settings.deviceCount) throw cudaError(call, 'CUDA_ERROR_INVALID_DEVICE');
+    if (ordinal < 0 || ordinal >= this.settings.deviceCount)
+      throw cudaError(call, 'CUDA_ERROR_INVALID_DEVICE');
   }
 
   /** The device of the current context; CUDA_ERROR_INVALID_CONTEXT when none is current or it was released. */
