@@ -187,6 +187,11 @@ describeEachDriver(adapters, 'managed free functions (advise, prefetch, discard,
       expect(() => advise(plain as never, 'setReadMostly')).toThrow(TypeError);
       expect(() => advise([buffers[0]!, closed], 'setReadMostly')).toThrow(CudaStateError);
       expect(() => advise(null as never, 'setReadMostly')).toThrow(TypeError);
+      // A buffer-shaped object could name any range: refused, alone or in an array.
+      const lying = { handle: buffers[0]!.handle, size: 1 << 30, isManaged: true, isClosed: false };
+      expect(() => discard(lying as never, { stream })).toThrow(TypeError);
+      expect(() => prefetch([buffers[0]!, lying] as never, host, { stream })).toThrow(TypeError);
+      expect(() => advise([lying] as never, 'setReadMostly')).toThrow(TypeError);
       advise([], 'setReadMostly');
       prefetch([], device);
       discardPrefetch([], host, { stream });
