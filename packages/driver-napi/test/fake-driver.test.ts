@@ -107,7 +107,9 @@ describeFake(`the addon over a fake libcuda${skipReason ? ` — skipped: ${skipR
           'cuMemPrefetchAsync_v2',
           'cuMemcpyBatchAsync',
           'cuMemcpyBatchAsync_v2',
-        ].concat(['cuMemPrefetchBatchAsync', 'cuMemDiscardBatchAsync', 'cuMemDiscardAndPrefetchBatchAsync']),
+        ]
+          .concat(['cuMemPrefetchBatchAsync', 'cuMemDiscardBatchAsync', 'cuMemDiscardAndPrefetchBatchAsync'])
+          .concat(['cuMemGetMemPool', 'cuMemGetDefaultMemPool']),
         driverVersion: version,
         mode,
         interprocess: process.platform === 'linux',

@@ -57,7 +57,7 @@ export function checkManagedAdvice(advice: unknown, location: unknown): CheckedA
   return { code, usesLocation };
 }
 
-/** `cuMemAdvise` on one range. */
+/** @internal `cuMemAdvise` on one range (for @cumem/utils; arguments already checked). */
 export function adviseRange(
   driver: Driver,
   pointer: bigint,
@@ -68,7 +68,7 @@ export function adviseRange(
   driver.memAdvise(pointer, size, advice, location);
 }
 
-/** `cuMemPrefetchAsync` on one range. */
+/** @internal `cuMemPrefetchAsync` on one range (for @cumem/utils; arguments already checked). */
 export function prefetchRange(
   driver: Driver,
   pointer: bigint,
@@ -80,7 +80,7 @@ export function prefetchRange(
 }
 
 /**
- * Discards one range: `cuMemDiscardBatchAsync` with one range (the driver has no single-range
+ * @internal Discards one range (for @cumem/utils; arguments already checked): `cuMemDiscardBatchAsync` with one range (the driver has no single-range
  * discard).
  * @throws NotSupportedError on a driver without the CUDA 13.0 batch entry points.
  */
@@ -92,7 +92,7 @@ export function discardRange(driver: Driver, pointer: bigint, size: number, stre
 }
 
 /**
- * Discards one range and prefetches it to `location` (`cuMemDiscardAndPrefetchBatchAsync` with
+ * @internal Discards one range and prefetches it to `location` (`cuMemDiscardAndPrefetchBatchAsync` with
  * one range). A driver without that entry point gets `cuMemPrefetchAsync` instead: after a
  * discard the contents are undefined, so keeping them is allowed.
  */
@@ -114,7 +114,7 @@ export function discardPrefetchRange(
 }
 
 /**
- * Refuses discard where the driver cannot do it, before the driver is touched.
+ * @internal Refuses discard where the driver cannot do it, before the driver is touched.
  * @throws NotSupportedError naming the CUDA 13.0 driver.
  */
 export function checkDiscardSupported(driver: Driver, what: string): void {

@@ -12,6 +12,7 @@ import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
 import { peerCases } from './peers.js';
 import { pointerCases } from './pointers.js';
+import { poolQueryCases } from './pool-queries.js';
 import { poolCases } from './pools.js';
 import { streamEventCases } from './streams-events.js';
 import { createSuiteContext } from './suite-context.js';
@@ -73,6 +74,7 @@ export function driverConformanceSuite(
     ipcCases(suite);
     peerCases(suite);
     hostRegistrationCases(suite);
+    poolQueryCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }
