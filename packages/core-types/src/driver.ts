@@ -8,6 +8,7 @@ import type {
   PointerAttribute,
   PointerHandleAttribute,
 } from './driver-constants.js';
+import type { DriverPoolQueries } from './driver-pool-queries.js';
 import type {
   DevicePointer,
   DriverCapabilities,
@@ -18,7 +19,6 @@ import type {
   MemPoolProperties,
   StagedCopyOptions,
 } from './driver-types.js';
-import type { DriverPoolQueries } from './driver-pool-queries.js';
 
 /**
  * The driver contract: a thin, typed, synchronous mirror of the CUDA driver entry points that

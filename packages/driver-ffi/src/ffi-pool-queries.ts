@@ -6,7 +6,12 @@ import { notSupported, requireLocationSupported } from './location-support.js';
 
 type Query = 'cuMemGetMemPool' | 'cuMemGetDefaultMemPool';
 
-function queryPool(state: DriverState, call: Query, location: MemLocation, allocationType: number): DriverHandle {
+function queryPool(
+  state: DriverState,
+  call: Query,
+  location: MemLocation,
+  allocationType: number,
+): DriverHandle {
   const bound = state.native[call];
   if (!state.capabilities.memoryPoolQueries || bound === undefined) {
     throw notSupported(state, call, 'memoryPoolQueries');
@@ -18,7 +23,11 @@ function queryPool(state: DriverState, call: Query, location: MemLocation, alloc
   return u64[0]!;
 }
 
-export function memGetMemPool(state: DriverState, location: MemLocation, allocationType: number): DriverHandle {
+export function memGetMemPool(
+  state: DriverState,
+  location: MemLocation,
+  allocationType: number,
+): DriverHandle {
   return queryPool(state, 'cuMemGetMemPool', location, allocationType);
 }
 

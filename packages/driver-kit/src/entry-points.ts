@@ -83,7 +83,13 @@ export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze(
     feeds: 'batchPrefetchDiscard',
     supersedes: null,
   },
-  { symbol: 'cuMemGetMemPool', introduced: 13000, required: false, feeds: 'memoryPoolQueries', supersedes: null },
+  {
+    symbol: 'cuMemGetMemPool',
+    introduced: 13000,
+    required: false,
+    feeds: 'memoryPoolQueries',
+    supersedes: null,
+  },
   {
     symbol: 'cuMemGetDefaultMemPool',
     introduced: 13000,

@@ -286,5 +286,4 @@ export class ManagedBuffer extends Buffer {
   private finish(target: Stream, given: Stream | undefined): void {
     if (given === undefined) this.runtime.driver.streamSynchronize(target.streamHandle);
   }
-
 }

@@ -1,9 +1,12 @@
 // The per-range managed-memory driver calls, in one place: ManagedBuffer's methods, and
 // @cumem/utils' `advise` / `prefetch` / `discard` / `discardPrefetch` (one range, or the batch
-// operations' per-range path), all reach the driver through these.
+// operations' per-range path), all reach the driver through these. The range functions take a
+// raw address and size, unchecked (as `currentDriver()` does): their callers check them against
+// open ManagedBuffers first, so a range the caller does not own is never advised, migrated or
+// discarded through the safe API.
 import {
-  describeValue,
   type Driver,
+  describeValue,
   type ManagedAdvice,
   MemAdvise,
   type MemLocation,
@@ -57,7 +60,12 @@ export function checkManagedAdvice(advice: unknown, location: unknown): CheckedA
   return { code, usesLocation };
 }
 
-/** @internal `cuMemAdvise` on one range (for @cumem/utils; arguments already checked). */
+/**
+ * `cuMemAdvise` on one range.
+ *
+ * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
+ * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
+ */
 export function adviseRange(
   driver: Driver,
   pointer: bigint,
@@ -68,7 +76,12 @@ export function adviseRange(
   driver.memAdvise(pointer, size, advice, location);
 }
 
-/** @internal `cuMemPrefetchAsync` on one range (for @cumem/utils; arguments already checked). */
+/**
+ * `cuMemPrefetchAsync` on one range.
+ *
+ * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
+ * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
+ */
 export function prefetchRange(
   driver: Driver,
   pointer: bigint,
@@ -80,8 +93,11 @@ export function prefetchRange(
 }
 
 /**
- * @internal Discards one range (for @cumem/utils; arguments already checked): `cuMemDiscardBatchAsync` with one range (the driver has no single-range
+ * Discards one range: `cuMemDiscardBatchAsync` with one range (the driver has no single-range
  * discard).
+ *
+ * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
+ * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
  * @throws NotSupportedError on a driver without the CUDA 13.0 batch entry points.
  */
 export function discardRange(driver: Driver, pointer: bigint, size: number, stream: bigint): void {
@@ -92,9 +108,12 @@ export function discardRange(driver: Driver, pointer: bigint, size: number, stre
 }
 
 /**
- * @internal Discards one range and prefetches it to `location` (`cuMemDiscardAndPrefetchBatchAsync` with
+ * Discards one range and prefetches it to `location` (`cuMemDiscardAndPrefetchBatchAsync` with
  * one range). A driver without that entry point gets `cuMemPrefetchAsync` instead: after a
  * discard the contents are undefined, so keeping them is allowed.
+ *
+ * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
+ * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
  */
 export function discardPrefetchRange(
   driver: Driver,
@@ -114,7 +133,7 @@ export function discardPrefetchRange(
 }
 
 /**
- * @internal Refuses discard where the driver cannot do it, before the driver is touched.
+ * Refuses discard where the driver cannot do it, before the driver is touched.
  * @throws NotSupportedError naming the CUDA 13.0 driver.
  */
 export function checkDiscardSupported(driver: Driver, what: string): void {

@@ -115,7 +115,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
   });
 
   describe('PinnedMemoryResource', () => {
-    it('without options is the driver\'s current host pool, not owned; close() leaves it', () => {
+    it("without options is the driver's current host pool, not owned; close() leaves it", () => {
       withCountingDriver(useDriver, entry.driver, (log) => {
         const mr = new PinnedMemoryResource();
         if (!entry.driver.capabilities.memoryPoolQueries) {

@@ -1,9 +1,9 @@
 import {
+  CudaError,
   checkBoolean,
   checkInteger,
   checkOptions,
   checkSize,
-  CudaError,
   DeviceAttribute,
   type DriverHandle,
   MemAccessFlags,

@@ -26,7 +26,8 @@ export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?
   const candidates = targetList(targets, 'dispatch');
   const driver = driverOfTargets(candidates);
   const list = checkBuffers(candidates, 'targets', true, driver);
-  const named = location === undefined ? undefined : checkLocations(location, list.length, driver, 'location');
+  const named =
+    location === undefined ? undefined : checkLocations(location, list.length, driver, 'location');
   if (list.length === 0) return;
   // The stream only binds the first buffer's device context (managed memory is one address
   // space, so every range is advised from it); nothing is ordered on it.

@@ -61,4 +61,3 @@ function runManagedBatch(
   // The same implementation as the free functions, always on the batch path (even for one range).
   runManagedOperation(operation, buffers, locations, { ...checkOptions(options), stream }, 'batch');
 }
-

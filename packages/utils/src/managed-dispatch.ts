@@ -68,8 +68,7 @@ export function runManagedOperation(
   const driver = given !== undefined ? driverOf(given) : driverOfTargets(candidates);
   const list = checkBuffers(candidates, 'targets', true, driver);
   const checkedOptions = checkBatchOptions(rest);
-  const checkedTargets =
-    operation === 'discard' ? noTargets : checkLocations(locations, list.length, driver);
+  const checkedTargets = operation === 'discard' ? noTargets : checkLocations(locations, list.length, driver);
   const perRange =
     mode === 'dispatch' &&
     list.length === 1 &&

@@ -61,4 +61,3 @@ export function discardPrefetch(
 ): void {
   runManagedOperation('discardPrefetch', targets, locations, options, 'dispatch');
 }
-

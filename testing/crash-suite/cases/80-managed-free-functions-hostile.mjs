@@ -53,8 +53,14 @@ reused.fill(0x11);
 stream.sync();
 const bytes = new Uint8Array(4096);
 live.copyTo(bytes);
-check(bytes.every((byte) => byte === 0x5a), 'the live buffer lost its bytes');
+check(
+  bytes.every((byte) => byte === 0x5a),
+  'the live buffer lost its bytes',
+);
 reused.copyTo(bytes);
-check(bytes.every((byte) => byte === 0x11), 'the reused allocation lost its bytes');
+check(
+  bytes.every((byte) => byte === 0x11),
+  'the reused allocation lost its bytes',
+);
 for (const buffer of [live, reused, plain]) buffer.close();
 stream.close();

@@ -95,7 +95,5 @@ export function entryPointsOf(
     const factory = instances[exportName];
     if (factory) entries.push(...instanceMembers(factory, exportName));
   }
-  return entries.filter(
-    (entry) => !internal.has(entry.member ?? entry.name),
-  );
+  return entries.filter((entry) => !internal.has(entry.member ?? entry.name));
 }

@@ -25,7 +25,9 @@ export function poolQueryCases(suite: SuiteContext): void {
       // cumem never calls cuMemSetMemPool: the current pool is the default one.
       expect(current).toBe(fallback);
       const device = { type: MemLocationType.Device, id: suite.device };
-      expect(driver.memGetMemPool(device, MemAllocationType.Pinned)).toBe(driver.deviceGetMemPool(suite.device));
+      expect(driver.memGetMemPool(device, MemAllocationType.Pinned)).toBe(
+        driver.deviceGetMemPool(suite.device),
+      );
       driver.memPoolSetAccess(current, device, MemAccessFlags.ReadWrite);
       expect(driver.memPoolGetAccess(current, device)).toBe(MemAccessFlags.ReadWrite);
       const size = 256 * 1024;
@@ -53,7 +55,10 @@ export function poolQueryCases(suite: SuiteContext): void {
   });
 
   suite.itUnless(
-    () => (suite.driver.capabilities.memoryPoolQueries ? 'not applicable: the driver has memoryPoolQueries' : undefined),
+    () =>
+      suite.driver.capabilities.memoryPoolQueries
+        ? 'not applicable: the driver has memoryPoolQueries'
+        : undefined,
     'without memoryPoolQueries, both queries throw NotSupportedError',
     () => {
       expectNotSupported(() => suite.driver.memGetMemPool(host, MemAllocationType.Pinned));
