@@ -39,6 +39,8 @@ export interface DriverCapabilities {
   readonly managedMemoryPools: boolean;
   /** Cross-process sharing: pool export as a POSIX file descriptor, `cuIpcGetMemHandle` and `cuIpcGetEventHandle`. False for the host-memory reference driver. */
   readonly interprocess: boolean;
+  /** `cuMemGetMemPool` / `cuMemGetDefaultMemPool` (CUDA >= 13.0): name a location's pool, e.g. the host's. */
+  readonly memoryPoolQueries: boolean;
 }
 
 /** How the adapter resolves versioned entry points. */

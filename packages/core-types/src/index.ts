@@ -1,6 +1,7 @@
 export { Device } from './device.js';
 export type { Driver } from './driver.js';
 export * from './driver-constants.js';
+export type { DriverPoolQueries } from './driver-pool-queries.js';
 export {
   type CopyEndpoint,
   type CreateDriver,

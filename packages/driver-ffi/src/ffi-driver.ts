@@ -19,6 +19,7 @@ import { FfiDeviceMembers, load, loaded } from './ffi-device-members.js';
 import * as managed from './ffi-managed.js';
 import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
+import * as poolQueries from './ffi-pool-queries.js';
 import * as pools from './ffi-pools.js';
 import * as staging from './ffi-staging.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
@@ -30,6 +31,12 @@ export class FfiDriver extends FfiDeviceMembers implements Driver {
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
 
   // --- Stream-ordered pools -----------------------------------------------------------------
+  memGetMemPool(location: MemLocation, allocationType: number): DriverHandle {
+    return poolQueries.memGetMemPool(this[loaded] ?? this[load](), location, allocationType);
+  }
+  memGetDefaultMemPool(location: MemLocation, allocationType: number): DriverHandle {
+    return poolQueries.memGetDefaultMemPool(this[loaded] ?? this[load](), location, allocationType);
+  }
   memPoolCreate(properties: MemPoolProperties): DriverHandle {
     return pools.memPoolCreate(this[loaded] ?? this[load](), properties);
   }

@@ -20,6 +20,8 @@ describe('chooseEntryPoints', () => {
         'cuMemAdvise_v2',
         'cuMemDiscardAndPrefetchBatchAsync',
         'cuMemDiscardBatchAsync',
+        'cuMemGetDefaultMemPool',
+        'cuMemGetMemPool',
         'cuMemPrefetchAsync_v2',
         'cuMemPrefetchBatchAsync',
         'cuMemcpyBatchAsync_v2',

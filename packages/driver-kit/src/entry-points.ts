@@ -83,6 +83,20 @@ export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze(
     feeds: 'batchPrefetchDiscard',
     supersedes: null,
   },
+  {
+    symbol: 'cuMemGetMemPool',
+    introduced: 13000,
+    required: false,
+    feeds: 'memoryPoolQueries',
+    supersedes: null,
+  },
+  {
+    symbol: 'cuMemGetDefaultMemPool',
+    introduced: 13000,
+    required: false,
+    feeds: 'memoryPoolQueries',
+    supersedes: null,
+  },
 ] as const satisfies readonly OptionalEntryPoint[]);
 
 /**
@@ -122,6 +136,11 @@ export const capabilityRules: Readonly<Record<keyof DriverCapabilities, Capabili
   managedMemoryPools: { cuda: 13000, entryPoints: [], legacy: false },
   // POSIX file descriptors and cuIpc*: a matter of the platform, decided by the caller.
   interprocess: { cuda: 0, entryPoints: [], legacy: true },
+  memoryPoolQueries: {
+    cuda: 13000,
+    entryPoints: [['cuMemGetMemPool'], ['cuMemGetDefaultMemPool']],
+    legacy: false,
+  },
 });
 
 /** The optional symbols a driver of `driverVersion` exports: those introduced at or before it. */

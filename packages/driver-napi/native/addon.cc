@@ -43,6 +43,7 @@ bool ApplyCapabilities(Napi::Env env, DriverState* state) {
   caps.hostMemoryPools = flags.Get("hostMemoryPools").ToBoolean();
   caps.managedMemoryPools = flags.Get("managedMemoryPools").ToBoolean();
   caps.interprocess = flags.Get("interprocess").ToBoolean();
+  caps.memoryPoolQueries = flags.Get("memoryPoolQueries").ToBoolean();
   if (env.IsExceptionPending()) return false;
   state->status = LoadStatus::Ready;
   return true;
@@ -80,7 +81,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   state->pointerResult = static_cast<uint64_t*>(slot);
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
-                        RegisterManaged, RegisterPeers, RegisterStaging}) {
+                        RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

@@ -96,3 +96,5 @@ typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuDeviceGetP2PAttribute_v8000))(int *va
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemcpyPeerAsync_v4000))(CUdeviceptr_v2 dstDevice, CUcontext dstContext, CUdeviceptr_v2 srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostRegister_v6050))(void *p, size_t bytesize, unsigned int Flags);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostUnregister_v4000))(void *p);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetMemPool_v13000))(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetDefaultMemPool_v13000))(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);

@@ -196,6 +196,8 @@ void ResolveAll(DriverState* state) {
   r.Get(&cu.cuMemDiscardBatchAsync, "cuMemDiscardBatchAsync", 13000, "cuMemDiscardBatchAsync", ceiling);
   r.Get(&cu.cuMemDiscardAndPrefetchBatchAsync, "cuMemDiscardAndPrefetchBatchAsync", 13000,
         "cuMemDiscardAndPrefetchBatchAsync", ceiling);
+  r.Get(&cu.cuMemGetMemPool, "cuMemGetMemPool", 13000, "cuMemGetMemPool", ceiling);
+  r.Get(&cu.cuMemGetDefaultMemPool, "cuMemGetDefaultMemPool", 13000, "cuMemGetDefaultMemPool", ceiling);
 #endif
 #if CUDA_VERSION >= 12080
   // The CUDA 12.8 form only when the CUDA 13.0 one is missing: a driver has one or the other in use.
@@ -268,6 +270,8 @@ std::vector<const char*> ResolvedOptionalSymbols(const DriverState* state) {
   if (cu.cuMemPrefetchBatchAsync != nullptr) names.push_back("cuMemPrefetchBatchAsync");
   if (cu.cuMemDiscardBatchAsync != nullptr) names.push_back("cuMemDiscardBatchAsync");
   if (cu.cuMemDiscardAndPrefetchBatchAsync != nullptr) names.push_back("cuMemDiscardAndPrefetchBatchAsync");
+  if (cu.cuMemGetMemPool != nullptr) names.push_back("cuMemGetMemPool");
+  if (cu.cuMemGetDefaultMemPool != nullptr) names.push_back("cuMemGetDefaultMemPool");
 #endif
   (void)cu;
   return names;

@@ -116,6 +116,10 @@ struct EntryPoints {
 
   PFN_cuMemHostRegister_v6050 cuMemHostRegister = nullptr;
   PFN_cuMemHostUnregister_v4000 cuMemHostUnregister = nullptr;
+#if CUDA_VERSION >= 13000
+  PFN_cuMemGetMemPool_v13000 cuMemGetMemPool = nullptr;
+  PFN_cuMemGetDefaultMemPool_v13000 cuMemGetDefaultMemPool = nullptr;
+#endif
 };
 
 /**
@@ -130,6 +134,7 @@ struct Capabilities {
   bool hostMemoryPools = false;
   bool managedMemoryPools = false;
   bool interprocess = false;
+  bool memoryPoolQueries = false;
 };
 
 struct StagingCache;

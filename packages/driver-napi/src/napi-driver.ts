@@ -102,6 +102,8 @@ function driverFromBinding(b: NativeBinding): Driver {
     memPoolGetAttribute: b.memPoolGetAttribute,
     memPoolSetAccess: (pool, location, flags) => b.memPoolSetAccess(pool, location.type, location.id, flags),
     memPoolGetAccess: (pool, location) => b.memPoolGetAccess(pool, location.type, location.id),
+    memGetMemPool: (location, type) => b.memGetMemPool(location.type, location.id, type),
+    memGetDefaultMemPool: (location, type) => b.memGetDefaultMemPool(location.type, location.id, type),
     memPoolTrimTo: b.memPoolTrimTo,
     memAllocFromPoolAsync: (size, pool, stream) => {
       allocateFromPool(size, pool, stream);

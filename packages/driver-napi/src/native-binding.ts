@@ -97,6 +97,8 @@ export interface NativeBinding extends Pick<Driver, ContractMembers> {
   ): DriverHandle;
   memPoolSetAccess(pool: DriverHandle, locationType: number, locationId: number, flags: number): void;
   memPoolGetAccess(pool: DriverHandle, locationType: number, locationId: number): number;
+  memGetMemPool(locationType: number, locationId: number, allocationType: number): DriverHandle;
+  memGetDefaultMemPool(locationType: number, locationId: number, allocationType: number): DriverHandle;
   /** Stores the new pointer in {@link pointerResult}[0] instead of returning it (see napi-driver.ts). */
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): void;
   /** One element, written by {@link memAllocFromPoolAsync}; held by the native state, never reallocated. */

@@ -301,11 +301,5 @@ describe('error table on a driver without CUDA 13 features', () => {
 
   it('NotSupportedError: discard without the batch entry points, named with CUDA 13.0', () => {
     expectRefused(fixture, NotSupportedError, () => fixture.managed.discard(), /CUDA 13\.0/);
-    expectRefused(
-      fixture,
-      NotSupportedError,
-      () => fixture.managed.discardPrefetch(new Device(0)),
-      /CUDA 13\.0/,
-    );
   });
 });

@@ -41,6 +41,16 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+// The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
+export {
+  adviseRange,
+  type CheckedAdvice,
+  checkDiscardSupported,
+  checkManagedAdvice,
+  discardPrefetchRange,
+  discardRange,
+  prefetchRange,
+} from './managed-range.js';
 export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
 export { bindStreamDriver, driverOf } from './object-driver.js';

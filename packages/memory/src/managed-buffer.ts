@@ -11,17 +11,19 @@ import {
   MemLocationType,
   MemRangeAttribute,
   memLocationToLocation,
-  NotSupportedError,
 } from '@cumem/core-types';
 import { AccessedByView, checkLocationList } from './accessed-by-view.js';
 import { Buffer } from './buffer.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
+import {
+  adviseRange,
+  checkDiscardSupported,
+  discardPrefetchRange,
+  discardRange,
+  prefetchRange,
+} from './managed-range.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
-
-// The batch entry points read these during the call only, so one pair serves every call.
-const onePointer = new BigUint64Array(1);
-const oneSize = new BigUint64Array(1);
 
 // Read-mostly and unset-preferred advice ignore the location but need a valid one: one frozen
 // device location per ordinal, so the hot setters allocate nothing.
@@ -64,7 +66,8 @@ export class ManagedBuffer extends Buffer {
     const ordinal = this.workDevice(null);
     const runtime = this.runtime;
     runtime.makeCurrent(ordinal);
-    runtime.driver.memAdvise(
+    adviseRange(
+      runtime.driver,
       this.pointer,
       this.byteSize,
       value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly,
@@ -176,7 +179,8 @@ export class ManagedBuffer extends Buffer {
     this.checkOpen();
     checkNumaSupported(this.runtime, location, 'prefetch');
     const target = this.orderOn(stream);
-    this.runtime.driver.memPrefetchAsync(
+    prefetchRange(
+      this.runtime.driver,
       this.pointer,
       this.byteSize,
       locationToMemLocation(location),
@@ -187,39 +191,37 @@ export class ManagedBuffer extends Buffer {
 
   /**
    * Discards the contents (`cuMemDiscardBatchAsync` with one range): the pages may read back as
-   * anything until written. CUDA 13.0 drivers.
-   * @throws NotSupportedError on drivers without the batch entry points.
+   * anything until written. CUDA 13.0 drivers. Same as `discard(buffer)` of `@cumem/utils`.
+   * @throws NotSupportedError on drivers without the batch entry points (discard has no
+   *   single-range entry point).
    */
   discard(options?: StreamOrderOptions): void {
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
-    this.checkBatch('discard');
+    checkDiscardSupported(this.runtime.driver, 'discard()');
     const target = this.orderOn(stream);
-    this.fillRange();
-    this.runtime.driver.memDiscardBatchAsync(onePointer, oneSize, 1, target.streamHandle);
+    discardRange(this.runtime.driver, this.pointer, this.byteSize, target.streamHandle);
     this.finish(target, stream);
   }
 
   /**
-   * Discards the contents and prefetches the (now empty) pages to `location`
-   * (`cuMemDiscardAndPrefetchBatchAsync` with one range). CUDA 13.0 drivers.
-   * @throws TypeError for a non-location; NotSupportedError on drivers without the batch entry points.
+   * Discards the contents and prefetches the (now undefined) pages to `location`
+   * (`cuMemDiscardAndPrefetchBatchAsync` with one range). A driver without that CUDA 13.0 entry
+   * point gets `cuMemPrefetchAsync` instead: after a discard the contents are undefined, so
+   * keeping them is allowed. Same as `discardPrefetch(buffer, location)` of `@cumem/utils`.
+   * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
    */
   discardPrefetch(location: Location, options?: StreamOrderOptions): void {
     checkLocation(location, 'location');
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
-    this.checkBatch('discardPrefetch');
     checkNumaSupported(this.runtime, location, 'discardPrefetch');
     const target = this.orderOn(stream);
-    this.fillRange();
-    const locations = [locationToMemLocation(location)];
-    this.runtime.driver.memDiscardAndPrefetchBatchAsync(
-      onePointer,
-      oneSize,
-      1,
-      locations,
-      [0],
+    discardPrefetchRange(
+      this.runtime.driver,
+      this.pointer,
+      this.byteSize,
+      locationToMemLocation(location),
       target.streamHandle,
     );
     this.finish(target, stream);
@@ -264,7 +266,7 @@ export class ManagedBuffer extends Buffer {
 
   private advise(advice: number, location: MemLocation): void {
     this.bindContext();
-    this.runtime.driver.memAdvise(this.pointer, this.byteSize, advice, location);
+    adviseRange(this.runtime.driver, this.pointer, this.byteSize, advice, location);
   }
 
   private anyLocation(): MemLocation {
@@ -283,19 +285,5 @@ export class ManagedBuffer extends Buffer {
 
   private finish(target: Stream, given: Stream | undefined): void {
     if (given === undefined) this.runtime.driver.streamSynchronize(target.streamHandle);
-  }
-
-  private fillRange(): void {
-    onePointer[0] = this.pointer;
-    oneSize[0] = BigInt(this.byteSize);
-  }
-
-  private checkBatch(what: string): void {
-    if (!this.runtime.capabilities.batchPrefetchDiscard) {
-      throw new NotSupportedError(
-        `${what}() needs cuMemDiscardBatchAsync / cuMemDiscardAndPrefetchBatchAsync, which need a CUDA 13.0 driver ` +
-          `(driver ${this.runtime.driver.name} reports capabilities.batchPrefetchDiscard = false)`,
-      );
-    }
   }
 }

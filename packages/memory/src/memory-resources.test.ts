@@ -5,6 +5,7 @@ import {
   type Driver,
   Host,
   MemAccessFlags,
+  MemAllocationType,
   MemAttachFlags,
   MemLocationType,
   NotSupportedError,
@@ -114,8 +115,50 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
   });
 
   describe('PinnedMemoryResource', () => {
-    it('is a host pool every device can access at full speed', () => {
-      const mr = new PinnedMemoryResource();
+    it("without options is the driver's current host pool, not owned; close() leaves it", () => {
+      withCountingDriver(useDriver, entry.driver, (log) => {
+        const mr = new PinnedMemoryResource();
+        if (!entry.driver.capabilities.memoryPoolQueries) {
+          // No cuMemGetMemPool (CUDA 12 forms): a pool of its own, as with options.
+          expect(mr.isHandleOwned).toBe(true);
+          mr.close();
+          return;
+        }
+        const named = entry.driver.memGetMemPool(
+          { type: MemLocationType.Host, id: 0 },
+          MemAllocationType.Pinned,
+        );
+        expect(mr.handle).toBe(named);
+        expect(mr.isHandleOwned).toBe(false);
+        for (let ordinal = 0; ordinal < entry.driver.deviceGetCount(); ordinal++) {
+          const location = { type: MemLocationType.Device, id: ordinal };
+          expect(entry.driver.memPoolGetAccess(mr.handle, location)).toBe(MemAccessFlags.ReadWrite);
+        }
+        const pinned = mr.allocate(4096);
+        pinned.hostView().fill(0x3c);
+        log.reset();
+        pinned.close();
+        mr.close();
+        expect(log.calls).not.toContain('memPoolDestroy');
+        const again = new PinnedMemoryResource();
+        expect(again.handle).toBe(named);
+        expect(again.isHandleOwned).toBe(false);
+        // Round trip host pool -> device -> host pool: the pool still works after close().
+        const source = again.allocate(1 << 20);
+        source.hostView().fill(0xa7);
+        const onDevice = new DeviceMemoryResource(0).allocate(1 << 20);
+        onDevice.copyFrom(source);
+        const back = again.allocate(1 << 20);
+        back.copyFrom(onDevice);
+        expect(back.hostView().every((byte) => byte === 0xa7)).toBe(true);
+        for (const buffer of [source, onDevice, back]) buffer.close();
+        again.close();
+        expect(log.calls).not.toContain('memPoolDestroy');
+      });
+    });
+
+    it('with options (even {}) is a host pool of its own every device can access at full speed', () => {
+      const mr = new PinnedMemoryResource({});
       expect(mr.deviceId).toBe(-1);
       expect(mr.numaId).toBe(-1);
       expect(mr.isDeviceAccessible).toBe(true);
@@ -155,7 +198,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
       // Destroying a host pool with an allocation outstanding, then freeing it, crashes the
       // CUDA 13.0 driver at the next synchronization of that stream (seen on an H200).
       withCountingDriver(useDriver, entry.driver, (log) => {
-        const mr = new PinnedMemoryResource();
+        const mr = new PinnedMemoryResource({});
         const first = mr.allocate(64);
         const second = mr.allocate(64);
         const empty = mr.allocate(0);
@@ -178,7 +221,7 @@ describeEachDriver(adapters, 'memory resources', (entry) => {
 
     it('counts memory handed to it by Buffer.fromHandle before destroying its pool', () => {
       withCountingDriver(useDriver, entry.driver, (log) => {
-        const mr = new PinnedMemoryResource();
+        const mr = new PinnedMemoryResource({});
         const raw = entry.driver.memAllocFromPoolAsync(256, mr.handle, defaultStream().handle);
         const adopted = Buffer.fromHandle(raw, 256, { mr });
         log.reset();

@@ -1,4 +1,5 @@
 import {
+  CudaError,
   checkBoolean,
   checkInteger,
   checkOptions,
@@ -6,8 +7,10 @@ import {
   DeviceAttribute,
   type DriverHandle,
   MemAccessFlags,
+  MemAllocationType,
   type MemLocation,
   MemLocationType,
+  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
@@ -19,6 +22,7 @@ import {
   checkInterprocess,
   createOwnedPool,
   importPoolResource,
+  keepAllReleaseThreshold,
   type PoolSetup,
   poolUuid,
 } from './pool-setup.js';
@@ -36,10 +40,14 @@ export interface PinnedMemoryResourceOptions {
 }
 
 /**
- * A stream-ordered pool of page-locked host memory (`cuMemPoolCreate` with a host location,
- * CUDA 13.0 drivers). Every device is granted read-write access to the pool when it is made:
- * without that grant the driver stages copies through a bounce buffer, measured at 8-10 GB/s
- * against 55.5 GB/s with it (H100, 256 MiB host-to-device).
+ * A stream-ordered pool of page-locked host memory (CUDA 13.0 drivers). With options, a pool of
+ * its own (`cuMemPoolCreate` with a host location). Without options, as cuda.core: the driver's
+ * current host pool (`cuMemGetMemPool` with a Host location), which it does not own
+ * (`isHandleOwned === false`, `close()` leaves the pool); on a driver that cannot name that
+ * pool (no `capabilities.memoryPoolQueries`) it makes a pool of its own instead. Every device
+ * is granted read-write access to the pool (on the driver's pool too: access is only added,
+ * never removed): without that grant the driver stages copies through a bounce buffer, measured
+ * at 8-10 GB/s against 55.5 GB/s with it (H100, 256 MiB host-to-device).
  */
 export class PinnedMemoryResource extends PoolMemoryResource {
   private readonly numaNode: number;
@@ -125,12 +133,17 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
   if (!capabilities.hostMemoryPools) {
     throw new NotSupportedError(
       `PinnedMemoryResource needs pools of host memory, which need a CUDA 13.0 driver (driver ${runtime.driver.name} ` +
-        'reports capabilities.hostMemoryPools = false); LegacyPinnedMemoryResource works on older drivers',
+        'reports capabilities.hostMemoryPools = false; a CUDA 12 driver has no host pool of its own to use either); ' +
+        'LegacyPinnedMemoryResource works on older drivers',
     );
   }
   if (ipcEnabled) checkInterprocess(runtime, 'PinnedMemoryResource({ ipcEnabled: true })');
   const ordinal = runtime.currentDevice;
   runtime.makeCurrent(ordinal);
+  if (options === undefined && capabilities.memoryPoolQueries) {
+    const named = driverHostPool(runtime, ordinal);
+    if (named !== undefined) return named;
+  }
   // Shareable host pools are placed on a NUMA node, as cuda.core does: the node nearest the
   // current device when the caller did not choose one.
   let node = numaId;
@@ -160,21 +173,50 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
 }
 
 /**
+ * The driver's current host pool (`cuMemGetMemPool`, Host location, pinned), not owned. As
+ * DeviceMemoryResource does with a device's current pool, a release threshold of 0 (the
+ * driver's default: give memory back at every synchronization) becomes "keep everything", and
+ * every device gets read-write access; nothing else of the pool is changed. Undefined when the
+ * driver refuses to name the pool or to grant access to it (CudaError): the caller then makes a
+ * pool of its own, which copies at page-locked speed for sure.
+ */
+function driverHostPool(runtime: DriverRuntime, ordinal: number): PinnedPool | undefined {
+  const driver = runtime.driver;
+  let pool: DriverHandle;
+  try {
+    pool = driver.memGetMemPool({ type: MemLocationType.Host, id: 0 }, MemAllocationType.Pinned);
+    if (driver.memPoolGetAttribute(pool, MemPoolAttribute.ReleaseThreshold) === 0) {
+      driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
+    }
+    grantAccess(runtime, pool);
+  } catch (error) {
+    if (error instanceof CudaError) return undefined;
+    throw error;
+  }
+  const setup = { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
+  return { setup, numaId: -1 };
+}
+
+/**
  * Read-write access for every device. A host pool starts with no device access, and copies to
  * or from memory the device cannot map are staged by the driver at a fraction of the speed.
  * A pool that cannot be granted is destroyed (it is the caller's to give up).
  */
 function grantEveryDevice(runtime: DriverRuntime, pool: DriverHandle): void {
-  const driver = runtime.driver;
   try {
-    for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
-      const location: MemLocation = { type: MemLocationType.Device, id: ordinal };
-      if (driver.memPoolGetAccess(pool, location) !== MemAccessFlags.ReadWrite) {
-        driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
-      }
-    }
+    grantAccess(runtime, pool);
   } catch (error) {
-    driver.memPoolDestroy(pool);
+    runtime.driver.memPoolDestroy(pool);
     throw error;
+  }
+}
+
+function grantAccess(runtime: DriverRuntime, pool: DriverHandle): void {
+  const driver = runtime.driver;
+  for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
+    const location: MemLocation = { type: MemLocationType.Device, id: ordinal };
+    if (driver.memPoolGetAccess(pool, location) !== MemAccessFlags.ReadWrite) {
+      driver.memPoolSetAccess(pool, location, MemAccessFlags.ReadWrite);
+    }
   }
 }

@@ -21,7 +21,7 @@ function afterLastFree(calls: readonly string[]): string[] {
 describeEachDriver(adapters, 'pool teardown', (entry) => {
   const kinds: Record<string, () => PoolMemoryResource> = {
     device: () => new DeviceMemoryResource(0, {}),
-    pinned: () => new PinnedMemoryResource(),
+    pinned: () => new PinnedMemoryResource({}),
   };
   for (const [kind, make] of Object.entries(kinds)) {
     describe(`${kind} pool`, () => {

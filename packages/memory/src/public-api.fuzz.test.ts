@@ -36,6 +36,13 @@ const instances: Record<string, () => object> = {
 // Not public API though JavaScript reaches them: TypeScript private/protected/@internal members
 // and internal constructors (from the sources' modifiers and @internal tags).
 const internal = new Set([
+  // Unsafe by nature (raw ranges to the driver, documented so): the per-range managed-memory calls
+  // exported for @cumem/utils (managed-range.ts), which checks their arguments against open buffers.
+  'adviseRange',
+  'prefetchRange',
+  'discardRange',
+  'discardPrefetchRange',
+  'checkDiscardSupported',
   'adoptBuffer',
   'exportIpcBuffer',
   'importIpcBuffer',

@@ -12,7 +12,15 @@ export { type CopyPlan, planCopy } from './copy-plan.js';
 export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';
 export { DTYPE_ITEMSIZE, type DType } from './dtype.js';
 export type { AxisSlice, SliceRange } from './layout-slicing.js';
+export { advise } from './managed-advise.js';
 export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
+export {
+  discard,
+  discardPrefetch,
+  type ManagedOperationOptions,
+  type ManagedTargets,
+  prefetch,
+} from './managed-operations.js';
 export type { StridedCopyOptions, StridedCopyReport } from './strided-copy.js';
 export {
   type LayoutOrder,

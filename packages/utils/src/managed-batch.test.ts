@@ -1,35 +1,10 @@
-import {
-  CudaStateError,
-  Device,
-  type Driver,
-  Host,
-  MemLocationType,
-  MemRangeAttribute,
-  NotSupportedError,
-} from '@cumem/core-types';
+import { CudaStateError, Device, Host, NotSupportedError } from '@cumem/core-types';
 import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, lastPrefetch } from '../test/support.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
-
-/** Where the driver says a range was last prefetched: `'device:0'` or `'host'`. */
-function lastPrefetch(driver: Driver, buffer: Buffer): string {
-  const type = driver.memRangeGetAttribute(
-    buffer.handle,
-    buffer.size,
-    MemRangeAttribute.LastPrefetchLocationType,
-  );
-  const id = driver.memRangeGetAttribute(
-    buffer.handle,
-    buffer.size,
-    MemRangeAttribute.LastPrefetchLocationId,
-  );
-  if (type === MemLocationType.Device) return `device:${id}`;
-  if (type === MemLocationType.Host || type === MemLocationType.HostNuma) return 'host';
-  return `type ${type}`;
-}
 
 const strategies = ['auto', 'batch', 'loop'] as const;
 

@@ -22,7 +22,13 @@ import type { StridedLayout } from './strided-layout.js';
 export interface StridedCopyOptions {
   /** Stream to order the copy on. Omitted: the device's default stream, and the call waits for the copy. */
   readonly stream?: Stream;
-  /** Wait for the copy before returning. Default: true without `stream`, false with one. */
+  /**
+   * Wait for the copy before returning. Default (as cuda.core): `true` for a copy between host
+   * and device memory (a JS array, or a view with `deviceId` -1 such as pinned memory, on
+   * either side), even when `stream` is given; for device<->device, `true` without `stream` and
+   * `false` with one. `false` never blocks on a direct copy (JS memory stays referenced by the
+   * stream until the copy is done); a copy staged through a CPU rearrangement always waits.
+   */
   readonly blocking?: boolean;
 }
 
@@ -60,7 +66,7 @@ export function stridedCopy(
 ): StridedCopyReport {
   const { stream, blocking } = checkOptions(options);
   const given = stream === undefined ? undefined : checkStream(stream);
-  const wait = blocking === undefined ? given === undefined : checkBoolean(blocking, 'blocking');
+  const asked = blocking === undefined ? undefined : checkBoolean(blocking, 'blocking');
   if (dst.readonly) throw new TypeError('the destination view is read-only');
   if (dst.dtype !== src.dtype)
     throw new TypeError(`dtype mismatch: destination ${dst.dtype}, source ${src.dtype}`);
@@ -136,13 +142,19 @@ export function stridedCopy(
     }
   }
   executePlan(driver, direct, srcSide, dstSide, handle);
-  if (wait) {
+  if (asked ?? (given === undefined || touchesHost(src, srcSide) || touchesHost(dst, dstSide))) {
     target.sync();
   } else {
     holdJsMemory(target, srcSide);
     holdJsMemory(target, dstSide);
   }
   return { path: 'direct', plan: direct };
+}
+
+// cuda.core's `blocking=None`: host<->device copies block, so that the CPU may read or reuse
+// the host side right after the call (ported code relies on it).
+function touchesHost(view: CopyableView, side: CopySide): boolean {
+  return side.kind === 'host' || view.deviceId < 0;
 }
 
 // Asynchronous copies read or write JS memory later: the stream keeps it referenced until done.

@@ -203,6 +203,42 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
     stream.close();
   });
 
+  it('blocks host<->device copies by default even on a given stream, as cuda.core', () => {
+    withCountingDriver(useDriver, entry.driver, (log) => {
+      const stream = Stream.create(0);
+      const a = device.allocate(64);
+      const b = device.allocate(64);
+      const host = new Uint8Array(64).fill(7);
+      const back = new Uint8Array(64);
+      const aView = StridedMemoryView.fromBuffer(a, StridedLayout.dense([64], 1));
+      const bView = StridedMemoryView.fromBuffer(b, StridedLayout.dense([64], 1));
+      const syncs = () => log.calls.filter((call) => call === 'streamSynchronize').length;
+      log.reset();
+      aView.copyFrom(StridedMemoryView.fromHost(host), { stream });
+      expect(syncs()).toBe(1);
+      bView.copyFrom(aView, { stream });
+      expect(syncs()).toBe(1);
+      // The host array holds the bytes when the call returns: no stream.sync() before reading.
+      bView.copyTo(StridedMemoryView.fromHost(back), { stream });
+      expect(syncs()).toBe(2);
+      expect(back).toEqual(host);
+      const pinnedBuffer = pinned.allocate(64);
+      StridedMemoryView.fromBuffer(pinnedBuffer, StridedLayout.dense([64], 1)).copyFrom(bView, { stream });
+      expect(syncs()).toBe(3);
+      expect(pinnedBuffer.hostView()).toEqual(host);
+      aView.copyTo(StridedMemoryView.fromHost(back), { stream, blocking: false });
+      bView.copyFrom(aView, { stream, blocking: true });
+      expect(syncs()).toBe(4);
+      bView.copyFrom(aView);
+      expect(syncs()).toBe(5);
+      stream.sync();
+      pinnedBuffer.close();
+      a.close();
+      b.close();
+      stream.close();
+    });
+  });
+
   it('refuses mismatches before any driver call', () => {
     withCountingDriver(useDriver, entry.driver, (log) => {
       const buffer = device.allocate(64);

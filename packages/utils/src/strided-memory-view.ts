@@ -248,7 +248,9 @@ export class StridedMemoryView {
 
   /**
    * Copies `other` (same shape and dtype, any layout) into this view.
-   * @param options `stream` (default: the device's default stream) and `blocking` (default: true without a stream).
+   * @param options `stream` (default: the device's default stream) and `blocking` (default as
+   *   cuda.core: `true` for host<->device copies, even with a stream; for device<->device, `true`
+   *   only without a stream; see {@link StridedCopyOptions.blocking}).
    * @throws TypeError (not a view, dtype mismatch, read-only), RangeError (shape mismatch), CudaStateError (closed memory).
    */
   copyFrom(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {

@@ -1,12 +1,32 @@
 // Shared by the test files only (not exported from the package).
+
+import { type Driver, MemLocationType, MemRangeAttribute } from '@cumem/core-types';
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
+import type { Buffer } from '@cumem/memory';
 import type { StridedLayout } from '../src/strided-layout.js';
 
 export { patternBytes } from '@cumem/test-support';
 
 /** The adapters every test file of this package runs against (besides the reference driver). */
 export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
+
+/** Where the driver says a range was last prefetched: `'device:0'` or `'host'`. */
+export function lastPrefetch(driver: Driver, buffer: Buffer): string {
+  const type = driver.memRangeGetAttribute(
+    buffer.handle,
+    buffer.size,
+    MemRangeAttribute.LastPrefetchLocationType,
+  );
+  const id = driver.memRangeGetAttribute(
+    buffer.handle,
+    buffer.size,
+    MemRangeAttribute.LastPrefetchLocationId,
+  );
+  if (type === MemLocationType.Device) return `device:${id}`;
+  if (type === MemLocationType.Host || type === MemLocationType.HostNuma) return 'host';
+  return `type ${type}`;
+}
 
 /** Every index of `shape` in C order. */
 export function* indices(shape: readonly number[]): Generator<number[]> {

@@ -59,7 +59,8 @@ function instanceMembers(factory: () => object, label: string): EntryPoint[] {
  * The entry points of `exports` (a module namespace). `instances` maps a class name to a
  * factory of valid instances, whose methods and accessors are then included. `internal`
  * lists what is not public API though JavaScript can reach it (TypeScript `private`,
- * `protected` and `@internal` members, and `'new X'` for constructors that are): left out.
+ * `protected` and `@internal` members, `@internal` exported functions by name, and `'new X'`
+ * for constructors that are): left out.
  */
 export function entryPointsOf(
   exports: Record<string, unknown>,
@@ -94,7 +95,5 @@ export function entryPointsOf(
     const factory = instances[exportName];
     if (factory) entries.push(...instanceMembers(factory, exportName));
   }
-  return entries.filter(
-    (entry) => !internal.has(entry.member ?? (entry.name.startsWith('new ') ? entry.name : '')),
-  );
+  return entries.filter((entry) => !internal.has(entry.member ?? entry.name));
 }

@@ -13,6 +13,7 @@ import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
 import { peerCases } from './peers.js';
 import { pointerCases } from './pointers.js';
+import { poolQueryCases } from './pool-queries.js';
 import { poolCases } from './pools.js';
 import { streamEventCases } from './streams-events.js';
 import { createSuiteContext } from './suite-context.js';
@@ -75,6 +76,7 @@ export function driverConformanceSuite(
     peerCases(suite);
     hostRegistrationCases(suite);
     deviceOrdinalCases(suite);
+    poolQueryCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

@@ -331,7 +331,10 @@ export class ReferenceState {
   refusePoolKind(properties: MemPoolProperties, call: string): void {
     checkPoolKindSupported(this.facts, properties, call);
   }
-  refuseBatchInLegacyMode(call: string, flag: 'batchMemcpy' | 'batchPrefetchDiscard'): void {
+  refuseBatchInLegacyMode(
+    call: string,
+    flag: 'batchMemcpy' | 'batchPrefetchDiscard' | 'memoryPoolQueries',
+  ): void {
     if (!this.capabilities[flag]) throw unsupported(this.facts, call, flag);
   }
 
