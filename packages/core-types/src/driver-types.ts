@@ -39,6 +39,8 @@ export interface DriverCapabilities {
   readonly managedMemoryPools: boolean;
   /** Cross-process sharing: pool export as a POSIX file descriptor, `cuIpcGetMemHandle` and `cuIpcGetEventHandle`. False for the host-memory reference driver. */
   readonly interprocess: boolean;
+  /** `cuFuncGetParamInfo` (CUDA >= 12.4): kernels report each parameter's offset and size, so launches check their arguments. */
+  readonly kernelParameterInfo: boolean;
 }
 
 /** How the adapter resolves versioned entry points. */

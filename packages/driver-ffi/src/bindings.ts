@@ -5,6 +5,7 @@
 // so a call with the wrong arguments fails to compile. Parameters were copied from cuda.h 13.0;
 // testing/fake-libcuda defines every symbol against that header, so the compiler checks them too.
 
+import { computeEntryPoints } from './bindings-compute.js';
 import { pageableEntryPoints } from './bindings-pageable.js';
 import { entry, optionalEntry, type ParameterKind, type ParameterKinds } from './entry-point-spec.js';
 
@@ -146,6 +147,7 @@ export const entryPoints = {
   cuMemHostAlloc: entry('cuMemHostAlloc', 'cuMemHostAlloc', 2020, ['out', 'size_t', 'uint']),
   cuMemFreeHost: entry('cuMemFreeHost', 'cuMemFreeHost', 2000, ['handle']),
   ...pageableEntryPoints,
+  ...computeEntryPoints,
   cuMemAllocManaged: entry('cuMemAllocManaged', 'cuMemAllocManaged', 6000, ['out', 'size_t', 'uint']),
   cuIpcGetMemHandle: entry('cuIpcGetMemHandle', 'cuIpcGetMemHandle', 4010, ['buffer', 'handle']),
   cuIpcOpenMemHandle_v2: entry('cuIpcOpenMemHandle_v2', 'cuIpcOpenMemHandle', 11000, [

@@ -83,6 +83,13 @@ export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze(
     feeds: 'batchPrefetchDiscard',
     supersedes: null,
   },
+  {
+    symbol: 'cuFuncGetParamInfo',
+    introduced: 12040,
+    required: false,
+    feeds: 'kernelParameterInfo',
+    supersedes: null,
+  },
 ] as const satisfies readonly OptionalEntryPoint[]);
 
 /**
@@ -122,6 +129,7 @@ export const capabilityRules: Readonly<Record<keyof DriverCapabilities, Capabili
   managedMemoryPools: { cuda: 13000, entryPoints: [], legacy: false },
   // POSIX file descriptors and cuIpc*: a matter of the platform, decided by the caller.
   interprocess: { cuda: 0, entryPoints: [], legacy: true },
+  kernelParameterInfo: { cuda: 12040, entryPoints: [['cuFuncGetParamInfo']], legacy: false },
 });
 
 /** The optional symbols a driver of `driverVersion` exports: those introduced at or before it. */

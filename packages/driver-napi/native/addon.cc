@@ -43,6 +43,7 @@ bool ApplyCapabilities(Napi::Env env, DriverState* state) {
   caps.hostMemoryPools = flags.Get("hostMemoryPools").ToBoolean();
   caps.managedMemoryPools = flags.Get("managedMemoryPools").ToBoolean();
   caps.interprocess = flags.Get("interprocess").ToBoolean();
+  caps.kernelParameterInfo = flags.Get("kernelParameterInfo").ToBoolean();
   if (env.IsExceptionPending()) return false;
   state->status = LoadStatus::Ready;
   return true;

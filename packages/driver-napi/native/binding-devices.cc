@@ -22,6 +22,7 @@ Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   out.Set("hostMemoryPools", caps.hostMemoryPools);
   out.Set("managedMemoryPools", caps.managedMemoryPools);
   out.Set("interprocess", caps.interprocess);
+  out.Set("kernelParameterInfo", caps.kernelParameterInfo);
   return out;
 }
 

@@ -130,6 +130,7 @@ struct Capabilities {
   bool hostMemoryPools = false;
   bool managedMemoryPools = false;
   bool interprocess = false;
+  bool kernelParameterInfo = false;
 };
 
 struct StagingCache;
