@@ -15,6 +15,7 @@
         "native/binding-peers.cc",
         "native/binding-pools.cc",
         "native/binding-staging.cc",
+        "native/binding-compute.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",
         "native/driver-loader.cc",

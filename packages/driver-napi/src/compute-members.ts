@@ -1,25 +1,44 @@
-// The compute members of the Driver contract (modules, kernels, launches) are not bound in the
-// addon yet: each refuses with a NotSupportedError naming the FFI adapter, which has them.
-// (The native binding needs CUlaunchConfig / CUlaunchAttribute in cuda-types.h under the ABI
-// check, which is the follow-up of issue 23.)
-import { type DriverCompute, NotSupportedError } from '@cumem/core-types';
+// The compute members of the Driver contract over the addon (native/binding-compute.cc). The
+// launch geometry crosses into C++ as numbers, and the two-number results come back as pairs.
+import type { DriverCompute } from '@cumem/core-types';
+import type { NativeBinding } from './native-binding.js';
 
-function refuse(member: string): never {
-  throw new NotSupportedError(
-    `${member}: the N-API adapter does not bind the compute entry points yet; use the FFI adapter (useDriver('ffi')) to launch kernels`,
-  );
+/** The DriverCompute members over binding `b`. */
+export function computeMembers(b: NativeBinding): DriverCompute {
+  return {
+    libraryLoadData: b.libraryLoadData,
+    libraryUnload: b.libraryUnload,
+    libraryGetKernel: b.libraryGetKernel,
+    kernelGetFunction: b.kernelGetFunction,
+    funcGetAttribute: b.funcGetAttribute,
+    funcSetAttribute: b.funcSetAttribute,
+    funcGetParamInfo: (fn, index) => {
+      const pair = b.funcGetParamInfo(fn, index);
+      return pair === null ? null : { offset: pair[0], size: pair[1] };
+    },
+    launchKernelEx: (fn, config, argumentBytes, argumentOffsets, stream) => {
+      const { grid, block, cluster } = config;
+      b.launchKernelEx(
+        fn,
+        grid[0],
+        grid[1],
+        grid[2],
+        block[0],
+        block[1],
+        block[2],
+        config.sharedMemBytes,
+        cluster === null ? 0 : cluster[0],
+        cluster === null ? 0 : cluster[1],
+        cluster === null ? 0 : cluster[2],
+        argumentBytes,
+        argumentOffsets,
+        stream,
+      );
+    },
+    occupancyMaxActiveBlocksPerMultiprocessor: b.occupancyMaxActiveBlocksPerMultiprocessor,
+    occupancyMaxPotentialBlockSize: (fn, dynamicSharedMemBytes, blockSizeLimit) => {
+      const [minGridSize, blockSize] = b.occupancyMaxPotentialBlockSize(fn, dynamicSharedMemBytes, blockSizeLimit);
+      return { minGridSize, blockSize };
+    },
+  };
 }
-
-/** Every DriverCompute member, refusing. */
-export const computeNotYetBound: DriverCompute = {
-  libraryLoadData: () => refuse('libraryLoadData'),
-  libraryUnload: () => refuse('libraryUnload'),
-  libraryGetKernel: () => refuse('libraryGetKernel'),
-  kernelGetFunction: () => refuse('kernelGetFunction'),
-  funcGetAttribute: () => refuse('funcGetAttribute'),
-  funcSetAttribute: () => refuse('funcSetAttribute'),
-  funcGetParamInfo: () => refuse('funcGetParamInfo'),
-  launchKernelEx: () => refuse('launchKernelEx'),
-  occupancyMaxActiveBlocksPerMultiprocessor: () => refuse('occupancyMaxActiveBlocksPerMultiprocessor'),
-  occupancyMaxPotentialBlockSize: () => refuse('occupancyMaxPotentialBlockSize'),
-};

@@ -11,7 +11,7 @@ import {
   duplicateDescriptorError,
   type MemAccessDescriptor,
 } from '@cumem/core-types';
-import { computeNotYetBound } from './compute-members.js';
+import { computeMembers } from './compute-members.js';
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
@@ -167,7 +167,7 @@ function driverFromBinding(b: NativeBinding): Driver {
       checkStagedCopyOptions('stagedCopyDtoH', options);
       b.stagedCopy(false, src, dst, stream, options.chunkBytes, options.threads);
     },
-    ...computeNotYetBound,
+    ...computeMembers(b),
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

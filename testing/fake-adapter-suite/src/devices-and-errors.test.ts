@@ -27,6 +27,7 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       hostMemoryPools: true,
       managedMemoryPools: true,
       interprocess: true,
+      kernelParameterInfo: true,
     });
     expect(fake.driver({ entryPoints: 'legacy' }).capabilities).toEqual({
       memoryLocations: false,
@@ -36,6 +37,7 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       hostMemoryPools: false,
       managedMemoryPools: false,
       interprocess: true,
+      kernelParameterInfo: false,
     });
     expect(fake.driver({ version: 12080 }).capabilities).toMatchObject({
       memoryLocations: true,
