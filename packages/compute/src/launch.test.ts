@@ -6,10 +6,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
 import { bool, float32, float64, int32, int64, LaunchConfig, launch, ObjectCode, uint32, uint64 } from './index.js';
 
-// The N-API adapter does not bind the compute entry points yet (see its compute-members.ts).
-const requires = (driver: { name: string }) =>
-  driver.name === 'napi' ? 'N-API adapter: compute entry points not bound yet' : undefined;
-
 describeEachDriver(
   adapters,
   'launch',
@@ -242,5 +238,4 @@ describeEachDriver(
       out.close();
     });
   },
-  { requires },
 );

@@ -2,6 +2,7 @@ import type { CreateDriver, EntryPointMode } from '@cumem/core-types';
 import { describeGated, probeDriver } from '../driver-gate.js';
 import { allocationCases } from './allocation.js';
 import { batchCases } from './batch.js';
+import { computeCases } from './compute.js';
 import { contextCases } from './contexts.js';
 import { copyCases } from './copies.js';
 import { deviceCases } from './devices.js';
@@ -73,6 +74,7 @@ export function driverConformanceSuite(
     ipcCases(suite);
     peerCases(suite);
     hostRegistrationCases(suite);
+    computeCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

@@ -50,6 +50,7 @@ const parameterPattern = /^\.param\s+(?:\.align\s+(\d+)\s+)?\.([a-z]\d+)\s+[\w$]
 export function parsePtx(text: string): PtxEntry[] | null {
   const code = text.replace(/\/\/[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
   if (!/(^|\s)\.version\s+\d+\.\d+/.test(code) || !/(^|\s)\.target\s+\w+/.test(code)) return null;
+  if (!topLevelIsDirectives(code)) return null;
   const entries: PtxEntry[] = [];
   for (const match of code.matchAll(entryPattern)) {
     const list = (match[2] as string).trim();
@@ -68,4 +69,22 @@ export function parsePtx(text: string): PtxEntry[] | null {
     entries.push({ name: match[1] as string, parameters });
   }
   return entries;
+}
+
+/**
+ * Whether every line outside function bodies is a directive, a parameter list's line or a
+ * brace: the driver's PTX parser refuses anything else there (`ptxas` reports a syntax error).
+ */
+function topLevelIsDirectives(code: string): boolean {
+  let depth = 0;
+  for (const raw of code.split('\n')) {
+    const line = raw.trim();
+    if (depth === 0 && line !== '' && !/^[.{}()$]/.test(line)) return false;
+    for (const character of line) {
+      if (character === '{') depth++;
+      else if (character === '}') depth--;
+    }
+    if (depth < 0) return false;
+  }
+  return depth === 0;
 }
