@@ -277,7 +277,8 @@ typedef enum CUfunction_attribute_enum : int {
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 } CUfunction_attribute;
 typedef enum CUlaunchAttributeID_enum : int { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 } CUlaunchAttributeID;
-// cuda.h's union has a member per attribute; only the 64-byte size and clusterDim are used.
+// cuda.h's union has a member per attribute; clusterDim is the one used, programmaticEvent
+// gives the union its 8-byte alignment (it holds a CUevent), as in cuda.h.
 typedef union CUlaunchAttributeValue_union {
   char pad[64];
   struct {
@@ -285,6 +286,11 @@ typedef union CUlaunchAttributeValue_union {
     unsigned int y;
     unsigned int z;
   } clusterDim;
+  struct {
+    CUevent event;
+    int flags;
+    int triggerAtBlockStart;
+  } programmaticEvent;
 } CUlaunchAttributeValue;
 typedef struct CUlaunchAttribute_st {
   CUlaunchAttributeID id;
@@ -329,8 +335,8 @@ static_assert(sizeof(CUDA_MEMCPY3D) == 200 && offsetof(CUDA_MEMCPY3D, srcMemoryT
                   offsetof(CUDA_MEMCPY3D, srcPitch) == 72 && offsetof(CUDA_MEMCPY3D, dstXInBytes) == 88 &&
                   offsetof(CUDA_MEMCPY3D, dstMemoryType) == 120 && offsetof(CUDA_MEMCPY3D, WidthInBytes) == 176,
               "CUDA_MEMCPY3D");
-static_assert(sizeof(CUlaunchAttributeValue) == 64 && sizeof(CUlaunchAttribute) == 72 &&
-                  offsetof(CUlaunchAttribute, value) == 8,
+static_assert(sizeof(CUlaunchAttributeValue) == 64 && alignof(CUlaunchAttributeValue) == 8 &&
+                  sizeof(CUlaunchAttribute) == 72 && offsetof(CUlaunchAttribute, value) == 8,
               "CUlaunchAttribute");
 static_assert(sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
                   offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,

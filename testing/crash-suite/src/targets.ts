@@ -88,6 +88,10 @@ export function caseSkipReason(
       if (!target.isFake) return 'not applicable: only the hostile fake libcuda makes freed memory fault';
     } else if (need === 'processes') {
       if (target.isFake) return 'not applicable: the fake libcuda shares no memory between processes';
+    } else if (need === 'kernels') {
+      if (target.isFake) return 'not applicable: the fake libcuda runs no kernels';
+    } else if (need === 'gpu') {
+      if (target.isFake || driver.name === 'reference') return 'not applicable: only a GPU runs kernels';
     } else if (need === 'bigArrayBuffer') {
       if (!canMakeBigArrayBuffer()) return 'not applicable: this node cannot make a typed array over 4 GiB';
     } else if (!driver.capabilities[need as keyof DriverCapabilities]) {
