@@ -5,11 +5,14 @@
  * @packageDocumentation
  */
 export type { KernelArgument } from './argument-packing.js';
+export { clearCompileCache } from './compile-cache.js';
+export { CompileError } from './compile-error.js';
 export type { CodeType } from './image-checks.js';
 export { Kernel, type KernelAttributes, type KernelOccupancy } from './kernel.js';
 export { launch } from './launch.js';
 export { type DimensionsArgument, LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
 export { ObjectCode } from './object-code.js';
+export { type CompileOptions, Program, type ProgramOptions } from './program.js';
 export {
   bool,
   float32,

@@ -45,11 +45,14 @@ export class ObjectCode {
   /** The image kind. */
   readonly codeType: CodeType;
   readonly #state: LibraryState;
+  // Name expressions of a Program compile to the kernels' lowered (mangled) names.
+  readonly #names: Readonly<Record<string, string>>;
 
   /** @internal Use {@link ObjectCode.fromPTX}, {@link ObjectCode.fromCubin} or {@link ObjectCode.fromFatbin}. */
-  constructor(token: symbol, codeType: CodeType, image: Uint8Array) {
+  constructor(token: symbol, codeType: CodeType, image: Uint8Array, names: Readonly<Record<string, string>> = {}) {
     if (token !== constructionToken) throw new TypeError('use ObjectCode.fromPTX, fromCubin or fromFatbin');
     this.codeType = codeType;
+    this.#names = names;
     const driver = currentDriver();
     const library = driver.libraryLoadData(image);
     this.#state = { driver, library, devices: new Set() };
@@ -88,13 +91,25 @@ export class ObjectCode {
     return new ObjectCode(constructionToken, 'fatbin', image);
   }
 
+  /** @internal What Program.compile made: PTX text (without its NUL) or a cubin, and its lowered names. */
+  static fromCompiled(target: 'ptx' | 'cubin', image: Uint8Array, names: Readonly<Record<string, string>>): ObjectCode {
+    if (target === 'cubin') {
+      checkCubin(image);
+      return new ObjectCode(constructionToken, 'cubin', image.slice(), names);
+    }
+    const text = new Uint8Array(image.length + 1);
+    text.set(image);
+    return new ObjectCode(constructionToken, 'ptx', text, names);
+  }
+
   /** True after `close()`. */
   get isClosed(): boolean {
     return this.#state.library === 0n;
   }
 
   /**
-   * The kernel named `name` (for C++ kernels without `extern "C"`, the mangled name).
+   * The kernel named `name`: a name expression given to `Program.compile`, else the kernel's
+   * symbol (for C++ kernels without `extern "C"`, the mangled name).
    * @throws TypeError for a name that is not a non-empty string; CudaStateError after close();
    *   CudaError `CUDA_ERROR_NOT_FOUND` when the image has no such kernel.
    */
@@ -103,7 +118,8 @@ export class ObjectCode {
       throw new TypeError(`getKernel needs a kernel name (a non-empty string), got ${describeValue(name)}`);
     }
     const state = this.#checkOpen();
-    const handle = state.driver.libraryGetKernel(state.library, name);
+    const symbol = Object.hasOwn(this.#names, name) ? (this.#names[name] as string) : name;
+    const handle = state.driver.libraryGetKernel(state.library, symbol);
     return Kernel.create(this, name, handle, state.driver);
   }
 

@@ -41,7 +41,9 @@ const typeSizes: Readonly<Record<string, number>> = {
 };
 
 const entryPattern = /\.entry\s+([A-Za-z_$%][\w$]*)\s*\(([^)]*)\)/g;
-const parameterPattern = /^\.param\s+(?:\.align\s+(\d+)\s+)?\.([a-z]\d+)\s+[\w$]+(?:\[(\d+)\])?$/;
+// `.param [.align N] .type [.ptr [.space] [.align N]] name[[count]]`: NVRTC marks pointers with `.ptr`.
+const parameterPattern =
+  /^\.param\s+(?:\.align\s+(\d+)\s+)?\.([a-z]\d+)(?:\s+\.ptr(?:\s+\.(?:global|shared|const|local))?(?:\s+\.align\s+\d+)?)?\s+[\w$]+(?:\[(\d+)\])?$/;
 
 /**
  * The entries of PTX `text` (up to its first NUL), or null when it is not a PTX module the
