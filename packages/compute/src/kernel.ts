@@ -12,6 +12,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { makeDeviceCurrent } from '@cumem/memory';
+import { type ArgumentLayout, argumentLayout } from './argument-packing.js';
 import type { ObjectCode } from './object-code.js';
 
 /** What `cuFuncGetAttribute` reports of a kernel on one device. */
@@ -68,6 +69,7 @@ export class Kernel {
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
   #parameters: readonly KernelParameterInfo[] | null | undefined = undefined;
+  #layout: ArgumentLayout | null | undefined = undefined;
 
   /** @internal Use `ObjectCode.getKernel`. */
   constructor(token: symbol, objectCode: ObjectCode, name: string, handle: DriverHandle, driver: Driver) {
@@ -133,6 +135,15 @@ export class Kernel {
       throw new NotSupportedError('numArguments needs cuFuncGetParamInfo, which drivers older than CUDA 12.4 lack');
     }
     return info.length;
+  }
+
+  /** @internal The reusable argument layout, or null when the driver does not report one. */
+  layout(): ArgumentLayout | null {
+    if (this.#layout === undefined) {
+      const parameters = this.argumentInfo;
+      this.#layout = parameters === null ? null : argumentLayout(parameters);
+    }
+    return this.#layout;
   }
 
   /** @internal The CUfunction on `ordinal`, made current there; refused once the ObjectCode is closed. */

@@ -22,6 +22,8 @@ interface FunctionLimits {
   readonly threads: number;
   readonly staticShared: number;
   dynamicShared: number;
+  /** The config last found within the limits (LaunchConfig is immutable): a repeat launch skips the checks. */
+  passed: LaunchConfig | null;
 }
 
 /** The most blocks a cluster may have everywhere clusters exist (the "portable" size). */
@@ -63,6 +65,7 @@ function functionLimitsOf(driver: Driver, fn: DriverHandle): FunctionLimits {
       threads: driver.funcGetAttribute(FunctionAttribute.MaxThreadsPerBlock, fn),
       staticShared: driver.funcGetAttribute(FunctionAttribute.SharedSizeBytes, fn),
       dynamicShared: driver.funcGetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn),
+      passed: null,
     };
     perFunction.set(fn, limits);
   }
@@ -82,8 +85,9 @@ export function checkLaunchLimits(
   kernelName: string,
   config: LaunchConfig,
 ): void {
-  const device = limitsOf(driver, ordinal);
   const kernel = functionLimitsOf(driver, fn);
+  if (kernel.passed === config) return;
+  const device = limitsOf(driver, ordinal);
   const { grid, block, cluster, sharedMemBytes } = config;
   for (let axis = 0; axis < 3; axis++) {
     const name = 'xyz'[axis];
@@ -116,4 +120,5 @@ export function checkLaunchLimits(
     driver.funcSetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn, sharedMemBytes);
     kernel.dynamicShared = sharedMemBytes;
   }
+  kernel.passed = config;
 }

@@ -1,10 +1,21 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { bindStreamDriver, noteKernelUse, Stream } from '@cumem/memory';
+import { type Buffer, bindStreamDriver, noteKernelUse, Stream } from '@cumem/memory';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel } from './kernel.js';
 import { checkLaunchLimits } from './launch-limits.js';
 import { LaunchConfig } from './launch-config.js';
+
+// The device of each stream, read once (Stream.device makes a Device per read).
+const ordinals = new WeakMap<Stream, number>();
+function streamOrdinal(stream: Stream): number {
+  let ordinal = ordinals.get(stream);
+  if (ordinal === undefined) {
+    ordinal = stream.device.ordinal;
+    ordinals.set(stream, ordinal);
+  }
+  return ordinal;
+}
 
 /**
  * Queues `kernel` on `stream` with `config` and `args` (`cuLaunchKernelEx`); returns at once.
@@ -32,10 +43,11 @@ export function launch(stream: Stream, config: LaunchConfig, kernel: Kernel, ...
   if (driver !== kernel.driver) {
     throw new CudaStateError(`the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`);
   }
-  const ordinal = stream.device.ordinal;
-  const packed = packArguments(kernel.name, kernel.argumentInfo, args, stream);
+  const ordinal = streamOrdinal(stream);
+  const used: Buffer[] = [];
+  const packed = packArguments(kernel.name, kernel.layout(), args, stream, used);
   const fn = kernel.functionOn(ordinal);
   checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
-  for (const buffer of packed.buffers) noteKernelUse(buffer);
+  for (let index = 0; index < used.length; index++) noteKernelUse(used[index] as Buffer);
 }
