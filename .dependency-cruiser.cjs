@@ -69,7 +69,8 @@ module.exports = {
     },
     {
       name: 'koffi-only-in-the-ffi-adapter',
-      comment: 'And in the NVRTC loader of compute: NVRTC is not the driver (see packages/compute/README.md).',
+      comment:
+        'And in the NVRTC loader of compute: NVRTC is not the driver (see packages/compute/README.md).',
       severity: 'error',
       from: { pathNot: ['^packages/driver-ffi/', '^packages/compute/src/nvrtc-'] },
       to: { path: 'node_modules/.*koffi' },

@@ -1,6 +1,9 @@
 // The rows of @cumem/compute (issue 23), kept apart from rows.mjs; rows.mjs spreads them into its list.
 
-const calls = (iterations) => ({ protocol: { iterations, reps: 11, warmupReps: 1 }, floorBeforeAndAfter: true });
+const calls = (iterations) => ({
+  protocol: { iterations, reps: 11, warmupReps: 1 },
+  floorBeforeAndAfter: true,
+});
 const noFloor = 'n/a: the C floor does not compile (NVRTC is the same library call for every implementation)';
 
 /** Rows of js/compute.mjs, c/compute.c and python/compute.py (suite `compute`). */
@@ -21,7 +24,8 @@ export const computeRows = [
     id: 'compute.vectorAdd256MiB',
     suite: 'compute',
     unit: 'GB/s',
-    description: 'launch() of add_f32 over 256 MiB vectors (a + b -> out: 768 MiB moved per kernel), 10 per repetition',
+    description:
+      'launch() of add_f32 over 256 MiB vectors (a + b -> out: 768 MiB moved per kernel), 10 per repetition',
     checks: ['ffi', 'napi'].map((impl) => ({ impl, kind: 'minRatio', value: 0.98 })),
   },
   {
@@ -29,7 +33,8 @@ export const computeRows = [
     protocol: { iterations: 2, reps: 11, warmupReps: 1 },
     suite: 'compute',
     unit: 'us',
-    description: 'Program.compile(ptx) of a small C++ kernel with the compile cache cleared (NVRTC each time), load included',
+    description:
+      'Program.compile(ptx) of a small C++ kernel with the compile cache cleared (NVRTC each time), load included',
     notApplicable: { c: noFloor },
     checks: [],
   },
@@ -38,7 +43,8 @@ export const computeRows = [
     protocol: { iterations: 1000, reps: 11, warmupReps: 1 },
     suite: 'compute',
     unit: 'us',
-    description: 'Program.compile(ptx) of the same kernel again: a cache hit, cuLibraryLoadData of its PTX included',
+    description:
+      'Program.compile(ptx) of the same kernel again: a cache hit, cuLibraryLoadData of its PTX included',
     notApplicable: { c: noFloor, cudaCore: 'n/a: cuda.core keeps no compile cache' },
     checks: ['ffi', 'napi'].map((impl) => ({ impl, kind: 'max', value: 1000 })),
   },

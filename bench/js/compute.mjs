@@ -58,7 +58,10 @@ await suite.row('compute.launchEmpty5Args', 'ns', () => {
   const { samples, protocol } = callsNs(batch, LAUNCH_ITERATIONS);
   a.close();
   b.close();
-  return result(samples, 'ns', { protocol, via: `${options.driver}: launch(stream, config, kernel, 2 Buffers, 3 scalars)` });
+  return result(samples, 'ns', {
+    protocol,
+    via: `${options.driver}: launch(stream, config, kernel, 2 Buffers, 3 scalars)`,
+  });
 });
 
 await suite.row('compute.vectorAdd256MiB', 'GB/s', () => {
@@ -91,12 +94,20 @@ function compileBatch(fresh) {
 
 await suite.row('compute.nvrtcCompileUncached', 'us', () => {
   const { samples, protocol } = callsNs(compileBatch(true), COMPILE_UNCACHED_ITERATIONS);
-  return result(samples.map((ns) => ns / 1000), 'us', { protocol, via: 'Program.compile(ptx), cache cleared' });
+  return result(
+    samples.map((ns) => ns / 1000),
+    'us',
+    { protocol, via: 'Program.compile(ptx), cache cleared' },
+  );
 });
 
 await suite.row('compute.nvrtcCompileCached', 'us', () => {
   const { samples, protocol } = callsNs(compileBatch(false), COMPILE_CACHED_ITERATIONS);
-  return result(samples.map((ns) => ns / 1000), 'us', { protocol, via: 'Program.compile(ptx), cached (includes the cuLibraryLoadData)' });
+  return result(
+    samples.map((ns) => ns / 1000),
+    'us',
+    { protocol, via: 'Program.compile(ptx), cached (includes the cuLibraryLoadData)' },
+  );
 });
 
 code.close();

@@ -32,7 +32,16 @@ const tensor = pool.allocate(n * 4, { stream });
 pixels.copyFrom(images, { stream }); // the pageable upload
 const mean = [0.485, 0.456, 0.406].map(float32);
 const std = [0.229, 0.224, 0.225].map(float32);
-launch(stream, new LaunchConfig({ grid: Math.ceil(n / 256), block: 256 }), normalize, pixels, tensor, uint32(n), ...mean, ...std);
+launch(
+  stream,
+  new LaunchConfig({ grid: Math.ceil(n / 256), block: 256 }),
+  normalize,
+  pixels,
+  tensor,
+  uint32(n),
+  ...mean,
+  ...std,
+);
 // Closing the input right after the launch is safe: cumem frees it only once the kernel has read it.
 pixels.close();
 

@@ -14,7 +14,12 @@ import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-argument
  * holding a Buffer under `ownerMemoryBuffer` with an `address`, such as interop-arrow's
  * `CudaBuffer`) passes its address; a wrapped scalar its value; a bigint a 64-bit integer.
  */
-export type KernelArgument = Buffer | StridedMemoryView | KernelScalar | bigint | { readonly address: bigint };
+export type KernelArgument =
+  | Buffer
+  | StridedMemoryView
+  | KernelScalar
+  | bigint
+  | { readonly address: bigint };
 
 /** Where a kernel's arguments go: reused across launches when the driver reports the layout. */
 export interface ArgumentLayout {
@@ -39,7 +44,11 @@ function heldBuffer(value: unknown): Buffer | null {
 }
 
 /** The memory (and its address) an argument passes, or null for a scalar. Checks it is usable. */
-function memoryOf(value: unknown, index: number, stream: Stream): { buffer: Buffer | null; address: bigint } | null {
+function memoryOf(
+  value: unknown,
+  index: number,
+  stream: Stream,
+): { buffer: Buffer | null; address: bigint } | null {
   let buffer: Buffer | null;
   let address: bigint;
   let what: string;
@@ -59,15 +68,19 @@ function memoryOf(value: unknown, index: number, stream: Stream): { buffer: Buff
     buffer = heldBuffer(value);
     if (buffer === null) return null;
     const claimed = (value as { address?: unknown }).address;
-    if (typeof claimed !== 'bigint') throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
-    if ((value as { isClosed?: unknown }).isClosed === true) throw CudaStateError.closed(`buffer passed as argument ${index}`);
+    if (typeof claimed !== 'bigint')
+      throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
+    if ((value as { isClosed?: unknown }).isClosed === true)
+      throw CudaStateError.closed(`buffer passed as argument ${index}`);
     address = claimed;
     what = 'CudaBuffer';
   }
   if (buffer === null) return { buffer, address };
   if (buffer.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
   if (!buffer.isDeviceAccessible) {
-    throw new TypeError(`argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`);
+    throw new TypeError(
+      `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
+    );
   }
   if (!bufferReachableOn(stream, buffer, true)) {
     throw new CudaStateError(
@@ -79,10 +92,15 @@ function memoryOf(value: unknown, index: number, stream: Stream): { buffer: Buff
 
 function refuse(value: unknown, index: number): never {
   if (typeof value === 'number') {
-    const hint = Number.isInteger(value) ? 'int32(x), uint32(x), int64(x) or uint64(x)' : 'float32(x) or float64(x)';
-    throw new TypeError(`argument ${index} is a plain number (${value}): its C type is unknown, wrap it in ${hint}`);
+    const hint = Number.isInteger(value)
+      ? 'int32(x), uint32(x), int64(x) or uint64(x)'
+      : 'float32(x) or float64(x)';
+    throw new TypeError(
+      `argument ${index} is a plain number (${value}): its C type is unknown, wrap it in ${hint}`,
+    );
   }
-  if (typeof value === 'boolean') throw new TypeError(`argument ${index} is a plain boolean: wrap it in bool(x)`);
+  if (typeof value === 'boolean')
+    throw new TypeError(`argument ${index} is a plain boolean: wrap it in bool(x)`);
   throw new TypeError(
     `argument ${index} must be a Buffer, StridedMemoryView, CudaBuffer, bigint or a scalar wrapper, got ${describeValue(value)}`,
   );
@@ -95,7 +113,13 @@ function sizeOf(value: unknown, index: number, stream: Stream): number {
   return 8;
 }
 
-function mismatch(kernelName: string, index: number, label: string, size: number, expected: number): RangeError {
+function mismatch(
+  kernelName: string,
+  index: number,
+  label: string,
+  size: number,
+  expected: number,
+): RangeError {
   return new RangeError(
     `argument ${index} (${label}, ${size} bytes) does not match ${kernelName}'s parameter ${index} of ${expected} bytes`,
   );
@@ -185,7 +209,15 @@ export function packArguments(
     }
     for (let index = 0; index < args.length; index++) {
       const parameter = parameters[index] as KernelParameterInfo;
-      const buffer = writeArgument(view, parameter.offset, parameter.size, args[index], index, stream, kernelName);
+      const buffer = writeArgument(
+        view,
+        parameter.offset,
+        parameter.size,
+        args[index],
+        index,
+        stream,
+        kernelName,
+      );
       if (buffer !== null) used.push(buffer);
     }
     return { bytes: layout.bytes, offsets };

@@ -41,7 +41,11 @@ export interface KernelOccupancy {
    * Blocks of `blockSize` threads that can be resident on one multiprocessor at once, with
    * `dynamicSharedMemBytes` of dynamic shared memory each (default 0), on `device` (default 0).
    */
-  maxActiveBlocksPerMultiprocessor(blockSize: number, dynamicSharedMemBytes?: number, device?: Device | number): number;
+  maxActiveBlocksPerMultiprocessor(
+    blockSize: number,
+    dynamicSharedMemBytes?: number,
+    device?: Device | number,
+  ): number;
   /**
    * The block size that maximizes occupancy (at most `blockSizeLimit` threads; 0, the default:
    * the kernel's limit) with `dynamicSharedMemBytes` per block (default 0), and the smallest
@@ -79,7 +83,11 @@ export class Kernel {
     this.#handle = handle;
     this.driver = driver;
     this.occupancy = Object.freeze({
-      maxActiveBlocksPerMultiprocessor: (blockSize: number, dynamicSharedMemBytes = 0, device: Device | number = 0) => {
+      maxActiveBlocksPerMultiprocessor: (
+        blockSize: number,
+        dynamicSharedMemBytes = 0,
+        device: Device | number = 0,
+      ) => {
         checkInteger(blockSize, 'blockSize');
         if (blockSize < 1) throw new RangeError(`blockSize must be positive, got ${blockSize}`);
         checkSize(dynamicSharedMemBytes, 'dynamicSharedMemBytes');
@@ -132,7 +140,9 @@ export class Kernel {
   get numArguments(): number {
     const info = this.argumentInfo;
     if (info === null) {
-      throw new NotSupportedError('numArguments needs cuFuncGetParamInfo, which drivers older than CUDA 12.4 lack');
+      throw new NotSupportedError(
+        'numArguments needs cuFuncGetParamInfo, which drivers older than CUDA 12.4 lack',
+      );
     }
     return info.length;
   }
@@ -160,10 +170,12 @@ export class Kernel {
 
   private ordinalOf(device: unknown): number {
     const ordinal: unknown = Device.isInstance(device) ? device.ordinal : device;
-    if (typeof ordinal !== 'number') throw new TypeError(`device must be a Device or an ordinal, got ${describeValue(device)}`);
+    if (typeof ordinal !== 'number')
+      throw new TypeError(`device must be a Device or an ordinal, got ${describeValue(device)}`);
     checkSize(ordinal, 'device');
     const count = this.driver.deviceGetCount();
-    if (ordinal >= count) throw new RangeError(`device ${ordinal} does not exist: the driver reports ${count} device(s)`);
+    if (ordinal >= count)
+      throw new RangeError(`device ${ordinal} does not exist: the driver reports ${count} device(s)`);
     return ordinal;
   }
 

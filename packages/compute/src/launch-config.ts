@@ -3,7 +3,11 @@
 import { checkOptions, type Dimensions, describeValue } from '@cumem/core-types';
 
 /** One to three dimensions: a number is `[x, 1, 1]`, `[x, y]` is `[x, y, 1]`. */
-export type DimensionsArgument = number | readonly [number] | readonly [number, number] | readonly [number, number, number];
+export type DimensionsArgument =
+  | number
+  | readonly [number]
+  | readonly [number, number]
+  | readonly [number, number, number];
 
 /** What `new LaunchConfig` takes. */
 export interface LaunchConfigOptions {
@@ -22,7 +26,9 @@ const largestDimension = 2 ** 32 - 1;
 function dimensions(value: unknown, name: string): Dimensions {
   const list = typeof value === 'number' ? [value] : value;
   if (!Array.isArray(list) || list.length < 1 || list.length > 3) {
-    throw new TypeError(`${name} must be a number or an array of 1 to 3 numbers, got ${describeValue(value)}`);
+    throw new TypeError(
+      `${name} must be a number or an array of 1 to 3 numbers, got ${describeValue(value)}`,
+    );
   }
   const axes = ['x', 'y', 'z'];
   const result = [1, 1, 1];
@@ -31,7 +37,9 @@ function dimensions(value: unknown, name: string): Dimensions {
       throw new TypeError(`${name}.${axes[axis]} must be a number, got ${describeValue(extent)}`);
     }
     if (!Number.isInteger(extent) || extent < 1 || extent > largestDimension) {
-      throw new RangeError(`${name}.${axes[axis]} must be an integer from 1 to ${largestDimension}, got ${extent}`);
+      throw new RangeError(
+        `${name}.${axes[axis]} must be an integer from 1 to ${largestDimension}, got ${extent}`,
+      );
     }
     result[axis] = extent;
   });
@@ -63,7 +71,9 @@ export class LaunchConfig {
       throw new TypeError(`sharedMemBytes must be a number, got ${describeValue(sharedMemBytes)}`);
     }
     if (!Number.isInteger(sharedMemBytes) || sharedMemBytes < 0 || sharedMemBytes > largestDimension) {
-      throw new RangeError(`sharedMemBytes must be an integer from 0 to ${largestDimension}, got ${sharedMemBytes}`);
+      throw new RangeError(
+        `sharedMemBytes must be an integer from 0 to ${largestDimension}, got ${sharedMemBytes}`,
+      );
     }
     this.sharedMemBytes = sharedMemBytes;
     this.cluster = cluster === undefined ? null : dimensions(cluster, 'cluster');

@@ -92,22 +92,31 @@ export function checkLaunchLimits(
   for (let axis = 0; axis < 3; axis++) {
     const name = 'xyz'[axis];
     if ((block[axis] as number) > (device.block[axis] as number)) {
-      throw new RangeError(`block.${name} ${block[axis]} is over device ${ordinal}'s limit of ${device.block[axis]}`);
+      throw new RangeError(
+        `block.${name} ${block[axis]} is over device ${ordinal}'s limit of ${device.block[axis]}`,
+      );
     }
     if ((grid[axis] as number) > (device.grid[axis] as number)) {
-      throw new RangeError(`grid.${name} ${grid[axis]} is over device ${ordinal}'s limit of ${device.grid[axis]}`);
+      throw new RangeError(
+        `grid.${name} ${grid[axis]} is over device ${ordinal}'s limit of ${device.grid[axis]}`,
+      );
     }
   }
   const threads = block[0] * block[1] * block[2];
   const most = Math.min(device.threads, kernel.threads);
   if (threads > most) {
-    throw new RangeError(`a block of ${threads} threads is over ${kernelName}'s limit of ${most} on device ${ordinal}`);
+    throw new RangeError(
+      `a block of ${threads} threads is over ${kernelName}'s limit of ${most} on device ${ordinal}`,
+    );
   }
   if (cluster !== null) {
-    if (!device.clusters) throw new NotSupportedError(`device ${ordinal} cannot launch thread-block clusters`);
+    if (!device.clusters)
+      throw new NotSupportedError(`device ${ordinal} cannot launch thread-block clusters`);
     const blocks = cluster[0] * cluster[1] * cluster[2];
     if (blocks > portableClusterBlocks) {
-      throw new RangeError(`a cluster of ${blocks} blocks is over the portable limit of ${portableClusterBlocks}`);
+      throw new RangeError(
+        `a cluster of ${blocks} blocks is over the portable limit of ${portableClusterBlocks}`,
+      );
     }
   }
   if (sharedMemBytes > kernel.dynamicShared) {

@@ -3,8 +3,8 @@ import { CudaStateError, describeValue } from '@cumem/core-types';
 import { type Buffer, bindStreamDriver, noteKernelUse, Stream } from '@cumem/memory';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel } from './kernel.js';
-import { checkLaunchLimits } from './launch-limits.js';
 import { LaunchConfig } from './launch-config.js';
+import { checkLaunchLimits } from './launch-limits.js';
 
 // The device of each stream, read once (Stream.device makes a Device per read).
 const ordinals = new WeakMap<Stream, number>();
@@ -34,14 +34,24 @@ function streamOrdinal(stream: Stream): number {
  *   of another driver, NotSupportedError for clusters on a device without them, CudaError from
  *   the driver (`call` `'cuLaunchKernelEx'`; faults surface at the next synchronization).
  */
-export function launch(stream: Stream, config: LaunchConfig, kernel: Kernel, ...args: KernelArgument[]): void {
-  if (!(stream instanceof Stream)) throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
+export function launch(
+  stream: Stream,
+  config: LaunchConfig,
+  kernel: Kernel,
+  ...args: KernelArgument[]
+): void {
+  if (!(stream instanceof Stream))
+    throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
   if (stream.isClosed) throw CudaStateError.closed('Stream');
-  if (!(config instanceof LaunchConfig)) throw new TypeError(`config must be a LaunchConfig, got ${describeValue(config)}`);
-  if (!(kernel instanceof Kernel)) throw new TypeError(`kernel must be a Kernel, got ${describeValue(kernel)}`);
+  if (!(config instanceof LaunchConfig))
+    throw new TypeError(`config must be a LaunchConfig, got ${describeValue(config)}`);
+  if (!(kernel instanceof Kernel))
+    throw new TypeError(`kernel must be a Kernel, got ${describeValue(kernel)}`);
   const driver = bindStreamDriver(stream);
   if (driver !== kernel.driver) {
-    throw new CudaStateError(`the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`);
+    throw new CudaStateError(
+      `the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`,
+    );
   }
   const ordinal = streamOrdinal(stream);
   const used: Buffer[] = [];

@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceAttribute } from '@cumem/core-types';
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { describeEachDriver, describeEachDriverWithDevices, referenceKernelsPTX } from '@cumem/testing/vitest';
+import {
+  describeEachDriver,
+  describeEachDriverWithDevices,
+  referenceKernelsPTX,
+} from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
 import { float32, LaunchConfig, launch, ObjectCode, uint32 } from './index.js';
@@ -30,7 +34,14 @@ const nvcc = findNvcc();
 function fillAndCheck(code: ObjectCode, ordinal: number, value: number): void {
   const stream = Stream.create(ordinal);
   const out = new DeviceMemoryResource(ordinal).allocate(4096 * 4, { stream });
-  launch(stream, new LaunchConfig({ grid: 32, block: 128 }), code.getKernel('fill_f32'), out, float32(value), uint32(4096));
+  launch(
+    stream,
+    new LaunchConfig({ grid: 32, block: 128 }),
+    code.getKernel('fill_f32'),
+    out,
+    float32(value),
+    uint32(4096),
+  );
   stream.sync();
   const host = new Float32Array(4096);
   out.copyTo(host);
@@ -50,7 +61,11 @@ describeEachDriver(
       try {
         writeFileSync(join(directory, 'kernels.ptx'), referenceKernelsPTX);
         const output = join(directory, `kernels.${kind}`);
-        execFileSync(nvcc as string, [`-${kind}`, `-arch=${arch}`, '-o', output, join(directory, 'kernels.ptx')], { stdio: 'pipe' });
+        execFileSync(
+          nvcc as string,
+          [`-${kind}`, `-arch=${arch}`, '-o', output, join(directory, 'kernels.ptx')],
+          { stdio: 'pipe' },
+        );
         return new Uint8Array(readFileSync(output));
       } finally {
         rmSync(directory, { recursive: true, force: true });

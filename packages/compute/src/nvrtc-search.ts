@@ -39,7 +39,8 @@ export function nvrtcCandidates(env: NodeJS.ProcessEnv = process.env, explicit?:
   if (explicit) candidates.push(explicit);
   const directories: string[] = [];
   for (const root of [env.CUDA_HOME, env.CUDA_PATH, '/usr/local/cuda']) {
-    if (root) directories.push(join(root, 'lib64'), join(root, 'lib'), join(root, 'targets', 'x86_64-linux', 'lib'));
+    if (root)
+      directories.push(join(root, 'lib64'), join(root, 'lib'), join(root, 'targets', 'x86_64-linux', 'lib'));
   }
   for (const site of pythonSitePackages(env)) {
     directories.push(join(site, 'nvidia', 'cu13', 'lib'), join(site, 'nvidia', 'cuda_nvrtc', 'lib'));

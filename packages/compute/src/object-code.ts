@@ -49,7 +49,12 @@ export class ObjectCode {
   readonly #names: Readonly<Record<string, string>>;
 
   /** @internal Use {@link ObjectCode.fromPTX}, {@link ObjectCode.fromCubin} or {@link ObjectCode.fromFatbin}. */
-  constructor(token: symbol, codeType: CodeType, image: Uint8Array, names: Readonly<Record<string, string>> = {}) {
+  constructor(
+    token: symbol,
+    codeType: CodeType,
+    image: Uint8Array,
+    names: Readonly<Record<string, string>> = {},
+  ) {
     if (token !== constructionToken) throw new TypeError('use ObjectCode.fromPTX, fromCubin or fromFatbin');
     this.codeType = codeType;
     this.#names = names;
@@ -92,7 +97,11 @@ export class ObjectCode {
   }
 
   /** @internal What Program.compile made: PTX text (without its NUL) or a cubin, and its lowered names. */
-  static fromCompiled(target: 'ptx' | 'cubin', image: Uint8Array, names: Readonly<Record<string, string>>): ObjectCode {
+  static fromCompiled(
+    target: 'ptx' | 'cubin',
+    image: Uint8Array,
+    names: Readonly<Record<string, string>>,
+  ): ObjectCode {
     if (target === 'cubin') {
       checkCubin(image);
       return new ObjectCode(constructionToken, 'cubin', image.slice(), names);

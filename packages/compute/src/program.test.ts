@@ -6,9 +6,18 @@ import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
+import {
+  CompileError,
+  clearCompileCache,
+  float32,
+  int32,
+  LaunchConfig,
+  launch,
+  Program,
+  uint32,
+} from './index.js';
 import { loadNvrtc } from './nvrtc-library.js';
 import { nvrtcCandidates } from './nvrtc-search.js';
-import { CompileError, clearCompileCache, float32, int32, LaunchConfig, launch, Program, uint32 } from './index.js';
 
 /** Why NVRTC cannot be used here, or undefined when it loads. */
 function nvrtcProblem(): string | undefined {
@@ -22,7 +31,9 @@ function nvrtcProblem(): string | undefined {
 }
 const problem = nvrtcProblem();
 // Where a CUDA toolkit is installed, NVRTC must load: a skip there would hide a loader bug.
-const toolkit = ['CUDA_HOME', 'CUDA_PATH'].some((name) => process.env[name]) || existsSync('/usr/local/cuda/lib64/libnvrtc.so');
+const toolkit =
+  ['CUDA_HOME', 'CUDA_PATH'].some((name) => process.env[name]) ||
+  existsSync('/usr/local/cuda/lib64/libnvrtc.so');
 
 const scaleSource = `
 extern "C" __global__ void scale_f32(float *x, float a, unsigned n) {
@@ -78,7 +89,14 @@ describeEachDriver(adapters, 'Program', (entry) => {
   it('loads a PTX program as the driver compiles it', () => {
     const code = new Program(referenceKernelsPTX, 'ptx').compile('ptx');
     const out = pool.allocate(64 * 4);
-    launch(stream, new LaunchConfig({ grid: 1, block: 64 }), code.getKernel('fill_f32'), out, float32(9), uint32(64));
+    launch(
+      stream,
+      new LaunchConfig({ grid: 1, block: 64 }),
+      code.getKernel('fill_f32'),
+      out,
+      float32(9),
+      uint32(64),
+    );
     stream.sync();
     const host = new Float32Array(64);
     out.copyTo(host);
@@ -88,7 +106,10 @@ describeEachDriver(adapters, 'Program', (entry) => {
   });
 
   const withNvrtc = problem !== undefined && !(toolkit && !entry.isReference) ? it.skip : it;
-  const title = (text: string) => (problem === undefined || (toolkit && !entry.isReference) ? text : `${text} — skipped: not applicable: ${problem}`);
+  const title = (text: string) =>
+    problem === undefined || (toolkit && !entry.isReference)
+      ? text
+      : `${text} — skipped: not applicable: ${problem}`;
 
   withNvrtc(title('compiles C++ to PTX and to a cubin, and runs both'), () => {
     for (const target of entry.isReference ? (['ptx'] as const) : (['ptx', 'cubin'] as const)) {
@@ -96,13 +117,27 @@ describeEachDriver(adapters, 'Program', (entry) => {
       const code = program.compile(target, { nameExpressions: ['fill_t<int>'] });
       const x = pool.allocate(128 * 4);
       x.copyFrom(new Float32Array(128).fill(2));
-      launch(stream, new LaunchConfig({ grid: 1, block: 128 }), code.getKernel('scale_f32'), x, float32(1.5), uint32(128));
+      launch(
+        stream,
+        new LaunchConfig({ grid: 1, block: 128 }),
+        code.getKernel('scale_f32'),
+        x,
+        float32(1.5),
+        uint32(128),
+      );
       stream.sync();
       const host = new Float32Array(128);
       x.copyTo(host);
       expect(host.every((v) => v === 3)).toBe(true);
       if (!entry.isReference) {
-        launch(stream, new LaunchConfig({ grid: 1, block: 128 }), code.getKernel('fill_t<int>'), x, int32(-7), uint32(128));
+        launch(
+          stream,
+          new LaunchConfig({ grid: 1, block: 128 }),
+          code.getKernel('fill_t<int>'),
+          x,
+          int32(-7),
+          uint32(128),
+        );
         stream.sync();
         const ints = new Int32Array(128);
         x.copyTo(ints);

@@ -1,15 +1,9 @@
 // Program: CUDA C++ compiled at run time with NVRTC (cuda.core's `Program`), to PTX (which the
 // driver JIT-compiles for each device) or a cubin for one architecture.
-import {
-  checkOptions,
-  Device,
-  DeviceAttribute,
-  describeValue,
-  NotSupportedError,
-} from '@cumem/core-types';
+import { checkOptions, Device, DeviceAttribute, describeValue, NotSupportedError } from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
-import { CompileError } from './compile-error.js';
 import { type CompiledProgram, cachedCompile, compileKey, storeCompile } from './compile-cache.js';
+import { CompileError } from './compile-error.js';
 import { loadNvrtc, type NvrtcLibrary } from './nvrtc-library.js';
 import { ObjectCode } from './object-code.js';
 
@@ -39,15 +33,19 @@ export interface CompileOptions {
 function checkStrings(value: unknown, name: string): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string' || item.includes('\0'))) {
-    throw new TypeError(`${name} must be an array of strings without NUL characters, got ${describeValue(value)}`);
+    throw new TypeError(
+      `${name} must be an array of strings without NUL characters, got ${describeValue(value)}`,
+    );
   }
   return value as readonly string[];
 }
 
 function architecture(options: ProgramOptions): string {
   if (options.arch !== undefined) {
-    const match = typeof options.arch === 'string' ? /^(?:sm_|compute_)?(\d{2,3}[af]?)$/.exec(options.arch) : null;
-    if (match === null) throw new RangeError(`arch must look like 'sm_90' or '90', got ${describeValue(options.arch)}`);
+    const match =
+      typeof options.arch === 'string' ? /^(?:sm_|compute_)?(\d{2,3}[af]?)$/.exec(options.arch) : null;
+    if (match === null)
+      throw new RangeError(`arch must look like 'sm_90' or '90', got ${describeValue(options.arch)}`);
     return match[1] as string;
   }
   const device = options.device ?? 0;
@@ -78,7 +76,9 @@ export class Program {
    */
   constructor(source: string, codeType: 'c++' | 'ptx', options?: ProgramOptions) {
     if (typeof source !== 'string' || source.includes('\0')) {
-      throw new TypeError(`Program needs the source as a string without NUL characters, got ${describeValue(source)}`);
+      throw new TypeError(
+        `Program needs the source as a string without NUL characters, got ${describeValue(source)}`,
+      );
     }
     if (codeType !== 'c++' && codeType !== 'ptx') {
       throw new TypeError(`codeType must be 'c++' or 'ptx', got ${describeValue(codeType)}`);
@@ -87,7 +87,8 @@ export class Program {
     this.codeType = codeType;
     this.#source = source;
     this.#options = checkStrings(checked.options, 'options');
-    if (checked.name !== undefined && typeof checked.name !== 'string') throw new TypeError('name must be a string');
+    if (checked.name !== undefined && typeof checked.name !== 'string')
+      throw new TypeError('name must be a string');
     if (checked.cacheDirectory !== undefined && typeof checked.cacheDirectory !== 'string') {
       throw new TypeError('cacheDirectory must be a string');
     }
@@ -111,11 +112,14 @@ export class Program {
    *   a 'ptx' program compiled to 'cubin' (that needs nvJitLink); TypeError for bad arguments.
    */
   compile(target: 'ptx' | 'cubin', options?: CompileOptions): ObjectCode {
-    if (target !== 'ptx' && target !== 'cubin') throw new TypeError(`target must be 'ptx' or 'cubin', got ${describeValue(target)}`);
+    if (target !== 'ptx' && target !== 'cubin')
+      throw new TypeError(`target must be 'ptx' or 'cubin', got ${describeValue(target)}`);
     const names = checkStrings(checkOptions(options, 'compile options').nameExpressions, 'nameExpressions');
     if (this.codeType === 'ptx') {
       if (target === 'cubin') {
-        throw new NotSupportedError("compiling PTX to a cubin needs nvJitLink, which cumem does not load yet: load the PTX with compile('ptx') and let the driver compile it");
+        throw new NotSupportedError(
+          "compiling PTX to a cubin needs nvJitLink, which cumem does not load yet: load the PTX with compile('ptx') and let the driver compile it",
+        );
       }
       this.#log = '';
       return ObjectCode.fromPTX(this.#source);
@@ -132,7 +136,8 @@ export class Program {
 
   #compile(nvrtc: NvrtcLibrary, target: 'ptx' | 'cubin', names: readonly string[]): CompiledProgram {
     const check = (result: number, call: string, log = '') => {
-      if (result !== 0) throw new CompileError(`${call} failed: ${nvrtc.getErrorString(result)}`, result, log);
+      if (result !== 0)
+        throw new CompileError(`${call} failed: ${nvrtc.getErrorString(result)}`, result, log);
     };
     const handle: unknown[] = [null];
     check(nvrtc.createProgram(handle, this.#source, this.#name, 0, null, null), 'nvrtcCreateProgram');
@@ -144,10 +149,15 @@ export class Program {
       const result = nvrtc.compileProgram(program, options.length, options);
       const log = this.#readLog(nvrtc, program);
       if (result !== 0) {
-        throw new CompileError(`NVRTC could not compile ${this.#name} for ${gpu}: ${nvrtc.getErrorString(result)}`, result, log);
+        throw new CompileError(
+          `NVRTC could not compile ${this.#name} for ${gpu}: ${nvrtc.getErrorString(result)}`,
+          result,
+          log,
+        );
       }
       const size: unknown[] = [0];
-      const image = target === 'ptx' ? [nvrtc.getPTXSize, nvrtc.getPTX] : [nvrtc.getCUBINSize, nvrtc.getCUBIN];
+      const image =
+        target === 'ptx' ? [nvrtc.getPTXSize, nvrtc.getPTX] : [nvrtc.getCUBINSize, nvrtc.getCUBIN];
       check((image[0] as NvrtcLibrary['getPTXSize'])(program, size), 'nvrtcGetCodeSize', log);
       const bytes = new Uint8Array(Number(size[0]));
       check((image[1] as NvrtcLibrary['getPTX'])(program, bytes), 'nvrtcGetCode', log);

@@ -30,7 +30,9 @@ export const scalarSize: Readonly<Record<ScalarKind, number>> = {
 
 /** True for a value made by one of the scalar wrappers (also of another copy of this package). */
 export function isKernelScalar(value: unknown): value is KernelScalar {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[scalarMarker] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[scalarMarker] === true
+  );
 }
 
 function scalar(kind: ScalarKind, value: number | bigint | boolean): KernelScalar {
@@ -39,7 +41,8 @@ function scalar(kind: ScalarKind, value: number | bigint | boolean): KernelScala
 
 function integer(kind: ScalarKind, value: unknown, low: bigint, high: bigint): KernelScalar {
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw new RangeError(`${kind}() needs an integer, got ${describeValue(value)}`);
+    if (!Number.isInteger(value))
+      throw new RangeError(`${kind}() needs an integer, got ${describeValue(value)}`);
     if (value < Number(low) || value > Number(high)) {
       throw new RangeError(`${kind}() needs an integer in [${low}, ${high}], got ${value}`);
     }

@@ -105,7 +105,11 @@ export interface DriverCompute {
     stream: DriverHandle,
   ): void;
   /** `cuOccupancyMaxActiveBlocksPerMultiprocessor`: blocks of `blockSize` threads that fit on one multiprocessor at once. */
-  occupancyMaxActiveBlocksPerMultiprocessor(fn: DriverHandle, blockSize: number, dynamicSharedMemBytes: number): number;
+  occupancyMaxActiveBlocksPerMultiprocessor(
+    fn: DriverHandle,
+    blockSize: number,
+    dynamicSharedMemBytes: number,
+  ): number;
   /**
    * `cuOccupancyMaxPotentialBlockSize` with a fixed dynamic shared memory size (no callback):
    * the block size that maximizes occupancy, at most `blockSizeLimit` (0: the function's limit),

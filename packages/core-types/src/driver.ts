@@ -1,3 +1,4 @@
+import type { DriverCompute } from './driver-compute.js';
 import type {
   DeviceAttribute,
   MemAdvise,
@@ -8,7 +9,6 @@ import type {
   PointerAttribute,
   PointerHandleAttribute,
 } from './driver-constants.js';
-import type { DriverCompute } from './driver-compute.js';
 import type {
   DevicePointer,
   DriverCapabilities,

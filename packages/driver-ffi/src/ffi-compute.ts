@@ -89,14 +89,24 @@ export function funcGetAttribute(state: DriverState, attribute: number, fn: Driv
   return state.scratch.i32[0] as number;
 }
 
-export function funcSetAttribute(state: DriverState, attribute: number, fn: DriverHandle, value: number): void {
+export function funcSetAttribute(
+  state: DriverState,
+  attribute: number,
+  fn: DriverHandle,
+  value: number,
+): void {
   const set = bound(state.native.cuFuncSetAttribute, 'cuFuncSetAttribute');
   state.check(set(fn, attribute, value), 'cuFuncSetAttribute');
 }
 
-export function funcGetParamInfo(state: DriverState, fn: DriverHandle, index: number): KernelParameterInfo | null {
+export function funcGetParamInfo(
+  state: DriverState,
+  fn: DriverHandle,
+  index: number,
+): KernelParameterInfo | null {
   const get = state.capabilities.kernelParameterInfo ? state.native.cuFuncGetParamInfo : undefined;
-  if (get === undefined) throw new NotSupportedError('funcGetParamInfo needs a CUDA 12.4 driver (cuFuncGetParamInfo)');
+  if (get === undefined)
+    throw new NotSupportedError('funcGetParamInfo needs a CUDA 12.4 driver (cuFuncGetParamInfo)');
   const result = get(fn, index, state.scratch.address, state.scratch.address + 8);
   if (result === invalidValue) return null;
   state.check(result, 'cuFuncGetParamInfo');
@@ -154,6 +164,9 @@ export function occupancyMaxPotentialBlockSize(
   const call = 'cuOccupancyMaxPotentialBlockSize';
   const get = bound(state.native.cuOccupancyMaxPotentialBlockSize, call);
   // No callback: the dynamic shared memory is the same for every block size.
-  state.check(get(state.scratch.address, state.scratch.address + 4, fn, 0, dynamicSharedMemBytes, blockSizeLimit), call);
+  state.check(
+    get(state.scratch.address, state.scratch.address + 4, fn, 0, dynamicSharedMemBytes, blockSizeLimit),
+    call,
+  );
   return { minGridSize: state.scratch.i32[0] as number, blockSize: state.scratch.i32[1] as number };
 }

@@ -196,7 +196,8 @@ export class FfiDriver extends FfiDeviceMembers implements Driver {
   // --- Compute --------------------------------------------------------------------------------
   readonly libraryLoadData: Driver['libraryLoadData'] = (image) =>
     compute.libraryLoadData(this[loaded] ?? this[load](), image);
-  readonly libraryUnload: Driver['libraryUnload'] = (l) => compute.libraryUnload(this[loaded] ?? this[load](), l);
+  readonly libraryUnload: Driver['libraryUnload'] = (l) =>
+    compute.libraryUnload(this[loaded] ?? this[load](), l);
   readonly libraryGetKernel: Driver['libraryGetKernel'] = (l, name) =>
     compute.libraryGetKernel(this[loaded] ?? this[load](), l, name);
   readonly kernelGetFunction: Driver['kernelGetFunction'] = (k) =>
@@ -209,8 +210,11 @@ export class FfiDriver extends FfiDeviceMembers implements Driver {
     compute.funcGetParamInfo(this[loaded] ?? this[load](), f, i);
   readonly launchKernelEx: Driver['launchKernelEx'] = (f, config, bytes, offsets, stream) =>
     compute.launchKernelEx(this[loaded] ?? this[load](), f, config, bytes, offsets, stream);
-  readonly occupancyMaxActiveBlocksPerMultiprocessor: Driver['occupancyMaxActiveBlocksPerMultiprocessor'] = (f, b, s) =>
-    compute.occupancyMaxActiveBlocksPerMultiprocessor(this[loaded] ?? this[load](), f, b, s);
+  readonly occupancyMaxActiveBlocksPerMultiprocessor: Driver['occupancyMaxActiveBlocksPerMultiprocessor'] = (
+    f,
+    b,
+    s,
+  ) => compute.occupancyMaxActiveBlocksPerMultiprocessor(this[loaded] ?? this[load](), f, b, s);
   readonly occupancyMaxPotentialBlockSize: Driver['occupancyMaxPotentialBlockSize'] = (f, s, l) =>
     compute.occupancyMaxPotentialBlockSize(this[loaded] ?? this[load](), f, s, l);
 }

@@ -37,7 +37,11 @@ export function computeMembers(b: NativeBinding): DriverCompute {
     },
     occupancyMaxActiveBlocksPerMultiprocessor: b.occupancyMaxActiveBlocksPerMultiprocessor,
     occupancyMaxPotentialBlockSize: (fn, dynamicSharedMemBytes, blockSizeLimit) => {
-      const [minGridSize, blockSize] = b.occupancyMaxPotentialBlockSize(fn, dynamicSharedMemBytes, blockSizeLimit);
+      const [minGridSize, blockSize] = b.occupancyMaxPotentialBlockSize(
+        fn,
+        dynamicSharedMemBytes,
+        blockSizeLimit,
+      );
       return { minGridSize, blockSize };
     },
   };

@@ -11,8 +11,8 @@ import {
   duplicateDescriptorError,
   type MemAccessDescriptor,
 } from '@cumem/core-types';
-import { computeMembers } from './compute-members.js';
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
+import { computeMembers } from './compute-members.js';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
 

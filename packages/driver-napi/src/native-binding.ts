@@ -114,7 +114,11 @@ export interface NativeBinding extends Pick<Driver, ContractMembers> {
     stream: DriverHandle,
   ): void;
   /** `[minGridSize, blockSize]`. */
-  occupancyMaxPotentialBlockSize(fn: DriverHandle, dynamicSharedMemBytes: number, blockSizeLimit: number): [number, number];
+  occupancyMaxPotentialBlockSize(
+    fn: DriverHandle,
+    dynamicSharedMemBytes: number,
+    blockSizeLimit: number,
+  ): [number, number];
   capabilities(): DriverCapabilities;
   memPoolCreate(
     allocationType: number,

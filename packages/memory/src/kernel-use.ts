@@ -3,8 +3,9 @@
 // the kernel still runs. An explicit close() otherwise frees in the order its caller names (see
 // known-streams.ts); for these buffers it frees as a dropped buffer does: after the work queued
 // so far on every stream cumem knows, the launch's stream among them.
-import type { BufferBase } from './buffer-base.js';
+
 import type { Buffer } from './buffer.js';
+import type { BufferBase } from './buffer-base.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import type { ManagedBuffer } from './managed-buffer.js';
 import type { MemoryResource } from './memory-resource.js';

@@ -3,8 +3,9 @@
 // the fault poisons the context for the rest of the process: later calls in it fail with the same
 // error, which is why this runs alone in its own process.
 // needs: gpu
-import { CudaError } from '@cumem/core-types';
+
 import { LaunchConfig, launch, ObjectCode, uint32 } from '@cumem/compute';
+import { CudaError } from '@cumem/core-types';
 import { referenceKernelsPTX } from '@cumem/testing';
 import { check, memory, setUp } from './support.mjs';
 
@@ -20,7 +21,10 @@ try {
   fault = error;
 }
 check(CudaError.isInstance(fault), `the fault is a CudaError, got ${fault}`);
-check(fault.codeName === 'CUDA_ERROR_ILLEGAL_ADDRESS', `the fault is CUDA_ERROR_ILLEGAL_ADDRESS, got ${fault.codeName}`);
+check(
+  fault.codeName === 'CUDA_ERROR_ILLEGAL_ADDRESS',
+  `the fault is CUDA_ERROR_ILLEGAL_ADDRESS, got ${fault.codeName}`,
+);
 check(fault.call === 'cuStreamSynchronize', `the fault names cuStreamSynchronize, got ${fault.call}`);
 // Poisoned: the next call in the context fails too, typed.
 let after;

@@ -15,7 +15,14 @@ const fill = code.getKernel('fill_f32');
 const n = 1 << 22;
 for (let round = 0; round < 8; round++) {
   let argument = pool.allocate(n * 4, { stream: other });
-  launch(launchStream, new LaunchConfig({ grid: n / 256, block: 256 }), fill, argument, float32(round + 1), uint32(n));
+  launch(
+    launchStream,
+    new LaunchConfig({ grid: n / 256, block: 256 }),
+    fill,
+    argument,
+    float32(round + 1),
+    uint32(n),
+  );
   if (round % 2 === 0) argument.close();
   else {
     argument = undefined;
@@ -27,7 +34,10 @@ for (let round = 0; round < 8; round++) {
   launchStream.sync();
   const head = new Uint8Array(64);
   next.slice(0, 64).copyTo(head);
-  check(head.every((byte) => byte === 0), `round ${round}: the new allocation shows the kernel's writes`);
+  check(
+    head.every((byte) => byte === 0),
+    `round ${round}: the new allocation shows the kernel's writes`,
+  );
   next.close();
 }
 code.close();

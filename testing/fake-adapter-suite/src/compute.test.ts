@@ -39,7 +39,13 @@ describeOverFake('compute', (fake) => {
     new DataView(bytes.buffer).setBigUint64(0, 0x1234_5678_9abcn, true);
     const offsets = Uint32Array.of(0, 8, 12);
     const stream = driver.streamCreate(1, 0);
-    driver.launchKernelEx(fn, { grid: [3, 2, 5], block: [64, 2, 1], sharedMemBytes: 128, cluster: null }, bytes, offsets, stream);
+    driver.launchKernelEx(
+      fn,
+      { grid: [3, 2, 5], block: [64, 2, 1], sharedMemBytes: 128, cluster: null },
+      bytes,
+      offsets,
+      stream,
+    );
     expect(fake.last()).toMatchObject({
       symbol: 'cuLaunchKernelEx',
       pointer: 0x1234_5678_9abcn,
@@ -51,7 +57,13 @@ describeOverFake('compute', (fake) => {
       count: 2001,
       extra: -1,
     });
-    driver.launchKernelEx(fn, { grid: [4, 2, 1], block: [32, 1, 1], sharedMemBytes: 0, cluster: [2, 1, 1] }, bytes, offsets, stream);
+    driver.launchKernelEx(
+      fn,
+      { grid: [4, 2, 1], block: [32, 1, 1], sharedMemBytes: 0, cluster: [2, 1, 1] },
+      bytes,
+      offsets,
+      stream,
+    );
     // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (4) with clusterDim 2 x 1 x 1.
     expect(fake.last()).toMatchObject({ symbol: 'cuLaunchKernelEx', advice: 4, extra: 4_020_101 });
     driver.streamDestroy(stream);
@@ -61,7 +73,9 @@ describeOverFake('compute', (fake) => {
     const driver = fake.driver();
     driver.contextSetCurrent(driver.primaryContextRetain(0));
     const garbage = new TextEncoder().encode('garbage\0');
-    expect(() => driver.libraryLoadData(garbage)).toThrow(expect.objectContaining({ code: 218, call: 'cuLibraryLoadData' }));
+    expect(() => driver.libraryLoadData(garbage)).toThrow(
+      expect.objectContaining({ code: 218, call: 'cuLibraryLoadData' }),
+    );
     const library = driver.libraryLoadData(ptx);
     let error: unknown;
     try {

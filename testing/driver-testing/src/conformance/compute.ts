@@ -1,4 +1,9 @@
-import { CudaError, FunctionAttribute, type KernelLaunchConfig, LaunchDeviceAttribute } from '@cumem/core-types';
+import {
+  CudaError,
+  FunctionAttribute,
+  type KernelLaunchConfig,
+  LaunchDeviceAttribute,
+} from '@cumem/core-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceKernelsPTX } from '../reference/builtin-kernels-ptx.js';
 import type { SuiteContext } from './suite-context.js';
@@ -45,7 +50,9 @@ export function computeCases(suite: SuiteContext): void {
     it('loads PTX and reads a kernel attributes in the current context', () => {
       const threads = suite.driver.funcGetAttribute(FunctionAttribute.MaxThreadsPerBlock, fill);
       expect(threads).toBeGreaterThan(0);
-      expect(threads).toBeLessThanOrEqual(suite.driver.deviceGetAttribute(LaunchDeviceAttribute.MaxThreadsPerBlock, suite.device));
+      expect(threads).toBeLessThanOrEqual(
+        suite.driver.deviceGetAttribute(LaunchDeviceAttribute.MaxThreadsPerBlock, suite.device),
+      );
       expect(suite.driver.funcGetAttribute(FunctionAttribute.NumRegs, fill)).toBeGreaterThanOrEqual(0);
       expect(suite.driver.funcGetAttribute(FunctionAttribute.SharedSizeBytes, fill)).toBe(0);
     });
@@ -102,7 +109,10 @@ export function computeCases(suite: SuiteContext): void {
     });
 
     it('raises the dynamic shared memory limit up to the opt-in limit', () => {
-      const optIn = suite.driver.deviceGetAttribute(LaunchDeviceAttribute.MaxSharedMemoryPerBlockOptin, suite.device);
+      const optIn = suite.driver.deviceGetAttribute(
+        LaunchDeviceAttribute.MaxSharedMemoryPerBlockOptin,
+        suite.device,
+      );
       const fn = suite.driver.kernelGetFunction(suite.driver.libraryGetKernel(library, 'reverse_block_u32'));
       suite.driver.funcSetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn, optIn);
       expect(suite.driver.funcGetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn)).toBe(optIn);
@@ -118,10 +128,16 @@ export function computeCases(suite: SuiteContext): void {
     });
 
     it('refuses an unknown kernel name and PTX it cannot compile', () => {
-      expectCudaError(() => suite.driver.libraryGetKernel(library, 'no_such_kernel'), 'cuLibraryGetKernel', 'CUDA_ERROR_NOT_FOUND');
+      expectCudaError(
+        () => suite.driver.libraryGetKernel(library, 'no_such_kernel'),
+        'cuLibraryGetKernel',
+        'CUDA_ERROR_NOT_FOUND',
+      );
       let thrown: unknown;
       try {
-        suite.driver.libraryUnload(suite.driver.libraryLoadData(nulTerminated('.version 7.8\n.target sm_75\nnot ptx')));
+        suite.driver.libraryUnload(
+          suite.driver.libraryLoadData(nulTerminated('.version 7.8\n.target sm_75\nnot ptx')),
+        );
       } catch (error) {
         thrown = error;
       }

@@ -92,7 +92,9 @@ export const builtinKernels: ReadonlyMap<string, BuiltinKernel> = new Map<string
         for (let block = 0; block < blocks; block++) {
           const base = block * width * 4;
           const values = Array.from({ length: width }, (_, t) => data.getUint32(base + t * 4, true));
-          values.reverse().forEach((value, t) => data.setUint32(base + t * 4, value, true));
+          values.reverse().forEach((value, t) => {
+            data.setUint32(base + t * 4, value, true);
+          });
         }
       },
     },

@@ -36,8 +36,21 @@ export function imageKind(image: Uint8Array): ImageKind {
 }
 
 const typeSizes: Readonly<Record<string, number>> = {
-  u8: 1, s8: 1, b8: 1, u16: 2, s16: 2, b16: 2, f16: 2,
-  u32: 4, s32: 4, b32: 4, f32: 4, u64: 8, s64: 8, b64: 8, f64: 8,
+  u8: 1,
+  s8: 1,
+  b8: 1,
+  u16: 2,
+  s16: 2,
+  b16: 2,
+  f16: 2,
+  u32: 4,
+  s32: 4,
+  b32: 4,
+  f32: 4,
+  u64: 8,
+  s64: 8,
+  b64: 8,
+  f64: 8,
 };
 
 const entryPattern = /\.entry\s+([A-Za-z_$%][\w$]*)\s*\(([^)]*)\)/g;

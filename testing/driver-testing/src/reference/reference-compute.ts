@@ -51,7 +51,8 @@ export abstract class ReferenceCompute extends ReferencePeers {
   libraryUnload(library: DriverHandle): void {
     if (!this.libraries.delete(library)) throw cudaError('cuLibraryUnload', 'CUDA_ERROR_INVALID_HANDLE');
     for (const [handle, kernel] of this.kernels) if (kernel.library === library) this.kernels.delete(handle);
-    for (const [handle, fn] of this.functions) if (fn.kernel.library === library) this.functions.delete(handle);
+    for (const [handle, fn] of this.functions)
+      if (fn.kernel.library === library) this.functions.delete(handle);
   }
   libraryGetKernel(library: DriverHandle, name: string): DriverHandle {
     const entries = this.libraries.get(library);
@@ -66,7 +67,8 @@ export abstract class ReferenceCompute extends ReferencePeers {
     const device = this.state.requireContext('cuKernelGetFunction');
     const record = this.kernels.get(kernel);
     if (record === undefined) throw cudaError('cuKernelGetFunction', 'CUDA_ERROR_INVALID_HANDLE');
-    for (const [handle, fn] of this.functions) if (fn.kernel === record && fn.device === device) return handle;
+    for (const [handle, fn] of this.functions)
+      if (fn.kernel === record && fn.device === device) return handle;
     const handle = this.state.newHandle();
     this.functions.set(handle, { kernel: record, device, maxDynamicShared: defaultDynamicShared });
     return handle;
@@ -115,7 +117,8 @@ export abstract class ReferenceCompute extends ReferencePeers {
   ): void {
     const call = 'cuLaunchKernelEx';
     const record = this.functionRecord(fn, call);
-    if (this.state.streamDevice(stream, call) !== record.device) throw cudaError(call, 'CUDA_ERROR_INVALID_HANDLE');
+    if (this.state.streamDevice(stream, call) !== record.device)
+      throw cudaError(call, 'CUDA_ERROR_INVALID_HANDLE');
     this.checkGeometry(record, config, call);
     const { parameters } = record.kernel.entry;
     // The driver reads one pointer per parameter: fewer would make it read past the array.
@@ -132,14 +135,23 @@ export abstract class ReferenceCompute extends ReferencePeers {
     }
     const view = new DataView(argumentBytes.buffer, argumentBytes.byteOffset, argumentBytes.byteLength);
     try {
-      builtin.run({ config, parameters: view, offsets: argumentOffsets, memory: this.kernelMemory(record.device) });
+      builtin.run({
+        config,
+        parameters: view,
+        offsets: argumentOffsets,
+        memory: this.kernelMemory(record.device),
+      });
     } catch {
       // A GPU reports the fault at the next synchronization; the reference, which ran the
       // kernel already, reports it from the launch.
       throw cudaError(call, 'CUDA_ERROR_ILLEGAL_ADDRESS');
     }
   }
-  occupancyMaxActiveBlocksPerMultiprocessor(fn: DriverHandle, blockSize: number, dynamicSharedMemBytes: number): number {
+  occupancyMaxActiveBlocksPerMultiprocessor(
+    fn: DriverHandle,
+    blockSize: number,
+    dynamicSharedMemBytes: number,
+  ): number {
     const call = 'cuOccupancyMaxActiveBlocksPerMultiprocessor';
     const record = this.functionRecord(fn, call);
     if (!Number.isInteger(blockSize) || blockSize <= 0 || dynamicSharedMemBytes < 0) {
@@ -181,8 +193,16 @@ export abstract class ReferenceCompute extends ReferencePeers {
   private checkGeometry(record: FunctionRecord, config: KernelLaunchConfig, call: string): void {
     const limit = (attribute: number) => deviceAttribute(attribute, record.device);
     const { grid, block, cluster, sharedMemBytes } = config;
-    const gridLimits = [LaunchDeviceAttribute.MaxGridDimX, LaunchDeviceAttribute.MaxGridDimY, LaunchDeviceAttribute.MaxGridDimZ];
-    const blockLimits = [LaunchDeviceAttribute.MaxBlockDimX, LaunchDeviceAttribute.MaxBlockDimY, LaunchDeviceAttribute.MaxBlockDimZ];
+    const gridLimits = [
+      LaunchDeviceAttribute.MaxGridDimX,
+      LaunchDeviceAttribute.MaxGridDimY,
+      LaunchDeviceAttribute.MaxGridDimZ,
+    ];
+    const blockLimits = [
+      LaunchDeviceAttribute.MaxBlockDimX,
+      LaunchDeviceAttribute.MaxBlockDimY,
+      LaunchDeviceAttribute.MaxBlockDimZ,
+    ];
     for (let axis = 0; axis < 3; axis++) {
       const g = grid[axis] as number;
       const b = block[axis] as number;
