@@ -7,7 +7,12 @@ import { cachedCompile, clearCompileCache, compileKey, storeCompile } from './co
 describe('compile cache', () => {
   const directory = mkdtempSync(join(tmpdir(), 'cumem-compile-cache-'));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
-  const entry = { target: 'ptx' as const, image: Uint8Array.of(1, 2, 3), log: 'ok', loweredNames: { 'f<int>': '_Z1fIiEvv' } };
+  const entry = {
+    target: 'ptx' as const,
+    image: Uint8Array.of(1, 2, 3),
+    log: 'ok',
+    loweredNames: { 'f<int>': '_Z1fIiEvv' },
+  };
 
   it('keys every input apart, also when joined strings would coincide', () => {
     expect(compileKey(['ab', 'c'])).not.toBe(compileKey(['a', 'bc']));
@@ -32,7 +37,10 @@ describe('compile cache', () => {
     const key = compileKey(['damaged']);
     writeFileSync(join(directory, `${key}.json`), '{ not json');
     expect(cachedCompile(key, directory)).toBeUndefined();
-    writeFileSync(join(directory, `${key}.json`), JSON.stringify({ target: 'elf', image: '', log: '', loweredNames: {} }));
+    writeFileSync(
+      join(directory, `${key}.json`),
+      JSON.stringify({ target: 'elf', image: '', log: '', loweredNames: {} }),
+    );
     expect(cachedCompile(key, directory)).toBeUndefined();
   });
 });
