@@ -1,5 +1,5 @@
 import { CudaError, CudaStateError, LaunchDeviceAttribute } from '@cumem/core-types';
-import { type Buffer, DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { type Buffer, DeviceMemoryResource, ownerMemoryBuffer, Stream, useDriver } from '@cumem/memory';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -147,6 +147,20 @@ describeEachDriver(adapters, 'launch', (entry) => {
       view.getBigUint64(16, true),
       view.getUint8(40),
     ]).toEqual([7, 9n, 10n, 0]);
+    // A wrapper holding a Buffer under ownerMemoryBuffer with an address (what interop-arrow's CudaBuffer is).
+    const wrapper = { [ownerMemoryBuffer]: out, address: out.handle + 8n, isClosed: false };
+    launch(stream, new LaunchConfig({ grid: 1, block: 1 }), code.getKernel('write_u32'), wrapper, uint32(55));
+    expect(read(out).getUint32(8, true)).toBe(55);
+    const closedWrapper = { ...wrapper, isClosed: true };
+    expect(() =>
+      launch(
+        stream,
+        new LaunchConfig({ grid: 1, block: 1 }),
+        code.getKernel('write_u32'),
+        closedWrapper,
+        uint32(1),
+      ),
+    ).toThrow(CudaStateError);
     // A raw address as a bigint.
     launch(
       stream,
