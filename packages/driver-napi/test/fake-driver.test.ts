@@ -107,7 +107,12 @@ describeFake(`the addon over a fake libcuda${skipReason ? ` — skipped: ${skipR
           'cuMemPrefetchAsync_v2',
           'cuMemcpyBatchAsync',
           'cuMemcpyBatchAsync_v2',
-        ].concat(['cuMemPrefetchBatchAsync', 'cuMemDiscardBatchAsync', 'cuMemDiscardAndPrefetchBatchAsync']),
+        ].concat([
+          'cuMemPrefetchBatchAsync',
+          'cuMemDiscardBatchAsync',
+          'cuMemDiscardAndPrefetchBatchAsync',
+          'cuFuncGetParamInfo',
+        ]),
         driverVersion: version,
         mode,
         interprocess: process.platform === 'linux',
