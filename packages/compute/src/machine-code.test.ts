@@ -82,7 +82,9 @@ describeEachDriver(
       const code = ObjectCode.fromCubin(compile('cubin'));
       expect(code.codeType).toBe('cubin');
       fillAndCheck(code, 0, 4.5);
-      expect(code.getKernel('fill_f32').attributes().ptxVersion).toBe(0);
+      const major = entry.driver.deviceGetAttribute(DeviceAttribute.ComputeCapabilityMajor, 0);
+      const minor = entry.driver.deviceGetAttribute(DeviceAttribute.ComputeCapabilityMinor, 0);
+      expect(code.getKernel('fill_f32').attributes().binaryVersion).toBe(major * 10 + minor);
       code.close();
     });
 
