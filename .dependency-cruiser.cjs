@@ -1,6 +1,6 @@
 // The layering of cumem, checked by `pnpm lint`:
 //   core-types  <-  driver-kit  <-  driver-ffi / driver-napi (and the reference driver)
-//   core-types  <-  driver-ffi / driver-napi  <-  memory  <-  utils, interop-arrow
+//   core-types  <-  driver-ffi / driver-napi  <-  memory  <-  utils, interop-arrow  <-  compute (memory, utils)
 // Only the adapters talk to libcuda; everything above talks to the `Driver` contract.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -40,7 +40,7 @@ module.exports = {
       comment: 'An adapter stands on core-types alone: never on memory, utils or interop-arrow.',
       severity: 'error',
       from: { path: '^packages/driver-(ffi|napi)/src', pathNot: '\\.test\\.ts$' },
-      to: { path: '^packages/(memory|utils|interop-arrow)/' },
+      to: { path: '^packages/(memory|utils|interop-arrow|compute)/' },
     },
     {
       name: 'adapter-not-imported-by-another-adapter',
@@ -64,13 +64,15 @@ module.exports = {
     {
       name: 'upper-layers-never-load-adapters',
       severity: 'error',
-      from: { path: '^packages/(utils|interop-arrow)/src', pathNot: '\\.test\\.ts$' },
+      from: { path: '^packages/(utils|interop-arrow|compute)/src', pathNot: '\\.test\\.ts$' },
       to: { path: '^packages/driver-(ffi|napi)/' },
     },
     {
       name: 'koffi-only-in-the-ffi-adapter',
+      comment:
+        'And in the NVRTC loader of compute: NVRTC is not the driver (see packages/compute/README.md).',
       severity: 'error',
-      from: { pathNot: '^packages/driver-ffi/' },
+      from: { pathNot: ['^packages/driver-ffi/', '^packages/compute/src/nvrtc-'] },
       to: { path: 'node_modules/.*koffi' },
     },
     {

@@ -17,6 +17,7 @@ const packages = [
   'packages/memory',
   'packages/utils',
   'packages/interop-arrow',
+  'packages/compute',
   'testing/driver-testing',
 ];
 const update = process.argv.includes('--update');

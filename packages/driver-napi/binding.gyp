@@ -16,6 +16,7 @@
         "native/binding-pools.cc",
         "native/binding-staging.cc",
         "native/binding-pool-queries.cc",
+        "native/binding-compute.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",
         "native/driver-loader.cc",

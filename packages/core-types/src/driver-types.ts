@@ -41,6 +41,8 @@ export interface DriverCapabilities {
   readonly interprocess: boolean;
   /** `cuMemGetMemPool` / `cuMemGetDefaultMemPool` (CUDA >= 13.0): name a location's pool, e.g. the host's. */
   readonly memoryPoolQueries: boolean;
+  /** `cuFuncGetParamInfo` (CUDA >= 12.4): kernels report each parameter's offset and size, so launches check their arguments. */
+  readonly kernelParameterInfo: boolean;
 }
 
 /** How the adapter resolves versioned entry points. */

@@ -1,5 +1,13 @@
 export { Device } from './device.js';
 export type { Driver } from './driver.js';
+export {
+  type Dimensions,
+  type DriverCompute,
+  FunctionAttribute,
+  type KernelLaunchConfig,
+  type KernelParameterInfo,
+  LaunchDeviceAttribute,
+} from './driver-compute.js';
 export * from './driver-constants.js';
 export type { DriverPoolQueries } from './driver-pool-queries.js';
 export {

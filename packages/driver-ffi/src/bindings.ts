@@ -5,6 +5,7 @@
 // so a call with the wrong arguments fails to compile. Parameters were copied from cuda.h 13.0;
 // testing/fake-libcuda defines every symbol against that header, so the compiler checks them too.
 
+import { computeEntryPoints } from './bindings-compute.js';
 import { pageableEntryPoints } from './bindings-pageable.js';
 import { poolQueryEntryPoints } from './bindings-pool-queries.js';
 import { entry, optionalEntry, type ParameterKind, type ParameterKinds } from './entry-point-spec.js';
@@ -148,6 +149,7 @@ export const entryPoints = {
   cuMemFreeHost: entry('cuMemFreeHost', 'cuMemFreeHost', 2000, ['handle']),
   ...pageableEntryPoints,
   ...poolQueryEntryPoints,
+  ...computeEntryPoints,
   cuMemAllocManaged: entry('cuMemAllocManaged', 'cuMemAllocManaged', 6000, ['out', 'size_t', 'uint']),
   cuIpcGetMemHandle: entry('cuIpcGetMemHandle', 'cuIpcGetMemHandle', 4010, ['buffer', 'handle']),
   cuIpcOpenMemHandle_v2: entry('cuIpcOpenMemHandle_v2', 'cuIpcOpenMemHandle', 11000, [

@@ -14,6 +14,7 @@ import {
   type MemPoolProperties,
 } from '@cumem/core-types';
 import * as allocations from './ffi-allocations.js';
+import * as compute from './ffi-compute.js';
 import * as copies from './ffi-copies.js';
 import { FfiDeviceMembers, load, loaded } from './ffi-device-members.js';
 import * as managed from './ffi-managed.js';
@@ -198,4 +199,29 @@ export class FfiDriver extends FfiDeviceMembers implements Driver {
     staging.stagedCopyHtoD(this[loaded] ?? this[load](), ...a);
   readonly stagedCopyDtoH: Driver['stagedCopyDtoH'] = (...a) =>
     staging.stagedCopyDtoH(this[loaded] ?? this[load](), ...a);
+
+  // --- Compute --------------------------------------------------------------------------------
+  readonly libraryLoadData: Driver['libraryLoadData'] = (image) =>
+    compute.libraryLoadData(this[loaded] ?? this[load](), image);
+  readonly libraryUnload: Driver['libraryUnload'] = (l) =>
+    compute.libraryUnload(this[loaded] ?? this[load](), l);
+  readonly libraryGetKernel: Driver['libraryGetKernel'] = (l, name) =>
+    compute.libraryGetKernel(this[loaded] ?? this[load](), l, name);
+  readonly kernelGetFunction: Driver['kernelGetFunction'] = (k) =>
+    compute.kernelGetFunction(this[loaded] ?? this[load](), k);
+  readonly funcGetAttribute: Driver['funcGetAttribute'] = (a, f) =>
+    compute.funcGetAttribute(this[loaded] ?? this[load](), a, f);
+  readonly funcSetAttribute: Driver['funcSetAttribute'] = (a, f, v) =>
+    compute.funcSetAttribute(this[loaded] ?? this[load](), a, f, v);
+  readonly funcGetParamInfo: Driver['funcGetParamInfo'] = (f, i) =>
+    compute.funcGetParamInfo(this[loaded] ?? this[load](), f, i);
+  readonly launchKernelEx: Driver['launchKernelEx'] = (f, config, bytes, offsets, stream) =>
+    compute.launchKernelEx(this[loaded] ?? this[load](), f, config, bytes, offsets, stream);
+  readonly occupancyMaxActiveBlocksPerMultiprocessor: Driver['occupancyMaxActiveBlocksPerMultiprocessor'] = (
+    f,
+    b,
+    s,
+  ) => compute.occupancyMaxActiveBlocksPerMultiprocessor(this[loaded] ?? this[load](), f, b, s);
+  readonly occupancyMaxPotentialBlockSize: Driver['occupancyMaxPotentialBlockSize'] = (f, s, l) =>
+    compute.occupancyMaxPotentialBlockSize(this[loaded] ?? this[load](), f, s, l);
 }

@@ -17,6 +17,7 @@ describe('chooseEntryPoints', () => {
     expect(choose(13000, 'auto')).toEqual(
       [
         'cuEventElapsedTime_v2',
+        'cuFuncGetParamInfo',
         'cuMemAdvise_v2',
         'cuMemDiscardAndPrefetchBatchAsync',
         'cuMemDiscardBatchAsync',

@@ -97,6 +97,13 @@ export const optionalEntryPoints: readonly OptionalEntryPoint[] = Object.freeze(
     feeds: 'memoryPoolQueries',
     supersedes: null,
   },
+  {
+    symbol: 'cuFuncGetParamInfo',
+    introduced: 12040,
+    required: false,
+    feeds: 'kernelParameterInfo',
+    supersedes: null,
+  },
 ] as const satisfies readonly OptionalEntryPoint[]);
 
 /**
@@ -141,6 +148,7 @@ export const capabilityRules: Readonly<Record<keyof DriverCapabilities, Capabili
     entryPoints: [['cuMemGetMemPool'], ['cuMemGetDefaultMemPool']],
     legacy: false,
   },
+  kernelParameterInfo: { cuda: 12040, entryPoints: [['cuFuncGetParamInfo']], legacy: false },
 });
 
 /** The optional symbols a driver of `driverVersion` exports: those introduced at or before it. */

@@ -44,6 +44,7 @@ bool ApplyCapabilities(Napi::Env env, DriverState* state) {
   caps.managedMemoryPools = flags.Get("managedMemoryPools").ToBoolean();
   caps.interprocess = flags.Get("interprocess").ToBoolean();
   caps.memoryPoolQueries = flags.Get("memoryPoolQueries").ToBoolean();
+  caps.kernelParameterInfo = flags.Get("kernelParameterInfo").ToBoolean();
   if (env.IsExceptionPending()) return false;
   state->status = LoadStatus::Ready;
   return true;
@@ -81,7 +82,8 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   state->pointerResult = static_cast<uint64_t*>(slot);
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
-                        RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries}) {
+                        RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries,
+                        RegisterCompute}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

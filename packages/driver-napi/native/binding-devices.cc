@@ -23,6 +23,7 @@ Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   out.Set("managedMemoryPools", caps.managedMemoryPools);
   out.Set("interprocess", caps.interprocess);
   out.Set("memoryPoolQueries", caps.memoryPoolQueries);
+  out.Set("kernelParameterInfo", caps.kernelParameterInfo);
   return out;
 }
 

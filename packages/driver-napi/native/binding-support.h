@@ -157,6 +157,7 @@ void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);

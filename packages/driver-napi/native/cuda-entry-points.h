@@ -98,3 +98,13 @@ typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostRegister_v6050))(void *p, size
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemHostUnregister_v4000))(void *p);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetMemPool_v13000))(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetDefaultMemPool_v13000))(CUmemoryPool *pool_out, CUmemLocation *location, CUmemAllocationType type);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuLibraryLoadData_v12000))(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuLibraryUnload_v12000))(CUlibrary library);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuLibraryGetKernel_v12000))(CUkernel *pKernel, CUlibrary library, const char *name);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuKernelGetFunction_v12000))(CUfunction *pFunc, CUkernel kernel);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuFuncGetAttribute_v2020))(int *pi, CUfunction_attribute attrib, CUfunction hfunc);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuFuncSetAttribute_v9000))(CUfunction hfunc, CUfunction_attribute attrib, int value);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuFuncGetParamInfo_v12040))(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuLaunchKernelEx_v11060))(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050))(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuOccupancyMaxPotentialBlockSize_v6050))(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);

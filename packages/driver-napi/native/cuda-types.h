@@ -47,6 +47,7 @@ typedef struct CUmemPoolHandle_st* CUmemoryPool;
 // Only the codes the addon names; the driver returns others, which the enum holds (`: int`).
 typedef enum cudaError_enum : int {
   CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
   CUDA_ERROR_STUB_LIBRARY = 34,
   CUDA_ERROR_NO_DEVICE = 100,
   CUDA_ERROR_INVALID_DEVICE = 101,
@@ -265,6 +266,51 @@ typedef struct CUDA_MEMCPY3D_st {
 } CUDA_MEMCPY3D_v2;
 typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
 
+// Modules, kernels and launches (binding-compute.cc).
+typedef struct CUlib_st* CUlibrary;
+typedef struct CUkern_st* CUkernel;
+typedef struct CUfunc_st* CUfunction;
+typedef enum CUjit_option_enum : int { CU_JIT_MAX_REGISTERS = 0 } CUjit_option;
+typedef enum CUlibraryOption_enum : int { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+typedef enum CUfunction_attribute_enum : int {
+  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} CUfunction_attribute;
+typedef enum CUlaunchAttributeID_enum : int { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 } CUlaunchAttributeID;
+// cuda.h's union has a member per attribute; clusterDim is the one used, programmaticEvent
+// gives the union its 8-byte alignment (it holds a CUevent), as in cuda.h.
+typedef union CUlaunchAttributeValue_union {
+  char pad[64];
+  struct {
+    unsigned int x;
+    unsigned int y;
+    unsigned int z;
+  } clusterDim;
+  struct {
+    CUevent event;
+    int flags;
+    int triggerAtBlockStart;
+  } programmaticEvent;
+} CUlaunchAttributeValue;
+typedef struct CUlaunchAttribute_st {
+  CUlaunchAttributeID id;
+  char pad[4];
+  CUlaunchAttributeValue value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig_st {
+  unsigned int gridDimX;
+  unsigned int gridDimY;
+  unsigned int gridDimZ;
+  unsigned int blockDimX;
+  unsigned int blockDimY;
+  unsigned int blockDimZ;
+  unsigned int sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned int numAttrs;
+} CUlaunchConfig;
+typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+
 // The layouts on LP64 (the only data model the addon is built for), from the CUDA ABI.
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "@cumem/driver-napi is built for 64-bit Linux only");
 static_assert(sizeof(CUresult) == 4 && sizeof(CUmemLocationType) == 4, "CUDA enums are 4 bytes");
@@ -289,3 +335,9 @@ static_assert(sizeof(CUDA_MEMCPY3D) == 200 && offsetof(CUDA_MEMCPY3D, srcMemoryT
                   offsetof(CUDA_MEMCPY3D, srcPitch) == 72 && offsetof(CUDA_MEMCPY3D, dstXInBytes) == 88 &&
                   offsetof(CUDA_MEMCPY3D, dstMemoryType) == 120 && offsetof(CUDA_MEMCPY3D, WidthInBytes) == 176,
               "CUDA_MEMCPY3D");
+static_assert(sizeof(CUlaunchAttributeValue) == 64 && alignof(CUlaunchAttributeValue) == 8 &&
+                  sizeof(CUlaunchAttribute) == 72 && offsetof(CUlaunchAttribute, value) == 8,
+              "CUlaunchAttribute");
+static_assert(sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
+                  offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,
+              "CUlaunchConfig");

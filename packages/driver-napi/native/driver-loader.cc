@@ -164,6 +164,20 @@ void ResolveAll(DriverState* state) {
       !r.Get(&cu.cuEventElapsedTime, "cuEventElapsedTime", 12080, "cuEventElapsedTime_v2", real)) {
     r.Require(&cu.cuEventElapsedTime, "cuEventElapsedTime", 2000, "cuEventElapsedTime");
   }
+  // Compute: optional, so that a libcuda without them (a test double) still loads; every
+  // supported driver (CUDA 12.0 and newer) has all but cuFuncGetParamInfo (12.4).
+  r.Get(&cu.cuLibraryLoadData, "cuLibraryLoadData", 12000, "cuLibraryLoadData", real);
+  r.Get(&cu.cuLibraryUnload, "cuLibraryUnload", 12000, "cuLibraryUnload", real);
+  r.Get(&cu.cuLibraryGetKernel, "cuLibraryGetKernel", 12000, "cuLibraryGetKernel", real);
+  r.Get(&cu.cuKernelGetFunction, "cuKernelGetFunction", 12000, "cuKernelGetFunction", real);
+  r.Get(&cu.cuFuncGetAttribute, "cuFuncGetAttribute", 2020, "cuFuncGetAttribute", real);
+  r.Get(&cu.cuFuncSetAttribute, "cuFuncSetAttribute", 9000, "cuFuncSetAttribute", real);
+  r.Get(&cu.cuFuncGetParamInfo, "cuFuncGetParamInfo", 12040, "cuFuncGetParamInfo", ceiling);
+  r.Get(&cu.cuLaunchKernelEx, "cuLaunchKernelEx", 11060, "cuLaunchKernelEx", real);
+  r.Get(&cu.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", real);
+  r.Get(&cu.cuOccupancyMaxPotentialBlockSize, "cuOccupancyMaxPotentialBlockSize", 6050,
+        "cuOccupancyMaxPotentialBlockSize", real);
   const std::string missing = r.Missing();
   if (!missing.empty()) {
     Fail(state, "entry-point-missing", missing);
@@ -273,6 +287,7 @@ std::vector<const char*> ResolvedOptionalSymbols(const DriverState* state) {
   if (cu.cuMemGetMemPool != nullptr) names.push_back("cuMemGetMemPool");
   if (cu.cuMemGetDefaultMemPool != nullptr) names.push_back("cuMemGetDefaultMemPool");
 #endif
+  if (cu.cuFuncGetParamInfo != nullptr) names.push_back("cuFuncGetParamInfo");
   (void)cu;
   return names;
 }

@@ -120,6 +120,18 @@ struct EntryPoints {
   PFN_cuMemGetMemPool_v13000 cuMemGetMemPool = nullptr;
   PFN_cuMemGetDefaultMemPool_v13000 cuMemGetDefaultMemPool = nullptr;
 #endif
+
+  // Compute: resolved when present (binding-compute.cc refuses a member whose slot is empty).
+  PFN_cuLibraryLoadData_v12000 cuLibraryLoadData = nullptr;
+  PFN_cuLibraryUnload_v12000 cuLibraryUnload = nullptr;
+  PFN_cuLibraryGetKernel_v12000 cuLibraryGetKernel = nullptr;
+  PFN_cuKernelGetFunction_v12000 cuKernelGetFunction = nullptr;
+  PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute = nullptr;
+  PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute = nullptr;
+  PFN_cuFuncGetParamInfo_v12040 cuFuncGetParamInfo = nullptr;
+  PFN_cuLaunchKernelEx_v11060 cuLaunchKernelEx = nullptr;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 cuOccupancyMaxActiveBlocksPerMultiprocessor = nullptr;
+  PFN_cuOccupancyMaxPotentialBlockSize_v6050 cuOccupancyMaxPotentialBlockSize = nullptr;
 };
 
 /**
@@ -135,6 +147,7 @@ struct Capabilities {
   bool managedMemoryPools = false;
   bool interprocess = false;
   bool memoryPoolQueries = false;
+  bool kernelParameterInfo = false;
 };
 
 struct StagingCache;

@@ -12,6 +12,7 @@ import {
   type MemAccessDescriptor,
 } from '@cumem/core-types';
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
+import { computeMembers } from './compute-members.js';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
 
@@ -168,6 +169,7 @@ function driverFromBinding(b: NativeBinding): Driver {
       checkStagedCopyOptions('stagedCopyDtoH', options);
       b.stagedCopy(false, src, dst, stream, options.chunkBytes, options.threads);
     },
+    ...computeMembers(b),
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

@@ -75,7 +75,14 @@ type ContractMembers =
   | 'addressOf'
   | 'detachView'
   | 'memHostRegister'
-  | 'memHostUnregister';
+  | 'memHostUnregister'
+  | 'libraryLoadData'
+  | 'libraryUnload'
+  | 'libraryGetKernel'
+  | 'kernelGetFunction'
+  | 'funcGetAttribute'
+  | 'funcSetAttribute'
+  | 'occupancyMaxActiveBlocksPerMultiprocessor';
 
 /**
  * The functions `createBinding()` of the addon returns, all bound to one native driver state.
@@ -87,6 +94,31 @@ type ContractMembers =
  */
 export interface NativeBinding extends Pick<Driver, ContractMembers> {
   driverVersion(): number;
+  /** `[offset, size]`, or null past the last parameter. */
+  funcGetParamInfo(fn: DriverHandle, index: number): [number, number] | null;
+  /** The launch with its geometry as numbers (cluster 0, 0, 0: none), so no object crosses into C++. */
+  launchKernelEx(
+    fn: DriverHandle,
+    gridX: number,
+    gridY: number,
+    gridZ: number,
+    blockX: number,
+    blockY: number,
+    blockZ: number,
+    sharedMemBytes: number,
+    clusterX: number,
+    clusterY: number,
+    clusterZ: number,
+    argumentBytes: Uint8Array,
+    argumentOffsets: Uint32Array,
+    stream: DriverHandle,
+  ): void;
+  /** `[minGridSize, blockSize]`. */
+  occupancyMaxPotentialBlockSize(
+    fn: DriverHandle,
+    dynamicSharedMemBytes: number,
+    blockSizeLimit: number,
+  ): [number, number];
   capabilities(): DriverCapabilities;
   memPoolCreate(
     allocationType: number,

@@ -16,6 +16,7 @@ import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
+import { closeOrder } from './kernel-use.js';
 import { MemoryResource } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
 import { rangeOverrun } from './pointer-range.js';
@@ -158,7 +159,7 @@ export class Buffer extends BufferBase {
     if ((flags & registered) !== 0) cancelRelease(this.releaseRecord as ReleaseRecord);
     if (this.byteSize === 0) return;
     const resource = this.resource as MemoryResource;
-    const order = stream ?? this.allocationStream;
+    const order = closeOrder(this, resource, stream ?? this.allocationStream);
     if (this.views !== null) {
       const attached = detachViews(this.runtime.driver, this.views);
       this.views = null;

@@ -38,6 +38,7 @@ export {
 } from './host-registration.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
+export { noteKernelUse } from './kernel-use.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';

@@ -1,5 +1,5 @@
 // The crash cases (cases/*.mjs) and what each needs, read from its header comments:
-//   // needs: interprocess, hostMemoryPools   capabilities, or 'fake', 'processes', 'bigArrayBuffer', 'devices2'
+//   // needs: interprocess, hostMemoryPools   capabilities, or 'fake', 'processes', 'bigArrayBuffer', 'kernels', 'gpu', 'devices2'
 //   // expects-signal: SIGSEGV               the case passes only by dying of that signal
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +20,10 @@ function headerValue(text: string, key: string): string | undefined {
   return new RegExp(`^// ${key}: (.+)$`, 'm').exec(text)?.[1]?.trim();
 }
 
-/** Every `NN-*.mjs` case, in name order. */
+/** Every `NN-*.mjs` and `NNN-*.mjs` case, in name order. */
 export function crashCases(): CrashCase[] {
   return readdirSync(casesDirectory)
-    .filter((name) => /^\d\d-.*\.mjs$/.test(name))
+    .filter((name) => /^\d{2,3}-.*\.mjs$/.test(name))
     .sort()
     .map((name) => {
       const file = join(casesDirectory, name);

@@ -91,6 +91,10 @@ export function caseSkipReason(
     } else if (need === 'devices2') {
       const count = driver.deviceGetCount();
       if (count < 2) return `not applicable: the driver has ${count} device (the case needs 2 or more)`;
+    } else if (need === 'kernels') {
+      if (target.isFake) return 'not applicable: the fake libcuda runs no kernels';
+    } else if (need === 'gpu') {
+      if (target.isFake || driver.name === 'reference') return 'not applicable: only a GPU runs kernels';
     } else if (need === 'bigArrayBuffer') {
       if (!canMakeBigArrayBuffer()) return 'not applicable: this node cannot make a typed array over 4 GiB';
     } else if (!driver.capabilities[need as keyof DriverCapabilities]) {

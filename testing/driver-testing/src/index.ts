@@ -7,5 +7,6 @@
  * @packageDocumentation
  */
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
+export { referenceKernelsPTX } from './reference/builtin-kernels-ptx.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
 export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';

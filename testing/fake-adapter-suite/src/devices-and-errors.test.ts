@@ -28,6 +28,7 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       managedMemoryPools: true,
       interprocess: true,
       memoryPoolQueries: true,
+      kernelParameterInfo: true,
     });
     expect(fake.driver({ entryPoints: 'legacy' }).capabilities).toEqual({
       memoryLocations: false,
@@ -38,6 +39,7 @@ describeOverFake('devices, capabilities and errors', (fake) => {
       managedMemoryPools: false,
       interprocess: true,
       memoryPoolQueries: false,
+      kernelParameterInfo: false,
     });
     expect(fake.driver({ version: 12080 }).capabilities).toMatchObject({
       memoryLocations: true,

@@ -11,6 +11,7 @@ const capabilityFlags = [
   'hostMemoryPools',
   'managedMemoryPools',
   'interprocess',
+  'kernelParameterInfo',
 ] as const;
 
 /** The adapter's identity members and the shape of its errors. */

@@ -2,6 +2,7 @@ import type { CreateDriver, EntryPointMode } from '@cumem/core-types';
 import { describeGated, probeDriver } from '../driver-gate.js';
 import { allocationCases } from './allocation.js';
 import { batchCases } from './batch.js';
+import { computeCases } from './compute.js';
 import { contextCases } from './contexts.js';
 import { copyCases } from './copies.js';
 import { deviceOrdinalCases } from './device-ordinals.js';
@@ -77,6 +78,7 @@ export function driverConformanceSuite(
     hostRegistrationCases(suite);
     deviceOrdinalCases(suite);
     poolQueryCases(suite);
+    computeCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

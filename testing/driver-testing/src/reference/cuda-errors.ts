@@ -17,6 +17,10 @@ const codes = {
     'part or all of the requested memory range is already mapped',
   ],
   CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: [713, 'pointer does not correspond to a registered memory region'],
+  CUDA_ERROR_INVALID_PTX: [218, 'a PTX JIT compilation failed'],
+  CUDA_ERROR_NOT_FOUND: [500, 'named symbol not found'],
+  CUDA_ERROR_ILLEGAL_ADDRESS: [700, 'an illegal memory access was encountered'],
+  CUDA_ERROR_INVALID_CLUSTER_SIZE: [912, 'invalid cluster size'],
 } as const;
 
 /** A CUresult name the reference driver can return. */

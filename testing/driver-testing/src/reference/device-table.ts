@@ -1,4 +1,4 @@
-import { DeviceAttribute } from '@cumem/core-types';
+import { DeviceAttribute, LaunchDeviceAttribute } from '@cumem/core-types';
 
 /** `CU_DEVICE_ATTRIBUTE_MAX` in CUDA 13.0: attributes at or above it are invalid values. */
 export const deviceAttributeLimit = 148;
@@ -28,6 +28,17 @@ const attributes = new Map<number, (ordinal: number) => number>([
   [DeviceAttribute.HostNumaId, () => referenceHostNumaId],
   [DeviceAttribute.HostNumaMemoryPoolsSupported, () => 1],
   [DeviceAttribute.HostMemoryPoolsSupported, () => 1],
+  // Launch limits of an H100 (compute capability 9.0).
+  [LaunchDeviceAttribute.MaxThreadsPerBlock, () => 1024],
+  [LaunchDeviceAttribute.MaxBlockDimX, () => 1024],
+  [LaunchDeviceAttribute.MaxBlockDimY, () => 1024],
+  [LaunchDeviceAttribute.MaxBlockDimZ, () => 64],
+  [LaunchDeviceAttribute.MaxGridDimX, () => 2147483647],
+  [LaunchDeviceAttribute.MaxGridDimY, () => 65535],
+  [LaunchDeviceAttribute.MaxGridDimZ, () => 65535],
+  [LaunchDeviceAttribute.MaxSharedMemoryPerBlock, () => 49152],
+  [LaunchDeviceAttribute.MaxSharedMemoryPerBlockOptin, () => 232448],
+  [LaunchDeviceAttribute.ClusterLaunch, () => 1],
 ]);
 
 /** The value of `attribute` for device `ordinal`; 0 for valid attributes the reference does not model. */

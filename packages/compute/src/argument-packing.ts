@@ -1,0 +1,239 @@
+// Kernel arguments packed into one parameter buffer per launch: each argument's bytes at its
+// offset (the driver's, from cuFuncGetParamInfo, else the C ABI's natural alignment), checked
+// against the sizes the driver reports. Buffers are checked open and reachable from the launch's
+// device. This is the launch hot path: one pass, no closures or arrays per argument, and the
+// buffer of a kernel whose layout the driver reports is reused (the driver copies the
+// parameters when cuLaunchKernelEx returns).
+import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
+import { Buffer, bufferReachableOn, ownerMemoryBuffer, type Stream } from '@cumem/memory';
+import { StridedMemoryView } from '@cumem/utils';
+import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
+
+/**
+ * A kernel argument: device-accessible memory (a `Buffer`, a `StridedMemoryView`, or an object
+ * holding a Buffer under `ownerMemoryBuffer` with an `address`, such as interop-arrow's
+ * `CudaBuffer`) passes its address; a wrapped scalar its value; a bigint a 64-bit integer.
+ */
+export type KernelArgument =
+  | Buffer
+  | StridedMemoryView
+  | KernelScalar
+  | bigint
+  | { readonly address: bigint };
+
+/** Where a kernel's arguments go: reused across launches when the driver reports the layout. */
+export interface ArgumentLayout {
+  readonly parameters: readonly KernelParameterInfo[];
+  readonly offsets: Uint32Array;
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+}
+
+/** The reusable layout of a kernel whose parameters the driver reports. */
+export function argumentLayout(parameters: readonly KernelParameterInfo[]): ArgumentLayout {
+  const offsets = Uint32Array.from(parameters, (parameter) => parameter.offset);
+  const end = parameters.reduce((most, parameter) => Math.max(most, parameter.offset + parameter.size), 8);
+  const bytes = new Uint8Array(end);
+  return { parameters, offsets, bytes, view: new DataView(bytes.buffer) };
+}
+
+function heldBuffer(value: unknown): Buffer | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const held = (value as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
+  return held instanceof Buffer ? held : null;
+}
+
+/** The memory (and its address) an argument passes, or null for a scalar. Checks it is usable. */
+function memoryOf(
+  value: unknown,
+  index: number,
+  stream: Stream,
+): { buffer: Buffer | null; address: bigint } | null {
+  let buffer: Buffer | null;
+  let address: bigint;
+  let what: string;
+  if (value instanceof Buffer) {
+    buffer = value;
+    address = value.handle;
+    what = 'Buffer';
+  } else if (StridedMemoryView.isInstance(value)) {
+    if (!value.isDeviceAccessible) {
+      throw new TypeError(`argument ${index} is a StridedMemoryView of memory the device cannot access`);
+    }
+    const owner = value.exportingObject;
+    buffer = owner instanceof Buffer ? owner : heldBuffer(owner);
+    address = value.ptr;
+    what = 'StridedMemoryView';
+  } else {
+    buffer = heldBuffer(value);
+    if (buffer === null) return null;
+    const claimed = (value as { address?: unknown }).address;
+    if (typeof claimed !== 'bigint')
+      throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
+    if ((value as { isClosed?: unknown }).isClosed === true)
+      throw CudaStateError.closed(`buffer passed as argument ${index}`);
+    address = claimed;
+    what = 'CudaBuffer';
+  }
+  if (buffer === null) return { buffer, address };
+  if (buffer.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
+  if (!buffer.isDeviceAccessible) {
+    throw new TypeError(
+      `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
+    );
+  }
+  if (!bufferReachableOn(stream, buffer, true)) {
+    throw new CudaStateError(
+      `argument ${index} is a ${what} on device ${buffer.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
+    );
+  }
+  return { buffer, address };
+}
+
+function refuse(value: unknown, index: number): never {
+  if (typeof value === 'number') {
+    const hint = Number.isInteger(value)
+      ? 'int32(x), uint32(x), int64(x) or uint64(x)'
+      : 'float32(x) or float64(x)';
+    throw new TypeError(
+      `argument ${index} is a plain number (${value}): its C type is unknown, wrap it in ${hint}`,
+    );
+  }
+  if (typeof value === 'boolean')
+    throw new TypeError(`argument ${index} is a plain boolean: wrap it in bool(x)`);
+  throw new TypeError(
+    `argument ${index} must be a Buffer, StridedMemoryView, CudaBuffer, bigint or a scalar wrapper, got ${describeValue(value)}`,
+  );
+}
+
+function sizeOf(value: unknown, index: number, stream: Stream): number {
+  if (isKernelScalar(value)) return scalarSize[value.kind];
+  if (typeof value === 'bigint') return 8;
+  if (memoryOf(value, index, stream) === null) refuse(value, index);
+  return 8;
+}
+
+function mismatch(
+  kernelName: string,
+  index: number,
+  label: string,
+  size: number,
+  expected: number,
+): RangeError {
+  return new RangeError(
+    `argument ${index} (${label}, ${size} bytes) does not match ${kernelName}'s parameter ${index} of ${expected} bytes`,
+  );
+}
+
+/**
+ * Writes argument `index` at `offset` of `view`; `expected` is the parameter's size when the
+ * driver reports it (else -1). Returns the buffer it passes, if any.
+ */
+function writeArgument(
+  view: DataView,
+  offset: number,
+  expected: number,
+  value: unknown,
+  index: number,
+  stream: Stream,
+  kernelName: string,
+): Buffer | null {
+  if (isKernelScalar(value)) {
+    const size = scalarSize[value.kind];
+    if (expected >= 0 && size !== expected) throw mismatch(kernelName, index, value.kind, size, expected);
+    const v = value.value;
+    switch (value.kind) {
+      case 'int32':
+        view.setInt32(offset, v as number, true);
+        break;
+      case 'uint32':
+        view.setUint32(offset, v as number, true);
+        break;
+      case 'int64':
+        view.setBigInt64(offset, v as bigint, true);
+        break;
+      case 'uint64':
+        view.setBigUint64(offset, v as bigint, true);
+        break;
+      case 'float32':
+        view.setFloat32(offset, v as number, true);
+        break;
+      case 'float64':
+        view.setFloat64(offset, v as number, true);
+        break;
+      case 'bool':
+        view.setUint8(offset, v === true ? 1 : 0);
+        break;
+    }
+    return null;
+  }
+  if (typeof value === 'bigint') {
+    if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'bigint', 8, expected);
+    if (value < -(2n ** 63n) || value >= 2n ** 64n) {
+      throw new RangeError(`argument ${index} (bigint) does not fit in 64 bits: ${value}n`);
+    }
+    view.setBigUint64(offset, BigInt.asUintN(64, value), true);
+    return null;
+  }
+  const memory = memoryOf(value, index, stream);
+  if (memory === null) refuse(value, index);
+  if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'memory address', 8, expected);
+  view.setBigUint64(offset, memory.address, true);
+  return memory.buffer;
+}
+
+/** One launch's packed arguments. */
+export interface PackedArguments {
+  readonly bytes: Uint8Array;
+  readonly offsets: Uint32Array;
+}
+
+/**
+ * Packs `args` for `kernelName` into `layout` (reused) or, when the driver does not report the
+ * layout, a new buffer at the natural alignments; `used` receives the buffers passed.
+ * @throws RangeError for a wrong number of arguments or an argument whose size is not its
+ *   parameter's; TypeError for an argument of no kernel type (a plain number names the wrapper
+ *   to use); CudaStateError for a closed or unreachable buffer. All before any driver call.
+ */
+export function packArguments(
+  kernelName: string,
+  layout: ArgumentLayout | null,
+  args: readonly unknown[],
+  stream: Stream,
+  used: Buffer[],
+): PackedArguments {
+  if (layout !== null) {
+    const { parameters, offsets, view } = layout;
+    if (args.length !== parameters.length) {
+      throw new RangeError(`${kernelName} takes ${parameters.length} argument(s), got ${args.length}`);
+    }
+    for (let index = 0; index < args.length; index++) {
+      const parameter = parameters[index] as KernelParameterInfo;
+      const buffer = writeArgument(
+        view,
+        parameter.offset,
+        parameter.size,
+        args[index],
+        index,
+        stream,
+        kernelName,
+      );
+      if (buffer !== null) used.push(buffer);
+    }
+    return { bytes: layout.bytes, offsets };
+  }
+  const offsets = new Uint32Array(args.length);
+  let end = 0;
+  for (let index = 0; index < args.length; index++) {
+    const size = sizeOf(args[index], index, stream);
+    offsets[index] = Math.ceil(end / size) * size;
+    end = (offsets[index] as number) + size;
+  }
+  const bytes = new Uint8Array(Math.max(end, 8));
+  const view = new DataView(bytes.buffer);
+  for (let index = 0; index < args.length; index++) {
+    const buffer = writeArgument(view, offsets[index] as number, -1, args[index], index, stream, kernelName);
+    if (buffer !== null) used.push(buffer);
+  }
+  return { bytes, offsets };
+}

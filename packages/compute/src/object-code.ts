@@ -1,0 +1,160 @@
+// A loaded module image: one `CUlibrary` (cuLibraryLoadData, CUDA 12.0), which the driver loads
+// into each device's context when a kernel of it is first used there, so one ObjectCode serves
+// every device.
+import { CudaStateError, type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
+import { currentDriver, makeDeviceCurrent } from '@cumem/memory';
+import { type CodeType, checkCubin, checkFatbin, imageBytes, ptxBytes } from './image-checks.js';
+import { Kernel } from './kernel.js';
+
+/** What an ObjectCode's finalizer and close() release. */
+interface LibraryState {
+  readonly driver: Driver;
+  library: DriverHandle;
+  /** Devices a kernel of the library was used on: their queued launches finish before unloading. */
+  readonly devices: Set<number>;
+}
+
+function unload(state: LibraryState): void {
+  if (state.library === 0n) return;
+  const library = state.library;
+  state.library = 0n;
+  // cuLibraryUnload does not wait for launches still queued: wait for them first.
+  for (const device of state.devices) {
+    makeDeviceCurrent(device);
+    state.driver.contextSynchronize();
+  }
+  state.driver.libraryUnload(library);
+}
+
+const finalizer = new FinalizationRegistry<LibraryState>((state) => {
+  try {
+    unload(state);
+  } catch {
+    // A context poisoned by a faulting kernel refuses every call; the process keeps running.
+  }
+});
+
+const constructionToken = Symbol('ObjectCode');
+
+/**
+ * Kernels' machine code or PTX, loaded for every device (cuda.core's `ObjectCode`). PTX is
+ * compiled by the driver's JIT for each device it runs on: no CUDA toolkit needed.
+ * `close()` (or `using`, or garbage collection) unloads it, after the launches queued so far.
+ */
+export class ObjectCode {
+  /** The image kind. */
+  readonly codeType: CodeType;
+  readonly #state: LibraryState;
+  // Name expressions of a Program compile to the kernels' lowered (mangled) names.
+  readonly #names: Readonly<Record<string, string>>;
+
+  /** @internal Use {@link ObjectCode.fromPTX}, {@link ObjectCode.fromCubin} or {@link ObjectCode.fromFatbin}. */
+  constructor(
+    token: symbol,
+    codeType: CodeType,
+    image: Uint8Array,
+    names: Readonly<Record<string, string>> = {},
+  ) {
+    if (token !== constructionToken) throw new TypeError('use ObjectCode.fromPTX, fromCubin or fromFatbin');
+    this.codeType = codeType;
+    this.#names = names;
+    const driver = currentDriver();
+    const library = driver.libraryLoadData(image);
+    this.#state = { driver, library, devices: new Set() };
+    finalizer.register(this, this.#state, this);
+  }
+
+  /**
+   * Loads PTX text (the driver compiles it for each device on first use).
+   * @throws TypeError for anything but a string; RangeError for text with a NUL character;
+   *   CudaError (`CUDA_ERROR_INVALID_PTX` and kin) when the driver cannot compile it.
+   */
+  static fromPTX(text: string): ObjectCode {
+    return new ObjectCode(constructionToken, 'ptx', ptxBytes(text));
+  }
+
+  /**
+   * Loads a cubin (an ELF file of machine code for one architecture). The bytes are copied.
+   * @throws TypeError for anything but bytes; RangeError for an image that is not a 64-bit ELF
+   *   or is truncated (its headers reach past its end); CudaError when the driver refuses it
+   *   (e.g. `CUDA_ERROR_NO_BINARY_FOR_GPU` for another architecture, on first use).
+   */
+  static fromCubin(bytes: ArrayBufferView | ArrayBuffer): ObjectCode {
+    const image = imageBytes(bytes, 'fromCubin');
+    checkCubin(image);
+    return new ObjectCode(constructionToken, 'cubin', image);
+  }
+
+  /**
+   * Loads a fatbin (cubins and PTX for several architectures; the driver picks). The bytes are copied.
+   * @throws TypeError for anything but bytes; RangeError when it lacks the fatbin header or is
+   *   shorter than the header says; CudaError when the driver refuses it.
+   */
+  static fromFatbin(bytes: ArrayBufferView | ArrayBuffer): ObjectCode {
+    const image = imageBytes(bytes, 'fromFatbin');
+    checkFatbin(image);
+    return new ObjectCode(constructionToken, 'fatbin', image);
+  }
+
+  /** @internal What Program.compile made: PTX text (without its NUL) or a cubin, and its lowered names. */
+  static fromCompiled(
+    target: 'ptx' | 'cubin',
+    image: Uint8Array,
+    names: Readonly<Record<string, string>>,
+  ): ObjectCode {
+    if (target === 'cubin') {
+      checkCubin(image);
+      return new ObjectCode(constructionToken, 'cubin', image.slice(), names);
+    }
+    const text = new Uint8Array(image.length + 1);
+    text.set(image);
+    return new ObjectCode(constructionToken, 'ptx', text, names);
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.#state.library === 0n;
+  }
+
+  /**
+   * The kernel named `name`: a name expression given to `Program.compile`, else the kernel's
+   * symbol (for C++ kernels without `extern "C"`, the mangled name).
+   * @throws TypeError for a name that is not a non-empty string; CudaStateError after close();
+   *   CudaError `CUDA_ERROR_NOT_FOUND` when the image has no such kernel.
+   */
+  getKernel(name: string): Kernel {
+    if (typeof name !== 'string' || name.length === 0 || name.includes('\0')) {
+      throw new TypeError(`getKernel needs a kernel name (a non-empty string), got ${describeValue(name)}`);
+    }
+    const state = this.#checkOpen();
+    const symbol = Object.hasOwn(this.#names, name) ? (this.#names[name] as string) : name;
+    const handle = state.driver.libraryGetKernel(state.library, symbol);
+    return Kernel.create(this, name, handle, state.driver);
+  }
+
+  /**
+   * Unloads the image once the launches queued so far on devices that used it have run (it
+   * waits for them). Harmless when already closed. Kernels from it refuse to launch afterwards.
+   */
+  close(): void {
+    if (this.#state.library === 0n) return;
+    finalizer.unregister(this);
+    unload(this.#state);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** @internal The driver and library, refused after close(). */
+  checkOpenFor(device: number): { driver: Driver; library: DriverHandle } {
+    const state = this.#checkOpen();
+    state.devices.add(device);
+    return state;
+  }
+
+  #checkOpen(): LibraryState {
+    if (this.#state.library === 0n) throw CudaStateError.closed('ObjectCode');
+    return this.#state;
+  }
+}

@@ -1,0 +1,172 @@
+// Modules, kernels and launches over koffi. A launch writes CUlaunchConfig, its one
+// CUlaunchAttribute (the cluster dimension) and the kernelParams pointer array into a native
+// block kept per driver, so a launch allocates nothing native. Layouts from cuda.h 13.0 (also
+// 12.x): CUlaunchConfig is 56 bytes (grid, block, sharedMemBytes as unsigned ints; hStream at
+// 32; attrs at 40; numAttrs at 48); CUlaunchAttribute is 72 bytes (id at 0, the 64-byte value
+// union at 8, whose clusterDim is three unsigned ints).
+import {
+  type DriverHandle,
+  type KernelLaunchConfig,
+  type KernelParameterInfo,
+  NotSupportedError,
+} from '@cumem/core-types';
+import type { DriverState } from './driver-state.js';
+import { handleArgument } from './handle-argument.js';
+import { hostAddress } from './host-memory.js';
+
+const configBytes = 56;
+const attributeBytes = 72;
+const pointersAt = configBytes + attributeBytes;
+/** `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`. */
+const clusterDimensionAttribute = 4;
+/** `CUDA_ERROR_INVALID_VALUE`: what cuFuncGetParamInfo answers past the last parameter. */
+const invalidValue = 1;
+
+interface LaunchBlock {
+  readonly pointer: unknown;
+  readonly address: number;
+  readonly u32: Uint32Array;
+  readonly u64: BigUint64Array;
+  readonly capacity: number;
+}
+const launchBlocks = new WeakMap<DriverState, LaunchBlock>();
+
+function launchBlock(state: DriverState, parameters: number): LaunchBlock {
+  const existing = launchBlocks.get(state);
+  if (existing !== undefined && existing.capacity >= parameters) return existing;
+  const capacity = Math.max(parameters, 256);
+  const size = pointersAt + capacity * 8;
+  const pointer = state.koffi.alloc('uint8_t', size);
+  const buffer = state.koffi.view(pointer, size);
+  const block = {
+    pointer,
+    address: Number(state.koffi.address(pointer)),
+    u32: new Uint32Array(buffer),
+    u64: new BigUint64Array(buffer),
+    capacity,
+  };
+  launchBlocks.set(state, block);
+  return block;
+}
+
+function bound<T>(fn: T | undefined, name: string): T {
+  if (fn === undefined) throw new NotSupportedError(`${name} is missing from this libcuda`);
+  return fn;
+}
+
+function encodeName(name: string): Uint8Array {
+  const encoded = new TextEncoder().encode(name);
+  const bytes = new Uint8Array(encoded.length + 1);
+  bytes.set(encoded);
+  return bytes;
+}
+
+export function libraryLoadData(state: DriverState, image: Uint8Array): DriverHandle {
+  const load = bound(state.native.cuLibraryLoadData, 'cuLibraryLoadData');
+  state.check(load(state.scratch.address, image, 0, 0, 0, 0, 0, 0), 'cuLibraryLoadData');
+  return state.scratch.u64[0] as bigint;
+}
+
+export function libraryUnload(state: DriverState, library: DriverHandle): void {
+  state.check(bound(state.native.cuLibraryUnload, 'cuLibraryUnload')(library), 'cuLibraryUnload');
+}
+
+export function libraryGetKernel(state: DriverState, library: DriverHandle, name: string): DriverHandle {
+  const get = bound(state.native.cuLibraryGetKernel, 'cuLibraryGetKernel');
+  state.check(get(state.scratch.address, library, encodeName(name)), 'cuLibraryGetKernel');
+  return state.scratch.u64[0] as bigint;
+}
+
+export function kernelGetFunction(state: DriverState, kernel: DriverHandle): DriverHandle {
+  const get = bound(state.native.cuKernelGetFunction, 'cuKernelGetFunction');
+  state.check(get(state.scratch.address, kernel), 'cuKernelGetFunction');
+  return state.scratch.u64[0] as bigint;
+}
+
+export function funcGetAttribute(state: DriverState, attribute: number, fn: DriverHandle): number {
+  const get = bound(state.native.cuFuncGetAttribute, 'cuFuncGetAttribute');
+  state.check(get(state.scratch.address, attribute, fn), 'cuFuncGetAttribute');
+  return state.scratch.i32[0] as number;
+}
+
+export function funcSetAttribute(
+  state: DriverState,
+  attribute: number,
+  fn: DriverHandle,
+  value: number,
+): void {
+  const set = bound(state.native.cuFuncSetAttribute, 'cuFuncSetAttribute');
+  state.check(set(fn, attribute, value), 'cuFuncSetAttribute');
+}
+
+export function funcGetParamInfo(
+  state: DriverState,
+  fn: DriverHandle,
+  index: number,
+): KernelParameterInfo | null {
+  const get = state.capabilities.kernelParameterInfo ? state.native.cuFuncGetParamInfo : undefined;
+  if (get === undefined)
+    throw new NotSupportedError('funcGetParamInfo needs a CUDA 12.4 driver (cuFuncGetParamInfo)');
+  const result = get(fn, index, state.scratch.address, state.scratch.address + 8);
+  if (result === invalidValue) return null;
+  state.check(result, 'cuFuncGetParamInfo');
+  return { offset: Number(state.scratch.u64[0]), size: Number(state.scratch.u64[1]) };
+}
+
+export function launchKernelEx(
+  state: DriverState,
+  fn: DriverHandle,
+  config: KernelLaunchConfig,
+  argumentBytes: Uint8Array,
+  argumentOffsets: Uint32Array,
+  stream: DriverHandle,
+): void {
+  const launch = bound(state.native.cuLaunchKernelEx, 'cuLaunchKernelEx');
+  const count = argumentOffsets.length;
+  const block = launchBlock(state, count);
+  const { u32, u64 } = block;
+  u32.set(config.grid, 0);
+  u32.set(config.block, 3);
+  u32[6] = config.sharedMemBytes;
+  u32[7] = 0;
+  u64[4] = BigInt(handleArgument(stream));
+  u64[5] = BigInt(block.address + configBytes);
+  u64[6] = 0n;
+  u32[12] = config.cluster === null ? 0 : 1;
+  u32[14] = clusterDimensionAttribute;
+  u32[15] = 0;
+  u32.set(config.cluster ?? [1, 1, 1], 16);
+  const base = argumentBytes.byteLength === 0 ? 0 : hostAddress(argumentBytes);
+  for (let index = 0; index < count; index++) {
+    u64[pointersAt / 8 + index] = BigInt(base + (argumentOffsets[index] as number));
+  }
+  state.check(launch(block.address, fn, block.address + pointersAt, 0), 'cuLaunchKernelEx');
+}
+
+export function occupancyMaxActiveBlocksPerMultiprocessor(
+  state: DriverState,
+  fn: DriverHandle,
+  blockSize: number,
+  dynamicSharedMemBytes: number,
+): number {
+  const call = 'cuOccupancyMaxActiveBlocksPerMultiprocessor';
+  const get = bound(state.native.cuOccupancyMaxActiveBlocksPerMultiprocessor, call);
+  state.check(get(state.scratch.address, fn, blockSize, dynamicSharedMemBytes), call);
+  return state.scratch.i32[0] as number;
+}
+
+export function occupancyMaxPotentialBlockSize(
+  state: DriverState,
+  fn: DriverHandle,
+  dynamicSharedMemBytes: number,
+  blockSizeLimit: number,
+): { minGridSize: number; blockSize: number } {
+  const call = 'cuOccupancyMaxPotentialBlockSize';
+  const get = bound(state.native.cuOccupancyMaxPotentialBlockSize, call);
+  // No callback: the dynamic shared memory is the same for every block size.
+  state.check(
+    get(state.scratch.address, state.scratch.address + 4, fn, 0, dynamicSharedMemBytes, blockSizeLimit),
+    call,
+  );
+  return { minGridSize: state.scratch.i32[0] as number, blockSize: state.scratch.i32[1] as number };
+}

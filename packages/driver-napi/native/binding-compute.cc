@@ -1,0 +1,219 @@
+// Modules, kernels and launches: cuLibrary*, cuKernelGetFunction, cuFunc*, cuLaunchKernelEx and
+// cuOccupancy*. The entry points are optional at load (driver-loader.cc): a member whose entry
+// point the library lacks refuses with NotSupportedError. Arguments are checked in JS
+// (@cumem/compute) before these are called; here only their kinds are.
+#include <string>
+#include <vector>
+
+#include "binding-support.h"
+
+namespace cumem {
+namespace {
+
+template <typename Fn>
+bool Have(Napi::Env env, Fn fn, const char* name) {
+  if (fn != nullptr) return true;
+  ThrowNotSupported(env, std::string(name) + " is missing from this libcuda");
+  return false;
+}
+
+#define CUMEM_HAVE(name) \
+  if (!Have(env, state->cu.name, #name)) return Napi::Value()
+
+Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuLibraryLoadData);
+  void* image = nullptr;
+  size_t bytes = 0;
+  if (!ReadView(env, info[0], &image, &bytes, "image")) return Napi::Value();
+  CUlibrary library = nullptr;
+  CUMEM_CHECK(state->cu.cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0),
+              "cuLibraryLoadData");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(library));
+}
+
+Napi::Value LibraryUnload(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuLibraryUnload);
+  CUMEM_ADDRESS(library, 0);
+  CUMEM_CHECK(state->cu.cuLibraryUnload(reinterpret_cast<CUlibrary>(library)), "cuLibraryUnload");
+  return Undefined(env);
+}
+
+Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuLibraryGetKernel);
+  CUMEM_ADDRESS(library, 0);
+  if (!info[1].IsString()) {
+    Napi::TypeError::New(env, "name must be a string").ThrowAsJavaScriptException();
+    return Napi::Value();
+  }
+  const std::string name = info[1].As<Napi::String>().Utf8Value();
+  CUkernel kernel = nullptr;
+  CUMEM_CHECK(state->cu.cuLibraryGetKernel(&kernel, reinterpret_cast<CUlibrary>(library), name.c_str()),
+              "cuLibraryGetKernel");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(kernel));
+}
+
+Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuKernelGetFunction);
+  CUMEM_ADDRESS(kernel, 0);
+  CUfunction function = nullptr;
+  CUMEM_CHECK(state->cu.cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(kernel)), "cuKernelGetFunction");
+  return BigIntValue(env, reinterpret_cast<uint64_t>(function));
+}
+
+Napi::Value FuncGetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuFuncGetAttribute);
+  CUMEM_INT(attribute, 0);
+  CUMEM_ADDRESS(function, 1);
+  int value = 0;
+  CUMEM_CHECK(state->cu.cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(attribute),
+                                           reinterpret_cast<CUfunction>(function)),
+              "cuFuncGetAttribute");
+  return IntValue(env, value);
+}
+
+Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuFuncSetAttribute);
+  CUMEM_INT(attribute, 0);
+  CUMEM_ADDRESS(function, 1);
+  CUMEM_INT(value, 2);
+  CUMEM_CHECK(state->cu.cuFuncSetAttribute(reinterpret_cast<CUfunction>(function),
+                                           static_cast<CUfunction_attribute>(attribute), value),
+              "cuFuncSetAttribute");
+  return Undefined(env);
+}
+
+// funcGetParamInfo(function, index) -> [offset, size] | null past the last parameter.
+Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  if (!state->capabilities.kernelParameterInfo || state->cu.cuFuncGetParamInfo == nullptr) {
+    ThrowNotSupported(env, "funcGetParamInfo needs a CUDA 12.4 driver (cuFuncGetParamInfo)");
+    return Napi::Value();
+  }
+  CUMEM_ADDRESS(function, 0);
+  CUMEM_SIZE(index, 1);
+  size_t offset = 0;
+  size_t size = 0;
+  CUresult result = state->cu.cuFuncGetParamInfo(reinterpret_cast<CUfunction>(function), index, &offset, &size);
+  if (result == CUDA_ERROR_INVALID_VALUE) return info.Env().Null();
+  CUMEM_CHECK(result, "cuFuncGetParamInfo");
+  Napi::Array pair = Napi::Array::New(info.Env(), 2);
+  pair.Set(uint32_t{0}, NumberValue(env, static_cast<double>(offset)));
+  pair.Set(uint32_t{1}, NumberValue(env, static_cast<double>(size)));
+  return pair;
+}
+
+// launchKernelEx(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
+//                clusterX, clusterY, clusterZ (0: no cluster), argumentBytes, argumentOffsets, stream)
+Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuLaunchKernelEx);
+  CUMEM_ADDRESS(function, 0);
+  uint32_t dims[10];
+  for (int index = 0; index < 10; index++) {
+    size_t value = 0;
+    if (!ReadSize(env, info[index + 1], &value, "dimension")) return Napi::Value();
+    if (value > 0xffffffffu) {
+      Napi::RangeError::New(env, "launchKernelEx: a dimension is over 2**32 - 1").ThrowAsJavaScriptException();
+      return Napi::Value();
+    }
+    dims[index] = static_cast<uint32_t>(value);
+  }
+  void* bytes = nullptr;
+  size_t byteLength = 0;
+  if (!ReadView(env, info[11], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
+  void* offsetData = nullptr;
+  size_t offsetBytes = 0;
+  if (!ReadView(env, info[12], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
+  CUMEM_ADDRESS(stream, 13);
+  const size_t count = offsetBytes / sizeof(uint32_t);
+  const uint32_t* offsets = static_cast<const uint32_t*>(offsetData);
+  // One pointer per parameter into the packed bytes; none may point past them.
+  void* small[32];
+  std::vector<void*> large;
+  void** parameters = small;
+  if (count > 32) {
+    large.resize(count);
+    parameters = large.data();
+  }
+  for (size_t index = 0; index < count; index++) {
+    if (offsets[index] >= byteLength) {
+      Napi::RangeError::New(env, "launchKernelEx: an argument offset is past argumentBytes").ThrowAsJavaScriptException();
+      return Napi::Value();
+    }
+    parameters[index] = static_cast<char*>(bytes) + offsets[index];
+  }
+  CUlaunchAttribute attribute{};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = dims[7];
+  attribute.value.clusterDim.y = dims[8];
+  attribute.value.clusterDim.z = dims[9];
+  CUlaunchConfig config{};
+  config.gridDimX = dims[0];
+  config.gridDimY = dims[1];
+  config.gridDimZ = dims[2];
+  config.blockDimX = dims[3];
+  config.blockDimY = dims[4];
+  config.blockDimZ = dims[5];
+  config.sharedMemBytes = dims[6];
+  config.hStream = reinterpret_cast<CUstream>(stream);
+  config.attrs = &attribute;
+  config.numAttrs = dims[7] == 0 ? 0 : 1;
+  CUMEM_CHECK(state->cu.cuLaunchKernelEx(&config, reinterpret_cast<CUfunction>(function), count == 0 ? nullptr : parameters, nullptr),
+              "cuLaunchKernelEx");
+  return Undefined(env);
+}
+
+Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuOccupancyMaxActiveBlocksPerMultiprocessor);
+  CUMEM_ADDRESS(function, 0);
+  CUMEM_INT(blockSize, 1);
+  CUMEM_SIZE(sharedBytes, 2);
+  int blocks = 0;
+  CUMEM_CHECK(state->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<CUfunction>(function),
+                                                                    blockSize, sharedBytes),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return IntValue(env, blocks);
+}
+
+// occupancyMaxPotentialBlockSize(function, sharedBytes, blockSizeLimit) -> [minGridSize, blockSize]
+Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuOccupancyMaxPotentialBlockSize);
+  CUMEM_ADDRESS(function, 0);
+  CUMEM_SIZE(sharedBytes, 1);
+  CUMEM_INT(limit, 2);
+  int minGridSize = 0;
+  int blockSize = 0;
+  // No callback: the dynamic shared memory is the same for every block size.
+  CUMEM_CHECK(state->cu.cuOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, reinterpret_cast<CUfunction>(function),
+                                                         nullptr, sharedBytes, limit),
+              "cuOccupancyMaxPotentialBlockSize");
+  Napi::Array pair = Napi::Array::New(info.Env(), 2);
+  pair.Set(uint32_t{0}, IntValue(env, minGridSize));
+  pair.Set(uint32_t{1}, IntValue(env, blockSize));
+  return pair;
+}
+
+}  // namespace
+
+void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state) {
+  Method<LibraryLoadData>(env, target, "libraryLoadData", state);
+  Method<LibraryUnload>(env, target, "libraryUnload", state);
+  Method<LibraryGetKernel>(env, target, "libraryGetKernel", state);
+  Method<KernelGetFunction>(env, target, "kernelGetFunction", state);
+  Method<FuncGetAttribute>(env, target, "funcGetAttribute", state);
+  Method<FuncSetAttribute>(env, target, "funcSetAttribute", state);
+  Method<FuncGetParamInfo>(env, target, "funcGetParamInfo", state);
+  Method<LaunchKernelEx>(env, target, "launchKernelEx", state);
+  Method<OccupancyMaxActiveBlocks>(env, target, "occupancyMaxActiveBlocksPerMultiprocessor", state);
+  Method<OccupancyMaxPotentialBlockSize>(env, target, "occupancyMaxPotentialBlockSize", state);
+}
+
+}  // namespace cumem
