@@ -1,5 +1,5 @@
 import { type Driver, describeValue } from '@cumem/core-types';
-import { BufferBase } from './buffer-base.js';
+import { type BufferBase, bufferBrand } from './buffer-base.js';
 import { Event } from './event.js';
 import { Stream } from './stream.js';
 
@@ -11,7 +11,7 @@ import { Stream } from './stream.js';
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
-  if (object instanceof BufferBase || object instanceof Stream || object instanceof Event) {
+  if (bufferBrand.has(object) || object instanceof Stream || object instanceof Event) {
     return object.runtime.driver;
   }
   throw new TypeError(
