@@ -4,7 +4,7 @@
 // and goes straight to the device; seek and writeAt flush first.
 
 import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
-import { CudaBuffer } from './cuda-buffer.js';
+import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostBuffer, newHostBuffer } from './host-buffer.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { checkPosition, resolveSeek } from './position-rules.js';
@@ -18,7 +18,7 @@ export class BufferWriter {
   #closed = false;
 
   constructor(buffer: CudaBuffer) {
-    if (!(buffer instanceof CudaBuffer))
+    if (!cudaBufferBrand.has(buffer))
       throw new TypeError(`BufferWriter needs a CudaBuffer, got ${describeValue(buffer)}`);
     if (!buffer.isMutable) throw new TypeError('BufferWriter needs a mutable CudaBuffer');
     this.#buffer = buffer;

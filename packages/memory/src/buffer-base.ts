@@ -294,7 +294,8 @@ export abstract class BufferBase {
   /** @internal How external memory is accessible, from pointer attributes (asked once). */
   protected pointerInfo(): PointerInfo {
     if (this.#info === undefined) {
-      this.#info = this.#parent !== null ? this.#parent.pointerInfo() : queryPointer(this.#runtime, this.#pointer);
+      this.#info =
+        this.#parent !== null ? this.#parent.pointerInfo() : queryPointer(this.#runtime, this.#pointer);
     }
     return this.#info;
   }

@@ -194,7 +194,8 @@ export class Buffer extends BufferBase {
   ): Buffer | HostMemory {
     let dst: Buffer | HostMemory | undefined;
     let options = maybeOptions;
-    if (bufferBrand.has(dstOrOptions) || isHostMemory(dstOrOptions)) dst = dstOrOptions as Buffer | HostMemory;
+    if (bufferBrand.has(dstOrOptions) || isHostMemory(dstOrOptions))
+      dst = dstOrOptions as Buffer | HostMemory;
     // An object with a `handle` is a would-be dst (an imitation of a Buffer), not options.
     else if (dstOrOptions !== undefined && maybeOptions === undefined && !('handle' in Object(dstOrOptions)))
       options = dstOrOptions;

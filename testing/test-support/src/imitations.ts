@@ -13,9 +13,31 @@ export interface Imitation {
  * prototype is `real` with overridden `deviceId` / `handle` / `size` getters, and Proxies of it
  * (transparent and lying).
  */
-export function imitationsOf(real: object, other: { handle: bigint; size: number } = { handle: 0x1000n, size: 64 }): Imitation[] {
+export function imitationsOf(
+  real: object,
+  other: { handle: bigint; size: number } = { handle: 0x1000n, size: 64 },
+): Imitation[] {
   const facts: Record<string, unknown> = {};
-  for (const key of ['handle', 'size', 'deviceId', 'isClosed', 'isManaged', 'isDeviceAccessible', 'isHostAccessible', 'isMapped', 'memoryResource', 'owner', 'isMutable', 'context', 'address', 'layout', 'dtype', 'buffer', 'shape', 'strides']) {
+  for (const key of [
+    'handle',
+    'size',
+    'deviceId',
+    'isClosed',
+    'isManaged',
+    'isDeviceAccessible',
+    'isHostAccessible',
+    'isMapped',
+    'memoryResource',
+    'owner',
+    'isMutable',
+    'context',
+    'address',
+    'layout',
+    'dtype',
+    'buffer',
+    'shape',
+    'strides',
+  ]) {
     try {
       facts[key] = (real as Record<string, unknown>)[key];
     } catch {
