@@ -1,38 +1,31 @@
-// The one test of "is this a real cumem object": a private field of the class (`#x in value`)
-// or membership of a WeakSet that only the class's own construction path fills. A shape test accepts any object with the right property names,
-// and `instanceof` accepts `Object.create(realObject)` and Proxies of real objects, whose
+// The one test of "is this a real cumem object": a private field of the class (`#x in value`),
+// which only the class's own constructor can give an object. A shape test accepts any object
+// with the right property names, and `instanceof` accepts `Object.create(realObject)` and Proxies of real objects, whose
 // getters then name memory the caller never owned (issue 21: 64 KiB of an allocation the
-// program never passed reached a copy's destination). Neither passes this check: a Proxy and an
-// object inheriting from a real one are different objects, and private fields are not inherited
-// nor seen through a Proxy.
+// program never passed reached a copy's destination). Neither passes this check: private fields
+// are not inherited nor seen through a Proxy.
 import { describeValue } from '@cumem/core-types';
 
 /**
  * The brand of one kind of cumem object (Buffer, CudaBuffer, StridedMemoryView, ...): the set
  * of objects its own constructor made. For the packages above `@cumem/memory`, which brand
- * their own classes with it, and for adapters of other libraries; checking costs one WeakSet
- * lookup and no driver call.
+ * their own classes with it, and for adapters of other libraries; checking costs one
+ * private-field test and no driver call.
  */
 export class ObjectBrand<T extends object> {
-  readonly #members = new WeakSet<object>();
   readonly #test: (value: object) => boolean;
   /** The type name used in errors, e.g. `'Buffer of @cumem/memory'`. */
   readonly typeName: string;
 
   /**
    * @param typeName the name errors use for a member, e.g. `'Buffer of @cumem/memory'`.
-   * @param privateTest for a class with private state: `(value) => #field in value`, true only
-   *   for objects the class constructed (cheaper than the WeakSet, which is used when omitted).
+   * @param privateTest `(value) => #field in value`, written inside the class: true only for
+   *   objects its constructor made (a private field is neither inherited nor seen through a
+   *   Proxy, and no code outside the class can add one to an object).
    */
-  constructor(typeName: string, privateTest?: (value: object) => boolean) {
+  constructor(typeName: string, privateTest: (value: object) => boolean) {
     this.typeName = typeName;
-    const members = this.#members;
-    this.#test = privateTest ?? ((value) => members.has(value));
-  }
-
-  /** Records `object` as a member (brands without a private test): only the class's own constructor calls this. */
-  mark(object: T): void {
-    this.#members.add(object);
+    this.#test = privateTest;
   }
 
   /** True for a member: an object the class made, not a copy, a Proxy or an object inheriting from one. */
