@@ -39,9 +39,9 @@ describeEachDriver(adapters, 'imitations of cumem objects', (entry) => {
       for (const { what, value } of imitationsOf(managed)) {
         const fake = value as typeof managed;
         log.reset();
-        expect(() => prefetchBatch(stream, [fake], Device(0)), what).toThrow(TypeError);
+        expect(() => prefetchBatch(stream, [fake], new Device(0)), what).toThrow(TypeError);
         expect(() => discardBatch(stream, [managed, fake]), what).toThrow(TypeError);
-        expect(() => discardPrefetchBatch(stream, [fake], Device(0)), what).toThrow(TypeError);
+        expect(() => discardPrefetchBatch(stream, [fake], new Device(0)), what).toThrow(TypeError);
         expect(log.calls, what).toEqual([]);
       }
     }));
