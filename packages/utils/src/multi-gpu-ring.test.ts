@@ -73,7 +73,7 @@ function everyDevice(entry: TestDriver): void {
       // The next hop runs on another stream: this one must be done first.
       stream.sync();
     }
-    buffers.forEach((buffer, i) => {
+    buffers.forEach((buffer) => {
       expectBytes(download(buffer), data);
     });
     for (const buffer of buffers) buffer.close();
