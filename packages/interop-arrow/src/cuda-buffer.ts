@@ -14,8 +14,9 @@ import {
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
 import { ContextMemoryResource } from './context-memory-resource.js';
+import type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
 import { type HostData, hostBytes } from './host-bytes.js';
-import { checkHostDestination, type HostDestination, newHostDestination } from './host-destination.js';
+import { checkHostDestination, newHostDestination } from './host-destination.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
 import { copyDeviceToHost, copyHostToDevice } from './pageable-copies.js';
 import {
@@ -25,12 +26,11 @@ import {
   resolveSlice,
 } from './position-rules.js';
 
+export type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
+
 const constructing = Symbol('CudaBuffer');
 let isCudaBufferObject: (value: object) => boolean;
-/**
- * @internal The one test of a real CudaBuffer (memory's ObjectBrand over the private state):
- * not an object shaped like one, inheriting from one or a Proxy of one.
- */
+/** @internal The one test of a real CudaBuffer (memory's ObjectBrand over the private state). */
 export const cudaBufferBrand: ObjectBrand<CudaBuffer> = new ObjectBrand<CudaBuffer>(
   'CudaBuffer of @cumem/interop-arrow',
   (value) => isCudaBufferObject(value),
@@ -52,25 +52,6 @@ export interface CudaBufferInit {
   /** An object kept alive as long as this buffer (foreign memory's owner). */
   readonly base: unknown;
   readonly mutable: boolean;
-}
-
-/** Options of the copies into a CudaBuffer. */
-export interface CopyIntoOptions {
-  /** Byte offset in this buffer where the copy starts. Default 0. */
-  readonly position?: number;
-  /** Bytes to copy; -1 (default) = as many as fit and are available. */
-  readonly nbytes?: number;
-}
-
-/** Options of {@link CudaBuffer.copyToHost}. */
-export interface CopyToHostOptions extends CopyIntoOptions {
-  /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
-  readonly buf?: HostData;
-  /**
-   * Without `buf`: `'pinned'`, new page-locked memory of the pinned pool (kept alive by the array;
-   * no first-touch faults), or `'pageable'`, a plain array. Default: pinned from 1 MiB up.
-   */
-  readonly output?: HostDestination;
 }
 
 /** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
