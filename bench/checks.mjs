@@ -1,7 +1,15 @@
 // A row's targets (the `checks` of rows.mjs): as text for the report, and judged against the
 // merged results of a run.
 
-const SYMBOL = { max: '≤', min: '≥', maxRatio: '≤', minRatio: '≥', minOfReference: '≥', minSpeedup: '≥' };
+const SYMBOL = {
+  max: '≤',
+  min: '≥',
+  maxRatio: '≤',
+  minRatio: '≥',
+  minOfReference: '≥',
+  minSpeedup: '≥',
+  minPairRatio: '≥',
+};
 
 /** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
 export function describeChecks(row) {
@@ -12,6 +20,8 @@ export function describeChecks(row) {
       if (kind === 'max' || kind === 'min') text = `${impl} ${SYMBOL[kind]} ${value} ${row.unit}`;
       else if (kind === 'minSpeedup')
         text = `${impl} zero-copy ${SYMBOL[kind]} ${value}× faster than the host round trip`;
+      else if (kind === 'minPairRatio')
+        text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C for every pair`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
       else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
@@ -34,6 +44,7 @@ export function evaluateChecks(row, { results, reference, deviceName, variants =
         return { ...check, applicable: true, ok: false, note: 'missing measurement' };
       return { ...check, applicable: true, measured: speedup, ok: speedup >= check.value };
     }
+    if (check.kind === 'minPairRatio') return pairRatios(check, variants);
     const value = results[check.impl];
     const base = check.kind === 'minOfReference' ? reference : check.kind.endsWith('Ratio') ? results.c : 1;
     const outcome = { ...check };
@@ -47,4 +58,29 @@ export function evaluateChecks(row, { results, reference, deviceName, variants =
     const ok = check.kind.startsWith('max') ? measured <= check.value : measured >= check.value;
     return { ...outcome, applicable: true, measured, ok };
   });
+}
+
+// Every variant of C (one per pair, e.g. "0to1") against the same variant of the implementation:
+// the worst ratio is what is judged, and a pair the implementation lacks fails the check.
+function pairRatios(check, variants) {
+  const floor = variants.c ?? {};
+  const own = variants[check.impl] ?? {};
+  const pairs = Object.keys(floor).filter((pair) => typeof floor[pair] === 'number' && floor[pair] > 0);
+  if (pairs.length === 0) return { ...check, applicable: true, ok: false, note: 'missing measurement' };
+  let worst = Number.POSITIVE_INFINITY;
+  let worstPair = '';
+  for (const pair of pairs) {
+    const ratio = typeof own[pair] === 'number' ? own[pair] / floor[pair] : 0;
+    if (ratio < worst) {
+      worst = ratio;
+      worstPair = pair;
+    }
+  }
+  return {
+    ...check,
+    applicable: true,
+    measured: worst,
+    ok: worst >= check.value,
+    note: `slowest relative pair ${worstPair}`,
+  };
 }

@@ -266,6 +266,15 @@ export const ROWS = [
       'copyBatch of 1024 x 64 KiB from device 0 to device 1, pools accessible by each other, per batch incl. sync (C: faster of loop / cuMemcpyBatchAsync); skipped with one GPU',
     checks: both({ kind: 'maxRatio', value: 1.1 }),
   },
+  {
+    id: 'multi.peerCopyMatrix',
+    suite: 'multi',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB pool buffer of device i to one of device j for every ordered pair of the first 8 devices (variants "<i>to<j>"; value: the slowest pair), every pool accessible by every other device, on a stream of the source (C: cuMemcpyAsync); skipped with one GPU',
+    // Every pair, not only the slowest: each variant against the same variant of C.
+    checks: both({ kind: 'minPairRatio', value: 0.97 }),
+  },
   // --- Pageable JS memory (issue 14): the driver's own copy from pageable memory is the C value.
   {
     id: 'pageable.htod256MiB',

@@ -4,7 +4,8 @@
  * device (cuMemcpyAsync) and without (cuMemcpyPeerAsync), and 1024 x 64 KiB copies from device
  * 0 to device 1 as a loop and as one cuMemcpyBatchAsync. Every copy is ordered on device 0's
  * non-blocking stream, as the JS and Python rows do. With fewer than two devices every row is
- * reported as skipped ("not applicable: needs 2 GPUs").
+ * reported as skipped ("not applicable: needs 2 GPUs"). The all-pairs matrix over every device
+ * (up to MAX_DEVICES) is in peer-matrix.h.
  */
 #include "bench.h"
 
@@ -16,8 +17,11 @@
 #define COPY_STEPS_PER_REP 20
 #define COPY_REPS 9
 
-static CUcontext contexts[2];
-static CUstream own_streams[2];
+/* Devices measured by the all-pairs matrix (peer-matrix.h): 8 x 7 pair variants fit row_t.variants. */
+#define MAX_DEVICES 8
+
+static CUcontext contexts[MAX_DEVICES];
+static CUstream own_streams[MAX_DEVICES];
 /* [0][d]: the pool of device d accessible by the other device; [1][d]: a pool without peer access. */
 static CUmemoryPool pools[2][2];
 
@@ -219,9 +223,11 @@ done:
   pool_free(destination, 1);
 }
 
-static const char *ids[5] = {"multi.peerCopy0to1", "multi.peerCopy1to0", "multi.peerCopyNoAccess0to1",
-                             "multi.peerCopyNoAccess1to0", "multi.copyBatchCrossDevice"};
-static const char *units[5] = {"GB/s", "GB/s", "GB/s", "GB/s", "us"};
+#include "peer-matrix.h"
+
+static const char *ids[6] = {"multi.peerCopy0to1",         "multi.peerCopy1to0",         "multi.peerCopyNoAccess0to1",
+                             "multi.peerCopyNoAccess1to0", "multi.copyBatchCrossDevice", "multi.peerCopyMatrix"};
+static const char *units[6] = {"GB/s", "GB/s", "GB/s", "GB/s", "us", "GB/s"};
 
 int main(int argc, char **argv) {
   bench_select(argc, argv);
@@ -239,19 +245,31 @@ int main(int argc, char **argv) {
   char reason[128] = "";
   if (count < 2) snprintf(reason, sizeof reason, "not applicable: needs 2 GPUs (%d found)", count);
   else if (!can || !can_back) snprintf(reason, sizeof reason, "not applicable: devices 0 and 1 cannot access each other");
+  int matrix = count < MAX_DEVICES ? count : MAX_DEVICES;
+  /* The matrix needs every pair of its devices to reach each other. */
+  for (int a = 0; !reason[0] && a < matrix; a++) {
+    for (int b = 0; !reason[0] && b < matrix; b++) {
+      CUdevice da, db;
+      int reach = 0;
+      if (a == b || p_cuDeviceGet(&da, a) != CUDA_SUCCESS || p_cuDeviceGet(&db, b) != CUDA_SUCCESS) continue;
+      p_cuDeviceCanAccessPeer(&reach, da, db);
+      if (!reach) snprintf(reason, sizeof reason, "not applicable: device %d cannot access device %d", a, b);
+    }
+  }
   CUresult e = CUDA_SUCCESS;
-  for (int d = 0; !reason[0] && d < 2; d++) {
+  for (int d = 0; !reason[0] && d < matrix; d++) {
     CUdevice device;
     if ((e = p_cuDeviceGet(&device, d)) != CUDA_SUCCESS) break;
     if ((e = p_cuDevicePrimaryCtxRetain(&contexts[d], device)) != CUDA_SUCCESS) break;
     if ((e = p_cuCtxSetCurrent(contexts[d])) != CUDA_SUCCESS) break;
     if ((e = p_cuStreamCreate(&own_streams[d], CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) break;
+    if (d >= 2) continue; /* the pools of the first rows are of devices 0 and 1 */
     if ((e = make_pool(&pools[0][d], d, 1)) != CUDA_SUCCESS) break;
     if ((e = make_pool(&pools[1][d], d, 0)) != CUDA_SUCCESS) break;
   }
   if (!reason[0] && e != CUDA_SUCCESS) snprintf(reason, sizeof reason, "setup failed: %s", error_name(e));
   if (!reason[0]) p_cuCtxSetCurrent(contexts[0]);
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 6; i++) {
     if (!bench_wants(ids[i])) continue;
     if (reason[0]) {
       print_skipped(ids[i], units[i], reason);
@@ -259,7 +277,8 @@ int main(int argc, char **argv) {
     }
     row_t r = {.id = ids[i], .unit = units[i]};
     if (i < 4) row_peer_copy(&r, i & 1, i >= 2);
-    else row_copy_batch(&r);
+    else if (i == 4) row_copy_batch(&r);
+    else row_peer_matrix(&r, matrix);
     bench_row(&r);
   }
   return bench_end();

@@ -2,6 +2,8 @@
 // accessible by each other: cuMemcpyAsync; without access: cumem's peer path), and copyBatch of
 // 1024 x 64 KiB from device 0 to device 1. Every copy is ordered on a stream of device 0, as in
 // bench/c/multi.c. With fewer than two devices every row is reported as skipped.
+// multi.peerCopyMatrix: every ordered pair of devices (the first MATRIX_DEVICES), 256 MiB pool to
+// pool on a stream of the source device, every pool accessible by every other device.
 import { bandwidthGBps, driverChoice, parseArguments, result, Suite, stepsUs } from './harness.mjs';
 
 const COPY_BYTES = 256 * 1024 * 1024;
@@ -13,6 +15,8 @@ const TOTAL_BYTES = RANGES * RANGE_STRIDE;
 const COPY_STEPS_PER_REP = 20;
 const COPY_REPS = 9;
 const STRATEGIES = ['loop', 'batch', 'auto'];
+// As MAX_DEVICES in bench/c/multi.c.
+const MATRIX_DEVICES = 8;
 
 const options = parseArguments();
 const suite = new Suite('multi', options);
@@ -141,6 +145,65 @@ await suite.row('multi.copyBatchCrossDevice', 'us', () => {
   } finally {
     source.close();
     target.close();
+  }
+});
+
+await suite.row('multi.peerCopyMatrix', 'GB/s', () => {
+  if (skipped) return { skipped };
+  const count = Math.min(memory.deviceCount(), MATRIX_DEVICES);
+  for (let a = 0; a < count; a++) {
+    for (let b = 0; b < count; b++) {
+      if (a !== b && !memory.canAccessPeer(a, b))
+        return { skipped: `not applicable: device ${a} cannot access device ${b}` };
+    }
+  }
+  const devices = Array.from({ length: count }, (_, device) => device);
+  const pools = devices.map((device) => {
+    const pool = new memory.DeviceMemoryResource(device, {});
+    pool.peerAccessibleBy = devices.filter((other) => other !== device);
+    return pool;
+  });
+  const streams = devices.map((device) => memory.Stream.create(device));
+  try {
+    const pairs = {};
+    let slowest;
+    for (const from of devices) {
+      for (const to of devices) {
+        if (from === to) continue;
+        const value = 0x41 + from * MATRIX_DEVICES + to;
+        const source = pools[from].allocate(COPY_BYTES);
+        const target = pools[to].allocate(COPY_BYTES);
+        try {
+          source.fill(value);
+          target.fill(0);
+          const onSource = { stream: streams[from] };
+          target.copyFrom(source, onSource);
+          streams[from].sync();
+          expectHolds(target, value, `copy from device ${from} to ${to}`);
+          const samples = bandwidthGBps(
+            (n) => {
+              for (let i = 0; i < n; i++) target.copyFrom(source, onSource);
+              streams[from].sync();
+            },
+            COPY_BYTES,
+            { perRep: 8, reps: 7 },
+          );
+          const measured = result(samples, 'GB/s');
+          pairs[`${from}to${to}`] = measured.value;
+          if (slowest === undefined || measured.value < slowest.value) slowest = measured;
+        } finally {
+          source.close();
+          target.close();
+        }
+      }
+    }
+    return {
+      ...slowest,
+      variants: pairs,
+      via: 'Buffer.copyFrom between DeviceMemoryResource buffers of every ordered pair, every pool peerAccessibleBy every other device, on a stream of the source; value = the slowest pair',
+    };
+  } finally {
+    for (const item of [...streams, ...pools]) item.close();
   }
 });
 

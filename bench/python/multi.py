@@ -2,7 +2,9 @@
 copies between them and copy_batch across devices. Every copy is ordered on a stream of device
 0, as in bench/c/multi.c. Where cuda.core refuses a copy between devices, the row falls back to
 cuda.bindings (cuMemcpyAsync / cuMemcpyPeerAsync on the same buffers) and says so in `via`.
-With fewer than two devices every row is reported as skipped."""
+With fewer than two devices every row is reported as skipped. multi.peerCopyMatrix: every
+ordered pair of the first MATRIX_DEVICES devices, pool to pool on a stream of the source, every
+pool accessible by every other device."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ RANGE_STRIDE = 128 << 10
 TOTAL_BYTES = RANGES * RANGE_STRIDE
 COPY_STEPS_PER_REP = 20
 COPY_REPS = 9
+# As MAX_DEVICES in bench/c/multi.c.
+MATRIX_DEVICES = 8
 
 
 def own_pool(cc, device):
@@ -149,11 +153,64 @@ def main():
             destination.close(stream)
             stream.sync()
 
+    def peer_matrix():
+        if skipped:
+            return {"skipped": skipped}
+        ordinals = list(range(min(int(count), MATRIX_DEVICES)))
+        for a in ordinals:
+            for b in ordinals:
+                handles = (check(driver, driver.cuDeviceGet(a)), check(driver, driver.cuDeviceGet(b)))
+                if a != b and not check(driver, driver.cuDeviceCanAccessPeer(*handles)):
+                    return {"skipped": f"not applicable: device {a} cannot access device {b}"}
+        every = [cc.Device(d) for d in ordinals]
+        pools, streams = [], []
+        for d, device in enumerate(every):
+            device.set_current()
+            pool = own_pool(cc, device)
+            pool.peer_accessible_by = [other for other in ordinals if other != d]
+            pools.append(pool)
+            streams.append(device.create_stream())
+        pairs, slowest = {}, None
+        for a in ordinals:
+            for b in ordinals:
+                if a == b:
+                    continue
+                every[a].set_current()
+                source = pools[a].allocate(COPY_BYTES, stream=every[a].default_stream)
+                every[b].set_current()
+                target = pools[b].allocate(COPY_BYTES, stream=every[b].default_stream)
+                try:
+                    for device in every:
+                        device.sync()
+                    every[a].set_current()
+                    fill(source, 0x41 + a * MATRIX_DEVICES + b, every[a].default_stream)
+                    every[a].default_stream.sync()
+
+                    def batch(n, target=target, source=source, on=streams[a]):
+                        for _ in range(n):
+                            target.copy_from(source, stream=on)
+                        on.sync()
+
+                    samples = bandwidth_gbps(batch, COPY_BYTES, 8, 7)
+                    pairs[f"{a}to{b}"] = statistics.median(samples)
+                    if slowest is None or pairs[f"{a}to{b}"] < statistics.median(slowest):
+                        slowest = samples
+                finally:
+                    source.close()
+                    target.close()
+        for item in streams + pools:
+            close = getattr(item, "close", None)
+            if close is not None:
+                close()
+        via = "cuda.core Buffer.copy_from between pools of every ordered pair, peer_accessible_by every other device, on a stream of the source; value = the slowest pair"
+        return median_result(slowest, "GB/s", via=via, variants=pairs)
+
     suite.row("multi.peerCopy0to1", "GB/s", lambda: peer_copy(0, True))
     suite.row("multi.peerCopy1to0", "GB/s", lambda: peer_copy(1, True))
     suite.row("multi.peerCopyNoAccess0to1", "GB/s", lambda: peer_copy(0, False))
     suite.row("multi.peerCopyNoAccess1to0", "GB/s", lambda: peer_copy(1, False))
     suite.row("multi.copyBatchCrossDevice", "us", copy_batch_row)
+    suite.row("multi.peerCopyMatrix", "GB/s", peer_matrix)
     return 0
 
 

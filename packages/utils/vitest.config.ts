@@ -5,5 +5,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@cumem/source'] },
   ssr: { resolve: { conditions: ['@cumem/source'] } },
-  test: { name: 'utils', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // Generous limits (issue 21): under turbo's parallel load on two cores, compiling a fake
+  // libcuda or a property test's hundreds of runs take far longer than vitest's default 5 s.
+  test: {
+    name: 'utils',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
 });

@@ -7,5 +7,12 @@ const conditions = ['@cumem/source', 'module', 'node', 'import', 'default'];
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { name: 'testing', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // Generous limits (issue 21): under turbo's parallel load on two cores, compiling a fake
+  // libcuda or a property test's hundreds of runs take far longer than vitest's default 5 s.
+  test: {
+    name: 'testing',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
 });

@@ -3,13 +3,15 @@ import { type CompletionQuery, pollUntilDone } from './completion-poll.js';
 
 const notReady = 600;
 
-/** A query that answers NOT_READY until `readyAfterMs`, then `final`; counts its calls. */
+/** A query that answers NOT_READY until `readyAfterMs`, then `final`; counts its calls, and those that answered done. */
 function scriptedQuery(readyAfterMs: number, final: number) {
   const started = performance.now();
-  const calls = { count: 0 };
+  const calls = { count: 0, afterReady: 0 };
   const query = () => {
     calls.count++;
-    return performance.now() - started >= readyAfterMs ? final : notReady;
+    const ready = performance.now() - started >= readyAfterMs;
+    if (ready) calls.afterReady++;
+    return ready ? final : notReady;
   };
   return { query, calls };
 }
@@ -29,7 +31,7 @@ describe("pollUntilDone (the FFI adapter's non-blocking waits)", () => {
     expect(settled).toBe(1);
   });
 
-  it('keeps polling past the spin phase on timers, resolves within a few ms of completion, and settles once', async () => {
+  it('keeps polling past the spin phase on timers, resolves at the first query that says done, and settles once', async () => {
     let settled = 0;
     const { query, calls } = scriptedQuery(30, 0);
     const started = performance.now();
@@ -39,9 +41,10 @@ describe("pollUntilDone (the FFI adapter's non-blocking waits)", () => {
       () => settled++,
     );
     const waited = performance.now() - started;
+    // Load only delays the timers, so no upper bound on the time (issue 21: tests must not
+    // depend on an idle machine); that the wait ends at completion is the query count below.
     expect(waited).toBeGreaterThanOrEqual(30);
-    // 2 ms timers between 10 and 100 ms; a loaded machine may add a little.
-    expect(waited).toBeLessThan(30 + 25);
+    expect(calls.afterReady).toBe(1);
     expect(settled).toBe(1);
     // Timers, not a busy loop: 30 ms of waiting takes tens of queries, not thousands.
     expect(calls.count).toBeLessThan(400);

@@ -10,7 +10,7 @@ import { type Driver, MemLocationType } from '@cumem/core-types';
 import { deriveCapabilities, unsupported } from '@cumem/driver-kit';
 import { buildFakeLibcuda, type FakeLibcudaVariant, fakeUnavailable } from '@cumem/fake-libcuda';
 import { fakeRequests } from '@cumem/fake-libcuda/log';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDriver } from '../src/index.js';
 import { defaultAddon } from '../src/load-addon.js';
 
@@ -35,106 +35,124 @@ function fakeDriver(
 
 const requested = (): Map<string, number[]> => fakeRequests(log);
 
-describeFake(`the addon over a fake libcuda${skipReason ? ` — skipped: ${skipReason}` : ''}`, () => {
-  afterAll(() => {
-    delete process.env.FAKE_CUDA_LOG;
-    delete process.env.FAKE_CUDA_VERSION;
-    rmSync(directory, { recursive: true, force: true });
-  });
+// Compiling the fake (a C library) and loading it take seconds on a busy two-core machine
+// (issue 21: a case timed out at vitest's default 5 s under turbo's parallel load): the
+// compiles happen once, in beforeAll, and every case gets a generous limit.
+const compileTimeout = 180_000;
+const caseTimeout = 60_000;
 
-  it('resolves each entry point at the ABI its typedef has (cuCtxGetDevice at 2000 on a CUDA 13 driver)', () => {
-    fakeDriver(13000);
-    const abi = requested();
-    expect(abi.get('cuCtxGetDevice')).toEqual([2000]);
-    expect(abi.get('cuCtxSynchronize')).toEqual([2000]);
-    expect(abi.get('cuMemcpyDtoH')).toEqual([3020]);
-    expect(abi.get('cuStreamDestroy')).toEqual([4000]);
-    expect(abi.get('cuMemcpyBatchAsync')).toEqual([13000]);
-    expect(abi.get('cuMemPrefetchBatchAsync')).toEqual([13000]);
-    expect(abi.get('cuEventElapsedTime')).toEqual([12080]);
-    expect(abi.get('cuMemAdvise')).toEqual([8000, 12020]);
-  });
+describeFake(
+  `the addon over a fake libcuda${skipReason ? ` — skipped: ${skipReason}` : ''}`,
+  { timeout: caseTimeout },
+  () => {
+    beforeAll(() => {
+      for (const variant of ['default', 'without-advise'] as const) buildFakeLibcuda({ variant });
+    }, compileTimeout);
+    afterAll(() => {
+      delete process.env.FAKE_CUDA_LOG;
+      delete process.env.FAKE_CUDA_VERSION;
+      rmSync(directory, { recursive: true, force: true });
+    });
 
-  it('asks an older driver for the older ABIs only', () => {
-    fakeDriver(12080);
-    expect(requested().get('cuMemcpyBatchAsync')).toEqual([12080]);
-    expect(requested().has('cuMemPrefetchBatchAsync')).toBe(false);
-    fakeDriver(12000);
-    expect(requested().get('cuEventElapsedTime')).toEqual([2000]);
-    fakeDriver(13000, 'legacy');
-    expect(Math.max(...[...requested().values()].flat())).toBeLessThanOrEqual(12000);
-  });
+    it('resolves each entry point at the ABI its typedef has (cuCtxGetDevice at 2000 on a CUDA 13 driver)', () => {
+      fakeDriver(13000);
+      const abi = requested();
+      expect(abi.get('cuCtxGetDevice')).toEqual([2000]);
+      expect(abi.get('cuCtxSynchronize')).toEqual([2000]);
+      expect(abi.get('cuMemcpyDtoH')).toEqual([3020]);
+      expect(abi.get('cuStreamDestroy')).toEqual([4000]);
+      expect(abi.get('cuMemcpyBatchAsync')).toEqual([13000]);
+      expect(abi.get('cuMemPrefetchBatchAsync')).toEqual([13000]);
+      expect(abi.get('cuEventElapsedTime')).toEqual([12080]);
+      expect(abi.get('cuMemAdvise')).toEqual([8000, 12020]);
+    });
 
-  it('fails the load, naming the entry points, when neither form of cuMemAdvise exists', () => {
-    expect(() => fakeDriver(13000, 'auto', 'without-advise').deviceGetCount()).toThrow(
-      expect.objectContaining({
-        reason: 'entry-point-missing',
-        message: expect.stringContaining('cuMemAdvise'),
-      }),
-    );
-  });
+    it('asks an older driver for the older ABIs only', () => {
+      fakeDriver(12080);
+      expect(requested().get('cuMemcpyBatchAsync')).toEqual([12080]);
+      expect(requested().has('cuMemPrefetchBatchAsync')).toBe(false);
+      fakeDriver(12000);
+      expect(requested().get('cuEventElapsedTime')).toEqual([2000]);
+      fakeDriver(13000, 'legacy');
+      expect(Math.max(...[...requested().values()].flat())).toBeLessThanOrEqual(12000);
+    });
 
-  it('resolves the peer entry points at their ABIs', () => {
-    fakeDriver(13000);
-    const abi = requested();
-    expect(abi.get('cuDeviceCanAccessPeer')).toEqual([4000]);
-    expect(abi.get('cuDeviceGetP2PAttribute')).toEqual([8000]);
-    expect(abi.get('cuMemcpyPeerAsync')).toEqual([4000]);
-  });
+    it('fails the load, naming the entry points, when neither form of cuMemAdvise exists', () => {
+      expect(() => fakeDriver(13000, 'auto', 'without-advise').deviceGetCount()).toThrow(
+        expect.objectContaining({
+          reason: 'entry-point-missing',
+          message: expect.stringContaining('cuMemAdvise'),
+        }),
+      );
+    });
 
-  it('keeps the hot members native, and the accessors lazy on a frozen Driver', () => {
-    const driver = fakeDriver(13000);
-    for (const member of [driver.contextGetDevice, driver.memFreeAsync]) {
-      expect(Function.prototype.toString.call(member)).toContain('[native code]');
-    }
-    expect(Object.isFrozen(driver)).toBe(true);
-    expect(Object.getOwnPropertyDescriptor(driver, 'driverVersion')?.get).toBeTypeOf('function');
-    expect(driver.driverVersion).toBe(13000);
-  });
+    it('resolves the peer entry points at their ABIs', () => {
+      fakeDriver(13000);
+      const abi = requested();
+      expect(abi.get('cuDeviceCanAccessPeer')).toEqual([4000]);
+      expect(abi.get('cuDeviceGetP2PAttribute')).toEqual([8000]);
+      expect(abi.get('cuMemcpyPeerAsync')).toEqual([4000]);
+    });
 
-  // The addon resolves; driver-kit decides. Its native refusals (hot paths) spell driver-kit's text.
-  it("capabilities are driver-kit's derivation; native refusals read word for word as driver-kit's", () => {
-    for (const [version, mode] of [
-      [13000, 'auto'],
-      [12080, 'auto'],
-      [12020, 'auto'],
-      [13000, 'legacy'],
-    ] as const) {
-      const driver = fakeDriver(version, mode);
-      const derived = deriveCapabilities({
-        resolved: [
-          'cuMemAdvise_v2',
-          'cuMemPrefetchAsync_v2',
-          'cuMemcpyBatchAsync',
-          'cuMemcpyBatchAsync_v2',
-        ].concat([
-          'cuMemPrefetchBatchAsync',
-          'cuMemDiscardBatchAsync',
-          'cuMemDiscardAndPrefetchBatchAsync',
-          'cuFuncGetParamInfo',
-        ]).concat(['cuMemGetMemPool', 'cuMemGetDefaultMemPool']),
-        driverVersion: version,
-        mode,
-        interprocess: process.platform === 'linux',
-      });
-      expect([version, mode, driver.capabilities]).toEqual([version, mode, derived]);
-    }
-    const legacy = fakeDriver(13000, 'legacy');
-    const facts = { driverVersion: 13000, mode: 'legacy' as const };
-    expect(() => legacy.memAdvise(4096n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
-      unsupported(facts, 'cuMemAdvise: a host NUMA location (HostNuma, HostNumaCurrent)', 'hostNumaLocations')
-        .message,
-    );
-    expect(() =>
-      legacy.memcpyBatchAsync(new BigUint64Array(1), new BigUint64Array(1), new BigUint64Array(1), 1, 0n),
-    ).toThrow(unsupported(facts, 'cuMemcpyBatchAsync', 'batchMemcpy').message);
-    expect(() =>
-      legacy.memPoolCreate({
-        allocationType: 2,
-        location: { type: MemLocationType.Device, id: 0 },
-        handleTypes: 0,
-        maxSize: 0,
-      }),
-    ).toThrow(unsupported(facts, 'cuMemPoolCreate: a pool of managed memory', 'managedMemoryPools').message);
-  });
-});
+    it('keeps the hot members native, and the accessors lazy on a frozen Driver', () => {
+      const driver = fakeDriver(13000);
+      for (const member of [driver.contextGetDevice, driver.memFreeAsync]) {
+        expect(Function.prototype.toString.call(member)).toContain('[native code]');
+      }
+      expect(Object.isFrozen(driver)).toBe(true);
+      expect(Object.getOwnPropertyDescriptor(driver, 'driverVersion')?.get).toBeTypeOf('function');
+      expect(driver.driverVersion).toBe(13000);
+    });
+
+    // The addon resolves; driver-kit decides. Its native refusals (hot paths) spell driver-kit's text.
+    it("capabilities are driver-kit's derivation; native refusals read word for word as driver-kit's", () => {
+      for (const [version, mode] of [
+        [13000, 'auto'],
+        [12080, 'auto'],
+        [12020, 'auto'],
+        [13000, 'legacy'],
+      ] as const) {
+        const driver = fakeDriver(version, mode);
+        const derived = deriveCapabilities({
+          resolved: [
+            'cuMemAdvise_v2',
+            'cuMemPrefetchAsync_v2',
+            'cuMemcpyBatchAsync',
+            'cuMemcpyBatchAsync_v2',
+          ].concat([
+            'cuMemPrefetchBatchAsync',
+            'cuMemDiscardBatchAsync',
+            'cuMemDiscardAndPrefetchBatchAsync',
+            'cuFuncGetParamInfo',
+          ]).concat(['cuMemGetMemPool', 'cuMemGetDefaultMemPool']),
+          driverVersion: version,
+          mode,
+          interprocess: process.platform === 'linux',
+        });
+        expect([version, mode, driver.capabilities]).toEqual([version, mode, derived]);
+      }
+      const legacy = fakeDriver(13000, 'legacy');
+      const facts = { driverVersion: 13000, mode: 'legacy' as const };
+      expect(() => legacy.memAdvise(4096n, 64, 3, { type: MemLocationType.HostNuma, id: 0 })).toThrow(
+        unsupported(
+          facts,
+          'cuMemAdvise: a host NUMA location (HostNuma, HostNumaCurrent)',
+          'hostNumaLocations',
+        ).message,
+      );
+      expect(() =>
+        legacy.memcpyBatchAsync(new BigUint64Array(1), new BigUint64Array(1), new BigUint64Array(1), 1, 0n),
+      ).toThrow(unsupported(facts, 'cuMemcpyBatchAsync', 'batchMemcpy').message);
+      expect(() =>
+        legacy.memPoolCreate({
+          allocationType: 2,
+          location: { type: MemLocationType.Device, id: 0 },
+          handleTypes: 0,
+          maxSize: 0,
+        }),
+      ).toThrow(
+        unsupported(facts, 'cuMemPoolCreate: a pool of managed memory', 'managedMemoryPools').message,
+      );
+    });
+  },
+);

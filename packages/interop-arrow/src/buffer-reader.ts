@@ -2,7 +2,7 @@
 // `readBuffer` returns zero-copy device views. Reads past the end are clamped, as in pyarrow.
 
 import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
-import { CudaBuffer, createView } from './cuda-buffer.js';
+import { type CudaBuffer, createView, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { resolveSeek } from './position-rules.js';
 
@@ -13,7 +13,7 @@ export class BufferReader {
   #closed = false;
 
   constructor(buffer: CudaBuffer) {
-    if (!(buffer instanceof CudaBuffer))
+    if (!cudaBufferBrand.has(buffer))
       throw new TypeError(`BufferReader needs a CudaBuffer, got ${describeValue(buffer)}`);
     this.#buffer = buffer;
   }

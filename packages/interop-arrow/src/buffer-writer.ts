@@ -2,36 +2,77 @@
 // with `bufferSize` > 0 small writes gather in pinned host memory and go to the device in one
 // copy. Rules of Arrow's CudaBufferWriter: a write that would fill the staging buffer flushes it
 // and goes straight to the device; seek and writeAt flush first.
+//
+// Bytes write() accepted are never lost (issue 21): a writer dropped with bytes still staged is
+// flushed by a finalizer. The finalizer holds the writer's state (the staging memory and the
+// target CudaBuffer), never the writer, so both stay alive until it ran.
 
 import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
-import { CudaBuffer } from './cuda-buffer.js';
+import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostBuffer, newHostBuffer } from './host-buffer.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { checkPosition, resolveSeek } from './position-rules.js';
 
-/** Writes a CudaBuffer sequentially or at given positions. */
+/** What a writer's finalizer needs: everything but the writer. */
+interface WriterState {
+  readonly buffer: CudaBuffer;
+  position: number;
+  staging: HostBuffer | null;
+  buffered: number;
+}
+
+/**
+ * Flushes what a dropped writer still stages. A finalizer must not throw (that would end the
+ * process): when the target was closed first the bytes have nowhere to go and are dropped, as
+ * the README says; any other failure is dropped likewise, and the staging memory freed.
+ */
+const dropped = new FinalizationRegistry<WriterState>((state) => {
+  try {
+    if (!state.buffer.isClosed) flushState(state);
+  } catch {
+    // Nowhere to report it: see above.
+  } finally {
+    state.buffered = 0;
+    state.staging?.close();
+    state.staging = null;
+  }
+});
+
+function flushState(state: WriterState): void {
+  if (state.buffered === 0 || !state.staging) return;
+  const count = state.buffered;
+  state.buffered = 0;
+  state.buffer.copyFromHost(state.staging.bytes.subarray(0, count), {
+    position: state.position - count,
+    nbytes: count,
+  });
+}
+
+/**
+ * Writes a CudaBuffer sequentially or at given positions. With {@link bufferSize} set, bytes
+ * `write()` accepted reach the device on `flush()`, `close()`, a write that fills the staging
+ * buffer, `seek()` — or, for a writer dropped without any of those, when it is garbage-collected
+ * (unless the CudaBuffer was closed first: then they are dropped).
+ */
 export class BufferWriter {
-  readonly #buffer: CudaBuffer;
-  #position = 0;
-  #staging: HostBuffer | null = null;
-  #buffered = 0;
+  readonly #state: WriterState;
   #closed = false;
 
   constructor(buffer: CudaBuffer) {
-    if (!(buffer instanceof CudaBuffer))
+    if (!cudaBufferBrand.has(buffer))
       throw new TypeError(`BufferWriter needs a CudaBuffer, got ${describeValue(buffer)}`);
     if (!buffer.isMutable) throw new TypeError('BufferWriter needs a mutable CudaBuffer');
-    this.#buffer = buffer;
+    this.#state = { buffer, position: 0, staging: null, buffered: 0 };
   }
 
   /** The buffer written. */
   get buffer(): CudaBuffer {
-    return this.#buffer;
+    return this.#state.buffer;
   }
 
   /** Size of the buffer in bytes. */
   get size(): number {
-    return this.#buffer.size;
+    return this.#state.buffer.size;
   }
 
   /** True after {@link close}. */
@@ -41,7 +82,7 @@ export class BufferWriter {
 
   /** Size in bytes of the pinned host staging buffer; 0 (default) = unbuffered. */
   get bufferSize(): number {
-    return this.#staging?.size ?? 0;
+    return this.#state.staging?.size ?? 0;
   }
 
   /** Sets the staging size (bytes); flushes what is buffered first. 0 turns buffering off. */
@@ -49,27 +90,32 @@ export class BufferWriter {
     checkSize(size, 'bufferSize');
     this.#check();
     this.flush();
-    this.#staging?.close();
-    this.#staging = size > 0 ? newHostBuffer(size, { device: this.#buffer.context.device }) : null;
+    this.#state.staging?.close();
+    this.#state.staging = null;
+    dropped.unregister(this);
+    if (size > 0) {
+      this.#state.staging = newHostBuffer(size, { device: this.#state.buffer.context.device });
+      dropped.register(this, this.#state, this);
+    }
   }
 
   /** Bytes written but still in the host staging buffer. */
   get numBytesBuffered(): number {
-    return this.#buffered;
+    return this.#state.buffered;
   }
 
   /** The current position in bytes (including buffered bytes). */
   tell(): number {
     this.#check();
-    return this.#position;
+    return this.#state.position;
   }
 
   /** Moves the position (flushing first): `whence` 0 from the start, 1 from the current position, 2 from the end. */
   seek(offset: number, whence: 0 | 1 | 2 = 0): number {
     this.#check();
-    const target = resolveSeek(offset, whence, this.#position, this.size);
+    const target = resolveSeek(offset, whence, this.#state.position, this.size);
     this.flush();
-    this.#position = target;
+    this.#state.position = target;
     return target;
   }
 
@@ -79,20 +125,20 @@ export class BufferWriter {
     this.#check();
     const n = bytes.byteLength;
     if (n === 0) return 0;
-    if (n > this.size - this.#position) {
+    if (n > this.size - this.#state.position) {
       throw new RangeError(
-        `write out of bounds: ${n} bytes at position ${this.#position} of a ${this.size}-byte buffer`,
+        `write out of bounds: ${n} bytes at position ${this.#state.position} of a ${this.size}-byte buffer`,
       );
     }
-    const staging = this.#staging;
-    if (staging && this.#buffered + n < staging.size) {
-      staging.bytes.set(bytes, this.#buffered);
-      this.#buffered += n;
+    const staging = this.#state.staging;
+    if (staging && this.#state.buffered + n < staging.size) {
+      staging.bytes.set(bytes, this.#state.buffered);
+      this.#state.buffered += n;
     } else {
       this.flush();
-      this.#buffer.copyFromHost(bytes, { position: this.#position, nbytes: n });
+      this.#state.buffer.copyFromHost(bytes, { position: this.#state.position, nbytes: n });
     }
-    this.#position += n;
+    this.#state.position += n;
     return n;
   }
 
@@ -107,22 +153,17 @@ export class BufferWriter {
   /** Copies buffered bytes to the device. */
   flush(): void {
     this.#check();
-    if (this.#buffered === 0 || !this.#staging) return;
-    const count = this.#buffered;
-    this.#buffered = 0;
-    this.#buffer.copyFromHost(this.#staging.bytes.subarray(0, count), {
-      position: this.#position - count,
-      nbytes: count,
-    });
+    flushState(this.#state);
   }
 
   /** Flushes and releases the staging memory (idempotent). The buffer stays open. */
   close(): void {
     if (this.#closed) return;
-    if (!this.#buffer.isClosed) this.flush();
+    if (!this.#state.buffer.isClosed) this.flush();
     this.#closed = true;
-    this.#staging?.close();
-    this.#staging = null;
+    dropped.unregister(this);
+    this.#state.staging?.close();
+    this.#state.staging = null;
   }
 
   [Symbol.dispose](): void {
@@ -131,6 +172,6 @@ export class BufferWriter {
 
   #check(): void {
     if (this.#closed) throw CudaStateError.closed('BufferWriter');
-    if (this.#buffer.isClosed) throw CudaStateError.closed('CudaBuffer');
+    if (this.#state.buffer.isClosed) throw CudaStateError.closed('CudaBuffer');
   }
 }

@@ -10,12 +10,12 @@ import {
   IpcMemFlags,
   NotSupportedError,
 } from '@cumem/core-types';
-import { currentDriver, deviceCount, Buffer as MemoryBuffer, rangeOverrun } from '@cumem/memory';
+import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer, rangeOverrun } from '@cumem/memory';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
-import { CudaBuffer, createCudaBuffer } from './cuda-buffer.js';
-import { HostBuffer } from './host-buffer.js';
+import { CudaBuffer, createCudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
+import { hostBufferBrand } from './host-buffer.js';
 import { type HostData, tryHostBytes } from './host-bytes.js';
 import { IpcMemHandle } from './ipc-mem-handle.js';
 import { resolveDataRange } from './position-rules.js';
@@ -101,7 +101,7 @@ export class Context {
    */
   bufferFromData(data: HostData | CudaBuffer, options?: BufferFromDataOptions): CudaBuffer {
     const { offset = 0, size = -1 } = checkOptions(options);
-    if (data instanceof CudaBuffer) {
+    if (cudaBufferBrand.has(data)) {
       const range = resolveDataRange(data.size, offset, size);
       const result = this.deviceBuffer(range.size);
       result.copyFromDevice(data.slice(range.offset, range.size));
@@ -131,9 +131,9 @@ export class Context {
    * @throws TypeError for anything else.
    */
   bufferFromObject(obj: unknown): CudaBuffer {
-    if (obj instanceof CudaBuffer) return obj;
-    if (obj instanceof HostBuffer) return this.foreignBuffer(obj.address, obj.size, obj);
-    if (obj instanceof MemoryBuffer) return CudaBuffer.fromMemoryBuffer(obj);
+    if (cudaBufferBrand.has(obj)) return obj;
+    if (hostBufferBrand.has(obj)) return this.foreignBuffer(obj.address, obj.size, obj);
+    if (bufferBrand.has(obj)) return CudaBuffer.fromMemoryBuffer(obj as MemoryBuffer);
     if (typeof obj === 'object' && obj !== null && 'cudaArrayInterface' in obj) {
       const span = arrayInterfaceSpan((obj as { cudaArrayInterface: unknown }).cudaArrayInterface);
       if (span.size === 0) return this.#view(0n, 0, obj, !span.readonly);

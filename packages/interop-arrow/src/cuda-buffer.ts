@@ -3,12 +3,20 @@
 // copies are synchronous too).
 
 import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
-import { copyBetweenDevices, defaultStream, Buffer as MemoryBuffer, ownerMemoryBuffer } from '@cumem/memory';
+import {
+  bufferBrand,
+  copyBetweenDevices,
+  defaultStream,
+  Buffer as MemoryBuffer,
+  ObjectBrand,
+  ownerMemoryBuffer,
+} from '@cumem/memory';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
 import { ContextMemoryResource } from './context-memory-resource.js';
+import type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
 import { type HostData, hostBytes } from './host-bytes.js';
-import { checkHostDestination, type HostDestination, newHostDestination } from './host-destination.js';
+import { checkHostDestination, newHostDestination } from './host-destination.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
 import { copyDeviceToHost, copyHostToDevice } from './pageable-copies.js';
 import {
@@ -18,7 +26,15 @@ import {
   resolveSlice,
 } from './position-rules.js';
 
+export type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
+
 const constructing = Symbol('CudaBuffer');
+let isCudaBufferObject: (value: object) => boolean;
+/** @internal The one test of a real CudaBuffer (memory's ObjectBrand over the private state). */
+export const cudaBufferBrand: ObjectBrand<CudaBuffer> = new ObjectBrand<CudaBuffer>(
+  'CudaBuffer of @cumem/interop-arrow',
+  (value) => isCudaBufferObject(value),
+);
 let viewOf: (parent: CudaBuffer, offset: number, length: number) => CudaBuffer;
 
 /** How a CudaBuffer came to be; internal to the package. */
@@ -38,30 +54,12 @@ export interface CudaBufferInit {
   readonly mutable: boolean;
 }
 
-/** Options of the copies into a CudaBuffer. */
-export interface CopyIntoOptions {
-  /** Byte offset in this buffer where the copy starts. Default 0. */
-  readonly position?: number;
-  /** Bytes to copy; -1 (default) = as many as fit and are available. */
-  readonly nbytes?: number;
-}
-
-/** Options of {@link CudaBuffer.copyToHost}. */
-export interface CopyToHostOptions extends CopyIntoOptions {
-  /** Host memory to fill (its start); default: a new Uint8Array of the copied size. */
-  readonly buf?: HostData;
-  /**
-   * Without `buf`: `'pinned'`, new page-locked memory of the pinned pool (kept alive by the array;
-   * no first-touch faults), or `'pageable'`, a plain array. Default: pinned from 1 MiB up.
-   */
-  readonly output?: HostDestination;
-}
-
 /** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
 export class CudaBuffer {
   readonly #init: CudaBufferInit;
 
   static {
+    isCudaBufferObject = (value) => #init in value;
     viewOf = (parent, offset, length) => {
       const address = parent.address + BigInt(offset);
       return createCudaBuffer({
@@ -86,6 +84,8 @@ export class CudaBuffer {
       );
     }
     this.#init = init;
+    // No own property can shadow a getter (address, size, ...) of a real CudaBuffer.
+    Object.freeze(this);
   }
 
   /** Device address of the first byte (`0n` for an empty buffer). */
@@ -199,8 +199,7 @@ export class CudaBuffer {
    * @returns the number of bytes copied.
    */
   copyFromDevice(buf: CudaBuffer, options?: CopyIntoOptions): number {
-    if (!(buf instanceof CudaBuffer))
-      throw new TypeError(`buf must be a CudaBuffer, got ${describeValue(buf)}`);
+    cudaBufferBrand.check(buf, 'buf');
     const { position = 0, nbytes = -1 } = checkOptions(options);
     const range = resolveCopyInto(this.size, buf.size, position, nbytes, 'device buffer');
     this.#check();
@@ -234,8 +233,9 @@ export class CudaBuffer {
   /** True when `other` has the same size and bytes (device or host memory). */
   equals(other: CudaBuffer | HostData): boolean {
     const mine = this.copyToHost({ output: 'pageable' });
-    const theirs =
-      other instanceof CudaBuffer ? other.copyToHost({ output: 'pageable' }) : hostBytes(other, 'other');
+    const theirs = cudaBufferBrand.has(other)
+      ? other.copyToHost({ output: 'pageable' })
+      : hostBytes(other, 'other');
     if (mine.byteLength !== theirs.byteLength) return false;
     for (let i = 0; i < mine.byteLength; i++) if (mine[i] !== theirs[i]) return false;
     return true;
@@ -309,8 +309,8 @@ export class CudaBuffer {
 
   /** A CudaBuffer view of `buf`: itself for a CudaBuffer, a zero-copy view of a device-accessible memory Buffer. */
   static fromBuffer(buf: CudaBuffer | MemoryBuffer): CudaBuffer {
-    if (buf instanceof CudaBuffer) return buf;
-    if (buf instanceof MemoryBuffer) return CudaBuffer.fromMemoryBuffer(buf);
+    if (cudaBufferBrand.has(buf)) return buf;
+    if (bufferBrand.has(buf)) return CudaBuffer.fromMemoryBuffer(buf as MemoryBuffer);
     throw new TypeError(`buffer is not backed by a CudaBuffer: ${describeValue(buf)}`);
   }
 
@@ -319,7 +319,7 @@ export class CudaBuffer {
    * Buffer alive and is closed when the Buffer is.
    */
   static fromMemoryBuffer(buf: MemoryBuffer): CudaBuffer {
-    if (!(buf instanceof MemoryBuffer)) {
+    if (!bufferBrand.has(buf)) {
       throw new TypeError(`expected a @cumem/memory Buffer, got ${describeValue(buf)}`);
     }
     if (buf.isClosed) throw CudaStateError.closed('Buffer');

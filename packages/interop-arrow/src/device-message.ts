@@ -13,7 +13,7 @@ import {
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
-import { CudaBuffer } from './cuda-buffer.js';
+import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
 import { arrowCall, decodeMetadata } from './message-decode.js';
 import { checkRecordBatchBody, type RecordBatchHeader } from './record-batch-check.js';
@@ -206,6 +206,6 @@ export function readRecordBatch(
 
 function toReader(source: CudaBuffer | BufferReader): BufferReader {
   if (source instanceof BufferReader) return source;
-  if (source instanceof CudaBuffer) return new BufferReader(source);
+  if (cudaBufferBrand.has(source)) return new BufferReader(source);
   throw new TypeError(`source must be a CudaBuffer or a BufferReader, got ${describeValue(source)}`);
 }

@@ -8,8 +8,8 @@ import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { contextState, enterContext, finishOn } from './context-internals.js';
-import { CudaBuffer } from './cuda-buffer.js';
-import { HostBuffer, newHostBuffer } from './host-buffer.js';
+import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
+import { type HostBuffer, hostBufferBrand, newHostBuffer } from './host-buffer.js';
 import {
   type ColumnChunkLayout,
   type IpcMessageLayout,
@@ -49,7 +49,7 @@ export class DeviceTable {
     messages: readonly IpcMessageLayout[],
     batches: readonly RecordBatchLayout[],
   ) {
-    if (!(buffer instanceof CudaBuffer))
+    if (!cudaBufferBrand.has(buffer))
       throw new TypeError(`buffer must be a CudaBuffer, got ${describeValue(buffer)}`);
     if (!(schema instanceof Schema))
       throw new TypeError(`schema must be an Arrow Schema, got ${describeValue(schema)}`);
@@ -155,19 +155,21 @@ export function tableFromDevice(
   options?: DownloadOptions,
 ): Table {
   const { output = 'pinned' } = checkOptions(options);
-  if (!(output instanceof HostBuffer) && output !== 'pinned' && output !== 'pageable') {
+  if (!hostBufferBrand.has(output) && output !== 'pinned' && output !== 'pageable') {
     throw new TypeError(`output must be 'pinned', 'pageable' or a HostBuffer, got ${String(output)}`);
   }
   let device: CudaBuffer;
   if (source instanceof DeviceTable) device = source.buffer;
-  else if (source instanceof CudaBuffer) device = source;
+  else if (cudaBufferBrand.has(source)) device = source;
   else if (source instanceof BufferReader) device = source.readBuffer();
   else
     throw new TypeError(
       `source must be a DeviceTable, CudaBuffer or BufferReader, got ${describeValue(source)}`,
     );
+  // A DeviceTable's or BufferReader's buffer is checked again: an object inheriting from one could name any object.
+  cudaBufferBrand.check(device, 'the source buffer');
   const size = device.size;
-  if (output instanceof HostBuffer && output.size < size) {
+  if (hostBufferBrand.has(output) && output.size < size) {
     throw new RangeError(`the output HostBuffer has ${output.size} bytes, the stream ${size}`);
   }
   if (device.isClosed) device.copyToHost(); // throws the closed error before any allocation

@@ -11,12 +11,19 @@ import {
   LegacyPinnedMemoryResource,
   type Buffer as MemoryBuffer,
   makeDeviceCurrent,
+  ObjectBrand,
   ownerMemoryBuffer,
   PinnedMemoryResource,
 } from '@cumem/memory';
 
 const keepAlive = new WeakMap<ArrayBufferLike, HostBuffer>();
 const constructing = Symbol('HostBuffer');
+let isHostBufferObject: (value: object) => boolean;
+/** @internal The one test of a real HostBuffer (memory's ObjectBrand over the private state). */
+export const hostBufferBrand: ObjectBrand<HostBuffer> = new ObjectBrand<HostBuffer>(
+  'HostBuffer of @cumem/interop-arrow',
+  (value) => isHostBufferObject(value),
+);
 
 /** Page-locked (pinned) host memory that devices copy to and from at full speed. */
 export class HostBuffer {
@@ -41,6 +48,12 @@ export class HostBuffer {
     this.#bytes = memory ? memory.hostView() : new Uint8Array(0);
     this.#size = this.#bytes.byteLength;
     if (memory) keepAlive.set(this.#bytes.buffer, this);
+    // No own property can shadow a getter (address, size, bytes) of a real HostBuffer.
+    Object.freeze(this);
+  }
+
+  static {
+    isHostBufferObject = (value) => #memory in value;
   }
 
   /** Size in bytes. */

@@ -1,8 +1,8 @@
 // Host memory arguments: anything holding bytes on the host, seen as a Uint8Array without copying.
 
 import { describeValue } from '@cumem/core-types';
-import { Buffer as MemoryBuffer } from '@cumem/memory';
-import { HostBuffer } from './host-buffer.js';
+import { bufferBrand, type Buffer as MemoryBuffer } from '@cumem/memory';
+import { type HostBuffer, hostBufferBrand } from './host-buffer.js';
 
 /** Host bytes accepted by copies: typed arrays, DataView, ArrayBuffer, HostBuffer, host-accessible memory Buffer. */
 export type HostData = ArrayBufferView | ArrayBuffer | SharedArrayBuffer | HostBuffer | MemoryBuffer;
@@ -12,8 +12,8 @@ export function tryHostBytes(data: unknown): Uint8Array | undefined {
   if (data instanceof Uint8Array) return data;
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   if (data instanceof ArrayBuffer || data instanceof SharedArrayBuffer) return new Uint8Array(data);
-  if (data instanceof HostBuffer) return data.bytes;
-  if (data instanceof MemoryBuffer && data.isHostAccessible) return data.hostView();
+  if (hostBufferBrand.has(data)) return data.bytes;
+  if (bufferBrand.has(data) && data.isHostAccessible) return (data as MemoryBuffer).hostView();
   return undefined;
 }
 

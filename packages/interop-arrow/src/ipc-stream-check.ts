@@ -15,13 +15,19 @@ function malformed(what: string): never {
 
 type BatchHeader = RecordBatchHeader & { readonly compression: unknown };
 
-function checkBatch(schema: Schema, header: BatchHeader, body: Uint8Array, version: MetadataVersion): void {
+function checkBatch(
+  schema: Schema,
+  header: BatchHeader,
+  body: Uint8Array,
+  version: MetadataVersion,
+  dictionaryLengths: ReadonlyMap<number, number>,
+): void {
   if (header.compression != null) {
     throw new TypeError(
       'compressed record batches are not read from device memory (their sizes cannot be checked)',
     );
   }
-  checkRecordBatchBody(schema, header, body, version);
+  checkRecordBatchBody(schema, header, body, version, dictionaryLengths);
 }
 
 /**
@@ -36,6 +42,9 @@ export function checkIpcStream(bytes: Uint8Array): void {
   let schema: Schema | undefined;
   let version: MetadataVersion | undefined;
   let position = 0;
+  // Values of each dictionary so far (a delta batch appends, another replaces): the indices of
+  // later batches must stay below them.
+  const dictionaryLengths = new Map<number, number>();
   // Mirrors Arrow JS's MessageReader: a 4-byte length, or the continuation marker and then the
   // length; 0 (or too few bytes left) ends the stream.
   const readLength = (): number => {
@@ -67,12 +76,13 @@ export function checkIpcStream(bytes: Uint8Array): void {
     }
     if (!schema || version === undefined) malformed('a message before the schema');
     if (metadata.headerType === MessageHeader.RecordBatch) {
-      checkBatch(schema, header as BatchHeader, body, version);
+      checkBatch(schema, header as BatchHeader, body, version, dictionaryLengths);
     } else if (metadata.headerType === MessageHeader.DictionaryBatch) {
-      const { id, data } = header as { id: number; data: BatchHeader };
+      const { id, data, isDelta } = header as { id: number; data: BatchHeader; isDelta: boolean };
       const type = schema.dictionaries.get(id);
       if (!type) malformed(`a dictionary batch for unknown dictionary ${id}`);
-      checkBatch(new Schema([new Field('dictionary', type, true)]), data, body, version);
+      checkBatch(new Schema([new Field('dictionary', type, true)]), data, body, version, dictionaryLengths);
+      dictionaryLengths.set(id, (isDelta ? (dictionaryLengths.get(id) ?? 0) : 0) + data.length);
     } else {
       malformed(`message header type ${metadata.headerType}`);
     }

@@ -14,6 +14,7 @@ const schema = new Schema([
 function validBatch(): { header: RecordBatchHeader; body: Uint8Array } {
   const body = new Uint8Array(256);
   const view = new DataView(body.buffer);
+  body[0] = 0b1101; // id: slot 1 is its one null
   for (const [i, v] of [0, 1, 3, 3, 6].entries()) view.setInt32(64 + 4 * i, v, true); // tags offsets
   for (const [i, v] of [0, 2, 2, 5, 9].entries()) view.setInt32(128 + 4 * i, v, true); // name offsets
   return {
@@ -103,5 +104,27 @@ describe('checkMessageMetadata', () => {
     expect(() => checkMessageMetadata(new Uint8Array(2))).toThrow(RangeError);
     expect(() => checkMessageMetadata(Uint8Array.of(200, 0, 0, 0))).toThrow(/outside the 4 metadata bytes/);
     expect(() => checkMessageMetadata(Uint8Array.of(0xff, 0xff, 0xff, 0xff))).toThrow(/root offset -1/);
+  });
+
+  it('refuses offsets that descend anywhere, start below 0, or point past the child values', () => {
+    const read = (edit: (view: DataView) => void) => {
+      const { header, body } = validBatch();
+      edit(new DataView(body.buffer));
+      return () => checkRecordBatchBody(schema, header, body, MetadataVersion.V5);
+    };
+    // tags offsets 0 1 3 3 6: a middle one above the last (the 16777219 for 9 values).
+    expect(read((v) => v.setInt32(64 + 8, 16777219, true))).toThrow(/tags offset 3 is 3, after 16777219/);
+    expect(read((v) => v.setInt32(64 + 4, 4, true))).toThrow(/offsets must not descend/);
+    expect(read((v) => v.setInt32(64, -1, true))).toThrow(/tags offsets start at -1/);
+    expect(read((v) => v.setInt32(64 + 16, 7, true))).toThrow(/tags.item has 6 values, its parent needs 7/);
+    expect(read((v) => v.setInt32(128 + 8, 1, true))).toThrow(/name offset 3 is 5|must not descend/);
+  });
+
+  it('refuses a validity bitmap that disagrees with its null count', () => {
+    const { header, body } = validBatch();
+    body[0] = 0b1111;
+    expect(() => checkRecordBatchBody(schema, header, body, MetadataVersion.V5)).toThrow(
+      /id validity bitmap has 0 nulls, its null count says 1/,
+    );
   });
 });

@@ -3,9 +3,22 @@
 // than the column's buffers makes it pad the column with a fresh null bitmap of that length (a
 // flipped byte is a fatal heap OOM), and a buffer region past the body is silently truncated.
 // The walk mirrors Arrow JS's VectorLoader (which nodes and buffers each type consumes, in IPC
-// order) and requires every length to fit in the bytes its buffers really hold.
+// order) and requires every length to fit in the bytes its buffers really hold, and every value
+// Arrow JS trusts (offsets, union ids, dictionary indices, views) to be in range
+// (record-batch-values.ts).
 
 import { type DataType, type Field, MetadataVersion, type Schema, Type, UnionMode } from 'apache-arrow';
+import {
+  checkDenseOffsets,
+  checkDictionaryIndices,
+  checkOffsets,
+  checkUnionTypeIds,
+  checkValidity,
+  checkViews,
+  malformed,
+  regionView,
+  type ValidSlot,
+} from './record-batch-values.js';
 
 /** What Arrow JS decoded from a RecordBatch message header. */
 export interface RecordBatchHeader {
@@ -13,10 +26,6 @@ export interface RecordBatchHeader {
   readonly nodes: readonly { readonly length: number; readonly nullCount: number }[];
   readonly buffers: readonly { readonly offset: number; readonly length: number }[];
   readonly variadicBufferCounts: readonly number[];
-}
-
-function malformed(what: string): never {
-  throw new RangeError(`malformed IPC record batch: ${what}`);
 }
 
 function isCount(value: number): boolean {
@@ -56,6 +65,7 @@ class BatchWalker {
     readonly header: RecordBatchHeader,
     readonly body: Uint8Array,
     readonly metadataVersion: MetadataVersion,
+    readonly dictionaryLengths: ReadonlyMap<number, number>,
   ) {}
 
   finish(): void {
@@ -89,24 +99,22 @@ class BatchWalker {
     return region;
   }
 
-  #validity(path: string, length: number, nullCount: number): void {
-    this.#nextBuffer(`${path} validity`, nullCount > 0 ? Math.ceil(length / 8) : 0);
+  #view(region: { offset: number; length: number }): DataView {
+    return regionView(this.body, region.offset, region.length);
   }
 
-  // Offsets of a variable-size layout: (length + 1) of them, ascending from a non-negative
+  #validity(path: string, length: number, nullCount: number): ValidSlot {
+    const region = this.#nextBuffer(`${path} validity`, nullCount > 0 ? Math.ceil(length / 8) : 0);
+    const bitmap = nullCount > 0 ? this.body.subarray(region.offset, region.offset + region.length) : null;
+    return checkValidity(bitmap, length, nullCount, path);
+  }
+
+  // Offsets of a variable-size layout: (length + 1) of them, non-decreasing from a non-negative
   // start. @returns the last offset: how many child values or data bytes the column uses.
   #offsets(path: string, length: number, width: 4 | 8): number {
     const region = this.#nextBuffer(`${path} offsets`, length === 0 ? 0 : (length + 1) * width);
     if (length === 0) return 0;
-    const view = new DataView(this.body.buffer, this.body.byteOffset + region.offset, region.length);
-    const read = (i: number) =>
-      width === 4 ? view.getInt32(i * 4, true) : Number(view.getBigInt64(i * 8, true));
-    const first = read(0);
-    const last = read(length);
-    if (!isCount(first) || !isCount(last) || last < first) {
-      malformed(`${path} offsets run from ${first} to ${last}`);
-    }
-    return last;
+    return checkOffsets(this.#view(region), length, width, path);
   }
 
   /** A top-level column: exactly the batch's length. */
@@ -115,7 +123,8 @@ class BatchWalker {
   }
 
   // `atLeast`: the values the parent needs from this column (all of them when `exact`).
-  #type(type: DataType, path: string, atLeast: number, exact = false): void {
+  // @returns the column's length.
+  #type(type: DataType, path: string, atLeast: number, exact = false): number {
     const { length, nullCount } = this.#nextNode(path);
     if (exact ? length !== atLeast : length < atLeast) {
       malformed(`${path} has ${length} values, ${exact ? 'the batch has' : 'its parent needs'} ${atLeast}`);
@@ -123,11 +132,11 @@ class BatchWalker {
     const children = (type.children ?? []) as Field[];
     switch (type.typeId) {
       case Type.Null:
-        return;
+        return length;
       case Type.Bool:
         this.#validity(path, length, nullCount);
         this.#nextBuffer(`${path} values`, Math.ceil(length / 8));
-        return;
+        return length;
       case Type.Utf8:
       case Type.Binary:
       case Type.LargeUtf8:
@@ -136,16 +145,18 @@ class BatchWalker {
         const large = type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary;
         const used = this.#offsets(path, length, large ? 8 : 4);
         this.#nextBuffer(`${path} data`, used);
-        return;
+        return length;
       }
       case Type.Utf8View:
       case Type.BinaryView: {
-        this.#validity(path, length, nullCount);
-        this.#nextBuffer(`${path} views`, length * 16);
+        const valid = this.#validity(path, length, nullCount);
+        const views = this.#nextBuffer(`${path} views`, length * 16);
         const count = this.header.variadicBufferCounts[this.#variadic++] ?? 0;
         if (!isCount(count)) malformed(`${path} has ${count} variadic buffers`);
-        for (let i = 0; i < count; i++) this.#nextBuffer(`${path} data ${i}`, 0);
-        return;
+        const dataLengths: number[] = [];
+        for (let i = 0; i < count; i++) dataLengths.push(this.#nextBuffer(`${path} data ${i}`, 0).length);
+        checkViews(this.#view(views), length, valid, dataLengths, path);
+        return length;
       }
       case Type.List:
       case Type.LargeList:
@@ -153,31 +164,42 @@ class BatchWalker {
         this.#validity(path, length, nullCount);
         const used = this.#offsets(path, length, type.typeId === Type.LargeList ? 8 : 4);
         this.#children(children, path, used);
-        return;
+        return length;
       }
       case Type.FixedSizeList: {
         this.#validity(path, length, nullCount);
         this.#children(children, path, length * (type as DataType & { listSize: number }).listSize);
-        return;
+        return length;
       }
       case Type.Struct:
         this.#validity(path, length, nullCount);
         this.#children(children, path, length);
-        return;
+        return length;
       case Type.Union: {
         if (this.metadataVersion < MetadataVersion.V5) this.#validity(path, length, nullCount);
-        this.#nextBuffer(`${path} type ids`, length);
-        const dense = (type as DataType & { mode: UnionMode }).mode === UnionMode.Dense;
-        if (dense) this.#nextBuffer(`${path} offsets`, length * 4);
-        this.#children(children, path, dense ? 0 : length);
-        return;
+        const idRegion = this.#nextBuffer(`${path} type ids`, length);
+        const union = type as DataType & { mode: UnionMode; typeIds: ArrayLike<number> };
+        const ids = this.body.subarray(idRegion.offset, idRegion.offset + length);
+        const childOfSlot = checkUnionTypeIds(ids, length, union.typeIds, path);
+        const dense = union.mode === UnionMode.Dense;
+        const offsets = dense ? this.#nextBuffer(`${path} offsets`, length * 4) : undefined;
+        const lengths = this.#children(children, path, dense ? 0 : length);
+        if (offsets) checkDenseOffsets(this.#view(offsets), childOfSlot, lengths, path);
+        return length;
       }
       case Type.Dictionary: {
         // The column holds indices; the dictionary's values come in dictionary batches.
-        this.#validity(path, length, nullCount);
-        const indices = valueBytes((type as DataType & { indices: DataType }).indices) ?? Number.NaN;
-        this.#nextBuffer(`${path} indices`, length * indices);
-        return;
+        const valid = this.#validity(path, length, nullCount);
+        const dictionary = type as DataType & {
+          id: number;
+          indices: DataType & { bitWidth: number; isSigned: boolean };
+        };
+        const indices = valueBytes(dictionary.indices) ?? Number.NaN;
+        const region = this.#nextBuffer(`${path} indices`, length * indices);
+        const values = this.dictionaryLengths.get(dictionary.id) ?? 0;
+        const { bitWidth, isSigned } = dictionary.indices;
+        checkDictionaryIndices(this.#view(region), length, bitWidth, isSigned, valid, values, path);
+        return length;
       }
       default: {
         const bytes = valueBytes(type);
@@ -186,29 +208,34 @@ class BatchWalker {
         }
         this.#validity(path, length, nullCount);
         this.#nextBuffer(`${path} values`, length * bytes);
+        return length;
       }
     }
   }
 
-  #children(children: readonly Field[], path: string, atLeast: number): void {
-    for (const child of children) this.#type(child.type, `${path}.${child.name}`, atLeast);
+  // @returns each child's length.
+  #children(children: readonly Field[], path: string, atLeast: number): number[] {
+    return children.map((child) => this.#type(child.type, `${path}.${child.name}`, atLeast));
   }
 }
 
 /**
  * Throws RangeError unless the batch's field nodes and buffers are exactly those `schema`
  * needs, every buffer lies inside `body`, every node's length fits its buffers and its
- * parent's needs, and every top-level column has the batch's length (Arrow JS would pad a
- * shorter one with a null bitmap as long as the batch claims to be).
+ * parent's needs, every top-level column has the batch's length (Arrow JS would pad a
+ * shorter one with a null bitmap as long as the batch claims to be), and every value Arrow JS
+ * uses to index is in range: offsets, validity counts, union type ids and offsets, views, and
+ * dictionary indices (against `dictionaryLengths`, values per dictionary id; none: empty).
  */
 export function checkRecordBatchBody(
   schema: Schema,
   header: RecordBatchHeader,
   body: Uint8Array,
   metadataVersion: MetadataVersion,
+  dictionaryLengths: ReadonlyMap<number, number> = new Map(),
 ): void {
   if (!isCount(header.length)) malformed(`batch length ${header.length}`);
-  const walker = new BatchWalker(header, body, metadataVersion);
+  const walker = new BatchWalker(header, body, metadataVersion, dictionaryLengths);
   for (const field of schema.fields) walker.column(field);
   walker.finish();
 }

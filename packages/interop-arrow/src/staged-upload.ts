@@ -11,7 +11,7 @@ import { checkOptions, EventFlags } from '@cumem/core-types';
 import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory';
 import { type ContextState, contextState, enterContext, finishOn } from './context-internals.js';
 import type { CudaBuffer } from './cuda-buffer.js';
-import { HostBuffer, newHostBuffer, pinnedOwnerOf } from './host-buffer.js';
+import { type HostBuffer, hostBufferBrand, newHostBuffer, pinnedOwnerOf } from './host-buffer.js';
 import type { IpcChunk } from './ipc-layout.js';
 
 /**
@@ -50,12 +50,7 @@ const smallRingBytes = 1024 * 1024;
 /** Checks the options before any driver call. */
 export function checkUploadOptions(options: UploadOptions | undefined): Required<UploadOptions> {
   const { staging = 'auto', stagingBytes = defaultStagingBytes } = checkOptions(options);
-  if (
-    !(staging instanceof HostBuffer) &&
-    staging !== 'auto' &&
-    staging !== 'pinned' &&
-    staging !== 'pageable'
-  ) {
+  if (!hostBufferBrand.has(staging) && staging !== 'auto' && staging !== 'pinned' && staging !== 'pageable') {
     throw new TypeError(
       `staging must be 'auto', 'pinned', 'pageable' or a HostBuffer, got ${String(staging)}`,
     );
@@ -120,7 +115,7 @@ export function uploadChunks(
     stagedBytes === 0
       ? undefined
       : new StagingRing(
-          staging instanceof HostBuffer ? staging : sharedStaging(state, stagedBytes, options),
+          hostBufferBrand.has(staging) ? staging : sharedStaging(state, stagedBytes, options),
           stagedBytes,
           {
             enqueue,

@@ -6,6 +6,7 @@ import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
+import { ObjectBrand } from './object-brand.js';
 import type { Release } from './object-finalizer.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';
@@ -39,6 +40,17 @@ export const bufferToken: unique symbol = Symbol('cumem.buffer');
  */
 export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
 
+/**
+ * The brand of every Buffer and ManagedBuffer: the one test the safe API applies to a value
+ * passed as a buffer, here and in the packages above (see object-brand.ts). It reads a private
+ * field, which a shaped object, an object inheriting from a Buffer and a Proxy of one lack.
+ */
+export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
+  'Buffer of @cumem/memory',
+  (value) => isBufferObject(value),
+);
+let isBufferObject: (value: object) => boolean;
+
 /** @internal What the private constructor of Buffer and ManagedBuffer takes. */
 export type BufferParts = [
   token: symbol,
@@ -54,15 +66,17 @@ export type BufferParts = [
 
 /** The state and accessors every {@link Buffer} has; not constructible on its own. */
 export abstract class BufferBase {
-  /** @internal */ readonly runtime: DriverRuntime;
-  /** @internal */ readonly pointer: bigint;
-  /** @internal */ readonly byteSize: number;
-  /** @internal */ readonly resource: MemoryResource | null;
-  /** @internal */ readonly allocationStream: Stream | undefined;
-  /** @internal */ readonly parent: BufferBase | null;
-  /** @internal */ protected ownerObject: unknown;
-  /** @internal */ protected flags: number;
-  /** @internal */ protected info: PointerInfo | undefined = undefined;
+  // What the memory is lives in private fields: no JavaScript can rewrite it, and the factories
+  // make every Buffer non-extensible, so no own property shadows the getters below (issue 21).
+  readonly #runtime: DriverRuntime;
+  readonly #pointer: bigint;
+  readonly #byteSize: number;
+  readonly #resource: MemoryResource | null;
+  readonly #allocationStream: Stream | undefined;
+  readonly #parent: BufferBase | null;
+  readonly #ownerObject: unknown;
+  #flags: number;
+  #info: PointerInfo | undefined = undefined;
   // The host views handed out over memory this buffer owns; null until the first one, so a
   // buffer that never made a view pays nothing on allocate and close.
   /** @internal */ protected views: ViewList | null = null;
@@ -84,14 +98,45 @@ export abstract class BufferBase {
       );
     }
     const [, runtime, handle, size, resource, owner, stream, flags, parent] = parts as BufferParts;
-    this.runtime = runtime;
-    this.pointer = handle;
-    this.byteSize = size;
-    this.resource = resource;
-    this.ownerObject = owner;
-    this.allocationStream = stream;
-    this.flags = flags;
-    this.parent = parent;
+    this.#runtime = runtime;
+    this.#pointer = handle;
+    this.#byteSize = size;
+    this.#resource = resource;
+    this.#ownerObject = owner;
+    this.#allocationStream = stream;
+    this.#flags = flags;
+    this.#parent = parent;
+  }
+
+  static {
+    isBufferObject = (value) => #pointer in value;
+  }
+
+  /** @internal */ get runtime(): DriverRuntime {
+    return this.#runtime;
+  }
+  /** @internal */ get pointer(): bigint {
+    return this.#pointer;
+  }
+  /** @internal */ get byteSize(): number {
+    return this.#byteSize;
+  }
+  /** @internal */ get resource(): MemoryResource | null {
+    return this.#resource;
+  }
+  /** @internal */ get allocationStream(): Stream | undefined {
+    return this.#allocationStream;
+  }
+  /** @internal */ get parent(): BufferBase | null {
+    return this.#parent;
+  }
+  /** @internal The state bits (owns, closedFlag, ...). */
+  protected get flags(): number {
+    return this.#flags;
+  }
+  /** @internal Marks the buffer closed, for good: no method clears a flag. */
+  protected markClosed(): void {
+    this.#flags |= closedFlag;
   }
 
   /** Size in bytes. */
@@ -116,7 +161,7 @@ export abstract class BufferBase {
 
   /** The object keeping external memory alive (for slices: the parent buffer), or null. */
   get owner(): unknown {
-    return this.ownerObject;
+    return this.#ownerObject;
   }
 
   /** The device can use the memory. */
@@ -148,10 +193,10 @@ export abstract class BufferBase {
     // operations ask this of thousands of slices per call.
     let buffer: BufferBase | null = this;
     do {
-      const flags = buffer.flags;
+      const flags = buffer.#flags;
       if ((flags & closedFlag) !== 0) return true;
-      if ((flags & followsOwner) !== 0 && ownerIsClosed(buffer.ownerObject)) return true;
-      buffer = buffer.parent;
+      if ((flags & followsOwner) !== 0 && ownerIsClosed(buffer.#ownerObject)) return true;
+      buffer = buffer.#parent;
     } while (buffer !== null);
     return false;
   }
@@ -167,11 +212,11 @@ export abstract class BufferBase {
 
   /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
   checkOpen(): void {
-    const flags = this.flags;
+    const flags = this.#flags;
     if (
       (flags & closedFlag) !== 0 ||
       this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(this.ownerObject))
+      ((flags & followsOwner) !== 0 && ownerIsClosed(this.#ownerObject))
     ) {
       throw CudaStateError.closed(this.typeName);
     }
@@ -181,9 +226,9 @@ export abstract class BufferBase {
   memoryOwner(): BufferBase {
     let buffer: BufferBase = this;
     for (;;) {
-      if (buffer.parent !== null) buffer = buffer.parent;
+      if (buffer.#parent !== null) buffer = buffer.#parent;
       else {
-        const next = (buffer.flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.ownerObject) : null;
+        const next = (buffer.#flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.#ownerObject) : null;
         if (next === null) return buffer;
         buffer = next;
       }
@@ -193,7 +238,7 @@ export abstract class BufferBase {
   /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
   recordView(view: ArrayBuffer): void {
     keepOwnerAlive(view, this);
-    if ((this.flags & owns) !== 0) this.views = trackView(this.views, view);
+    if ((this.#flags & owns) !== 0) this.views = trackView(this.views, view);
   }
 
   /** @internal The stream, refused when it belongs to another driver. */
@@ -221,7 +266,7 @@ export abstract class BufferBase {
 
   /** @internal */
   needsFinalizer(): boolean {
-    return (this.flags & (owns | closedFlag)) === owns;
+    return (this.#flags & (owns | closedFlag)) === owns;
   }
 
   /** @internal */
@@ -240,7 +285,7 @@ export abstract class BufferBase {
   /** @internal */
   markRegistered(record: ReleaseRecord): void {
     this.releaseRecord = record;
-    this.flags |= registered;
+    this.#flags |= registered;
   }
 
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
@@ -248,16 +293,17 @@ export abstract class BufferBase {
 
   /** @internal How external memory is accessible, from pointer attributes (asked once). */
   protected pointerInfo(): PointerInfo {
-    if (this.info === undefined) {
-      this.info = this.parent !== null ? this.parent.pointerInfo() : queryPointer(this.runtime, this.pointer);
+    if (this.#info === undefined) {
+      this.#info =
+        this.#parent !== null ? this.#parent.pointerInfo() : queryPointer(this.#runtime, this.#pointer);
     }
-    return this.info;
+    return this.#info;
   }
 }
 
 /** @internal fromHandle's flag for an owner whose close closes the wrapper: a Buffer or an object with a boolean isClosed. */
 export function followedOwner(owner: unknown): number {
-  if (owner instanceof BufferBase) return followsOwner;
+  if (bufferBrand.has(owner)) return followsOwner;
   if (typeof owner !== 'object' && typeof owner !== 'function') return 0;
   if (owner === null) return 0;
   return typeof (owner as { isClosed?: unknown }).isClosed === 'boolean' ? followsOwner : 0;
@@ -269,9 +315,9 @@ function ownerIsClosed(owner: unknown): boolean {
 
 /** The Buffer an owner stands for: itself, or what it exposes under {@link ownerMemoryBuffer}. */
 function bufferOfOwnerObject(owner: unknown): BufferBase | null {
-  if (owner instanceof BufferBase) return owner;
+  if (bufferBrand.has(owner)) return owner;
   const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
-  return held instanceof BufferBase ? held : null;
+  return bufferBrand.has(held) ? held : null;
 }
 
 function queryPointer(runtime: DriverRuntime, pointer: bigint): PointerInfo {

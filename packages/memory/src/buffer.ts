@@ -4,6 +4,7 @@ import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } 
 import {
   BufferBase,
   type BufferParts,
+  bufferBrand,
   bufferToken,
   closedFlag,
   followedOwner,
@@ -100,6 +101,7 @@ export class Buffer extends BufferBase {
       mr ? owns : followedOwner(owner),
       null,
     );
+    Object.preventExtensions(buffer);
     buffer.checkWrapped();
     if (mr !== undefined && size > 0) {
       mr.adoptBuffer(handle, size);
@@ -154,7 +156,7 @@ export class Buffer extends BufferBase {
     const flags = this.flags;
     if ((flags & closedFlag) !== 0) return;
     const stream = options === undefined ? undefined : streamOption(options);
-    this.flags = flags | closedFlag;
+    this.markClosed();
     if ((flags & owns) === 0) return;
     if ((flags & registered) !== 0) cancelRelease(this.releaseRecord as ReleaseRecord);
     if (this.byteSize === 0) return;
@@ -193,8 +195,11 @@ export class Buffer extends BufferBase {
   ): Buffer | HostMemory {
     let dst: Buffer | HostMemory | undefined;
     let options = maybeOptions;
-    if (dstOrOptions instanceof Buffer || isHostMemory(dstOrOptions)) dst = dstOrOptions;
-    else if (dstOrOptions !== undefined && maybeOptions === undefined) options = dstOrOptions;
+    if (bufferBrand.has(dstOrOptions) || isHostMemory(dstOrOptions))
+      dst = dstOrOptions as Buffer | HostMemory;
+    // An object with a `handle` is a would-be dst (an imitation of a Buffer), not options.
+    else if (dstOrOptions !== undefined && maybeOptions === undefined && !('handle' in Object(dstOrOptions)))
+      options = dstOrOptions;
     else if (dstOrOptions !== undefined)
       throw new TypeError(`dst must be a Buffer or JS memory, got ${describeValue(dstOrOptions)}`);
     const stream = this.checkStream(streamOption(options));
@@ -204,7 +209,7 @@ export class Buffer extends BufferBase {
         throw new TypeError('copyTo() without dst needs a buffer that has a memory resource');
       dst = this.resource.allocate(this.byteSize, stream === undefined ? undefined : { stream });
     }
-    if (dst instanceof Buffer) {
+    if (bufferBrand.has(dst)) {
       dst.checkOpen();
       checkSameSize(dst.byteSize, this.byteSize);
       copyBuffers(this.runtime, dst, this, this.byteSize, stream, this.workDevice(dst));
@@ -223,7 +228,7 @@ export class Buffer extends BufferBase {
   copyFrom(src: Buffer | HostMemory, options?: StreamOrderOptions): void {
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
-    if (src instanceof Buffer) {
+    if (bufferBrand.has(src)) {
       src.checkOpen();
       checkSameSize(this.byteSize, src.byteSize);
       copyBuffers(this.runtime, this, src, this.byteSize, stream, this.workDevice(src));
@@ -288,8 +293,7 @@ export class Buffer extends BufferBase {
       0,
       this,
     );
-    view.info = this.info;
-    return view;
+    return Object.preventExtensions(view);
   }
 
   /**
@@ -340,6 +344,8 @@ export function allocatedBuffer<B extends Buffer>(
     owns,
     null,
   );
+  // No own property can shadow the class's getters and methods (`handle`, `deviceId`, ...).
+  Object.preventExtensions(buffer);
   if (size !== 0) deferRelease(buffer);
   return buffer;
 }

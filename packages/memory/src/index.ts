@@ -17,6 +17,8 @@ export {
   trackAllocations,
 } from './allocation-tracker.js';
 export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
+// The one test of a real Buffer (and the brand the packages above give their own classes).
+export { bufferBrand } from './buffer-base.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
@@ -54,6 +56,7 @@ export {
 } from './managed-range.js';
 export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
+export { ObjectBrand } from './object-brand.js';
 export { bindStreamDriver, driverOf } from './object-driver.js';
 export {
   type OnOutOfMemoryOptions,

@@ -1,5 +1,5 @@
 import { type Driver, describeValue } from '@cumem/core-types';
-import { BufferBase } from './buffer-base.js';
+import { type BufferBase, bufferBrand } from './buffer-base.js';
 import { Event } from './event.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { Stream } from './stream.js';
@@ -14,7 +14,7 @@ import { Stream } from './stream.js';
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
-  if (object instanceof BufferBase || object instanceof Event) return object.runtime.driver;
+  if (bufferBrand.has(object) || object instanceof Event) return object.runtime.driver;
   if (object instanceof Stream) {
     // Libraries ask for a stream's driver before queuing work on it, JS memory copies included:
     // no registration of a detached ArrayBuffer may outlive that (host-registration-table.ts).

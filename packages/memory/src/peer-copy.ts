@@ -14,7 +14,7 @@ import {
   MemLocationType,
   PointerHandleAttribute,
 } from '@cumem/core-types';
-import { BufferBase } from './buffer-base.js';
+import { type BufferBase, bufferBrand } from './buffer-base.js';
 import { copyPointers } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -201,7 +201,7 @@ const poolOfAllocation = new WeakMap<BufferBase, bigint>();
  */
 export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
   checkStreamArgument(stream);
-  if (!(buffer instanceof BufferBase)) throw new TypeError('buffer must be a Buffer of @cumem/memory');
+  bufferBrand.check(buffer, 'buffer');
   if (buffer.runtime !== stream.runtime)
     throw new CudaStateError('the buffer and the stream belong to different drivers');
   const on = stream.ordinal;

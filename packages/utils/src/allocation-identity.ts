@@ -4,7 +4,7 @@
 // discarding a range made of two separate 64 KiB cuMemAllocManaged allocations that happen to
 // be adjacent in address fails with CUDA_ERROR_INVALID_VALUE. So coalescing needs to know that
 // two touching buffers share one allocation, and address arithmetic cannot tell.
-import { Buffer } from '@cumem/memory';
+import { type Buffer, bufferBrand } from '@cumem/memory';
 
 /**
  * The outermost Buffer known to contain `buffer`'s memory: follows `owner` while the owner is a
@@ -16,8 +16,8 @@ export function allocationOf(buffer: Buffer): Buffer {
   let inner = buffer;
   for (;;) {
     const owner: unknown = inner.owner;
-    if (!(owner instanceof Buffer) || !contains(owner, inner)) return inner;
-    inner = owner;
+    if (!bufferBrand.has(owner) || !contains(owner as Buffer, inner)) return inner;
+    inner = owner as Buffer;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
-import { Buffer, driverOf } from '@cumem/memory';
+import { type Buffer, bufferBrand, driverOf } from '@cumem/memory';
 import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 
 /** Options every batch operation takes. */
@@ -62,42 +62,26 @@ export function checkBuffers(
   driver: Driver,
 ): readonly Buffer[] {
   if (!Array.isArray(value)) {
-    const what = isBufferLike(value) ? 'a single Buffer' : describeValue(value);
+    const what = bufferBrand.has(value) ? 'a single Buffer' : describeValue(value);
     throw new TypeError(`${name} must be an array of Buffers, got ${what} (wrap one Buffer as [buffer])`);
   }
   for (let i = 0; i < value.length; i++) {
     const buffer: unknown = value[i];
-    // One instanceof per element on the common path (a batch checks thousands).
-    const ours = buffer instanceof Buffer;
-    if (!ours && !isBufferLike(buffer))
-      throw new TypeError(`${name}[${i}] must be a Buffer, got ${describeValue(buffer)}`);
-    const checked = buffer as Buffer;
+    // Only a real Buffer (memory's brand: one private-field test per element): an object shaped
+    // like one, inheriting from one or a Proxy of one would name memory the caller never owned.
+    const checked = bufferBrand.check(buffer, `${name}[${i}]`) as Buffer;
     if (checked.isClosed) throw CudaStateError.closed(`Buffer (${name}[${i}])`);
     if (managed && !checked.isManaged) {
       throw new TypeError(`${name}[${i}] is not managed memory: this operation needs ManagedBuffers`);
     }
     // The work goes to the stream's driver: a buffer of another driver is not its memory.
-    if (ours && driverOf(checked) !== driver) {
+    if (driverOf(checked) !== driver) {
       throw new CudaStateError(
         `${name}[${i}] belongs to driver ${driverOf(checked).name}, the stream to ${driver.name}`,
       );
     }
   }
   return value as Buffer[];
-}
-
-// instanceof first: one prototype walk instead of four property lookups per element (a batch
-// checks thousands). The shape test still accepts a Buffer of another copy of @cumem/memory.
-function isBufferLike(value: unknown): value is Buffer {
-  return (
-    value instanceof Buffer ||
-    (typeof value === 'object' &&
-      value !== null &&
-      'handle' in value &&
-      'size' in value &&
-      'isManaged' in value &&
-      'isClosed' in value)
-  );
 }
 
 /** Distinct driver locations and, per buffer, the index of its location. */

@@ -40,6 +40,8 @@ const layoutMarker = Symbol.for('cumem.utils.StridedLayout');
  */
 export class StridedLayout {
   readonly [layoutMarker] = true;
+  // The brand isInstance tests: private, so neither inherited nor seen through a Proxy.
+  readonly #checked = true;
   /** Elements per axis. */
   readonly shape: readonly number[];
   /** Elements (not bytes) between neighbours along each axis. */
@@ -93,11 +95,12 @@ export class StridedLayout {
     return new StridedLayout(checkedShape, denseStrides(checkedShape, axes), itemsize);
   }
 
-  /** True for a StridedLayout, also one made by another copy of this package. */
+  /**
+   * True for a StridedLayout this package made (and so checked): not an object shaped like one,
+   * inheriting from one or a Proxy of one, whose strides and sizes would be whatever they claim.
+   */
   static isInstance(value: unknown): value is StridedLayout {
-    return (
-      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[layoutMarker] === true
-    );
+    return typeof value === 'object' && value !== null && #checked in value;
   }
 
   /** Number of dimensions. */

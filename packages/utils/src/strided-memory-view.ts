@@ -1,6 +1,6 @@
 import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
 import type { Buffer, MemoryResource, StreamOrderOptions } from '@cumem/memory';
-import { currentDriver, Buffer as MemoryBuffer } from '@cumem/memory';
+import { bufferBrand, currentDriver, Buffer as MemoryBuffer, ObjectBrand } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
@@ -20,6 +20,11 @@ import {
 } from './tensor-descriptor.js';
 
 const viewMarker = Symbol.for('cumem.utils.StridedMemoryView');
+let isViewObject: (value: object) => boolean;
+// The brand of StridedMemoryView (memory's ObjectBrand over the private #state).
+const viewBrand = new ObjectBrand<StridedMemoryView>('StridedMemoryView of @cumem/utils', (value) =>
+  isViewObject(value),
+);
 
 /** Options of {@link StridedMemoryView.fromBuffer}. */
 export interface FromBufferOptions {
@@ -116,9 +121,7 @@ export class StridedMemoryView {
    *   CudaStateError for a closed buffer.
    */
   static fromBuffer(buffer: Buffer, layout: StridedLayout, options?: FromBufferOptions): StridedMemoryView {
-    if (typeof buffer !== 'object' || buffer === null || !('handle' in buffer) || !('size' in buffer)) {
-      throw new TypeError(`buffer must be a Buffer of @cumem/memory, got ${describeValue(buffer)}`);
-    }
+    bufferBrand.check(buffer, 'buffer');
     if (!StridedLayout.isInstance(layout))
       throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
     const { dtype, isReadonly = false } = checkOptions(options);
@@ -193,11 +196,16 @@ export class StridedMemoryView {
     });
   }
 
-  /** True for a StridedMemoryView, also one made by another copy of this package. */
+  /**
+   * True for a StridedMemoryView this package made: not an object shaped like one, inheriting
+   * from one or a Proxy of one (their pointer and layout would be whatever they claim).
+   */
   static isInstance(value: unknown): value is StridedMemoryView {
-    return (
-      typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[viewMarker] === true
-    );
+    return viewBrand.has(value);
+  }
+
+  static {
+    isViewObject = (value) => #state in value;
   }
 
   /** Address of the element at index (0, ..., 0). */

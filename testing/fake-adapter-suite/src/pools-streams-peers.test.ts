@@ -167,9 +167,9 @@ describeOverFake('pools, streams and peers', (fake) => {
     const timer = setTimeout(() => order.push('timer'), 20);
     const started = performance.now();
     await driver.streamSynchronizeAsync(stream).then(() => order.push('wait'));
-    // Done within a few ms of the stream (loaded CI: 60 ms).
+    // Not before the stream is done; no upper bound, which load alone can break (issue 21): the
+    // order above shows the wait did not block the event loop.
     expect(performance.now() - started).toBeGreaterThanOrEqual(99);
-    expect(performance.now() - started).toBeLessThan(160);
     clearTimeout(timer);
     expect(order).toEqual(['timer', 'wait']);
     await driver.streamSynchronizeAsync(0n);

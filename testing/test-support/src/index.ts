@@ -1,6 +1,8 @@
 // Test support that several cumem packages share (a private workspace package, never published).
 export { withCountingDriver } from './counting-scope.js';
 export { type CopiesToHost, download, expectBytes } from './device-bytes.js';
+export { collectGarbageUntil } from './garbage.js';
+export { type Imitation, imitationsOf } from './imitations.js';
 export { patternBytes } from './pattern-bytes.js';
 export { poolSharingDrivers } from './pool-sharing.js';
 export { argumentLists, fuzzEntryPoints, runsPerEntryPoint, specialValues } from './public-api-fuzz.js';

@@ -1,0 +1,78 @@
+// Issue 21, item 2: the safe API takes only real Buffers (the private-field brand), and reads
+// their facts from cumem's own state, so imitations never reach the driver.
+import { imitationsOf, withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { Buffer } from './buffer.js';
+import { bufferBrand } from './buffer-base.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { useDriver } from './driver-selection.js';
+import { driverOf } from './object-driver.js';
+import { bufferReachableOn } from './peer-copy.js';
+import { PinnedMemoryResource } from './pinned-memory-resource.js';
+import { Stream } from './stream.js';
+
+describeEachDriver(adapters, 'Buffer brand', (entry) => {
+  beforeAll(() => useDriver(entry.driver));
+
+  it('accepts real Buffers, ManagedBuffers and slices, and nothing else', () => {
+    const mr = new DeviceMemoryResource(0);
+    using buffer = mr.allocate(64);
+    using slice = buffer.slice(8, 8);
+    expect(bufferBrand.has(buffer)).toBe(true);
+    expect(bufferBrand.has(slice)).toBe(true);
+    for (const { what, value } of imitationsOf(buffer)) {
+      expect(bufferBrand.has(value), what).toBe(false);
+      expect(() => bufferBrand.check(value, 'src'), what).toThrow(TypeError);
+    }
+    for (const value of [null, undefined, 1, 'buffer', {}, []]) expect(bufferBrand.has(value)).toBe(false);
+  });
+
+  it('refuses imitations in copyTo, copyFrom, driverOf and bufferReachableOn before any driver call', () =>
+    withCountingDriver(useDriver, entry.driver, (log) => {
+      const mr = new DeviceMemoryResource(0);
+      using victim = mr.allocate(64);
+      using dst = mr.allocate(64);
+      using stream = Stream.create(0);
+      for (const { what, value } of imitationsOf(victim, { handle: victim.handle, size: 64 })) {
+        log.reset();
+        const fake = value as Buffer;
+        expect(() => dst.copyFrom(fake), what).toThrow(TypeError);
+        expect(() => dst.copyTo(fake), what).toThrow(TypeError);
+        expect(() => driverOf(fake), what).toThrow(TypeError);
+        expect(() => bufferReachableOn(stream, fake, false), what).toThrow(TypeError);
+        expect(log.calls, what).toEqual([]);
+      }
+    }));
+
+  it('a real Buffer cannot be made to name other memory: no own property shadows its facts', () => {
+    const pinned = new PinnedMemoryResource();
+    using buffer = pinned.allocate(64);
+    using other = pinned.allocate(64);
+    const handle = buffer.handle;
+    expect(Object.isExtensible(buffer)).toBe(false);
+    expect(() => Object.defineProperty(buffer, 'handle', { get: () => other.handle })).toThrow(TypeError);
+    expect(() => Object.defineProperty(buffer, 'pointer', { value: other.handle })).toThrow(TypeError);
+    expect(() => {
+      (buffer as unknown as { pointer: bigint }).pointer = other.handle;
+    }).toThrow(TypeError);
+    expect(() => {
+      (buffer as unknown as { flags: number }).flags = 0;
+    }).toThrow(TypeError);
+    expect(buffer.handle).toBe(handle);
+    buffer.close();
+    expect(buffer.isClosed).toBe(true);
+    expect(Object.isExtensible(buffer.constructor === Buffer ? other.slice(0, 8) : other)).toBe(false);
+  });
+
+  it('getters of a real Buffer refuse an imitation as their receiver', () => {
+    const pinned = new PinnedMemoryResource();
+    using buffer = pinned.allocate(64);
+    const fake = Object.create(buffer) as Buffer;
+    // The private state is the real buffer's own: an inheriting object has none to report.
+    expect(() => fake.handle).toThrow(TypeError);
+    expect(() => fake.isClosed).toThrow(TypeError);
+    expect(() => Buffer.fromHandle(buffer.handle, 64, { owner: fake })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,73 @@
+// Issue 21, class 2: objects imitating cumem buffers — shaped like one, inheriting from a real
+// one with lying getters, Proxies — name memory the program freed. Every safe API refuses them
+// with a TypeError before any driver call; on the hostile fake a copy from the freed address
+// would fault at once. A real buffer cannot be made to name other memory either.
+import { BufferWriter, CudaBuffer, readMessage } from '@cumem/interop-arrow';
+import { copyBatch, StridedLayout, StridedMemoryView } from '@cumem/utils';
+import { check, expectThrows, memory, setUp } from './support.mjs';
+
+await setUp();
+const mr = new memory.DeviceMemoryResource(0);
+const stream = memory.Stream.create(0);
+const freed = mr.allocate(65536);
+const freedHandle = freed.handle;
+freed.close();
+stream.sync();
+memory.defaultStream(0).sync();
+
+const real = mr.allocate(64);
+const dst = mr.allocate(64);
+dst.fill(0x5a);
+memory.defaultStream(0).sync();
+const lie = {
+  handle: freedHandle,
+  size: 64,
+  deviceId: 0,
+  isClosed: false,
+  isManaged: false,
+  isDeviceAccessible: true,
+  isHostAccessible: false,
+};
+const imitations = [
+  ['shaped', { ...lie }],
+  [
+    'inheriting',
+    Object.create(real, {
+      handle: { get: () => freedHandle },
+      deviceId: { get: () => 1 },
+      size: { get: () => 64 },
+    }),
+  ],
+  [
+    'proxy',
+    new Proxy(real, { get: (target, key) => (key === 'handle' ? freedHandle : Reflect.get(target, key)) }),
+  ],
+];
+for (const [what, fake] of imitations) {
+  expectThrows(TypeError, `copyBatch src (${what})`, () => copyBatch(stream, [dst], [fake]));
+  expectThrows(TypeError, `copyBatch dst (${what})`, () => copyBatch(stream, [fake], [real]));
+  expectThrows(TypeError, `copyFrom (${what})`, () => dst.copyFrom(fake));
+  expectThrows(TypeError, `copyTo (${what})`, () => real.copyTo(fake));
+  expectThrows(TypeError, `fromBuffer (${what})`, () =>
+    StridedMemoryView.fromBuffer(fake, StridedLayout.dense([16], 4)),
+  );
+  expectThrows(TypeError, `CudaBuffer.fromMemoryBuffer (${what})`, () => CudaBuffer.fromMemoryBuffer(fake));
+  expectThrows(TypeError, `BufferWriter (${what})`, () => new BufferWriter(fake));
+  expectThrows(TypeError, `readMessage (${what})`, () => readMessage(fake));
+}
+// A real buffer is not extensible and its facts are private: nothing redirects it.
+expectThrows(TypeError, 'redefine handle', () =>
+  Object.defineProperty(real, 'handle', { get: () => freedHandle }),
+);
+expectThrows(TypeError, 'assign pointer', () => {
+  real.pointer = freedHandle;
+});
+stream.sync();
+const bytes = new Uint8Array(64);
+dst.copyTo(bytes);
+check(
+  bytes.every((b) => b === 0x5a),
+  'no imitation copied anything into dst',
+);
+for (const buffer of [real, dst]) buffer.close();
+stream.close();
