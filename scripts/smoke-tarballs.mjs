@@ -25,12 +25,14 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -99,6 +101,27 @@ function checkSourceMaps(name, tarball, listing) {
     missing.size === 0,
     `${name}: its ${maps.length} source maps name only files it ships${missing.size ? ` (missing ${[...missing].slice(0, 3).join(', ')})` : ''}`,
   );
+}
+
+// npm's own platform check (npm-install-checks, bundled with npm), on the developer systems
+// this Linux CI is not: every package installs there except the addon, which @cumem/memory
+// lists as optional, so npm skips it instead of failing with EBADPLATFORM.
+const npmRoot = dirname(dirname(realpathSync(run('which', ['npm']).trim())));
+const { checkPlatform } = createRequire(join(npmRoot, 'package.json'))('npm-install-checks');
+function checkPlatforms(name, manifest) {
+  for (const [os, cpu] of [
+    ['darwin', 'arm64'],
+    ['win32', 'x64'],
+  ]) {
+    let refused = '';
+    try {
+      checkPlatform(manifest, false, { os, cpu });
+    } catch (error) {
+      refused = error.code;
+    }
+    const expected = name === '@cumem/driver-napi' ? 'EBADPLATFORM' : '';
+    check(refused === expected, `${name}: npm's platform check on ${os}-${cpu}: ${refused || 'installs'}`);
+  }
 }
 
 /** publint, and attw: the ESM-only profile, and node10 resolution of every subpath (typesVersions). */
@@ -189,6 +212,7 @@ try {
       `${name}: ships no build artefacts or tests`,
     );
     checkSourceMaps(name, tarballOf[name], listing);
+    checkPlatforms(name, JSON.parse(run('tar', ['xzf', tarballOf[name], '-O', 'package/package.json'])));
     lintTarball(name, tarballOf[name]);
     if (name === '@cumem/driver-napi') {
       for (const platform of crossCompiler ? ['linux-x64', 'linux-arm64'] : ['linux-x64']) {

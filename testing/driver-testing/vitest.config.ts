@@ -7,5 +7,10 @@ const conditions = ['@cumem/source', 'module', 'node', 'import', 'default'];
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { name: 'testing', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: {
+    name: 'testing',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // CUMEM_FAKE_PLATFORM=darwin|win32: the suite as on macOS / Windows (test/fake-platform.setup.ts).
+    setupFiles: ['test/fake-platform.setup.ts'],
+  },
 });
