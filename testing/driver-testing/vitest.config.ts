@@ -14,5 +14,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // CUMEM_FAKE_PLATFORM=darwin|win32: the suite as on macOS / Windows (test/fake-platform.setup.ts).
+    setupFiles: ['test/fake-platform.setup.ts'],
   },
 });

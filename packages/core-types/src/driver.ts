@@ -44,7 +44,7 @@ import type {
 export interface Driver extends DriverPoolQueries, DriverCompute {
   /** Adapter name: `'napi'`, `'ffi'`, `'reference'`, or another adapter's own. */
   readonly name: string;
-  /** {@link DRIVER_CONTRACT_VERSION} this adapter implements. Reading it never loads the driver. */
+  /** The `DRIVER_CONTRACT_VERSION` this adapter implements. Reading it never loads the driver. */
   readonly contractVersion: number;
   /** `cuDriverGetVersion`: 1000 * major + 10 * minor (13000 = CUDA 13.0). Loads the driver. */
   readonly driverVersion: number;

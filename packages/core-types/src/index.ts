@@ -45,6 +45,7 @@ export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } f
 export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
+export { SUPPORTED_DRIVER_PLATFORMS, unsupportedPlatformError } from './platform-support.js';
 export {
   checkStagedCopyOptions,
   STAGED_COPY_MAX_CHUNK_BYTES,

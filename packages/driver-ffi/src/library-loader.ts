@@ -9,6 +9,7 @@ import {
   driverUnavailableMessage,
   formatCudaVersion,
   MINIMUM_DRIVER_VERSION,
+  unsupportedPlatformError,
 } from '@cumem/core-types';
 import type { Bindings } from './bindings.js';
 import { driverCapabilities, keepChosenForms } from './driver-capabilities.js';
@@ -36,6 +37,8 @@ function unavailable(failure: DriverLoadFailure, cause?: unknown): DriverUnavail
 /** Loads, initialises and binds the driver. Throws DriverUnavailableError. */
 export function loadDriver(libraryPath: string | undefined, legacy: boolean): DriverState {
   const path = libraryPath ?? DEFAULT_LIBRARY;
+  const elsewhere = unsupportedPlatformError('ffi');
+  if (elsewhere) throw elsewhere;
   let koffi: Koffi;
   try {
     koffi = loadKoffi();

@@ -1,4 +1,4 @@
-import { defaultAddon } from './load-addon.js';
+import { defaultAddon, isPrebuilt } from './load-addon.js';
 
 /** Where the native addon of this package came from, for diagnostics (`cumem info`). */
 export type NativeAddonInfo =
@@ -19,5 +19,5 @@ export type NativeAddonInfo =
 export function nativeAddonInfo(): NativeAddonInfo {
   const result = defaultAddon();
   if (result.addon === undefined) return { loaded: false, message: result.error.message };
-  return { loaded: true, path: result.path, prebuilt: /[\\/]prebuilds[\\/]/.test(result.path) };
+  return { loaded: true, path: result.path, prebuilt: isPrebuilt(result.path) };
 }

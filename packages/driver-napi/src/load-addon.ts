@@ -1,10 +1,10 @@
-// Finds and loads the native addon, the node-gyp-build / sharp way: an ordered search that
-// ends, when nothing is found, in an error listing the fixes — never in a throw at import.
-import { existsSync, readdirSync } from 'node:fs';
+// Finds and loads the native addon with node-gyp-build (its documented `path(dir)`), the way
+// sharp and better-sqlite3 do: a search that ends, when nothing is found, in an error listing
+// the fixes — never in a throw at import.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DriverUnavailableError } from '@cumem/core-types';
+import { DriverUnavailableError, unsupportedPlatformError } from '@cumem/core-types';
 import { createNativeError } from './error-factory.js';
 import type { NativeAddon } from './native-binding.js';
 
@@ -27,28 +27,29 @@ export interface LoadAddonOptions {
   readonly packageRoot?: string;
 }
 
-interface PrebuildTags {
-  readonly file: string;
-}
-interface NodeGypBuildHelpers {
-  parseTags(file: string): PrebuildTags | undefined;
-  matchTags(runtime: string, abi: string): (tags: PrebuildTags | undefined) => boolean;
-  compareTags(runtime: string): (a: PrebuildTags, b: PrebuildTags) => number;
+/** node-gyp-build's `path(dir)`: the binary it would load, or a throw when none matches. */
+interface NodeGypBuild {
+  path(directory: string): string;
 }
 
-/** The best `prebuilds/<platform>-<arch>/*.node` for this Node (Node-API builds match every ABI). */
-function findPrebuild(packageRoot: string): string | undefined {
-  const directory = join(packageRoot, 'prebuilds', `${process.platform}-${process.arch}`);
-  if (!existsSync(directory)) return undefined;
-  // node-gyp-build's own tag rules (napi, abi, libc, armv), so prebuildify's names just work.
-  const helpers = require('node-gyp-build') as NodeGypBuildHelpers;
-  const candidates = readdirSync(directory)
-    .map((file) => helpers.parseTags(file))
-    .filter(helpers.matchTags('node', process.versions.modules))
-    .filter((tags): tags is PrebuildTags => tags !== undefined)
-    .sort(helpers.compareTags('node'));
-  return candidates[0] ? join(directory, candidates[0].file) : undefined;
+/** True when this package's warnings are off (`CUMEM_NO_WARNINGS=1`; Node's `NODE_NO_WARNINGS` works too). */
+const warningsOff = () => process.env.CUMEM_NO_WARNINGS === '1';
+
+/**
+ * The binary node-gyp-build picks — `build/Release/` (a build made here, on purpose), then the
+ * best `prebuilds/<platform>-<arch>/` match (platform, arch, libc, Node-API tags; with
+ * `PREBUILDS_ONLY=1` the prebuilt one only) — or undefined when there is none.
+ */
+function findBinary(packageRoot: string): string | undefined {
+  try {
+    return (require('node-gyp-build') as NodeGypBuild).path(packageRoot);
+  } catch {
+    return undefined;
+  }
 }
+
+/** Whether `path` is a binary shipped in the package (not one built here). */
+export const isPrebuilt = (path: string): boolean => /[\\/]prebuilds[\\/]/.test(path);
 
 function solutions(): string {
   return [
@@ -62,16 +63,19 @@ function solutions(): string {
 }
 
 /**
- * Looks for the addon in `build/Release/cumem_napi.node` and then `prebuilds/<platform>-<arch>/`
- * (node-gyp-build's order: a binary built here, from source at install or by a contributor, was
- * built on purpose and is newer than the shipped one), loads the first found and registers the
- * error factory with it. Never throws.
+ * Finds the addon with node-gyp-build (`build/Release/` first, then `prebuilds/`), loads it and
+ * registers the error factory with it. Never throws. A prebuilt binary that exists but does not
+ * load (an older glibc, a foreign architecture, a damaged file) emits one warning naming the
+ * cause and the FFI fallback, since nothing else would say why the slower adapter runs;
+ * `CUMEM_NO_WARNINGS=1` (or Node's `NODE_NO_WARNINGS=1`) silences it.
  * @internal
  */
 export function loadAddon(options: LoadAddonOptions = {}): AddonLoadResult {
   const packageRoot = options.packageRoot ?? defaultPackageRoot;
+  const elsewhere = unsupportedPlatformError('napi');
+  if (elsewhere) return { error: elsewhere };
   const build = join(packageRoot, 'build', 'Release', ADDON_FILE);
-  const path = existsSync(build) ? build : findPrebuild(packageRoot);
+  const path = findBinary(packageRoot);
   if (path === undefined) {
     return {
       error: new DriverUnavailableError(
@@ -87,7 +91,16 @@ export function loadAddon(options: LoadAddonOptions = {}): AddonLoadResult {
     addon.setErrorFactory(createNativeError);
     return { addon, path };
   } catch (cause) {
-    // Found but not loadable (wrong architecture, missing libstdc++, corrupt file): say so, with the cause.
+    // Found but not loadable (wrong architecture, too old a glibc, corrupt file): say so, with the cause.
+    const firstLine = String((cause as Error).message).split('\n')[0];
+    if (isPrebuilt(path) && !warningsOff()) {
+      process.emitWarning(
+        `The prebuilt binary ${path} does not load here (${firstLine}); cumem falls back to the ` +
+          'FFI adapter (@cumem/driver-ffi) where installed. `npx cumem info` says more; ' +
+          'CUMEM_NO_WARNINGS=1 silences this.',
+        { type: 'CumemWarning', code: 'CUMEM_PREBUILD_NOT_LOADED' },
+      );
+    }
     return {
       error: new DriverUnavailableError(
         'no-adapter',

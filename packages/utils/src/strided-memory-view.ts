@@ -172,7 +172,7 @@ export class StridedMemoryView {
    * A view of any object exposing `cudaArrayInterface` (CUDA Array Interface v3, fields in
    * camelCase), of a TypedArray (as {@link fromHost}), or of another view (returned as is).
    * When the interface names a `stream`, that stream is synchronized first, as the protocol asks;
-   * only 1, 2 or a {@link Stream} are accepted unless `options.trustForeignStream` (unsafe: see
+   * only 1, 2 or a `Stream` are accepted unless `options.trustForeignStream` (unsafe: see
    * {@link ImportInterfaceOptions}). The elements must lie inside the driver's allocation
    * holding `data[0]`. The view keeps `value` alive (as `exportingObject`).
    *

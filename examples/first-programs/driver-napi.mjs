@@ -1,0 +1,19 @@
+// @cumem/driver-napi's first program: the driver version and the devices, or why there are none.
+// Most programs use @cumem/memory, which picks an adapter itself; this calls one directly.
+import { DriverUnavailableError, formatCudaVersion } from '@cumem/core-types';
+import { createDriver, nativeAddonInfo } from '@cumem/driver-napi';
+
+const addon = nativeAddonInfo();
+console.log(
+  addon.loaded
+    ? `addon: ${addon.path} (${addon.prebuilt ? 'prebuilt' : 'built from source'})`
+    : addon.message,
+);
+
+const driver = createDriver();
+try {
+  console.log(`CUDA ${formatCudaVersion(driver.driverVersion)}, ${driver.deviceGetCount()} device(s)`);
+} catch (error) {
+  if (!DriverUnavailableError.isInstance(error)) throw error;
+  console.log(`no driver here (${error.reason}): ${error.message.split('\n')[0]}`);
+}
