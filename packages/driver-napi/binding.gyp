@@ -17,6 +17,7 @@
         "native/binding-staging.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",
+        "native/binding-virtual-memory.cc",
         "native/driver-loader.cc",
         "native/staging-engine.cc"
       ],

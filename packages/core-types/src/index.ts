@@ -2,6 +2,12 @@ export { Device } from './device.js';
 export type { Driver } from './driver.js';
 export * from './driver-constants.js';
 export {
+  type DriverVirtualMemory,
+  MemAllocationGranularity,
+  type MemAllocationProperties,
+  VirtualMemoryDeviceAttribute,
+} from './driver-virtual-memory.js';
+export {
   type CopyEndpoint,
   type CreateDriver,
   type DevicePointer,

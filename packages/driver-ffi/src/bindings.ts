@@ -6,6 +6,7 @@
 // testing/fake-libcuda defines every symbol against that header, so the compiler checks them too.
 
 import { pageableEntryPoints } from './bindings-pageable.js';
+import { virtualMemoryEntryPoints } from './bindings-virtual-memory.js';
 import { entry, optionalEntry, type ParameterKind, type ParameterKinds } from './entry-point-spec.js';
 
 export type { EntryPointSpec, ParameterKind, ParameterKinds } from './entry-point-spec.js';
@@ -278,6 +279,9 @@ export const entryPoints = {
     'int',
     'handle',
   ]),
+
+  // --- Virtual memory management (bindings-virtual-memory.ts) -------------------------------------------
+  ...virtualMemoryEntryPoints,
 } as const;
 
 /** The table's type. */

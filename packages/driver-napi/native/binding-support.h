@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "driver-state.h"
 
@@ -156,6 +157,10 @@ void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state);
+/** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
+bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
+                           std::vector<CUmemAccessDesc>* out, const char* call);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);

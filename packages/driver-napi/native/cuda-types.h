@@ -265,6 +265,30 @@ typedef struct CUDA_MEMCPY3D_st {
 } CUDA_MEMCPY3D_v2;
 typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
 
+// Virtual memory management (cuda.h 13.0): a physical chunk's handle, its properties, and
+// the granularity query's option.
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+
+typedef enum CUmemAllocationGranularity_flags_enum : int {
+  CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+  CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1,
+} CUmemAllocationGranularity_flags;
+
+typedef struct CUmemAllocationProp_st {
+  CUmemAllocationType type;
+  CUmemAllocationHandleType requestedHandleTypes;
+  CUmemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
+
 // The layouts on LP64 (the only data model the addon is built for), from the CUDA ABI.
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "@cumem/driver-napi is built for 64-bit Linux only");
 static_assert(sizeof(CUresult) == 4 && sizeof(CUmemLocationType) == 4, "CUDA enums are 4 bytes");
@@ -289,3 +313,11 @@ static_assert(sizeof(CUDA_MEMCPY3D) == 200 && offsetof(CUDA_MEMCPY3D, srcMemoryT
                   offsetof(CUDA_MEMCPY3D, srcPitch) == 72 && offsetof(CUDA_MEMCPY3D, dstXInBytes) == 88 &&
                   offsetof(CUDA_MEMCPY3D, dstMemoryType) == 120 && offsetof(CUDA_MEMCPY3D, WidthInBytes) == 176,
               "CUDA_MEMCPY3D");
+static_assert(sizeof(CUmemGenericAllocationHandle) == 8, "CUmemGenericAllocationHandle");
+static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, requestedHandleTypes) == 4 &&
+                  offsetof(CUmemAllocationProp, location) == 8 &&
+                  offsetof(CUmemAllocationProp, win32HandleMetaData) == 16 &&
+                  offsetof(CUmemAllocationProp, allocFlags) == 24 &&
+                  offsetof(CUmemAllocationProp, allocFlags.gpuDirectRDMACapable) == 25 &&
+                  offsetof(CUmemAllocationProp, allocFlags.usage) == 26,
+              "CUmemAllocationProp");

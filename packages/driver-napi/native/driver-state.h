@@ -116,6 +116,20 @@ struct EntryPoints {
 
   PFN_cuMemHostRegister_v6050 cuMemHostRegister = nullptr;
   PFN_cuMemHostUnregister_v4000 cuMemHostUnregister = nullptr;
+
+  // Virtual memory management (binding-virtual-memory.cc).
+  PFN_cuMemAddressReserve_v10020 cuMemAddressReserve = nullptr;
+  PFN_cuMemAddressFree_v10020 cuMemAddressFree = nullptr;
+  PFN_cuMemCreate_v10020 cuMemCreate = nullptr;
+  PFN_cuMemRelease_v10020 cuMemRelease = nullptr;
+  PFN_cuMemMap_v10020 cuMemMap = nullptr;
+  PFN_cuMemUnmap_v10020 cuMemUnmap = nullptr;
+  PFN_cuMemSetAccess_v10020 cuMemSetAccess = nullptr;
+  PFN_cuMemGetAccess_v10020 cuMemGetAccess = nullptr;
+  PFN_cuMemExportToShareableHandle_v10020 cuMemExportToShareableHandle = nullptr;
+  PFN_cuMemImportFromShareableHandle_v10020 cuMemImportFromShareableHandle = nullptr;
+  PFN_cuMemGetAllocationGranularity_v10020 cuMemGetAllocationGranularity = nullptr;
+  PFN_cuMemGetAllocationPropertiesFromHandle_v10020 cuMemGetAllocationPropertiesFromHandle = nullptr;
 };
 
 /**

@@ -14,6 +14,7 @@ import {
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import type { NativeBinding } from './native-binding.js';
+import { packAccessDescriptors, virtualMemoryMembers } from './napi-virtual-memory.js';
 
 /** Default `libraryPath`: the driver's soname, found by the system loader. */
 const DEFAULT_LIBRARY = 'libcuda.so.1';
@@ -35,15 +36,6 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-/** `CUmemAccessDesc`s as (type, id, flags) triples, the form the addon reads. */
-function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int32Array {
-  const packed = new Int32Array(descriptors.length * 3);
-  descriptors.forEach(({ location, flags }, i) => {
-    packed.set([location.type, location.id, flags], 3 * i);
-  });
-  return packed;
 }
 
 /**
@@ -166,6 +158,7 @@ function driverFromBinding(b: NativeBinding): Driver {
       checkStagedCopyOptions('stagedCopyDtoH', options);
       b.stagedCopy(false, src, dst, stream, options.chunkBytes, options.threads);
     },
+    ...virtualMemoryMembers(b),
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

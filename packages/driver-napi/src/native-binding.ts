@@ -1,4 +1,5 @@
 import type { DevicePointer, Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import type { NativeVirtualMemoryBinding } from './napi-virtual-memory.js';
 
 /** The Driver members the addon implements with the contract's exact signature. */
 type ContractMembers =
@@ -85,7 +86,7 @@ type ContractMembers =
  * notes say.
  * @internal
  */
-export interface NativeBinding extends Pick<Driver, ContractMembers> {
+export interface NativeBinding extends Pick<Driver, ContractMembers>, NativeVirtualMemoryBinding {
   driverVersion(): number;
   capabilities(): DriverCapabilities;
   memPoolCreate(

@@ -15,6 +15,7 @@ import { pointerCases } from './pointers.js';
 import { poolCases } from './pools.js';
 import { streamEventCases } from './streams-events.js';
 import { createSuiteContext } from './suite-context.js';
+import { virtualMemoryCases } from './virtual-memory.js';
 
 /** Options of {@link driverConformanceSuite}. */
 export interface ConformanceOptions {
@@ -73,6 +74,7 @@ export function driverConformanceSuite(
     ipcCases(suite);
     peerCases(suite);
     hostRegistrationCases(suite);
+    virtualMemoryCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }
