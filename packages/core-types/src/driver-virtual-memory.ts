@@ -6,7 +6,8 @@ import type { DevicePointer, DriverHandle, MemAccessDescriptor } from './driver-
 
 /** `CUmemAllocationGranularity_flags`. */
 export const MemAllocationGranularity = { Minimum: 0, Recommended: 1 } as const;
-export type MemAllocationGranularity = (typeof MemAllocationGranularity)[keyof typeof MemAllocationGranularity];
+export type MemAllocationGranularity =
+  (typeof MemAllocationGranularity)[keyof typeof MemAllocationGranularity];
 
 /** `CUdevice_attribute` values of VMM (cuda.h 13.0). */
 export const VirtualMemoryDeviceAttribute = {

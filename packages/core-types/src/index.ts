@@ -2,12 +2,6 @@ export { Device } from './device.js';
 export type { Driver } from './driver.js';
 export * from './driver-constants.js';
 export {
-  type DriverVirtualMemory,
-  MemAllocationGranularity,
-  type MemAllocationProperties,
-  VirtualMemoryDeviceAttribute,
-} from './driver-virtual-memory.js';
-export {
   type CopyEndpoint,
   type CreateDriver,
   type DevicePointer,
@@ -29,6 +23,12 @@ export {
   formatCudaVersion,
   MINIMUM_DRIVER_VERSION,
 } from './driver-unavailable-message.js';
+export {
+  type DriverVirtualMemory,
+  MemAllocationGranularity,
+  type MemAllocationProperties,
+  VirtualMemoryDeviceAttribute,
+} from './driver-virtual-memory.js';
 export {
   CudaError,
   type CudaErrorOptions,

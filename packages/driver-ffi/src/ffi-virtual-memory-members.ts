@@ -13,7 +13,8 @@ export class FfiVirtualMemoryMembers extends FfiDeviceMembers implements DriverV
     vmm.memGetAllocationGranularity(this[loaded] ?? this[load](), ...a);
   readonly memAddressReserve: Vmm['memAddressReserve'] = (...a) =>
     vmm.memAddressReserve(this[loaded] ?? this[load](), ...a);
-  readonly memAddressFree: Vmm['memAddressFree'] = (...a) => vmm.memAddressFree(this[loaded] ?? this[load](), ...a);
+  readonly memAddressFree: Vmm['memAddressFree'] = (...a) =>
+    vmm.memAddressFree(this[loaded] ?? this[load](), ...a);
   readonly memCreate: Vmm['memCreate'] = (...a) => vmm.memCreate(this[loaded] ?? this[load](), ...a);
   readonly memRelease: Vmm['memRelease'] = (...a) => vmm.memRelease(this[loaded] ?? this[load](), ...a);
   readonly memMap: Vmm['memMap'] = (...a) => vmm.memMap(this[loaded] ?? this[load](), ...a);

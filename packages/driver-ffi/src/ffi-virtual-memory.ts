@@ -52,7 +52,10 @@ export function memAddressReserve(
 ): DevicePointer {
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
-  state.check(state.native.cuMemAddressReserve(address, size, alignment, addressHint, 0), 'cuMemAddressReserve');
+  state.check(
+    state.native.cuMemAddressReserve(address, size, alignment, addressHint, 0),
+    'cuMemAddressReserve',
+  );
   return u64[0]!;
 }
 
@@ -60,7 +63,11 @@ export function memAddressFree(state: DriverState, pointer: DevicePointer, size:
   state.check(state.native.cuMemAddressFree(pointer, size), 'cuMemAddressFree');
 }
 
-export function memCreate(state: DriverState, size: number, properties: MemAllocationProperties): DriverHandle {
+export function memCreate(
+  state: DriverState,
+  size: number,
+  properties: MemAllocationProperties,
+): DriverHandle {
   const prop = allocationProp(state, properties, 'cuMemCreate');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;

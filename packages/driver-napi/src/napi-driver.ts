@@ -9,12 +9,11 @@ import {
   type DriverUnavailableError,
   describeValue,
   duplicateDescriptorError,
-  type MemAccessDescriptor,
 } from '@cumem/core-types';
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
-import type { NativeBinding } from './native-binding.js';
 import { packAccessDescriptors, virtualMemoryMembers } from './napi-virtual-memory.js';
+import type { NativeBinding } from './native-binding.js';
 
 /** Default `libraryPath`: the driver's soname, found by the system loader. */
 const DEFAULT_LIBRARY = 'libcuda.so.1';

@@ -20,8 +20,8 @@ import {
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
 import { referenceDriverVersion } from './reference/reference-capabilities.js';
-import { ReferenceVirtualMemory } from './reference/reference-virtual-memory.js';
 import { ReferenceState } from './reference/reference-state.js';
+import { ReferenceVirtualMemory } from './reference/reference-virtual-memory.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
 export interface ReferenceDriverOptions extends DriverOptions {

@@ -13,7 +13,10 @@ import type { SuiteContext } from './suite-context.js';
 import { expectCudaError, expectSameBytes, randomBytes, readBack } from './support.js';
 
 /** Properties of a device chunk on `device`, exportable as `handleTypes`. */
-export function chunkProperties(device: number, handleTypes: number = MemHandleType.None): MemAllocationProperties {
+export function chunkProperties(
+  device: number,
+  handleTypes: number = MemHandleType.None,
+): MemAllocationProperties {
   return {
     allocationType: MemAllocationType.Pinned,
     requestedHandleTypes: handleTypes,
@@ -47,11 +50,16 @@ function mappedRange(driver: Driver, device: number, granularity: number, chunks
 export function virtualMemoryCases(suite: SuiteContext): void {
   describe('virtual memory', () => {
     const granularity = () =>
-      suite.driver.memGetAllocationGranularity(chunkProperties(suite.device), MemAllocationGranularity.Minimum);
+      suite.driver.memGetAllocationGranularity(
+        chunkProperties(suite.device),
+        MemAllocationGranularity.Minimum,
+      );
 
     it('the device supports VMM and reports a power-of-two granularity, recommended a multiple of minimum', () => {
       const { driver, device } = suite;
-      expect(driver.deviceGetAttribute(VirtualMemoryDeviceAttribute.VirtualMemoryManagementSupported, device)).toBe(1);
+      expect(
+        driver.deviceGetAttribute(VirtualMemoryDeviceAttribute.VirtualMemoryManagementSupported, device),
+      ).toBe(1);
       const minimum = granularity();
       const recommended = driver.memGetAllocationGranularity(
         chunkProperties(device),
@@ -127,8 +135,16 @@ export function virtualMemoryCases(suite: SuiteContext): void {
     it('refuses sizes that are not granularity multiples and maps outside a reservation', () => {
       const { driver, device } = suite;
       const g = granularity();
-      expectCudaError(() => driver.memCreate(g + 1, chunkProperties(device)), 'cuMemCreate', 'CUDA_ERROR_INVALID_VALUE');
-      expectCudaError(() => driver.memAddressReserve(g + 1, 0, 0n), 'cuMemAddressReserve', 'CUDA_ERROR_INVALID_VALUE');
+      expectCudaError(
+        () => driver.memCreate(g + 1, chunkProperties(device)),
+        'cuMemCreate',
+        'CUDA_ERROR_INVALID_VALUE',
+      );
+      expectCudaError(
+        () => driver.memAddressReserve(g + 1, 0, 0n),
+        'cuMemAddressReserve',
+        'CUDA_ERROR_INVALID_VALUE',
+      );
       const base = driver.memAddressReserve(g, 0, 0n);
       const handle = driver.memCreate(2 * g, chunkProperties(device));
       try {

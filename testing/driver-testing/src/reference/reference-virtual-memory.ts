@@ -8,8 +8,8 @@ import {
   type DriverHandle,
   type MemAccessDescriptor,
   MemAccessFlags,
-  MemAllocationType,
   type MemAllocationProperties,
+  MemAllocationType,
   type MemLocation,
   MemLocationType,
 } from '@cumem/core-types';
@@ -56,7 +56,8 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
 
   memGetAllocationGranularity(properties: MemAllocationProperties, option: number): number {
     this.chunkDevice(properties, 'cuMemGetAllocationGranularity');
-    if (option !== 0 && option !== 1) throw cudaError('cuMemGetAllocationGranularity', 'CUDA_ERROR_INVALID_VALUE');
+    if (option !== 0 && option !== 1)
+      throw cudaError('cuMemGetAllocationGranularity', 'CUDA_ERROR_INVALID_VALUE');
     return referenceGranularity;
   }
 
@@ -64,7 +65,8 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
     const call = 'cuMemAddressReserve';
     if (!Number.isSafeInteger(size) || size <= 0 || !aligned(size) || !Number.isSafeInteger(alignment))
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
-    if (alignment < 0 || (alignment !== 0 && !aligned(alignment))) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (alignment < 0 || (alignment !== 0 && !aligned(alignment)))
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     const taken = (start: bigint, end: bigint) =>
       [...this.reservations.values()].some((r) => start < r.start + BigInt(r.size) && r.start < end);
     const space = this.state.space;
@@ -87,10 +89,12 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
   memCreate(size: number, properties: MemAllocationProperties): DriverHandle {
     const call = 'cuMemCreate';
     const device = this.chunkDevice(properties, call);
-    if (!Number.isSafeInteger(size) || size <= 0 || !aligned(size)) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (!Number.isSafeInteger(size) || size <= 0 || !aligned(size))
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     if (properties.gpuDirectRdmaCapable) throw cudaError(call, 'CUDA_ERROR_NOT_SUPPORTED');
     const state = this.state;
-    if (state.deviceUsed(device) + size > state.settings.totalMemory) throw cudaError(call, 'CUDA_ERROR_OUT_OF_MEMORY');
+    if (state.deviceUsed(device) + size > state.settings.totalMemory)
+      throw cudaError(call, 'CUDA_ERROR_OUT_OF_MEMORY');
     let bytes: Uint8Array;
     try {
       bytes = new Uint8Array(size);
@@ -99,7 +103,14 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
     }
     state.deviceBytes[device] = (state.deviceBytes[device] as number) + size;
     const handle = state.newHandle();
-    this.chunks.set(handle, { size, device, properties: { ...properties }, bytes, mappings: 0, released: false });
+    this.chunks.set(handle, {
+      size,
+      device,
+      properties: { ...properties },
+      bytes,
+      mappings: 0,
+      released: false,
+    });
     return handle;
   }
 
@@ -117,13 +128,15 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
     const chunk = this.chunks.get(handle);
     if (!chunk || !Number.isSafeInteger(size) || !Number.isSafeInteger(offset) || size <= 0 || offset < 0)
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
-    if (!aligned(size) || !aligned(offset) || offset + size > chunk.size) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (!aligned(size) || !aligned(offset) || offset + size > chunk.size)
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     const reservation = this.reservationOf(pointer, size, call);
     const end = pointer + BigInt(size);
     if (reservation.mappings.some((m) => pointer < m.address + BigInt(m.size) && m.address < end))
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     // The chunk's bytes are what its other mappings show now.
-    for (const r of this.reservations.values()) if (r.mappings.some((m) => m.chunk === chunk)) this.writeBack(r);
+    for (const r of this.reservations.values())
+      if (r.mappings.some((m) => m.chunk === chunk)) this.writeBack(r);
     this.writeBack(reservation);
     const mapping: Mapping = { address: pointer, size, offset, chunk, access: new Map() };
     reservation.mappings.push(mapping);
@@ -136,7 +149,9 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
     const call = 'cuMemUnmap';
     const reservation = this.reservationOf(pointer, size, call);
     const end = pointer + BigInt(size);
-    const inside = reservation.mappings.filter((m) => m.address >= pointer && m.address + BigInt(m.size) <= end);
+    const inside = reservation.mappings.filter(
+      (m) => m.address >= pointer && m.address + BigInt(m.size) <= end,
+    );
     const partial = reservation.mappings.some(
       (m) => pointer < m.address + BigInt(m.size) && m.address < end && !inside.includes(m),
     );
@@ -157,7 +172,11 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
     const covered = this.mappedCover(pointer, size, call);
     for (const { location, flags } of descriptors) {
       this.deviceOf(location, call);
-      if (flags !== MemAccessFlags.None && flags !== MemAccessFlags.Read && flags !== MemAccessFlags.ReadWrite)
+      if (
+        flags !== MemAccessFlags.None &&
+        flags !== MemAccessFlags.Read &&
+        flags !== MemAccessFlags.ReadWrite
+      )
         throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     }
     for (const mapping of covered) {
@@ -187,7 +206,8 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
   }
 
   private chunkDevice(properties: MemAllocationProperties, call: string): number {
-    if (properties.allocationType !== MemAllocationType.Pinned) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (properties.allocationType !== MemAllocationType.Pinned)
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     // The reference models device-located chunks only; POSIX-fd export is refused at export.
     if ((properties.requestedHandleTypes & ~1) !== 0) throw cudaError(call, 'CUDA_ERROR_NOT_SUPPORTED');
     return this.deviceOf(properties.location, call);
@@ -201,7 +221,8 @@ export abstract class ReferenceVirtualMemory extends ReferencePeers {
   }
 
   private reservationOf(pointer: bigint, size: number, call: string): Reservation {
-    if (!Number.isSafeInteger(size) || size <= 0 || !aligned(pointer)) throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    if (!Number.isSafeInteger(size) || size <= 0 || !aligned(pointer))
+      throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     for (const r of this.reservations.values()) {
       if (pointer >= r.start && pointer + BigInt(size) <= r.start + BigInt(r.size)) return r;
     }
