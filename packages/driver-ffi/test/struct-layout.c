@@ -28,8 +28,7 @@ int main(void) {
   M(CUmemcpyAttributes, flags); E();
   S(CUipcMemHandle); M(CUipcMemHandle, reserved); E();
   S(CUmemAllocationProp); M(CUmemAllocationProp, type); M(CUmemAllocationProp, requestedHandleTypes);
-  M(CUmemAllocationProp, location); M(CUmemAllocationProp, win32HandleMetaData); M(CUmemAllocationProp, allocFlags);
-  M(CUmemAllocationProp, allocFlags.gpuDirectRDMACapable); M(CUmemAllocationProp, allocFlags.usage); E();
+  M(CUmemAllocationProp, location); M(CUmemAllocationProp, win32HandleMetaData); M(CUmemAllocationProp, allocFlags); E();
   printf("}\n");
   return 0;
 }

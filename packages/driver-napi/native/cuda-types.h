@@ -275,17 +275,21 @@ typedef enum CUmemAllocationGranularity_flags_enum : int {
   CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1,
 } CUmemAllocationGranularity_flags;
 
+// cuda.h declares allocFlags' struct anonymously, inside CUmemAllocationProp; named here so the
+// check script (which reads flat struct bodies) compares the enclosing struct's offsets.
+struct CumemAllocationFlags {
+  unsigned char compressionType;
+  unsigned char gpuDirectRDMACapable;
+  unsigned short usage;
+  unsigned char reserved[4];
+};
+
 typedef struct CUmemAllocationProp_st {
   CUmemAllocationType type;
   CUmemAllocationHandleType requestedHandleTypes;
   CUmemLocation location;
   void* win32HandleMetaData;
-  struct {
-    unsigned char compressionType;
-    unsigned char gpuDirectRDMACapable;
-    unsigned short usage;
-    unsigned char reserved[4];
-  } allocFlags;
+  CumemAllocationFlags allocFlags;
 } CUmemAllocationProp_v1;
 typedef CUmemAllocationProp_v1 CUmemAllocationProp;
 

@@ -75,9 +75,9 @@ export class VirtualMemoryResource extends MemoryResource {
     live: this.live,
     records: this.records,
     retired: this.retired,
-    access: () => this.access(),
-    createChunk: (t, size, offset) => this.createChunk(t, size, offset),
-    waitForWork: (buffer) => this.waitForWork(buffer),
+    access: () => this.#access(),
+    createChunk: (t, size, offset) => this.#createChunk(t, size, offset),
+    waitForWork: (buffer) => this.#waitForWork(buffer),
     newBuffer: (base, size, stream) => allocatedBuffer(VirtualBuffer, this.runtime, base, size, this, stream),
   };
 
@@ -135,7 +135,7 @@ export class VirtualMemoryResource extends MemoryResource {
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
     if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
-    const aligned = this.checkNewSize(size, 'size');
+    const aligned = this.#checkNewSize(size, 'size');
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.ordinal);
     runtime.makeCurrent(this.ordinal);
@@ -143,9 +143,9 @@ export class VirtualMemoryResource extends MemoryResource {
     const driver = runtime.driver;
     const record = Transaction.run((t) => {
       const piece = reserve(driver, t, Math.max(aligned, reserveSize), alignment, addressHint);
-      const chunk = this.createChunk(t, aligned, 0);
+      const chunk = this.#createChunk(t, aligned, 0);
       mapChunk(driver, t, piece.start, chunk);
-      setAccess(driver, piece.start, aligned, this.access());
+      setAccess(driver, piece.start, aligned, this.#access());
       const allocation = new VirtualAllocation(piece.start, [piece], size);
       allocation.chunks.push(chunk);
       allocation.mapped = aligned;
@@ -172,7 +172,7 @@ export class VirtualMemoryResource extends MemoryResource {
   modifyAllocation(buffer: Buffer, newSize: number): ModifyAllocationResult {
     if (!(buffer instanceof Buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
-    const aligned = this.checkNewSize(newSize, 'newSize');
+    const aligned = this.#checkNewSize(newSize, 'newSize');
     if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
     buffer.checkOpen();
     const record =
@@ -284,7 +284,7 @@ export class VirtualMemoryResource extends MemoryResource {
     }
   }
 
-  private checkNewSize(size: number, name: string): number {
+  #checkNewSize(size: number, name: string): number {
     checkSize(size, name);
     if (size === 0) throw new RangeError(`${name} must be at least 1 byte (VMM maps whole granules)`);
     const aligned = roundUp(size, this.settings.granularity);
@@ -296,7 +296,7 @@ export class VirtualMemoryResource extends MemoryResource {
     return aligned;
   }
 
-  private access(): MemAccessDescriptor[] {
+  #access(): MemAccessDescriptor[] {
     const location = (id: number) => ({ type: MemLocationType.Device, id });
     const descriptors: MemAccessDescriptor[] = [
       { location: location(this.ordinal), flags: this.settings.selfFlags },
@@ -307,7 +307,7 @@ export class VirtualMemoryResource extends MemoryResource {
   }
 
   /** A chunk of `size` bytes for offset `offset`: the limit, recovery and hooks as every resource's allocation. */
-  private createChunk(t: Transaction, size: number, offset: number): VirtualChunk {
+  #createChunk(t: Transaction, size: number, offset: number): VirtualChunk {
     const driver = this.runtime.driver;
     const properties = this.settings.properties;
     const handle = allocateWithRecovery(this, this.live, size, 'cuMemCreate', () =>
@@ -318,7 +318,7 @@ export class VirtualMemoryResource extends MemoryResource {
   }
 
   /** Waits for the work queued so far on every stream cumem knows (before unmapping). */
-  private waitForWork(buffer: Buffer): void {
+  #waitForWork(buffer: Buffer): void {
     const stream = orderForDroppedBuffer(this.runtime, this, buffer.allocationStream);
     waitBeforeFree(this.runtime, this.ordinal, stream);
     this.runtime.makeCurrent(this.ordinal);
