@@ -20,10 +20,10 @@ function headerValue(text: string, key: string): string | undefined {
   return new RegExp(`^// ${key}: (.+)$`, 'm').exec(text)?.[1]?.trim();
 }
 
-/** Every `NN-*.mjs` case, in name order. */
+/** Every `NN-*.mjs` / `NNN-*.mjs` case, in name order. */
 export function crashCases(): CrashCase[] {
   return readdirSync(casesDirectory)
-    .filter((name) => /^\d\d-.*\.mjs$/.test(name))
+    .filter((name) => /^\d{2,3}-.*\.mjs$/.test(name))
     .sort()
     .map((name) => {
       const file = join(casesDirectory, name);
