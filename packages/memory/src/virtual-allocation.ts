@@ -3,6 +3,7 @@
 // start, and the driver steps that change them. Every change is a transaction: a failing step
 // undoes the steps before it, newest first, so no range, chunk or mapping leaks.
 import type { Driver, MemAccessDescriptor } from '@cumem/core-types';
+import type { VirtualRange } from './virtual-ranges.js';
 
 /** A physical chunk and where it is mapped, as an offset from the allocation's start. */
 export interface VirtualChunk {
@@ -17,8 +18,8 @@ export interface ReservedPiece {
   readonly size: number;
 }
 
-/** The state of one allocation. @internal */
-export class VirtualAllocation {
+/** The state of one allocation (not exported from the package). */
+export class VirtualAllocation implements VirtualRange {
   /** Mapped bytes: the chunks' sizes added up (a multiple of the granularity). */
   mapped = 0;
   readonly chunks: VirtualChunk[] = [];
@@ -27,6 +28,8 @@ export class VirtualAllocation {
     [];
 
   constructor(
+    /** `MemAccessFlags` of device `ordinal` (the copy policy asks, see virtual-ranges.ts). */
+    readonly accessOf: (ordinal: number) => number,
     /** The first byte's address: `buffer.handle`. */
     public base: bigint,
     /** Reserved pieces, contiguous from `base`. */

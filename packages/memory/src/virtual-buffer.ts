@@ -2,12 +2,12 @@
 // so that modifyAllocation can refuse a shrink below one that is still open.
 import { Buffer } from './buffer.js';
 
-/** What VirtualBuffer tells its resource. @internal */
+/** What VirtualBuffer tells its resource. */
 export interface SliceRecorder {
   noteSlice(slice: Buffer): void;
 }
 
-/** @internal A Buffer of a VirtualMemoryResource (`instanceof Buffer`; its class is not exported). */
+/** A Buffer of a VirtualMemoryResource (`instanceof Buffer`; its class is not exported). */
 export class VirtualBuffer extends Buffer {
   override slice(offset: number, length?: number): this {
     const view = super.slice(offset, length);

@@ -59,7 +59,7 @@ export interface VirtualMemoryResourceOptions {
   readonly reserveSize?: number;
 }
 
-/** The checked settings. @internal */
+/** The checked settings (not exported from the package). */
 export interface VirtualMemorySettings {
   readonly properties: MemAllocationProperties;
   readonly granularity: number;

@@ -30,8 +30,21 @@ describeEachDriverWithDevices(adapters, 2, 'VirtualMemoryResource across devices
       expect(log.calls.filter((call) => call === 'memSetAccess')).toHaveLength(1);
       expect(entry.driver.memGetAccess(buffer.handle, location(1))).toBe(MemAccessFlags.None);
       expect(mr.peerAccessibleBy.size).toBe(0);
+      // Without access, the copy policy takes cuMemcpyPeerAsync (VMM memory is not cuMemAlloc memory).
+      onDevice1.fill(0);
+      log.reset();
+      onDevice1.copyFrom(buffer);
+      expect(log.calls).toContain('memcpyPeerAsync');
+      expectBytes(download(onDevice1), data);
       mr.peerAccessibleBy = [1];
       expect(entry.driver.memGetAccess(buffer.handle, location(1))).toBe(MemAccessFlags.ReadWrite);
+      // With access, one cuMemcpyAsync on device 1's stream reads the VMM memory directly.
+      onDevice1.fill(0);
+      log.reset();
+      onDevice1.copyFrom(buffer);
+      expect(log.calls).toContain('memcpyAsync');
+      expect(log.calls).not.toContain('memcpyPeerAsync');
+      expectBytes(download(onDevice1), data);
       // A grow maps the new chunk for the peer too.
       using wide = new VirtualMemoryResource(0, { peers: [1], reserveSize: 2 * g });
       const grown = wide.allocate(g);

@@ -34,6 +34,7 @@ import {
   type VirtualMemoryResourceOptions,
   type VirtualMemorySettings,
 } from './virtual-memory-options.js';
+import { addVirtualRange, deleteVirtualRange } from './virtual-ranges.js';
 import { type ResizeHost, resizeAllocation } from './virtual-resize.js';
 
 /** What {@link VirtualMemoryResource.modifyAllocation} did. */
@@ -146,13 +147,14 @@ export class VirtualMemoryResource extends MemoryResource {
       const chunk = this.#createChunk(t, aligned, 0);
       mapChunk(driver, t, piece.start, chunk);
       setAccess(driver, piece.start, aligned, this.#access());
-      const allocation = new VirtualAllocation(piece.start, [piece], size);
+      const allocation = new VirtualAllocation(this.#accessOf, piece.start, [piece], size);
       allocation.chunks.push(chunk);
       allocation.mapped = aligned;
       return allocation;
     });
     this.records.set(record.base, record);
     this.live.add(record.base, record.mapped);
+    addVirtualRange(runtime, record);
     return allocatedBuffer(VirtualBuffer, runtime, record.base, size, this, stream);
   }
 
@@ -273,6 +275,7 @@ export class VirtualMemoryResource extends MemoryResource {
     const record = this.records.get(handle);
     if (record === undefined) return;
     this.records.delete(handle);
+    deleteVirtualRange(this.runtime, record);
     waitBeforeFree(this.runtime, this.ordinal, stream);
     this.runtime.makeCurrent(this.ordinal);
     const driver = this.runtime.driver;
@@ -283,6 +286,10 @@ export class VirtualMemoryResource extends MemoryResource {
       this.live.delete(handle, record.mapped);
     }
   }
+
+  // What device `ordinal` may do with this resource's memory.
+  readonly #accessOf = (ordinal: number): number =>
+    ordinal === this.ordinal ? this.settings.selfFlags : this.peerAccessOf(ordinal);
 
   #checkNewSize(size: number, name: string): number {
     checkSize(size, name);

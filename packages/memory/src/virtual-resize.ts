@@ -18,7 +18,7 @@ import {
 import type { VirtualMemorySettings } from './virtual-memory-options.js';
 import type { ModifyAllocationResult } from './virtual-memory-resource.js';
 
-/** What the resize steps need of their resource. @internal */
+/** What the resize steps need of their resource (not exported from the package). */
 export interface ResizeHost {
   readonly resource: object;
   driver(): Driver;
