@@ -6,7 +6,7 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable'];
+export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable', 'vmm'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -332,4 +332,5 @@ export const ROWS = [
     checks: both({ kind: 'minRatio', value: 1.8 }),
   },
   ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
+  ...(await import('./rows-vmm.mjs')).vmmRows,
 ];
