@@ -17,7 +17,10 @@ const ranges = new WeakMap<DriverRuntime, Set<VirtualRange>>();
 /** Records a live allocation (its base and size are read at each lookup: they change on a resize). */
 export function addVirtualRange(runtime: DriverRuntime, range: VirtualRange): void {
   let set = ranges.get(runtime);
-  if (set === undefined) ranges.set(runtime, (set = new Set()));
+  if (set === undefined) {
+    set = new Set();
+    ranges.set(runtime, set);
+  }
   set.add(range);
 }
 
