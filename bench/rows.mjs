@@ -6,7 +6,7 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable', 'compute'];
+export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable', 'compute', 'vmm'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -342,4 +342,5 @@ export const ROWS = [
   },
   ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
   ...(await import('./rows-compute.mjs')).computeRows,
+  ...(await import('./rows-vmm.mjs')).vmmRows,
 ];

@@ -41,7 +41,9 @@
   X(cuMemcpyHtoD) X(cuMemHostRegister) X(cuMemHostUnregister)                                     \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) \
   X(cuEventDestroy) X(cuLibraryLoadData) X(cuLibraryUnload) X(cuLibraryGetKernel)                \
-  X(cuKernelGetFunction) X(cuLaunchKernelEx)
+  X(cuKernelGetFunction) X(cuLaunchKernelEx)                                                          \
+  X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemCreate) X(cuMemRelease)        \
+  X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemGetAllocationGranularity)
 
 #define BENCH_STR_(x) #x
 /* Expands the macro first: BENCH_STR(cuMemAlloc) is "cuMemAlloc_v2". */

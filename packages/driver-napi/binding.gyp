@@ -22,6 +22,7 @@
         "native/binding-compute.cc",
         "native/binding-streams.cc",
         "native/binding-values.cc",
+        "native/binding-virtual-memory.cc",
         "native/driver-loader.cc",
         "native/staging-engine.cc"
       ],

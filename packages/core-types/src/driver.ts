@@ -20,6 +20,7 @@ import type {
   MemPoolProperties,
   StagedCopyOptions,
 } from './driver-types.js';
+import type { DriverVirtualMemory } from './driver-virtual-memory.js';
 
 /**
  * The driver contract: a thin, typed, synchronous mirror of the CUDA driver entry points that
@@ -41,7 +42,7 @@ import type {
  * - JS memory passed in (`ArrayBufferView`) is read or written in place: for `*Async` copies
  *   the caller keeps it alive until the stream has passed the copy.
  */
-export interface Driver extends DriverPoolQueries, DriverCompute {
+export interface Driver extends DriverPoolQueries, DriverCompute, DriverVirtualMemory {
   /** Adapter name: `'napi'`, `'ffi'`, `'reference'`, or another adapter's own. */
   readonly name: string;
   /** The `DRIVER_CONTRACT_VERSION` this adapter implements. Reading it never loads the driver. */

@@ -33,6 +33,12 @@ export {
   MINIMUM_DRIVER_VERSION,
 } from './driver-unavailable-message.js';
 export {
+  type DriverVirtualMemory,
+  MemAllocationGranularity,
+  type MemAllocationProperties,
+  VirtualMemoryDeviceAttribute,
+} from './driver-virtual-memory.js';
+export {
   CudaError,
   type CudaErrorOptions,
   CudaStateError,

@@ -8,6 +8,7 @@
 import { computeEntryPoints } from './bindings-compute.js';
 import { pageableEntryPoints } from './bindings-pageable.js';
 import { poolQueryEntryPoints } from './bindings-pool-queries.js';
+import { virtualMemoryEntryPoints } from './bindings-virtual-memory.js';
 import { entry, optionalEntry, type ParameterKind, type ParameterKinds } from './entry-point-spec.js';
 
 export type { EntryPointSpec, ParameterKind, ParameterKinds } from './entry-point-spec.js';
@@ -282,6 +283,9 @@ export const entryPoints = {
     'int',
     'handle',
   ]),
+
+  // --- Virtual memory management (bindings-virtual-memory.ts) -------------------------------------------
+  ...virtualMemoryEntryPoints,
 } as const;
 
 /** The table's type. */

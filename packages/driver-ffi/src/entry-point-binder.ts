@@ -31,6 +31,7 @@ export function parameterTypes(koffi: Koffi): Record<ParameterKind, TypeSpec> {
     'memcpy3D*': koffi.pointer(structs.CUDA_MEMCPY3D),
     'memcpyAttributes*': koffi.pointer(structs.CUmemcpyAttributes),
     ipcHandle: structs.CUipcMemHandle,
+    'allocationProp*': koffi.pointer(structs.CUmemAllocationProp),
   };
 }
 

@@ -34,6 +34,7 @@ export interface ParameterKinds {
   'memcpy3D*': object;
   'memcpyAttributes*': object;
   ipcHandle: { reserved: Uint8Array };
+  'allocationProp*': object;
 }
 
 /** A parameter kind. */

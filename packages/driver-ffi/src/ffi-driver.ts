@@ -16,18 +16,19 @@ import {
 import * as allocations from './ffi-allocations.js';
 import * as compute from './ffi-compute.js';
 import * as copies from './ffi-copies.js';
-import { FfiDeviceMembers, load, loaded } from './ffi-device-members.js';
+import { load, loaded } from './ffi-device-members.js';
 import * as managed from './ffi-managed.js';
 import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
 import * as poolQueries from './ffi-pool-queries.js';
 import * as pools from './ffi-pools.js';
 import * as staging from './ffi-staging.js';
+import { FfiVirtualMemoryMembers } from './ffi-virtual-memory-members.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
 
 /** The ffi adapter. Create it with `createDriver()`. */
-export class FfiDriver extends FfiDeviceMembers implements Driver {
+export class FfiDriver extends FfiVirtualMemoryMembers implements Driver {
   readonly name = 'ffi';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
 

@@ -97,6 +97,20 @@ function defineStructs(koffi: Koffi) {
   /** `CUipcMemHandle`: 64 opaque bytes, passed by value to `cuIpcOpenMemHandle`. */
   const CUipcMemHandle = koffi.struct({ reserved: koffi.array('uint8_t', 64) });
 
+  /** `CUmemAllocationProp` (32 bytes): `cuMemCreate`'s properties; win32HandleMetaData stays 0. */
+  const CUmemAllocationProp = koffi.struct({
+    type: 'int',
+    requestedHandleTypes: 'int',
+    location: CUmemLocation,
+    win32HandleMetaData: 'uint64_t',
+    allocFlags: koffi.struct({
+      compressionType: 'uint8_t',
+      gpuDirectRDMACapable: 'uint8_t',
+      usage: 'uint16_t',
+      reserved: koffi.array('uint8_t', 4),
+    }),
+  });
+
   return {
     CUmemLocation,
     CUmemAccessDesc,
@@ -105,5 +119,6 @@ function defineStructs(koffi: Koffi) {
     CUDA_MEMCPY3D,
     CUmemcpyAttributes,
     CUipcMemHandle,
+    CUmemAllocationProp,
   };
 }

@@ -27,6 +27,8 @@ int main(void) {
   S(CUmemcpyAttributes); M(CUmemcpyAttributes, srcAccessOrder); M(CUmemcpyAttributes, srcLocHint); M(CUmemcpyAttributes, dstLocHint);
   M(CUmemcpyAttributes, flags); E();
   S(CUipcMemHandle); M(CUipcMemHandle, reserved); E();
+  S(CUmemAllocationProp); M(CUmemAllocationProp, type); M(CUmemAllocationProp, requestedHandleTypes);
+  M(CUmemAllocationProp, location); M(CUmemAllocationProp, win32HandleMetaData); M(CUmemAllocationProp, allocFlags); E();
   printf("}\n");
   return 0;
 }

@@ -83,7 +83,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
                         RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries,
-                        RegisterCompute}) {
+                        RegisterCompute, RegisterVirtualMemory}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

@@ -61,25 +61,10 @@ Napi::Value MemcpyPeerAsync(const Napi::CallbackInfo& info) {
 Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pool, 0);
-  void* data = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[1], &data, &bytes, "descriptors")) return Napi::Value();
-  if (bytes % (3 * sizeof(int32_t)) != 0) {
-    napi_throw_range_error(env, nullptr, "descriptors must hold (type, id, flags) triples of 32-bit integers");
-    return Napi::Value();
-  }
-  const size_t count = bytes / (3 * sizeof(int32_t));
+  std::vector<CUmemAccessDesc> access;
+  if (!ReadAccessDescriptors(env, state, info[1], &access, "cuMemPoolSetAccess")) return Napi::Value();
+  const size_t count = access.size();
   if (count == 0) return Undefined(env);
-  std::vector<int32_t> packed(count * 3);
-  std::memcpy(packed.data(), data, bytes);
-  std::vector<CUmemAccessDesc> access(count);
-  for (size_t i = 0; i < count; i++) {
-    if (!CheckLocation(env, state, packed[3 * i], "cuMemPoolSetAccess")) return Napi::Value();
-    std::memset(&access[i], 0, sizeof(CUmemAccessDesc));
-    access[i].location.type = static_cast<CUmemLocationType>(packed[3 * i]);
-    access[i].location.id = packed[3 * i + 1];
-    access[i].flags = static_cast<CUmemAccess_flags>(packed[3 * i + 2]);
-  }
   CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), access.data(), count),
               "cuMemPoolSetAccess");
   return Undefined(env);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "driver-state.h"
 
@@ -158,6 +159,10 @@ void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state);
+/** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
+bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
+                           std::vector<CUmemAccessDesc>* out, const char* call);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);

@@ -108,3 +108,15 @@ typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuFuncGetParamInfo_v12040))(CUfunction 
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuLaunchKernelEx_v11060))(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050))(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize);
 typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuOccupancyMaxPotentialBlockSize_v6050))(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemAddressReserve_v10020))(CUdeviceptr_v2 *ptr, size_t size, size_t alignment, CUdeviceptr_v2 addr, unsigned long long flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemAddressFree_v10020))(CUdeviceptr_v2 ptr, size_t size);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemCreate_v10020))(CUmemGenericAllocationHandle_v1 *handle, size_t size, const CUmemAllocationProp_v1 *prop, unsigned long long flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemRelease_v10020))(CUmemGenericAllocationHandle_v1 handle);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemMap_v10020))(CUdeviceptr_v2 ptr, size_t size, size_t offset, CUmemGenericAllocationHandle_v1 handle, unsigned long long flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemUnmap_v10020))(CUdeviceptr_v2 ptr, size_t size);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemSetAccess_v10020))(CUdeviceptr_v2 ptr, size_t size, const CUmemAccessDesc_v1 *desc, size_t count);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetAccess_v10020))(unsigned long long *flags, const CUmemLocation_v1 *location, CUdeviceptr_v2 ptr);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemExportToShareableHandle_v10020))(void *shareableHandle, CUmemGenericAllocationHandle_v1 handle, CUmemAllocationHandleType handleType, unsigned long long flags);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemImportFromShareableHandle_v10020))(CUmemGenericAllocationHandle_v1 *handle, void *osHandle, CUmemAllocationHandleType shHandleType);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetAllocationGranularity_v10020))(size_t *granularity, const CUmemAllocationProp_v1 *prop, CUmemAllocationGranularity_flags option);
+typedef CUresult (CUDAAPI* CUMEM_PFN(PFN_cuMemGetAllocationPropertiesFromHandle_v10020))(CUmemAllocationProp_v1 *prop, CUmemGenericAllocationHandle_v1 handle);

@@ -310,6 +310,33 @@ typedef struct CUlaunchConfig_st {
   unsigned int numAttrs;
 } CUlaunchConfig;
 typedef size_t (*CUoccupancyB2DSize)(int blockSize);
+// Virtual memory management (cuda.h 13.0): a physical chunk's handle, its properties, and
+// the granularity query's option.
+typedef unsigned long long CUmemGenericAllocationHandle_v1;
+typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
+
+typedef enum CUmemAllocationGranularity_flags_enum : int {
+  CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+  CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1,
+} CUmemAllocationGranularity_flags;
+
+// cuda.h declares allocFlags' struct anonymously, inside CUmemAllocationProp; named here so the
+// check script (which reads flat struct bodies) compares the enclosing struct's offsets.
+struct CumemAllocationFlags {
+  unsigned char compressionType;
+  unsigned char gpuDirectRDMACapable;
+  unsigned short usage;
+  unsigned char reserved[4];
+};
+
+typedef struct CUmemAllocationProp_st {
+  CUmemAllocationType type;
+  CUmemAllocationHandleType requestedHandleTypes;
+  CUmemLocation location;
+  void* win32HandleMetaData;
+  CumemAllocationFlags allocFlags;
+} CUmemAllocationProp_v1;
+typedef CUmemAllocationProp_v1 CUmemAllocationProp;
 
 // The layouts on LP64 (the only data model the addon is built for), from the CUDA ABI.
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "@cumem/driver-napi is built for 64-bit Linux only");
@@ -341,3 +368,11 @@ static_assert(sizeof(CUlaunchAttributeValue) == 64 && alignof(CUlaunchAttributeV
 static_assert(sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
                   offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,
               "CUlaunchConfig");
+static_assert(sizeof(CUmemGenericAllocationHandle) == 8, "CUmemGenericAllocationHandle");
+static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, requestedHandleTypes) == 4 &&
+                  offsetof(CUmemAllocationProp, location) == 8 &&
+                  offsetof(CUmemAllocationProp, win32HandleMetaData) == 16 &&
+                  offsetof(CUmemAllocationProp, allocFlags) == 24 &&
+                  offsetof(CUmemAllocationProp, allocFlags.gpuDirectRDMACapable) == 25 &&
+                  offsetof(CUmemAllocationProp, allocFlags.usage) == 26,
+              "CUmemAllocationProp");

@@ -132,6 +132,18 @@ void ResolveAll(DriverState* state) {
   r.Require(&cu.cuMemFreeHost, "cuMemFreeHost", 2000, "cuMemFreeHost");
   r.Require(&cu.cuMemHostRegister, "cuMemHostRegister", 6050, "cuMemHostRegister_v2");
   r.Require(&cu.cuMemHostUnregister, "cuMemHostUnregister", 4000, "cuMemHostUnregister");
+  r.Require(&cu.cuMemAddressReserve, "cuMemAddressReserve", 10020, "cuMemAddressReserve");
+  r.Require(&cu.cuMemAddressFree, "cuMemAddressFree", 10020, "cuMemAddressFree");
+  r.Require(&cu.cuMemCreate, "cuMemCreate", 10020, "cuMemCreate");
+  r.Require(&cu.cuMemRelease, "cuMemRelease", 10020, "cuMemRelease");
+  r.Require(&cu.cuMemMap, "cuMemMap", 10020, "cuMemMap");
+  r.Require(&cu.cuMemUnmap, "cuMemUnmap", 10020, "cuMemUnmap");
+  r.Require(&cu.cuMemSetAccess, "cuMemSetAccess", 10020, "cuMemSetAccess");
+  r.Require(&cu.cuMemGetAccess, "cuMemGetAccess", 10020, "cuMemGetAccess");
+  r.Require(&cu.cuMemExportToShareableHandle, "cuMemExportToShareableHandle", 10020, "cuMemExportToShareableHandle");
+  r.Require(&cu.cuMemImportFromShareableHandle, "cuMemImportFromShareableHandle", 10020, "cuMemImportFromShareableHandle");
+  r.Require(&cu.cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity", 10020, "cuMemGetAllocationGranularity");
+  r.Require(&cu.cuMemGetAllocationPropertiesFromHandle, "cuMemGetAllocationPropertiesFromHandle", 10020, "cuMemGetAllocationPropertiesFromHandle");
   r.Require(&cu.cuMemAllocManaged, "cuMemAllocManaged", 6000, "cuMemAllocManaged");
   r.Require(&cu.cuIpcGetMemHandle, "cuIpcGetMemHandle", 4010, "cuIpcGetMemHandle");
   r.Require(&cu.cuIpcOpenMemHandle, "cuIpcOpenMemHandle", 11000, "cuIpcOpenMemHandle_v2");

@@ -9,11 +9,11 @@ import {
   type DriverUnavailableError,
   describeValue,
   duplicateDescriptorError,
-  type MemAccessDescriptor,
 } from '@cumem/core-types';
 import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
 import { computeMembers } from './compute-members.js';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
+import { packAccessDescriptors, virtualMemoryMembers } from './napi-virtual-memory.js';
 import type { NativeBinding } from './native-binding.js';
 
 /** Default `libraryPath`: the driver's soname, found by the system loader. */
@@ -36,15 +36,6 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-/** `CUmemAccessDesc`s as (type, id, flags) triples, the form the addon reads. */
-function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int32Array {
-  const packed = new Int32Array(descriptors.length * 3);
-  descriptors.forEach(({ location, flags }, i) => {
-    packed.set([location.type, location.id, flags], 3 * i);
-  });
-  return packed;
 }
 
 /**
@@ -170,6 +161,7 @@ function driverFromBinding(b: NativeBinding): Driver {
       b.stagedCopy(false, src, dst, stream, options.chunkBytes, options.threads);
     },
     ...computeMembers(b),
+    ...virtualMemoryMembers(b),
   } satisfies Omit<Driver, DriverAccessors>;
   const accessors: Pick<Driver, DriverAccessors> = {
     get driverVersion(): number {

@@ -1,4 +1,5 @@
 import type { DevicePointer, Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import type { NativeVirtualMemoryBinding } from './napi-virtual-memory.js';
 
 /** The Driver members the addon implements with the contract's exact signature. */
 type ContractMembers =
@@ -92,7 +93,7 @@ type ContractMembers =
  * notes say.
  * @internal
  */
-export interface NativeBinding extends Pick<Driver, ContractMembers> {
+export interface NativeBinding extends Pick<Driver, ContractMembers>, NativeVirtualMemoryBinding {
   driverVersion(): number;
   /** `[offset, size]`, or null past the last parameter. */
   funcGetParamInfo(fn: DriverHandle, index: number): [number, number] | null;

@@ -59,6 +59,11 @@ export class LiveAllocations implements CensusEntry {
     return true;
   }
 
+  /** Records that the live allocation at `pointer` now holds `to` bytes instead of `from`. */
+  resize(pointer: bigint, from: number, to: number): void {
+    if (this.accounting !== null) this.accounting.resized(key(pointer), from, to);
+  }
+
   /** True when a live buffer owns `pointer`. */
   has(pointer: bigint): boolean {
     return this.pointers.has(key(pointer));

@@ -18,6 +18,10 @@ export interface PeerAccessPool {
   readonly deviceId: number;
   /** @internal Throws when the resource is closed. */
   checkPeerAccessOpen(): void;
+  /** @internal Access of device `ordinal`, for resources that are not one pool (default: `cuMemPoolGetAccess`). */
+  peerAccessOf?(ordinal: number): number;
+  /** @internal Applies `changes` in one driver call per mapping (default: one `cuMemPoolSetAccess`). */
+  changePeerAccess?(changes: readonly MemAccessDescriptor[]): void;
 }
 
 function deviceLocation(ordinal: number) {
@@ -31,8 +35,9 @@ export function readPeerAccess(resource: PeerAccessPool): number[] {
   const result: number[] = [];
   for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
     if (ordinal === deviceId) continue;
-    if (runtime.driver.memPoolGetAccess(pool, deviceLocation(ordinal)) !== MemAccessFlags.None)
-      result.push(ordinal);
+    const flags =
+      resource.peerAccessOf?.(ordinal) ?? runtime.driver.memPoolGetAccess(pool, deviceLocation(ordinal));
+    if (flags !== MemAccessFlags.None) result.push(ordinal);
   }
   return result;
 }
@@ -43,19 +48,23 @@ export function readPeerAccess(resource: PeerAccessPool): number[] {
  * @throws TypeError for a non-iterable or a non-device; RangeError for a device that does not
  *   exist; NotSupportedError for a device that cannot access the owner's memory.
  */
-export function checkPeerDevices(resource: PeerAccessPool, devices: unknown): Set<number> {
+export function checkPeerDevices(
+  resource: PeerAccessPool,
+  devices: unknown,
+  name = 'peerAccessibleBy',
+): Set<number> {
   if (
     devices === null ||
     typeof devices === 'string' ||
     typeof (devices as Iterable<unknown>)?.[Symbol.iterator] !== 'function'
   ) {
-    throw new TypeError('peerAccessibleBy must be assigned an iterable of Devices or device ordinals');
+    throw new TypeError(`${name} must be an iterable of Devices or device ordinals`);
   }
   const { runtime, deviceId } = resource;
   const wanted = new Set<number>();
   let index = 0;
   for (const device of devices as Iterable<unknown>) {
-    const ordinal = deviceOrdinal(runtime, device, `peerAccessibleBy[${index++}]`);
+    const ordinal = deviceOrdinal(runtime, device, `${name}[${index++}]`);
     if (ordinal !== deviceId) wanted.add(ordinal);
   }
   for (const ordinal of wanted) checkCanAccess(runtime.driver, ordinal, deviceId);
@@ -90,7 +99,8 @@ export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<numb
   }
   if (changes.length === 0) return;
   if (revoked.length > 0) waitBeforeRevoking(resource, revoked);
-  resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
+  if (resource.changePeerAccess) resource.changePeerAccess(changes);
+  else resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
 }
 
 /**

@@ -19,6 +19,7 @@ import { copyPointers } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { runtimeDefaultStream, Stream } from './stream.js';
+import { virtualAccess } from './virtual-ranges.js';
 
 /** What a copy needs to know of a buffer (structural, so this module does not import Buffer). */
 export interface CopyEndpoint {
@@ -97,7 +98,13 @@ export function reaches(
   write: boolean,
 ): boolean {
   if (device < 0 || device === on) return true;
+  const vmm = virtualAccess(runtime, pointer, on);
+  if (vmm !== undefined) return accessAllows(vmm, write);
   return poolReaches(runtime, on, memoryPoolOf(runtime, pointer), device, write);
+}
+
+function accessAllows(access: number, write: boolean): boolean {
+  return write ? access === MemAccessFlags.ReadWrite : access !== MemAccessFlags.None;
 }
 
 // Whether device `on` may read (`write`: and write) memory of `pool` (0n: memory of no pool) on
@@ -110,8 +117,10 @@ function poolReaches(
   write: boolean,
 ): boolean {
   if (pool !== 0n) {
-    const access = runtime.driver.memPoolGetAccess(pool, { type: MemLocationType.Device, id: on });
-    return write ? access === MemAccessFlags.ReadWrite : access !== MemAccessFlags.None;
+    return accessAllows(
+      runtime.driver.memPoolGetAccess(pool, { type: MemLocationType.Device, id: on }),
+      write,
+    );
   }
   enableContextPeerAccess(runtime, on, device);
   return true;
@@ -210,6 +219,8 @@ export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boo
   let allocation = buffer;
   while (allocation.parent !== null) allocation = allocation.parent;
   const runtime = stream.runtime;
+  const vmm = virtualAccess(runtime, allocation.pointer, on);
+  if (vmm !== undefined) return accessAllows(vmm, write);
   let pool = poolOfAllocation.get(allocation);
   if (pool === undefined) {
     pool = memoryPoolOf(runtime, allocation.pointer);

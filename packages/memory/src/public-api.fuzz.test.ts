@@ -26,6 +26,7 @@ const instances: Record<string, () => object> = {
   PinnedMemoryResource: () => new memory.PinnedMemoryResource(),
   ManagedMemoryResource: () => new memory.ManagedMemoryResource(),
   LegacyPinnedMemoryResource: () => new memory.LegacyPinnedMemoryResource(),
+  VirtualMemoryResource: () => new memory.VirtualMemoryResource(0),
   Buffer: () => new memory.DeviceMemoryResource(0).allocate(256),
   ManagedBuffer: () => new memory.ManagedMemoryResource().allocate(4096),
   AccessedByView: () => new memory.ManagedMemoryResource().allocate(4096).accessedBy,
@@ -73,6 +74,9 @@ const internal = new Set([
   'holdChecked',
   'releaseHeld',
   'new PoolMemoryResource',
+  'noteSlice',
+  'peerAccessOf',
+  'changePeerAccess',
 ]);
 
 const special = specialValues(

@@ -90,6 +90,15 @@ export class ResourceAccounting {
     if (this.sinks !== null) for (const sink of this.sinks) sink.removed(key);
   }
 
+  /** An allocation changed size in place (VirtualMemoryResource.modifyAllocation); growth counts as allocated bytes. */
+  resized(key: number, from: number, to: number): void {
+    if (this.uncounted?.has(key)) return;
+    const bytes = this.currentBytes + to - from;
+    this.currentBytes = bytes;
+    if (bytes > this.peakBytes) this.peakBytes = bytes;
+    if (to > from) this.totalBytes += to - from;
+  }
+
   /** The finalizer (or out-of-memory recovery) frees a buffer that was never closed. */
   finalized(key: number): void {
     if (this.sinks !== null) for (const sink of this.sinks) sink.finalized(key);

@@ -22,6 +22,7 @@ import type { PoolState } from './reference/pool-state.js';
 import { referenceDriverVersion } from './reference/reference-capabilities.js';
 import { ReferenceCompute } from './reference/reference-compute.js';
 import { ReferenceState } from './reference/reference-state.js';
+import { ReferenceVirtualMemory } from './reference/reference-virtual-memory.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
 export interface ReferenceDriverOptions extends DriverOptions {
@@ -56,7 +57,7 @@ export function createReferenceDriver(options: ReferenceDriverOptions = {}): Dri
   return new ReferenceDriver(new ReferenceState({ deviceCount, totalMemory, legacy }));
 }
 
-class ReferenceDriver extends ReferenceCompute implements Driver {
+class ReferenceDriver extends ReferenceVirtualMemory implements Driver {
   readonly name = 'reference';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
   readonly driverVersion = referenceDriverVersion;

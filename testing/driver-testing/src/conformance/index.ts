@@ -18,6 +18,7 @@ import { poolQueryCases } from './pool-queries.js';
 import { poolCases } from './pools.js';
 import { streamEventCases } from './streams-events.js';
 import { createSuiteContext } from './suite-context.js';
+import { virtualMemoryCases } from './virtual-memory.js';
 
 /** Options of {@link driverConformanceSuite}. */
 export interface ConformanceOptions {
@@ -79,6 +80,7 @@ export function driverConformanceSuite(
     deviceOrdinalCases(suite);
     poolQueryCases(suite);
     computeCases(suite);
+    virtualMemoryCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

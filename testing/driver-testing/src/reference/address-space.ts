@@ -5,7 +5,7 @@ import type { PoolState } from './pool-state.js';
 export type AllocationKind = 'device' | 'host' | 'managed';
 
 /** The entry point family that made an allocation, which decides how it may be freed. */
-export type AllocationOrigin = 'memAlloc' | 'memHostAlloc' | 'memAllocManaged' | 'pool';
+export type AllocationOrigin = 'memAlloc' | 'memHostAlloc' | 'memAllocManaged' | 'pool' | 'vmm';
 
 /** One live allocation of the reference driver, backed by its own ArrayBuffer. */
 export interface Allocation {
@@ -63,7 +63,10 @@ export class AddressSpace {
   }
 
   add(allocation: Allocation): void {
-    this.live.push(allocation);
+    // Sorted by start: VMM mappings can land below later allocations (a reserved range fills up).
+    let index = this.live.length;
+    while (index > 0 && (this.live[index - 1] as Allocation).start > allocation.start) index--;
+    this.live.splice(index, 0, allocation);
     this.stores.add(allocation.bytes.buffer as ArrayBuffer);
   }
 
@@ -77,6 +80,17 @@ export class AddressSpace {
   /** True when `buffer` is the backing store of an allocation (live or freed). */
   owns(buffer: ArrayBuffer): boolean {
     return this.stores.has(buffer);
+  }
+
+  /**
+   * Reserves `[start, start + size)` exactly when no reservation handed out before reaches into
+   * it (cuMemAddressReserve's address hint); false otherwise. Later ranges come after it.
+   */
+  reserveAt(start: bigint, size: number, taken: (start: bigint, end: bigint) => boolean): boolean {
+    const end = start + BigInt(size);
+    if (taken(start, end) || this.containing(start) || this.containing(end - 1n)) return false;
+    if (end + guardGap > this.next) this.next = end + guardGap;
+    return true;
   }
 
   /** The allocation that starts exactly at `address`. */

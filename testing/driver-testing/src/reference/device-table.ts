@@ -1,4 +1,4 @@
-import { DeviceAttribute, LaunchDeviceAttribute } from '@cumem/core-types';
+import { DeviceAttribute, LaunchDeviceAttribute, VirtualMemoryDeviceAttribute } from '@cumem/core-types';
 
 /** `CU_DEVICE_ATTRIBUTE_MAX` in CUDA 13.0: attributes at or above it are invalid values. */
 export const deviceAttributeLimit = 148;
@@ -39,6 +39,8 @@ const attributes = new Map<number, (ordinal: number) => number>([
   [LaunchDeviceAttribute.MaxSharedMemoryPerBlock, () => 49152],
   [LaunchDeviceAttribute.MaxSharedMemoryPerBlockOptin, () => 232448],
   [LaunchDeviceAttribute.ClusterLaunch, () => 1],
+  // VMM: supported; no POSIX-fd export (no other process to share with) and no GPUDirect RDMA.
+  [VirtualMemoryDeviceAttribute.VirtualMemoryManagementSupported, () => 1],
 ]);
 
 /** The value of `attribute` for device `ordinal`; 0 for valid attributes the reference does not model. */

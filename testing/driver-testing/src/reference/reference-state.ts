@@ -62,7 +62,7 @@ export class ReferenceState {
   readonly events = new Map<bigint, EventRecord>();
   current = 0n;
   /** Bytes of `memAlloc` memory per device. */
-  private readonly deviceBytes: number[];
+  readonly deviceBytes: number[];
   /** Bytes of page-locked host and managed memory, limited to twice the device memory. */
   private hostBytes = 0;
   private nextHandle = 0x55d4_c000_0000n;

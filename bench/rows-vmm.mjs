@@ -1,0 +1,54 @@
+// The rows of VirtualMemoryResource (issue 24, suite `vmm`), kept apart from rows.mjs; rows.mjs
+// spreads them into its list. All times are per step, a step ending when the driver returned
+// (allocation, mapping and unmapping are synchronous driver calls).
+
+const both = (check) => ['ffi', 'napi'].map((impl) => ({ impl, ...check }));
+const steps = (stepsPerRep, reps) => ({ protocol: { stepsPerRep, reps, warmupReps: 1, reset: 'none' } });
+
+/** Rows of js/vmm.mjs, c/vmm.c and python/vmm.py. */
+export const vmmRows = [
+  {
+    id: 'vmm.allocateFree2MiB',
+    ...steps(50, 7),
+    suite: 'vmm',
+    unit: 'us',
+    description:
+      'VirtualMemoryResource.allocate(2 MiB) + Buffer.close(), per pair (C: cuMemAddressReserve + cuMemCreate + cuMemMap + cuMemSetAccess, then cuMemUnmap + cuMemRelease + cuMemAddressFree)',
+    checks: both({ kind: 'maxRatio', value: 1.2 }),
+  },
+  {
+    id: 'vmm.allocateFree1GiB',
+    ...steps(5, 5),
+    suite: 'vmm',
+    unit: 'us',
+    description:
+      'VirtualMemoryResource.allocate(1 GiB) + Buffer.close(), per pair (C: as vmm.allocateFree2MiB)',
+    checks: both({ kind: 'maxRatio', value: 1.2 }),
+  },
+  {
+    id: 'vmm.grow1To2GiBInPlace',
+    ...steps(5, 5),
+    suite: 'vmm',
+    unit: 'us',
+    description:
+      'modifyAllocation(buffer, 2 GiB) of a 1 GiB buffer with reserveSize 2 GiB, address kept, per grow (untimed shrink back between steps; C: cuMemCreate + cuMemMap + cuMemSetAccess of 1 GiB in a reserved range)',
+    checks: both({ kind: 'maxRatio', value: 1.2 }),
+  },
+  {
+    id: 'vmm.poolGrow1To2GiBByCopy',
+    ...steps(5, 5),
+    suite: 'vmm',
+    unit: 'us',
+    description:
+      'The alternative without VMM: a 1 GiB pool buffer grown to 2 GiB by allocate(2 GiB) + copyFrom(1 GiB) + close(old), incl. sync, per grow (C: cuMemAllocFromPoolAsync + cuMemcpyAsync + cuMemFreeAsync + sync). Compare with vmm.grow1To2GiBInPlace',
+    checks: both({ kind: 'maxRatio', value: 1.2 }),
+  },
+  {
+    id: 'vmm.copyDtoD256MiB',
+    suite: 'vmm',
+    unit: 'GB/s',
+    description:
+      'Buffer.copyFrom: 256 MiB device to device within VMM buffers (C reference: the same copy between pool buffers; target >= 98% of it)',
+    checks: both({ kind: 'minOfReference', value: 0.98 }),
+  },
+];

@@ -1,0 +1,154 @@
+// Virtual memory management: address ranges, physical chunks, mappings, access and POSIX-fd sharing.
+
+import {
+  type DevicePointer,
+  type DriverHandle,
+  type MemAccessDescriptor,
+  type MemAllocationProperties,
+  MemHandleType,
+  type MemLocation,
+} from '@cumem/core-types';
+import type { DriverState } from './driver-state.js';
+import { packAccessDescriptors } from './ffi-peers.js';
+import { requireLocationSupported } from './location-support.js';
+
+/** `CUmemAllocationProp` as koffi writes it (reserved bytes and win32HandleMetaData zero). */
+function allocationProp(state: DriverState, properties: MemAllocationProperties, call: string): object {
+  requireLocationSupported(state, properties.location, call);
+  return {
+    type: properties.allocationType,
+    requestedHandleTypes: properties.requestedHandleTypes,
+    location: { type: properties.location.type, id: properties.location.id },
+    win32HandleMetaData: 0n,
+    allocFlags: {
+      compressionType: 0,
+      gpuDirectRDMACapable: properties.gpuDirectRdmaCapable ? 1 : 0,
+      usage: properties.usage,
+      reserved: [0, 0, 0, 0],
+    },
+  };
+}
+
+export function memGetAllocationGranularity(
+  state: DriverState,
+  properties: MemAllocationProperties,
+  option: number,
+): number {
+  const prop = allocationProp(state, properties, 'cuMemGetAllocationGranularity');
+  const { address, u64 } = state.scratch;
+  u64[0] = 0n;
+  state.check(
+    state.native.cuMemGetAllocationGranularity(address, prop, option),
+    'cuMemGetAllocationGranularity',
+  );
+  return Number(u64[0]);
+}
+
+export function memAddressReserve(
+  state: DriverState,
+  size: number,
+  alignment: number,
+  addressHint: DevicePointer,
+): DevicePointer {
+  const { address, u64 } = state.scratch;
+  u64[0] = 0n;
+  state.check(
+    state.native.cuMemAddressReserve(address, size, alignment, addressHint, 0),
+    'cuMemAddressReserve',
+  );
+  return u64[0]!;
+}
+
+export function memAddressFree(state: DriverState, pointer: DevicePointer, size: number): void {
+  state.check(state.native.cuMemAddressFree(pointer, size), 'cuMemAddressFree');
+}
+
+export function memCreate(
+  state: DriverState,
+  size: number,
+  properties: MemAllocationProperties,
+): DriverHandle {
+  const prop = allocationProp(state, properties, 'cuMemCreate');
+  const { address, u64 } = state.scratch;
+  u64[0] = 0n;
+  state.check(state.native.cuMemCreate(address, size, prop, 0), 'cuMemCreate');
+  return u64[0]!;
+}
+
+export function memRelease(state: DriverState, handle: DriverHandle): void {
+  state.check(state.native.cuMemRelease(handle), 'cuMemRelease');
+}
+
+export function memMap(
+  state: DriverState,
+  pointer: DevicePointer,
+  size: number,
+  offset: number,
+  handle: DriverHandle,
+): void {
+  state.check(state.native.cuMemMap(pointer, size, offset, handle, 0), 'cuMemMap');
+}
+
+export function memUnmap(state: DriverState, pointer: DevicePointer, size: number): void {
+  state.check(state.native.cuMemUnmap(pointer, size), 'cuMemUnmap');
+}
+
+export function memSetAccess(
+  state: DriverState,
+  pointer: DevicePointer,
+  size: number,
+  descriptors: readonly MemAccessDescriptor[],
+): void {
+  if (descriptors.length === 0) return;
+  const packed = packAccessDescriptors(state, descriptors);
+  state.check(state.native.cuMemSetAccess(pointer, size, packed, descriptors.length), 'cuMemSetAccess');
+}
+
+export function memGetAccess(state: DriverState, pointer: DevicePointer, location: MemLocation): number {
+  requireLocationSupported(state, location, 'cuMemGetAccess');
+  const { address, u64 } = state.scratch;
+  u64[0] = 0n;
+  const where = { type: location.type, id: location.id };
+  state.check(state.native.cuMemGetAccess(address, where, pointer), 'cuMemGetAccess');
+  return Number(u64[0]);
+}
+
+export function memExportToFileDescriptor(state: DriverState, handle: DriverHandle): number {
+  const { address, i32 } = state.scratch;
+  i32[0] = -1;
+  state.check(
+    state.native.cuMemExportToShareableHandle(address, handle, MemHandleType.PosixFileDescriptor, 0),
+    'cuMemExportToShareableHandle',
+  );
+  return i32[0]!;
+}
+
+export function memImportFromFileDescriptor(state: DriverState, fd: number): DriverHandle {
+  const { address, u64 } = state.scratch;
+  u64[0] = 0n;
+  state.check(
+    state.native.cuMemImportFromShareableHandle(address, fd, MemHandleType.PosixFileDescriptor),
+    'cuMemImportFromShareableHandle',
+  );
+  return u64[0]!;
+}
+
+export function memGetAllocationPropertiesFromHandle(
+  state: DriverState,
+  handle: DriverHandle,
+): MemAllocationProperties {
+  const { address, i32, u8, u64 } = state.scratch;
+  u64.fill(0n, 0, 4);
+  state.check(
+    state.native.cuMemGetAllocationPropertiesFromHandle(address, handle),
+    'cuMemGetAllocationPropertiesFromHandle',
+  );
+  // Offsets of CUmemAllocationProp (test/struct-layout.test.ts checks them against cuda.h).
+  return {
+    allocationType: i32[0]!,
+    requestedHandleTypes: i32[1]!,
+    location: { type: i32[2] as MemLocation['type'], id: i32[3]! },
+    gpuDirectRdmaCapable: u8[25] !== 0,
+    usage: u8[26]! | (u8[27]! << 8),
+  };
+}

@@ -1,0 +1,333 @@
+import {
+  CudaStateError,
+  checkSize,
+  type Device,
+  describeValue,
+  type MemAccessDescriptor,
+  MemAccessFlags,
+  MemLocationType,
+} from '@cumem/core-types';
+import { allocatedBuffer, Buffer } from './buffer.js';
+import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { orderForDroppedBuffer } from './dropped-buffer-order.js';
+import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import { LiveAllocations } from './live-allocations.js';
+import { MemoryResource } from './memory-resource.js';
+import { allocateWithRecovery } from './out-of-memory.js';
+import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
+import { runtimeDefaultStream, type Stream } from './stream.js';
+import { type StreamOrderOptions, streamOption } from './stream-options.js';
+import {
+  mapChunk,
+  reserve,
+  setAccess,
+  Transaction,
+  unmapAndFree,
+  VirtualAllocation,
+  type VirtualChunk,
+} from './virtual-allocation.js';
+import { VirtualBuffer } from './virtual-buffer.js';
+import {
+  checkVirtualMemoryOptions,
+  roundUp,
+  type VirtualMemoryResourceOptions,
+  type VirtualMemorySettings,
+} from './virtual-memory-options.js';
+import { addVirtualRange, deleteVirtualRange } from './virtual-ranges.js';
+import { type ResizeHost, resizeAllocation } from './virtual-resize.js';
+
+/** What {@link VirtualMemoryResource.modifyAllocation} did. */
+export interface ModifyAllocationResult {
+  /** The buffer now: the one passed in unless `moved`; then a new Buffer, and the old one is closed. */
+  readonly buffer: Buffer;
+  /**
+   * True when the reserved range could not grow in place: the physical chunks were mapped at a
+   * new address range (no bytes copied), and the old buffer and its slices are closed.
+   */
+  readonly moved: boolean;
+}
+
+/**
+ * Device memory through CUDA's virtual memory management, as cuda.core's
+ * `VirtualMemoryResource`: each allocation reserves an address range, maps physical chunks into
+ * it and sets which devices may access it. Sizes round up to the granularity (`buffer.size` is
+ * what was asked; the memory held is `roundUp(size, granularity)`). Buffers can grow and shrink
+ * in place with {@link modifyAllocation}, keeping their address up to `reserveSize`.
+ *
+ * Frees are not stream-ordered: closing a buffer waits for its stream (or `close({ stream })`'s)
+ * before unmapping, as the classic allocators do; work on other streams must be done by then.
+ */
+export class VirtualMemoryResource extends MemoryResource {
+  /** @internal */ readonly runtime: DriverRuntime;
+  private readonly ordinal: number;
+  private readonly settings: VirtualMemorySettings;
+  private readonly live = new LiveAllocations(this);
+  private readonly records = new Map<bigint, VirtualAllocation>();
+  // Addresses of buffers that moved: their close() frees nothing (the chunks went along).
+  private readonly retired = new Set<bigint>();
+  private readonly peers: Set<number>;
+  private readonly deviceMemory: number;
+  // What virtual-resize.ts needs of this resource.
+  private readonly resizing: ResizeHost = {
+    resource: this,
+    driver: () => this.runtime.driver,
+    settings: () => this.settings,
+    live: this.live,
+    records: this.records,
+    retired: this.retired,
+    access: () => this.#access(),
+    createChunk: (t, size, offset) => this.#createChunk(t, size, offset),
+    waitForWork: (buffer) => this.#waitForWork(buffer),
+    newBuffer: (base, size, stream) => allocatedBuffer(VirtualBuffer, this.runtime, base, size, this, stream),
+  };
+
+  /**
+   * @param device a Device or ordinal.
+   * @throws TypeError / RangeError for bad arguments; NotSupportedError for an option the
+   *   platform, driver or device cannot do (see {@link VirtualMemoryResourceOptions}), or a peer
+   *   that cannot access the device. Nothing is allocated until `allocate`.
+   */
+  constructor(device: Device | number, options?: VirtualMemoryResourceOptions) {
+    super();
+    checkDeviceKind(device);
+    if (device === undefined)
+      throw new TypeError('VirtualMemoryResource needs a device (a Device or an ordinal)');
+    this.runtime = activeRuntime();
+    this.ordinal = deviceOrdinal(this.runtime, device);
+    this.settings = checkVirtualMemoryOptions(this.runtime, this.ordinal, options);
+    this.peers = new Set(this.settings.peers);
+    this.deviceMemory = this.runtime.driver.deviceTotalMem(this.ordinal);
+  }
+
+  /** Bytes every size rounds up to (the granularity the options chose). */
+  get granularity(): number {
+    return this.settings.granularity;
+  }
+
+  /** Bytes of address space each allocation reserves at least (`reserveSize`, rounded up). */
+  get reserveSize(): number {
+    return this.settings.reserveSize;
+  }
+
+  /** The device's ordinal. */
+  get deviceId(): number {
+    return this.ordinal;
+  }
+
+  /** Always true. */
+  get isDeviceAccessible(): boolean {
+    return true;
+  }
+
+  /** Always false: copy to the host. */
+  get isHostAccessible(): boolean {
+    return false;
+  }
+
+  /**
+   * `size` bytes (memory held: `size` rounded up to {@link granularity}), mapped read-write (or
+   * as `selfAccess` says) for the device and `peerAccess` for every peer. Transactional: when a
+   * step fails (reserve, create, map, access), the steps before it are undone.
+   * `options.stream` orders the buffer's later free.
+   * @throws CudaStateError when closed; TypeError / RangeError for a size that is not a positive
+   *   safe integer or is more than the device has; CudaError from the driver (out of memory
+   *   after recovery and the `onOutOfMemory` hooks, or over {@link limit}).
+   */
+  allocate(size: number, options?: StreamOrderOptions): Buffer {
+    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    const aligned = this.#checkNewSize(size, 'size');
+    const runtime = this.runtime;
+    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.ordinal);
+    runtime.makeCurrent(this.ordinal);
+    const { alignment, addressHint, reserveSize } = this.settings;
+    const driver = runtime.driver;
+    const record = Transaction.run((t) => {
+      const piece = reserve(driver, t, Math.max(aligned, reserveSize), alignment, addressHint);
+      const chunk = this.#createChunk(t, aligned, 0);
+      mapChunk(driver, t, piece.start, chunk);
+      setAccess(driver, piece.start, aligned, this.#access());
+      const allocation = new VirtualAllocation(this.#accessOf, piece.start, [piece], size);
+      allocation.chunks.push(chunk);
+      allocation.mapped = aligned;
+      return allocation;
+    });
+    this.records.set(record.base, record);
+    this.live.add(record.base, record.mapped);
+    addVirtualRange(runtime, record);
+    return allocatedBuffer(VirtualBuffer, runtime, record.base, size, this, stream);
+  }
+
+  /**
+   * Grows or shrinks `buffer` (from this resource's `allocate`, not a slice) to `newSize` bytes.
+   * Growing maps new physical memory after the old, in place while the reserved range
+   * (`reserveSize`, or the address right after it when the driver can reserve that) has room:
+   * `buffer.handle` stays, and slices stay valid. Otherwise the chunks are mapped at a new range
+   * (the bytes are not copied) and `moved` is true: use the returned buffer; the old one and its
+   * slices are closed. Shrinking unmaps and releases the chunks wholly past the new size (a chunk
+   * the new end cuts stays mapped); it is refused while an open slice reaches past `newSize`.
+   * Unmapping waits for the work queued on every stream cumem knows. Transactional as `allocate`.
+   * @throws TypeError for a buffer of another resource, a slice, or a bad size; RangeError for a
+   *   size that is 0 or more than the device has; CudaStateError when the resource or buffer is
+   *   closed, or a live slice reaches past `newSize`; CudaError from the driver.
+   */
+  modifyAllocation(buffer: Buffer, newSize: number): ModifyAllocationResult {
+    if (!(buffer instanceof Buffer))
+      throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
+    const aligned = this.#checkNewSize(newSize, 'newSize');
+    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    buffer.checkOpen();
+    const record =
+      buffer.memoryResource === this && buffer.parent === null ? this.records.get(buffer.handle) : undefined;
+    if (record === undefined) {
+      throw new TypeError(
+        'modifyAllocation takes a Buffer this VirtualMemoryResource allocated (not a slice, nor memory of another resource)',
+      );
+    }
+    this.runtime.makeCurrent(this.ordinal);
+    return resizeAllocation(this.resizing, buffer, record, newSize, aligned);
+  }
+
+  /**
+   * The other devices that may use this resource's memory: a live, Set-like view like
+   * `DeviceMemoryResource.peerAccessibleBy`. A change applies to every open allocation (one
+   * `cuMemSetAccess` per allocation, undone on all when one fails) and to later ones.
+   */
+  get peerAccessibleBy(): PeerAccessView {
+    this.checkPeerAccessOpen();
+    return PeerAccessView.of(this);
+  }
+
+  /** Gives exactly these devices (the owner is ignored) `peerAccess`; checked first, as the view's `add`. */
+  set peerAccessibleBy(devices: Iterable<Device | number>) {
+    this.checkPeerAccessOpen();
+    setPeerAccess(this, checkPeerDevices(this, devices));
+  }
+
+  /** @internal No pool: {@link peerAccessOf} and {@link changePeerAccess} stand for it. */
+  get pool(): bigint {
+    return 0n;
+  }
+
+  /** @internal */
+  checkPeerAccessOpen(): void {
+    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    this.runtime.makeCurrent(this.ordinal);
+  }
+
+  /** @internal */
+  peerAccessOf(ordinal: number): number {
+    return this.peers.has(ordinal) ? this.settings.peerFlags : MemAccessFlags.None;
+  }
+
+  /** @internal */
+  changePeerAccess(changes: readonly MemAccessDescriptor[]): void {
+    const peerFlags = this.settings.peerFlags;
+    const wanted = changes.map(({ location, flags }) => ({
+      location,
+      flags: flags === MemAccessFlags.None ? MemAccessFlags.None : peerFlags,
+    }));
+    const previous = changes.map(({ location }) => ({ location, flags: this.peerAccessOf(location.id) }));
+    const driver = this.runtime.driver;
+    Transaction.run((t) => {
+      for (const record of this.records.values()) {
+        driver.memSetAccess(record.base, record.mapped, wanted);
+        t.undo(() => driver.memSetAccess(record.base, record.mapped, previous));
+      }
+    });
+    for (const { location, flags } of wanted) {
+      if (flags === MemAccessFlags.None) this.peers.delete(location.id);
+      else this.peers.add(location.id);
+    }
+  }
+
+  /** @internal */
+  override liveAllocations(): LiveAllocations {
+    return this.live;
+  }
+
+  /** @internal Buffer.fromHandle(..., { mr }) cannot hand a VMM resource memory it did not map. */
+  override adoptBuffer(): void {
+    throw new TypeError(
+      'Buffer.fromHandle cannot hand memory to a VirtualMemoryResource: it frees only what it mapped itself (use { owner })',
+    );
+  }
+
+  /** @internal */
+  noteSlice(slice: Buffer): void {
+    const record = this.records.get(slice.memoryOwner().handle);
+    record?.slices.push(new WeakRef(slice));
+  }
+
+  /**
+   * Refuses every pointer: a VirtualMemoryResource's memory is freed by closing its Buffer.
+   * @throws CudaStateError when an open Buffer owns `pointer`; RangeError otherwise.
+   */
+  deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
+    const { handle } = deallocateArguments(this.runtime, pointer, size, options);
+    this.live.checkNotOwned(handle, 'VirtualMemoryResource');
+    throw new RangeError(`0x${handle.toString(16)} is not an allocation of this VirtualMemoryResource`);
+  }
+
+  /** @internal Unmaps, releases and frees what the buffer at `handle` held, after `stream`. */
+  override releaseBuffer(handle: bigint, _size: number, stream: Stream | undefined): void {
+    if (this.retired.delete(handle)) return;
+    const record = this.records.get(handle);
+    if (record === undefined) return;
+    this.records.delete(handle);
+    deleteVirtualRange(this.runtime, record);
+    waitBeforeFree(this.runtime, this.ordinal, stream);
+    this.runtime.makeCurrent(this.ordinal);
+    const driver = this.runtime.driver;
+    try {
+      unmapAndFree(driver, record.base, record.chunks, record.pieces);
+    } finally {
+      for (const chunk of record.chunks) driver.memRelease(chunk.handle);
+      this.live.delete(handle, record.mapped);
+    }
+  }
+
+  // What device `ordinal` may do with this resource's memory.
+  readonly #accessOf = (ordinal: number): number =>
+    ordinal === this.ordinal ? this.settings.selfFlags : this.peerAccessOf(ordinal);
+
+  #checkNewSize(size: number, name: string): number {
+    checkSize(size, name);
+    if (size === 0) throw new RangeError(`${name} must be at least 1 byte (VMM maps whole granules)`);
+    const aligned = roundUp(size, this.settings.granularity);
+    if (aligned > this.deviceMemory) {
+      throw new RangeError(
+        `${name} ${size} rounds up to ${aligned} bytes, more than device ${this.ordinal} has (${this.deviceMemory})`,
+      );
+    }
+    return aligned;
+  }
+
+  #access(): MemAccessDescriptor[] {
+    const location = (id: number) => ({ type: MemLocationType.Device, id });
+    const descriptors: MemAccessDescriptor[] = [
+      { location: location(this.ordinal), flags: this.settings.selfFlags },
+    ];
+    for (const peer of this.peers)
+      descriptors.push({ location: location(peer), flags: this.settings.peerFlags });
+    return descriptors;
+  }
+
+  /** A chunk of `size` bytes for offset `offset`: the limit, recovery and hooks as every resource's allocation. */
+  #createChunk(t: Transaction, size: number, offset: number): VirtualChunk {
+    const driver = this.runtime.driver;
+    const properties = this.settings.properties;
+    const handle = allocateWithRecovery(this, this.live, size, 'cuMemCreate', () =>
+      driver.memCreate(size, properties),
+    );
+    t.undo(() => driver.memRelease(handle));
+    return { handle, size, offset };
+  }
+
+  /** Waits for the work queued so far on every stream cumem knows (before unmapping). */
+  #waitForWork(buffer: Buffer): void {
+    const stream = orderForDroppedBuffer(this.runtime, this, buffer.allocationStream);
+    waitBeforeFree(this.runtime, this.ordinal, stream);
+    this.runtime.makeCurrent(this.ordinal);
+  }
+}
