@@ -4,6 +4,7 @@ import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/
 import type { ReleaseRecord } from './buffer-release.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
+import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { Release } from './object-finalizer.js';
@@ -122,6 +123,15 @@ export abstract class BufferBase {
   /** The device can use the memory. */
   get isDeviceAccessible(): boolean {
     return this.resource !== null ? this.resource.isDeviceAccessible : this.pointerInfo().isDeviceAccessible;
+  }
+
+  /**
+   * This buffer for other libraries: CUDA Array Interface v3 of a 1-D uint8 array (camelCase,
+   * as `StridedMemoryView.from` of @cumem/utils reads it).
+   * @throws CudaStateError when closed.
+   */
+  get cudaArrayInterface(): ByteArrayInterface {
+    return byteArrayInterface(this, this.pointer, this.byteSize, false);
   }
 
   /** The CPU can read and write the memory (and {@link Buffer.hostView} works). */

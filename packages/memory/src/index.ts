@@ -17,6 +17,7 @@ export {
   trackAllocations,
 } from './allocation-tracker.js';
 export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
+export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {

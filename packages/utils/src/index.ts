@@ -10,7 +10,7 @@ export {
 export { copyBatch } from './copy-batch.js';
 export { type CopyPlan, planCopy } from './copy-plan.js';
 export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';
-export { DTYPE_ITEMSIZE, type DType } from './dtype.js';
+export { DLDataTypeCode, DTYPE_ITEMSIZE, DTYPES, type DType, type DTypeFormats, dlpackToDType } from './dtype.js';
 export type { AxisSlice, SliceRange } from './layout-slicing.js';
 export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
 export type { StridedCopyOptions, StridedCopyReport } from './strided-copy.js';
