@@ -1,3 +1,4 @@
+import type { DriverNativeExchange } from './driver-native-exchange.js';
 import type {
   DeviceAttribute,
   MemAdvise,
@@ -39,7 +40,7 @@ import type {
  * - JS memory passed in (`ArrayBufferView`) is read or written in place: for `*Async` copies
  *   the caller keeps it alive until the stream has passed the copy.
  */
-export interface Driver {
+export interface Driver extends DriverNativeExchange {
   /** Adapter name: `'napi'`, `'ffi'`, `'reference'`, or another adapter's own. */
   readonly name: string;
   /** {@link DRIVER_CONTRACT_VERSION} this adapter implements. Reading it never loads the driver. */

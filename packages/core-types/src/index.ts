@@ -1,5 +1,6 @@
 export { Device } from './device.js';
 export type { Driver } from './driver.js';
+export type { DriverNativeExchange } from './driver-native-exchange.js';
 export * from './driver-constants.js';
 export {
   type CopyEndpoint,

@@ -22,6 +22,7 @@ import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
 import * as staging from './ffi-staging.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
+import * as exchange from './ffi-native-exchange.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
 
 /** The ffi adapter. Create it with `createDriver()`. */
@@ -183,6 +184,10 @@ export class FfiDriver extends FfiDeviceMembers implements Driver {
   duplicateFileDescriptor(fd: number): number {
     return duplicateFileDescriptor(fd);
   }
+  readonly nativeReleaseFunction: Driver['nativeReleaseFunction'] = () =>
+    exchange.nativeReleaseFunction(this[loaded] ?? this[load]());
+  readonly readNativeMemory: Driver['readNativeMemory'] = exchange.readNativeMemory;
+  readonly callNativeFunction: Driver['callNativeFunction'] = exchange.callNativeFunction;
   readonly memHostRegister: Driver['memHostRegister'] = (...a) =>
     staging.memHostRegister(this[loaded] ?? this[load](), ...a);
   readonly memHostUnregister: Driver['memHostUnregister'] = (p) =>

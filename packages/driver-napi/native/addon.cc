@@ -80,7 +80,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   state->pointerResult = static_cast<uint64_t*>(slot);
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
-                        RegisterManaged, RegisterPeers, RegisterStaging}) {
+                        RegisterManaged, RegisterPeers, RegisterStaging, RegisterNativeExchange}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

@@ -156,6 +156,7 @@ void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
 void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
+void RegisterNativeExchange(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);

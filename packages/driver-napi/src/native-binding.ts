@@ -75,7 +75,10 @@ type ContractMembers =
   | 'addressOf'
   | 'detachView'
   | 'memHostRegister'
-  | 'memHostUnregister';
+  | 'memHostUnregister'
+  | 'nativeReleaseFunction'
+  | 'readNativeMemory'
+  | 'callNativeFunction';
 
 /**
  * The functions `createBinding()` of the addon returns, all bound to one native driver state.

@@ -30,7 +30,8 @@ export function byteArrayInterface(
   readonly: boolean,
 ): ByteArrayInterface {
   if (owner.isClosed) throw CudaStateError.closed('Buffer');
-  if (!owner.isDeviceAccessible) throw new TypeError('memory no device can address has no CUDA Array Interface');
+  if (!owner.isDeviceAccessible)
+    throw new TypeError('memory no device can address has no CUDA Array Interface');
   return Object.freeze({
     shape: Object.freeze([size] as [number]),
     typestr: '|u1',

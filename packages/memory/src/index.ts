@@ -18,6 +18,22 @@ export {
 } from './allocation-tracker.js';
 export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
+export { holdMemory } from './memory-holds.js';
+export {
+  collectReleasedExports,
+  DLPackCapsule,
+  type DLPackSource,
+  exportDLPack,
+  type ToDLPackOptions,
+} from './dlpack-capsule.js';
+export {
+  DLDeviceType,
+  DLPACK_FLAG_READ_ONLY,
+  type DLPackTensorFields,
+  LegacyField,
+  TensorField,
+  VersionedField,
+} from './dlpack-struct.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {

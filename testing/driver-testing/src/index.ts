@@ -8,4 +8,5 @@
  */
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
+export { referenceNativeFunction } from './reference/reference-native-exchange.js';
 export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';
