@@ -5,5 +5,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@cumem/source'] },
   ssr: { resolve: { conditions: ['@cumem/source'] } },
-  test: { name: 'utils', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  test: {
+    name: 'utils',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Forked workers with --expose-gc, so the DLPack tests can prove a collected view calls the deleter.
+    pool: 'forks',
+    poolOptions: { forks: { execArgv: ['--expose-gc'] } },
+  },
 });

@@ -30,9 +30,11 @@ export {
   DLDeviceType,
   DLPACK_FLAG_READ_ONLY,
   type DLPackTensorFields,
+  dlpackStructSize,
   LegacyField,
   TensorField,
   VersionedField,
+  writeDLPackStruct,
 } from './dlpack-struct.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';

@@ -135,13 +135,15 @@ describe('CUDA Array Interface', () => {
         expect(log.calls).toContain('streamWaitEvent');
         for (const bad of [0, 1, -2, 'x', {}, null]) {
           log.reset();
-          expect(() => StridedMemoryView.from(cai(buffer.handle, producer), { stream: bad as never })).toThrow(
-            TypeError,
-          );
+          expect(() =>
+            StridedMemoryView.from(cai(buffer.handle, producer), { stream: bad as never }),
+          ).toThrow(TypeError);
           expect(log.calls).toEqual([]);
         }
         consumer.close();
-        expect(() => StridedMemoryView.from(cai(buffer.handle, producer), { stream: consumer })).toThrow(/closed/);
+        expect(() => StridedMemoryView.from(cai(buffer.handle, producer), { stream: consumer })).toThrow(
+          /closed/,
+        );
         producer.close();
         buffer.close();
       } finally {

@@ -12,7 +12,11 @@ import {
 } from '@cumem/core-types';
 import { currentDriver, Stream } from '@cumem/memory';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
-import { type ConsumerStreamOptions, checkConsumerStream, orderAfterProducer } from './exchange-stream-order.js';
+import {
+  type ConsumerStreamOptions,
+  checkConsumerStream,
+  orderAfterProducer,
+} from './exchange-stream-order.js';
 import { checkSignedInteger } from './layout-validation.js';
 import { StridedLayout } from './strided-layout.js';
 

@@ -84,7 +84,9 @@ export function dlpackToDType(code: number, bits: number, lanes: number): DType 
     const t = known.dlpack;
     if (t.code === code && t.bits === bits && t.lanes === lanes) return dtype;
   }
-  throw new TypeError(`DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}) has no matching cumem dtype`);
+  throw new TypeError(
+    `DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}) has no matching cumem dtype`,
+  );
 }
 
 /** The CUDA Array Interface `typestr` of a dtype (little-endian). */
@@ -100,7 +102,9 @@ export function typestrToDType(typestr: unknown): DType {
   if (typeof typestr !== 'string')
     throw new TypeError(`typestr must be a string, got ${describeValue(typestr)}`);
   const normalized =
-    (typestr.length === 3 || typestr.length === 4) && (typestr[0] === '=' || typestr[0] === '|') ? `<${typestr.slice(1)}` : typestr;
+    (typestr.length === 3 || typestr.length === 4) && (typestr[0] === '=' || typestr[0] === '|')
+      ? `<${typestr.slice(1)}`
+      : typestr;
   for (const [dtype, { typestr: known }] of Object.entries(DTYPES) as [DType, DTypeFormats][]) {
     if (known === normalized || `<${known.slice(1)}` === normalized) return dtype;
   }

@@ -27,7 +27,9 @@ export function checkConsumerStream(options: unknown): ConsumerStream {
   if (stream === undefined) return undefined;
   if (stream === -1) return null;
   if (!(stream instanceof Stream)) {
-    throw new TypeError(`stream must be a Stream of @cumem/memory or -1 (no ordering), got ${describeValue(stream)}`);
+    throw new TypeError(
+      `stream must be a Stream of @cumem/memory or -1 (no ordering), got ${describeValue(stream)}`,
+    );
   }
   if (stream.isClosed) throw CudaStateError.closed('Stream');
   return stream;
@@ -38,7 +40,11 @@ export function checkConsumerStream(options: unknown): ConsumerStream {
  * handle of the context of device `deviceId`, the current one when -1). Enqueues only: the
  * CPU does not wait. Nothing happens for an opted-out consumer or the producer's own stream.
  */
-export function orderAfterProducer(producer: Stream | bigint, consumer: ConsumerStream, deviceId: number): void {
+export function orderAfterProducer(
+  producer: Stream | bigint,
+  consumer: ConsumerStream,
+  deviceId: number,
+): void {
   if (consumer === null) return;
   const target = consumer ?? defaultStream(deviceId >= 0 ? deviceId : undefined);
   if (producer instanceof Stream) {
