@@ -95,7 +95,12 @@ describeEachDriver(adapters, 'DLPack', (entry) => {
     const view1 = StridedMemoryView.fromDLPack(reversed.pointer);
     expect([view1.ptr, view1.strides]).toEqual([buffer.handle + 12n, [-1]]);
     view1.close();
-    const legacy = produceDLPack(driver, { element: buffer.handle, shape: [8], versioned: false, deleter: 0n });
+    const legacy = produceDLPack(driver, {
+      element: buffer.handle,
+      shape: [8],
+      versioned: false,
+      deleter: 0n,
+    });
     expect(StridedMemoryView.fromDLPack(legacy.pointer, { versioned: false }).shape).toEqual([8]);
   });
 
@@ -149,26 +154,29 @@ describeEachDriver(adapters, 'DLPack', (entry) => {
     expect(() => StridedMemoryView.fromHost(new Float32Array(4)).toDLPack()).toThrow(TypeError);
   });
 
-  it.runIf(entry.isReference)('calls a producer deleter exactly once: close, or collection of every view', async () => {
-    using buffer = mr.allocate(64);
-    let calls = 0;
-    const deleter = referenceNativeFunction(() => {
-      calls++;
-    });
-    const first = produceDLPack(driver, { element: buffer.handle, shape: [64], deleter });
-    const view = StridedMemoryView.fromDLPack(first.pointer);
-    view.view().close();
-    expect(calls).toBe(1);
-    view.close();
-    expect(calls).toBe(1);
-    const second = produceDLPack(driver, { element: buffer.handle, shape: [64], deleter });
-    (() => {
-      StridedMemoryView.fromDLPack(second.pointer).view();
-    })();
-    for (let round = 0; round < 20 && calls < 2; round++) {
-      (globalThis as { gc?: () => void }).gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(calls).toBe(2);
-  });
+  it.runIf(entry.isReference)(
+    'calls a producer deleter exactly once: close, or collection of every view',
+    async () => {
+      using buffer = mr.allocate(64);
+      let calls = 0;
+      const deleter = referenceNativeFunction(() => {
+        calls++;
+      });
+      const first = produceDLPack(driver, { element: buffer.handle, shape: [64], deleter });
+      const view = StridedMemoryView.fromDLPack(first.pointer);
+      view.view().close();
+      expect(calls).toBe(1);
+      view.close();
+      expect(calls).toBe(1);
+      const second = produceDLPack(driver, { element: buffer.handle, shape: [64], deleter });
+      (() => {
+        StridedMemoryView.fromDLPack(second.pointer).view();
+      })();
+      for (let round = 0; round < 20 && calls < 2; round++) {
+        (globalThis as { gc?: () => void }).gc?.();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(calls).toBe(2);
+    },
+  );
 });

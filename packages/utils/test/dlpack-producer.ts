@@ -17,7 +17,10 @@ export interface ProducedTensor {
 }
 
 /** The struct's bytes (keep them reachable while the import may read them) and its address. */
-export function produceDLPack(driver: Driver, tensor: ProducedTensor): { bytes: Uint8Array; pointer: bigint } {
+export function produceDLPack(
+  driver: Driver,
+  tensor: ProducedTensor,
+): { bytes: Uint8Array; pointer: bigint } {
   const versioned = tensor.versioned ?? true;
   // 8-byte aligned JS memory: a BigUint64Array's buffer.
   const words = new BigUint64Array(Math.ceil(dlpackStructSize(versioned, tensor.shape.length) / 8));
