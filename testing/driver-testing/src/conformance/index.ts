@@ -10,6 +10,7 @@ import { hostRegistrationCases } from './host-registration.js';
 import { ipcCases } from './ipc.js';
 import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
+import { nativeExchangeCases } from './native-exchange.js';
 import { peerCases } from './peers.js';
 import { pointerCases } from './pointers.js';
 import { poolCases } from './pools.js';
@@ -73,6 +74,7 @@ export function driverConformanceSuite(
     ipcCases(suite);
     peerCases(suite);
     hostRegistrationCases(suite);
+    nativeExchangeCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }
