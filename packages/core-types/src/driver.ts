@@ -1,4 +1,3 @@
-import type { DriverNativeExchange } from './driver-native-exchange.js';
 import type {
   DeviceAttribute,
   MemAdvise,
@@ -9,6 +8,7 @@ import type {
   PointerAttribute,
   PointerHandleAttribute,
 } from './driver-constants.js';
+import type { DriverNativeExchange } from './driver-native-exchange.js';
 import type {
   DevicePointer,
   DriverCapabilities,

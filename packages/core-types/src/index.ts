@@ -1,7 +1,7 @@
 export { Device } from './device.js';
 export type { Driver } from './driver.js';
-export type { DriverNativeExchange } from './driver-native-exchange.js';
 export * from './driver-constants.js';
+export type { DriverNativeExchange } from './driver-native-exchange.js';
 export {
   type CopyEndpoint,
   type CreateDriver,

@@ -17,12 +17,12 @@ import * as allocations from './ffi-allocations.js';
 import * as copies from './ffi-copies.js';
 import { FfiDeviceMembers, load, loaded } from './ffi-device-members.js';
 import * as managed from './ffi-managed.js';
+import * as exchange from './ffi-native-exchange.js';
 import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
 import * as pools from './ffi-pools.js';
 import * as staging from './ffi-staging.js';
 import { duplicateFileDescriptor } from './file-descriptors.js';
-import * as exchange from './ffi-native-exchange.js';
 import { addressOf, detachView, hostView } from './host-memory.js';
 
 /** The ffi adapter. Create it with `createDriver()`. */

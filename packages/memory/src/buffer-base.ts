@@ -2,10 +2,10 @@
 // be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
 import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
 import type { ReleaseRecord } from './buffer-release.js';
-import type { DriverRuntime } from './driver-runtime.js';
-import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
+import type { DriverRuntime } from './driver-runtime.js';
+import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { Release } from './object-finalizer.js';

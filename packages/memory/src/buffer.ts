@@ -15,8 +15,8 @@ import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-releas
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
-import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
+import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
 import { MemoryResource } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
 import { rangeOverrun } from './pointer-range.js';
@@ -160,22 +160,19 @@ export class Buffer extends BufferBase {
     if (this.byteSize === 0) return;
     const resource = this.resource as MemoryResource;
     const order = stream ?? this.allocationStream;
-    // The common case first, allocating nothing: no host views, no native holders.
-    if (this.views === null && !isMemoryHeld(this))
-      return resource.releaseBuffer(this.pointer, this.byteSize, order);
+    const attached = this.views === null ? null : detachViews(this.runtime.driver, this.views);
+    this.views = null;
+    // The common case first, allocating nothing: no undetached host views, no native holders.
+    if (attached === null && !isMemoryHeld(this)) {
+      resource.releaseBuffer(this.pointer, this.byteSize, order);
+      return;
+    }
     const { pointer, byteSize } = this;
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
       resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);
-    if (this.views !== null) {
-      const attached = detachViews(this.runtime.driver, this.views);
-      this.views = null;
-      if (attached !== null) {
-        releaseAfterViews(attached, () => releaseWhenUnheld(this, release));
-        return;
-      }
-    }
-    releaseWhenUnheld(this, release);
+    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(this, release));
+    else releaseWhenUnheld(this, release);
   }
 
   [Symbol.dispose](): void {

@@ -6,8 +6,8 @@ import { DeviceMemoryResource } from './device-memory-resource.js';
 import { collectReleasedExports, DLPackCapsule } from './dlpack-capsule.js';
 import { DLDeviceType, LegacyField, TensorField, VersionedField } from './dlpack-struct.js';
 import { useDriver } from './driver-selection.js';
-import { ManagedMemoryResource } from './managed-memory-resource.js';
 import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+import { ManagedMemoryResource } from './managed-memory-resource.js';
 import { Stream } from './stream.js';
 
 function fieldsOf(bytes: Uint8Array) {
@@ -38,7 +38,9 @@ describeEachDriver(adapters, 'DLPack export (Buffer.toDLPack)', (entry) => {
     expect(struct.getInt32(t + TensorField.deviceType, true)).toBe(DLDeviceType.CUDA);
     expect(struct.getInt32(t + TensorField.deviceId, true)).toBe(0);
     expect(struct.getInt32(t + TensorField.ndim, true)).toBe(1);
-    expect([struct.getUint8(t + TensorField.dtypeCode), struct.getUint8(t + TensorField.dtypeBits)]).toEqual([1, 8]);
+    expect([struct.getUint8(t + TensorField.dtypeCode), struct.getUint8(t + TensorField.dtypeBits)]).toEqual([
+      1, 8,
+    ]);
     expect(struct.getUint16(t + TensorField.dtypeLanes, true)).toBe(1);
     const shape = struct.getBigUint64(t + TensorField.shape, true);
     expect(shape).toBe(capsule.pointer + 80n);
@@ -57,7 +59,9 @@ describeEachDriver(adapters, 'DLPack export (Buffer.toDLPack)', (entry) => {
     const managed = new ManagedMemoryResource().allocate(64);
     using managedCapsule = managed.toDLPack();
     const struct = fieldsOf(driver.readNativeMemory(managedCapsule.pointer, VersionedField.size));
-    expect(struct.getInt32(VersionedField.tensor + TensorField.deviceType, true)).toBe(DLDeviceType.CUDAManaged);
+    expect(struct.getInt32(VersionedField.tensor + TensorField.deviceType, true)).toBe(
+      DLDeviceType.CUDAManaged,
+    );
     managed.close();
   });
 
@@ -96,7 +100,13 @@ describeEachDriver(adapters, 'DLPack export (Buffer.toDLPack)', (entry) => {
     Stream.create(0).sync();
     expect(pool.attributes.usedMemCurrent).toBe(0);
     const other = pool.allocate(16);
-    for (const bad of [{ maxVersion: [1] }, { maxVersion: '1.0' }, { maxVersion: [-1, 0] }, { stream: 0 }, 5]) {
+    for (const bad of [
+      { maxVersion: [1] },
+      { maxVersion: '1.0' },
+      { maxVersion: [-1, 0] },
+      { stream: 0 },
+      5,
+    ]) {
       expect(() => other.toDLPack(bad as never)).toThrow(TypeError);
     }
     // The consumer stream waits for the allocation stream (an event): the call returns at once.
@@ -111,4 +121,3 @@ describeEachDriver(adapters, 'DLPack export (Buffer.toDLPack)', (entry) => {
     pool.close();
   });
 });
-

@@ -7,18 +7,18 @@
 import {
   CudaStateError,
   checkOptions,
-  describeValue,
   type Driver,
+  describeValue,
   PointerAttribute,
 } from '@cumem/core-types';
 import type { BufferBase } from './buffer-base.js';
-import { type DriverRuntime, activeRuntime } from './driver-runtime.js';
 import {
   DLDeviceType,
   type DLPackTensorFields,
   dlpackStructSize,
   writeDLPackStruct,
 } from './dlpack-struct.js';
+import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { holdMemory } from './memory-holds.js';
 import { Stream } from './stream.js';
 

@@ -18,7 +18,16 @@ export {
 } from './allocation-tracker.js';
 export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
-export { holdMemory } from './memory-holds.js';
+export { currentResource, setCurrentResource } from './current-resource.js';
+export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
+export {
+  type DeviceProperties,
+  deviceCount,
+  deviceProperties,
+  makeDeviceCurrent,
+  memoryInfo,
+  setCurrentDevice,
+} from './device-queries.js';
 export {
   collectReleasedExports,
   DLPackCapsule,
@@ -36,16 +45,6 @@ export {
   VersionedField,
   writeDLPackStruct,
 } from './dlpack-struct.js';
-export { currentResource, setCurrentResource } from './current-resource.js';
-export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
-export {
-  type DeviceProperties,
-  deviceCount,
-  deviceProperties,
-  makeDeviceCurrent,
-  memoryInfo,
-  setCurrentDevice,
-} from './device-queries.js';
 export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
@@ -60,6 +59,7 @@ export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
+export { holdMemory } from './memory-holds.js';
 export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
 export { bindStreamDriver, driverOf } from './object-driver.js';

@@ -92,9 +92,9 @@ function buildPeer(): Peer {
   if (failure !== undefined || !existsSync(out))
     throw new Error(`cc failed: ${String((failure as { stderr?: unknown })?.stderr ?? failure)}`);
   // koffi as the FFI adapter (a sibling workspace package) resolves it.
-  const koffi = createRequire(new URL('../../driver-ffi/package.json', import.meta.url))(
-    'koffi',
-  ) as typeof import('koffi');
+  const koffi = createRequire(new URL('../../driver-ffi/package.json', import.meta.url))('koffi') as {
+    load(path: string): { func(declaration: string): (...args: unknown[]) => unknown };
+  };
   const lib = koffi.load(out);
   const consume = lib.func(
     'int peer_consume(uintptr_t tensor, int64_t *info, int64_t *shape, int64_t *strides, uint8_t *bytes, size_t count)',

@@ -8,7 +8,9 @@ expectThrows(RangeError, 'fromDLPack(0n)', () => StridedMemoryView.fromDLPack(0n
 expectThrows(RangeError, 'fromDLPack(unaligned)', () => StridedMemoryView.fromDLPack(0x1003n));
 // Below mmap_min_addr: never mapped in a Linux process.
 for (const unmapped of [0x1000n, 0x8000n]) {
-  expectThrows(RangeError, `fromDLPack(0x${unmapped.toString(16)})`, () => StridedMemoryView.fromDLPack(unmapped));
+  expectThrows(RangeError, `fromDLPack(0x${unmapped.toString(16)})`, () =>
+    StridedMemoryView.fromDLPack(unmapped),
+  );
   expectThrows(RangeError, 'readNativeMemory(unmapped)', () => driver.readNativeMemory(unmapped, 80));
 }
 expectThrows(RangeError, 'fromDLPack(-8n)', () => StridedMemoryView.fromDLPack(-8n));
@@ -40,5 +42,5 @@ view.setBigUint64(memory.VersionedField.tensor + memory.TensorField.shape, 0x100
 expectThrows(RangeError, 'a shape pointer into unmapped memory', () => StridedMemoryView.fromDLPack(pointer));
 view.setBigUint64(memory.VersionedField.tensor + memory.TensorField.shape, 0n, true);
 expectThrows(RangeError, 'a null shape pointer', () => StridedMemoryView.fromDLPack(pointer));
-check(view.getUint32(0, true) === 1, 'a refused struct stays the caller\'s (its deleter did not run)');
+check(view.getUint32(0, true) === 1, "a refused struct stays the caller's (its deleter did not run)");
 buffer.close();

@@ -19,7 +19,10 @@ buffer.close();
 const consumer = StridedMemoryView.fromDLPack(pointer);
 const host = new Uint8Array(4096);
 consumer.copyTo(StridedMemoryView.fromHost(host), { blocking: true });
-check(host.every((byte) => byte === 7), 'the held memory kept its bytes after Buffer.close()');
+check(
+  host.every((byte) => byte === 7),
+  'the held memory kept its bytes after Buffer.close()',
+);
 consumer.close();
 consumer.close();
 check(memory.collectReleasedExports() === 0, 'the deleter released the export');

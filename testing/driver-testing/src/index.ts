@@ -7,6 +7,6 @@
  * @packageDocumentation
  */
 export { countingDriver, type DriverCallLog } from './counting-driver.js';
-export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
 export { referenceNativeFunction } from './reference/reference-native-exchange.js';
+export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
 export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';

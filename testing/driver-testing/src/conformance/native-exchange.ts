@@ -23,7 +23,9 @@ export function nativeExchangeCases(suite: SuiteContext): void {
       expect(() => suite.driver.readNativeMemory(0x1000n, 8)).toThrow(RangeError);
       expect(() => suite.driver.readNativeMemory(0n, 8)).toThrow(RangeError);
       const data = new Uint8Array(16);
-      expect(() => suite.driver.readNativeMemory(suite.driver.addressOf(data), 2 ** 20 + 1)).toThrow(RangeError);
+      expect(() => suite.driver.readNativeMemory(suite.driver.addressOf(data), 2 ** 20 + 1)).toThrow(
+        RangeError,
+      );
     });
 
     it('the release function, called through callNativeFunction, writes a value >= 1000 to the 4 bytes at its argument only', () => {

@@ -51,7 +51,9 @@ export abstract class ReferenceNativeExchange extends ReferencePeers {
     }
     const body = registered.get(fn);
     if (body === undefined) {
-      throw new RangeError(`callNativeFunction: 0x${fn.toString(16)} is no function (a real process would crash)`);
+      throw new RangeError(
+        `callNativeFunction: 0x${fn.toString(16)} is no function (a real process would crash)`,
+      );
     }
     body(arg);
   }
