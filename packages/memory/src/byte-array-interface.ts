@@ -1,7 +1,7 @@
 // A buffer as the CUDA Array Interface (version 3, camelCase fields, as @cumem/utils reads and
 // writes it) of a 1-D uint8 array: what Buffer and interop-arrow's CudaBuffer export, like
 // pyarrow's `to_numba`.
-import { CudaStateError } from '@cumem/core-types';
+import { CudaStateError, checkAddress, checkBoolean, checkSize, describeValue } from '@cumem/core-types';
 
 /** CUDA Array Interface v3 of a byte array (camelCase; `StridedMemoryView.from` reads it). */
 export interface ByteArrayInterface {
@@ -29,6 +29,12 @@ export function byteArrayInterface(
   size: number,
   readonly: boolean,
 ): ByteArrayInterface {
+  if (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean') {
+    throw new TypeError(`owner must be a Buffer (or an object with isClosed), got ${describeValue(owner)}`);
+  }
+  checkAddress(address, 'address');
+  checkSize(size, 'size');
+  checkBoolean(readonly, 'readonly');
   if (owner.isClosed) throw CudaStateError.closed('Buffer');
   if (!owner.isDeviceAccessible)
     throw new TypeError('memory no device can address has no CUDA Array Interface');

@@ -12,6 +12,7 @@ import {
   PointerAttribute,
 } from '@cumem/core-types';
 import type { BufferBase } from './buffer-base.js';
+import { checkDLPackSource } from './dlpack-checks.js';
 import {
   DLDeviceType,
   type DLPackTensorFields,
@@ -223,6 +224,7 @@ function deviceOf(driver: Driver, source: DLPackSource): { deviceType: number; d
  * @throws TypeError for bad options or memory no device can address; CudaStateError for a closed buffer or stream.
  */
 export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): DLPackCapsule {
+  checkDLPackSource(source);
   const { versioned, stream } = checkExportOptions(options);
   source.buffer?.checkOpen();
   collectReleasedExports();

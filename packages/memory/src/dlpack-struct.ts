@@ -1,6 +1,8 @@
 // The byte layout of DLPack's structs (dlpack.h, version 1.x; the legacy DLManagedTensor of
 // 0.x), and the writer of the structs cumem exports. x86-64 and AArch64 Linux: 8-byte pointers,
 // little-endian. The reader (imports) is in @cumem/utils.
+import { checkAddress, checkBoolean, checkSizeAtMost, describeValue } from '@cumem/core-types';
+import { checkStructFields } from './dlpack-checks.js';
 
 /** `DLDeviceType` values cumem maps (dlpack.h). */
 export const DLDeviceType = Object.freeze({ CPU: 1, CUDA: 2, CUDAHost: 3, CUDAManaged: 13 } as const);
@@ -53,6 +55,8 @@ export interface DLPackTensorFields {
 
 /** Bytes of a struct with `ndim` axes: the struct, then shape and strides (int64 each). */
 export function dlpackStructSize(versioned: boolean, ndim: number): number {
+  checkBoolean(versioned, 'versioned');
+  checkSizeAtMost(ndim, 32, 'ndim');
   return (versioned ? VersionedField.size : LegacyField.size) + 16 * ndim;
 }
 
@@ -68,6 +72,17 @@ export function writeDLPackStruct(
   fields: DLPackTensorFields,
   deleter: bigint,
 ): void {
+  if (!(bytes instanceof Uint8Array))
+    throw new TypeError(`bytes must be a Uint8Array, got ${describeValue(bytes)}`);
+  checkAddress(address, 'address');
+  checkBoolean(versioned, 'versioned');
+  checkStructFields(fields);
+  checkAddress(deleter, 'deleter');
+  if (bytes.byteLength < dlpackStructSize(versioned, fields.shape.length)) {
+    throw new RangeError(
+      `bytes holds ${bytes.byteLength} bytes, the struct needs ${dlpackStructSize(versioned, fields.shape.length)}`,
+    );
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ndim = fields.shape.length;
   const tensor = versioned ? VersionedField.tensor : LegacyField.tensor;

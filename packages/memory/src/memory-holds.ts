@@ -1,6 +1,7 @@
 // Native code that holds a Buffer's memory (a DLPack consumer): closing the Buffer in JS must
 // not free memory a consumer still reads, so the release waits for the last hold to end.
-import type { BufferBase } from './buffer-base.js';
+import { describeValue } from '@cumem/core-types';
+import { BufferBase } from './buffer-base.js';
 import type { Release } from './object-finalizer.js';
 
 interface Holds {
@@ -20,6 +21,8 @@ let heldBuffers = 0;
  * @throws CudaStateError when the buffer is closed.
  */
 export function holdMemory(buffer: BufferBase): () => void {
+  if (!(buffer instanceof BufferBase))
+    throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
   buffer.checkOpen();
   const owner = buffer.memoryOwner();
   let entry = holds.get(owner);
