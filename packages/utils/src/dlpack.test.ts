@@ -115,11 +115,9 @@ describeEachDriver(adapters, 'DLPack', (entry) => {
       [make({ deviceType: 7 }), TypeError],
       [make({ deviceType: 3 }), TypeError],
       [make({ deviceId: 5 }), TypeError],
-      [make({ shape: new Array(33).fill(1) }), RangeError],
       [make({ shape: [65] }), RangeError],
       [make({ shape: [4], strides: [-1] }), RangeError],
       [make({ shape: [2 ** 40, 2 ** 20] }), RangeError],
-      [make({ shape: [2 ** 53 + 2] }), RangeError],
     ];
     for (const [{ bytes, pointer }, kind] of cases) {
       expect(() => StridedMemoryView.fromDLPack(pointer)).toThrow(kind);
@@ -131,6 +129,11 @@ describeEachDriver(adapters, 'DLPack', (entry) => {
     const negativeNdim = make({});
     new DataView(negativeNdim.bytes.buffer).setInt32(VersionedField.tensor + 16, -1, true);
     expect(() => StridedMemoryView.fromDLPack(negativeNdim.pointer)).toThrow(RangeError);
+    new DataView(negativeNdim.bytes.buffer).setInt32(VersionedField.tensor + 16, 33, true);
+    expect(() => StridedMemoryView.fromDLPack(negativeNdim.pointer)).toThrow(/ndim 33/);
+    const huge = make({});
+    new DataView(huge.bytes.buffer).setBigInt64(VersionedField.size, 2n ** 53n + 2n, true);
+    expect(() => StridedMemoryView.fromDLPack(huge.pointer)).toThrow(/2\*\*53/);
     const good = make({});
     expect(() => StridedMemoryView.fromDLPack(0n)).toThrow(RangeError);
     expect(() => StridedMemoryView.fromDLPack(good.pointer + 4n)).toThrow(/aligned/);

@@ -40,7 +40,6 @@ const refused = [
   [TypeError, 'device type 4 (OpenCL)', { deviceType: 4 }],
   [TypeError, 'device type -1', { deviceType: -1 }],
   [TypeError, 'kDLCUDAManaged for device memory', { deviceType: 13 }],
-  [RangeError, 'ndim 33', { shape: new Array(33).fill(1) }],
   [RangeError, 'negative stride before the allocation', { shape: [8], strides: [-1] }],
   [RangeError, 'shape past the allocation', { shape: [65] }],
   [RangeError, 'extent past 2**53', { shape: [2 ** 30, 2 ** 30, 2 ** 30] }],
@@ -53,6 +52,8 @@ for (const [Type, what, fields] of refused) {
 const negativeNdim = struct({});
 negativeNdim.view.setInt32(memory.VersionedField.tensor + memory.TensorField.ndim, -5, true);
 expectThrows(RangeError, 'ndim -5', () => StridedMemoryView.fromDLPack(negativeNdim.pointer));
+negativeNdim.view.setInt32(memory.VersionedField.tensor + memory.TensorField.ndim, 33, true);
+expectThrows(RangeError, 'ndim 33', () => StridedMemoryView.fromDLPack(negativeNdim.pointer));
 const hugeShape = struct({});
 hugeShape.view.setBigInt64(80, 2n ** 62n, true);
 expectThrows(RangeError, 'shape 2**62', () => StridedMemoryView.fromDLPack(hugeShape.pointer));
