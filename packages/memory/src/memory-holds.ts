@@ -1,7 +1,7 @@
 // Native code that holds a Buffer's memory (a DLPack consumer): closing the Buffer in JS must
 // not free memory a consumer still reads, so the release waits for the last hold to end.
 import { describeValue } from '@cumem/core-types';
-import { BufferBase } from './buffer-base.js';
+import type { BufferBase } from './buffer-base.js';
 import type { Release } from './object-finalizer.js';
 
 interface Holds {
@@ -21,8 +21,7 @@ let heldBuffers = 0;
  * @throws CudaStateError when the buffer is closed.
  */
 export function holdMemory(buffer: BufferBase): () => void {
-  if (!(buffer instanceof BufferBase))
-    throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
+  if (!isBufferLike(buffer)) throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
   buffer.checkOpen();
   const owner = buffer.memoryOwner();
   let entry = holds.get(owner);
@@ -60,4 +59,18 @@ export function releaseWhenUnheld(owner: BufferBase, release: Release): void {
     }
   }
   release();
+}
+
+/**
+ * @internal A Buffer of this package, told by its members: an `instanceof` here would import
+ * buffer-base.js, which imports this module's users (a cycle).
+ */
+export function isBufferLike(value: unknown): value is BufferBase {
+  const candidate = value as Partial<BufferBase> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.memoryOwner === 'function' &&
+    typeof candidate.checkOpen === 'function'
+  );
 }
