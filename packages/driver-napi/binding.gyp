@@ -14,6 +14,7 @@
         "native/binding-devices.cc",
         "native/binding-errors.cc",
         "native/binding-managed.cc",
+        "native/binding-native-exchange.cc",
         "native/binding-memory.cc",
         "native/binding-peers.cc",
         "native/binding-pools.cc",

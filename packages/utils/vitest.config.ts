@@ -12,5 +12,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // Forked workers with --expose-gc, so the DLPack tests can prove a collected view calls the deleter.
+    pool: 'forks',
+    poolOptions: { forks: { execArgv: ['--expose-gc'] } },
   },
 });

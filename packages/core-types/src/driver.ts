@@ -10,6 +10,7 @@ import type {
   PointerHandleAttribute,
 } from './driver-constants.js';
 import type { DriverPoolQueries } from './driver-pool-queries.js';
+import type { DriverNativeExchange } from './driver-native-exchange.js';
 import type {
   DevicePointer,
   DriverCapabilities,
@@ -42,7 +43,11 @@ import type { DriverVirtualMemory } from './driver-virtual-memory.js';
  * - JS memory passed in (`ArrayBufferView`) is read or written in place: for `*Async` copies
  *   the caller keeps it alive until the stream has passed the copy.
  */
-export interface Driver extends DriverPoolQueries, DriverCompute, DriverVirtualMemory {
+export interface Driver
+  extends DriverPoolQueries,
+    DriverCompute,
+    DriverVirtualMemory,
+    DriverNativeExchange {
   /** Adapter name: `'napi'`, `'ffi'`, `'reference'`, or another adapter's own. */
   readonly name: string;
   /** The `DRIVER_CONTRACT_VERSION` this adapter implements. Reading it never loads the driver. */

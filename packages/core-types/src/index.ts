@@ -10,6 +10,7 @@ export {
 } from './driver-compute.js';
 export * from './driver-constants.js';
 export type { DriverPoolQueries } from './driver-pool-queries.js';
+export type { DriverNativeExchange } from './driver-native-exchange.js';
 export {
   type CopyEndpoint,
   type CreateDriver,

@@ -18,6 +18,7 @@ import * as compute from './ffi-compute.js';
 import * as copies from './ffi-copies.js';
 import { load, loaded } from './ffi-device-members.js';
 import * as managed from './ffi-managed.js';
+import * as exchange from './ffi-native-exchange.js';
 import * as peers from './ffi-peers.js';
 import * as pointers from './ffi-pointers.js';
 import * as poolQueries from './ffi-pool-queries.js';
@@ -192,6 +193,10 @@ export class FfiDriver extends FfiVirtualMemoryMembers implements Driver {
   duplicateFileDescriptor(fd: number): number {
     return duplicateFileDescriptor(fd);
   }
+  readonly nativeReleaseFunction: Driver['nativeReleaseFunction'] = () =>
+    exchange.nativeReleaseFunction(this[loaded] ?? this[load]());
+  readonly readNativeMemory: Driver['readNativeMemory'] = exchange.readNativeMemory;
+  readonly callNativeFunction: Driver['callNativeFunction'] = exchange.callNativeFunction;
   readonly memHostRegister: Driver['memHostRegister'] = (...a) =>
     staging.memHostRegister(this[loaded] ?? this[load](), ...a);
   readonly memHostUnregister: Driver['memHostUnregister'] = (p) =>

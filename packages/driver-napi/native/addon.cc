@@ -83,7 +83,8 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   binding.Set("pointerResult", pointerResult);
   for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
                         RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries,
-                        RegisterCompute, RegisterVirtualMemory}) {
+                        RegisterCompute, RegisterVirtualMemory,
+                        RegisterNativeExchange}) {
     area(env, binding, state);
   }
   ReleaseState(env, state);

@@ -163,6 +163,7 @@ void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* stat
 /** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
 bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
                            std::vector<CUmemAccessDesc>* out, const char* call);
+void RegisterNativeExchange(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);

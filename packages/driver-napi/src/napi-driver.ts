@@ -150,6 +150,9 @@ function driverFromBinding(b: NativeBinding): Driver {
       if (duplicate < 0) throw duplicateDescriptorError(fd, -duplicate, 'fcntl');
       return duplicate;
     },
+    nativeReleaseFunction: b.nativeReleaseFunction,
+    readNativeMemory: b.readNativeMemory,
+    callNativeFunction: b.callNativeFunction,
     memHostRegister: b.memHostRegister,
     memHostUnregister: b.memHostUnregister,
     stagedCopyHtoD: (dst, src, stream, options) => {

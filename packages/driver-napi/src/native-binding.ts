@@ -83,7 +83,11 @@ type ContractMembers =
   | 'kernelGetFunction'
   | 'funcGetAttribute'
   | 'funcSetAttribute'
-  | 'occupancyMaxActiveBlocksPerMultiprocessor';
+  | 'occupancyMaxActiveBlocksPerMultiprocessor'
+
+  | 'nativeReleaseFunction'
+  | 'readNativeMemory'
+  | 'callNativeFunction';
 
 /**
  * The functions `createBinding()` of the addon returns, all bound to one native driver state.

@@ -40,6 +40,22 @@ describeEachDriver(adapters, 'CudaBuffer and Context', (entry) => {
     expect(typeof context.handle).toBe('bigint');
   });
 
+  it('cudaArrayInterface: a 1-D uint8 array of the buffer and of a slice; refused once closed', () => {
+    const buffer = context.newBuffer(128);
+    expect(buffer.cudaArrayInterface).toEqual({
+      shape: [128],
+      typestr: '|u1',
+      data: [buffer.address, false],
+      strides: null,
+      version: 3,
+    });
+    const slice = buffer.slice(32, 16);
+    expect(slice.cudaArrayInterface.data).toEqual([buffer.address + 32n, false]);
+    expect(slice.cudaArrayInterface.shape).toEqual([16]);
+    buffer.close();
+    expect(() => buffer.cudaArrayInterface).toThrow(/closed/);
+  });
+
   it('bytesAllocated rises with an allocation and falls when it is closed', () => {
     const before = context.bytesAllocated;
     const buffer = context.newBuffer(128);

@@ -5,6 +5,8 @@
 import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
 import {
   bufferBrand,
+  type ByteArrayInterface,
+  byteArrayInterface,
   copyBetweenDevices,
   defaultStream,
   Buffer as MemoryBuffer,
@@ -126,6 +128,11 @@ export class CudaBuffer {
   /** True once this buffer, the allocation it views, or the object it views was closed. */
   get isClosed(): boolean {
     return this.#init.memory.isClosed;
+  }
+
+  /** CUDA Array Interface v3 of a 1-D uint8 array (pyarrow's `to_numba`); read-only when not mutable. */
+  get cudaArrayInterface(): ByteArrayInterface {
+    return byteArrayInterface(this.#init.memory, this.address, this.size, !this.isMutable);
   }
 
   /** The @cumem/memory Buffer holding this memory (see `ownerMemoryBuffer` in @cumem/memory). */

@@ -2,6 +2,8 @@
 // be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
 import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
 import type { ReleaseRecord } from './buffer-release.js';
+import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
+import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
@@ -167,6 +169,27 @@ export abstract class BufferBase {
   /** The device can use the memory. */
   get isDeviceAccessible(): boolean {
     return this.resource !== null ? this.resource.isDeviceAccessible : this.pointerInfo().isDeviceAccessible;
+  }
+
+  /**
+   * This buffer for other libraries: CUDA Array Interface v3 of a 1-D uint8 array (camelCase,
+   * as `StridedMemoryView.from` of @cumem/utils reads it).
+   * @throws CudaStateError when closed.
+   */
+  get cudaArrayInterface(): ByteArrayInterface {
+    return byteArrayInterface(this, this.pointer, this.byteSize, false);
+  }
+
+  /**
+   * This buffer as a 1-D uint8 DLPack tensor for native code (see {@link DLPackCapsule}): the
+   * memory stays allocated until the consumer calls the deleter, even if this buffer is closed.
+   * @throws CudaStateError when closed; TypeError for bad options.
+   */
+  toDLPack(options?: ToDLPackOptions): DLPackCapsule {
+    const { pointer, byteSize } = this;
+    const dtype = { code: 1, bits: 8, lanes: 1 };
+    const source = { pointer, shape: [byteSize], strides: [1], dtype, readonly: false, keepAlive: undefined };
+    return exportDLPack({ ...source, buffer: this, deviceId: this.deviceId }, options);
   }
 
   /** The CPU can read and write the memory (and {@link Buffer.hostView} works). */

@@ -18,6 +18,7 @@ import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import { closeOrder } from './kernel-use.js';
+import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
 import { MemoryResource } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
 import { rangeOverrun } from './pointer-range.js';
@@ -162,19 +163,19 @@ export class Buffer extends BufferBase {
     if (this.byteSize === 0) return;
     const resource = this.resource as MemoryResource;
     const order = closeOrder(this, resource, stream ?? this.allocationStream);
-    if (this.views !== null) {
-      const attached = detachViews(this.runtime.driver, this.views);
-      this.views = null;
-      if (attached !== null) {
-        const { pointer, byteSize } = this;
-        releaseAfterViews(attached, () =>
-          // The stream may have been closed while the views lived: then the resource's own order.
-          resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order),
-        );
-        return;
-      }
+    const attached = this.views === null ? null : detachViews(this.runtime.driver, this.views);
+    this.views = null;
+    // The common case first, allocating nothing: no undetached host views, no native holders.
+    if (attached === null && !isMemoryHeld(this)) {
+      resource.releaseBuffer(this.pointer, this.byteSize, order);
+      return;
     }
-    resource.releaseBuffer(this.pointer, this.byteSize, order);
+    const { pointer, byteSize } = this;
+    // The stream may have been closed while views or native holders lived: then the resource's own order.
+    const release = () =>
+      resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);
+    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(this, release));
+    else releaseWhenUnheld(this, release);
   }
 
   [Symbol.dispose](): void {

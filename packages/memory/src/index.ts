@@ -19,6 +19,7 @@ export {
 export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
 // The one test of a real Buffer (and the brand the packages above give their own classes).
 export { bufferBrand } from './buffer-base.js';
+export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
@@ -29,6 +30,23 @@ export {
   memoryInfo,
   setCurrentDevice,
 } from './device-queries.js';
+export {
+  collectReleasedExports,
+  DLPackCapsule,
+  type DLPackSource,
+  exportDLPack,
+  type ToDLPackOptions,
+} from './dlpack-capsule.js';
+export {
+  DLDeviceType,
+  DLPACK_FLAG_READ_ONLY,
+  type DLPackTensorFields,
+  dlpackStructSize,
+  LegacyField,
+  TensorField,
+  VersionedField,
+  writeDLPackStruct,
+} from './dlpack-struct.js';
 export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
@@ -54,6 +72,7 @@ export {
   discardRange,
   prefetchRange,
 } from './managed-range.js';
+export { holdMemory } from './memory-holds.js';
 export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
 export { ObjectBrand } from './object-brand.js';

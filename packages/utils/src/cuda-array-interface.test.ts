@@ -1,5 +1,5 @@
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { createReferenceDriver } from '@cumem/testing';
+import { countingDriver, createReferenceDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StridedLayout } from './strided-layout.js';
 import { StridedMemoryView } from './strided-memory-view.js';
@@ -106,6 +106,50 @@ describe('CUDA Array Interface', () => {
       live.close();
       expect(() => StridedMemoryView.from(cai(buffer.handle, live))).toThrow(/closed/);
       buffer.close();
+    });
+
+    it('orders the consumer stream after the producer on the GPU (event + wait), never a CPU wait', () => {
+      const { driver, log } = countingDriver(createReferenceDriver());
+      useDriver(driver);
+      try {
+        const mr = new DeviceMemoryResource(0);
+        const buffer = mr.allocate(16);
+        const producer = Stream.create(0);
+        const consumer = Stream.create(0);
+        log.reset();
+        StridedMemoryView.from(cai(buffer.handle, producer), { stream: consumer });
+        expect(log.calls).toContain('eventRecord');
+        expect(log.calls).toContain('streamWaitEvent');
+        expect(log.calls).not.toContain('streamSynchronize');
+        log.reset();
+        StridedMemoryView.from(cai(buffer.handle, 2), { stream: consumer });
+        expect(log.calls).toEqual(expect.arrayContaining(['eventRecord', 'streamWaitEvent']));
+        expect(log.calls).not.toContain('streamSynchronize');
+        log.reset();
+        StridedMemoryView.from(cai(buffer.handle, producer), { stream: -1 });
+        expect(log.calls).not.toContain('streamWaitEvent');
+        expect(log.calls).not.toContain('streamSynchronize');
+        log.reset();
+        // Omitted: the per-device default stream waits.
+        StridedMemoryView.from(cai(buffer.handle, producer));
+        expect(log.calls).toContain('streamWaitEvent');
+        for (const bad of [0, 1, -2, 'x', {}, null]) {
+          log.reset();
+          expect(() =>
+            StridedMemoryView.from(cai(buffer.handle, producer), { stream: bad as never }),
+          ).toThrow(TypeError);
+          expect(log.calls).toEqual([]);
+        }
+        consumer.close();
+        expect(() => StridedMemoryView.from(cai(buffer.handle, producer), { stream: consumer })).toThrow(
+          /closed/,
+        );
+        producer.close();
+        buffer.close();
+      } finally {
+        useDriver(createReferenceDriver());
+        device = new DeviceMemoryResource(0);
+      }
     });
   });
 

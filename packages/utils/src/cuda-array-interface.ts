@@ -10,8 +10,13 @@ import {
   PointerAttribute,
   PointerHandleAttribute,
 } from '@cumem/core-types';
-import { currentDriver, makeDeviceCurrent, Stream } from '@cumem/memory';
+import { currentDriver, Stream } from '@cumem/memory';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
+import {
+  type ConsumerStreamOptions,
+  checkConsumerStream,
+  orderAfterProducer,
+} from './exchange-stream-order.js';
 import { checkSignedInteger } from './layout-validation.js';
 import { StridedLayout } from './strided-layout.js';
 
@@ -28,7 +33,8 @@ export interface CudaArrayInterface {
   /** Always 3. */
   readonly version: number;
   /**
-   * The stream the consumer must synchronize before using the data, or absent/null (no sync):
+   * The stream the producer's pending work is on, or absent/null (nothing pending): the
+   * importer orders its consumer stream after it (an event, no CPU wait):
    * 1 (the legacy default stream), 2 (the per-thread default stream), a {@link Stream} of
    * @cumem/memory, or (only with `trustForeignStream`) another `CUstream` handle. Never 0.
    */
@@ -36,10 +42,10 @@ export interface CudaArrayInterface {
 }
 
 /** Options of {@link importInterface} (and `StridedMemoryView.from`). */
-export interface ImportInterfaceOptions {
+export interface ImportInterfaceOptions extends ConsumerStreamOptions {
   /**
    * Accept a `stream` that is a raw `CUstream` handle other than 1 or 2, as other libraries
-   * (CuPy, Numba, PyTorch) export, and synchronize it. Default false: such a stream is a
+   * (CuPy, Numba, PyTorch) export, and order the consumer stream after it. Default false: such a stream is a
    * TypeError.
    *
    * **Unsafe:** cumem cannot tell a live stream from a garbage or destroyed handle, and the
@@ -82,7 +88,8 @@ export function exportInterface(
 }
 
 /**
- * Reads `owner.cudaArrayInterface`, synchronizing its `stream` when given.
+ * Reads `owner.cudaArrayInterface`; when it names a `stream`, orders `options.stream` (default:
+ * the device's default stream; -1: none) after it on the GPU.
  * @throws TypeError when the object has no interface, a field has the wrong kind, or `stream`
  *   is a foreign handle without `trustForeignStream`; RangeError for another version, strides
  *   not a multiple of the itemsize, a zero stream, or elements outside the driver's allocation
@@ -125,6 +132,7 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
   }
   const { trustForeignStream = false } = checkOptions(options);
   checkBoolean(trustForeignStream, 'trustForeignStream');
+  const consumer = checkConsumerStream(options);
   const stream = checkInterfaceStream(fields.stream, trustForeignStream);
   // Negative strides reach before data[0]: put the layout's offset 0 at the lowest element.
   const probe = new StridedLayout(shape, strides, itemsize);
@@ -140,7 +148,7 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
     deviceId = currentDriver().pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
     checkInsideAllocation(pointer, base, (probe.offsetBounds.max - lowest + 1) * itemsize);
   }
-  if (stream !== undefined) synchronizeInterfaceStream(stream, deviceId);
+  if (stream !== undefined) orderAfterProducer(stream, consumer, deviceId);
   return { layout, dtype, readonly: data[1], base, deviceId, isDeviceAccessible: true };
 }
 
@@ -159,17 +167,6 @@ function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): big
   throw new TypeError(
     `cudaArrayInterface.stream 0x${handle.toString(16)} is a foreign CUstream cumem cannot vouch for: pass a Stream of @cumem/memory, 1 or 2, or opt in with { trustForeignStream: true } (unsafe)`,
   );
-}
-
-// The default streams belong to a context: that of the data's device (the current one when
-// the data's device is unknown, e.g. an empty array).
-function synchronizeInterfaceStream(stream: bigint | Stream, deviceId: number): void {
-  if (stream instanceof Stream) {
-    stream.sync();
-    return;
-  }
-  if (deviceId >= 0) makeDeviceCurrent(deviceId);
-  currentDriver().streamSynchronize(stream);
 }
 
 // The driver's allocation range holding `pointer` (data[0]) must hold all `bytes` the array

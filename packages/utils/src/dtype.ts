@@ -4,6 +4,7 @@ import { describeValue } from '@cumem/core-types';
 
 /** Element types a {@link StridedMemoryView} can carry. */
 export type DType =
+  | 'bool'
   | 'uint8'
   | 'int8'
   | 'uint16'
@@ -15,60 +16,100 @@ export type DType =
   | 'float16'
   | 'bfloat16'
   | 'float32'
-  | 'float64';
+  | 'float64'
+  | 'complex64'
+  | 'complex128';
 
-/** Bytes per element of each {@link DType}. */
-export const DTYPE_ITEMSIZE: Readonly<Record<DType, number>> = Object.freeze({
-  uint8: 1,
-  int8: 1,
-  uint16: 2,
-  int16: 2,
-  uint32: 4,
-  int32: 4,
-  uint64: 8,
-  int64: 8,
-  float16: 2,
-  bfloat16: 2,
-  float32: 4,
-  float64: 8,
+/** DLPack's `DLDataTypeCode` values (dlpack.h) of the dtypes cumem carries. */
+export const DLDataTypeCode = Object.freeze({
+  Int: 0,
+  UInt: 1,
+  Float: 2,
+  BFloat: 4,
+  Complex: 5,
+  Bool: 6,
+} as const);
+
+/** One dtype in every format that names it. */
+export interface DTypeFormats {
+  /** Bytes per element. */
+  readonly itemsize: number;
+  /** CUDA Array Interface / NumPy `typestr` (little-endian). */
+  readonly typestr: string;
+  /** DLPack `DLDataType`: type code, bits per lane, lanes (always 1 here). */
+  readonly dlpack: { readonly code: number; readonly bits: number; readonly lanes: number };
+}
+
+function formats(itemsize: number, typestr: string, code: number): DTypeFormats {
+  return Object.freeze({ itemsize, typestr, dlpack: Object.freeze({ code, bits: itemsize * 8, lanes: 1 }) });
+}
+
+const { Int, UInt, Float, BFloat, Complex, Bool } = DLDataTypeCode;
+
+/**
+ * The one table of dtypes: itemsize, CUDA Array Interface `typestr` and DLPack type of each.
+ * bfloat16 has no NumPy typestr; '<V2' (two opaque bytes) is what exporters use for it, so a
+ * consumer that does not know bfloat16 still gets the right itemsize. bool is one byte, as in
+ * NumPy and DLPack (`kDLBool`, 8 bits).
+ */
+export const DTYPES: Readonly<Record<DType, DTypeFormats>> = Object.freeze({
+  bool: formats(1, '|b1', Bool),
+  uint8: formats(1, '|u1', UInt),
+  int8: formats(1, '|i1', Int),
+  uint16: formats(2, '<u2', UInt),
+  int16: formats(2, '<i2', Int),
+  uint32: formats(4, '<u4', UInt),
+  int32: formats(4, '<i4', Int),
+  uint64: formats(8, '<u8', UInt),
+  int64: formats(8, '<i8', Int),
+  float16: formats(2, '<f2', Float),
+  bfloat16: formats(2, '<V2', BFloat),
+  float32: formats(4, '<f4', Float),
+  float64: formats(8, '<f8', Float),
+  complex64: formats(8, '<c8', Complex),
+  complex128: formats(16, '<c16', Complex),
 });
 
-// bfloat16 has no NumPy typestr; '<V2' (two opaque bytes) is what exporters use for it, so a
-// consumer that does not know bfloat16 still gets the right itemsize.
-const TYPESTR: Readonly<Record<DType, string>> = {
-  uint8: '|u1',
-  int8: '|i1',
-  uint16: '<u2',
-  int16: '<i2',
-  uint32: '<u4',
-  int32: '<i4',
-  uint64: '<u8',
-  int64: '<i8',
-  float16: '<f2',
-  bfloat16: '<V2',
-  float32: '<f4',
-  float64: '<f8',
-};
+/** Bytes per element of each {@link DType} (from {@link DTYPES}). */
+export const DTYPE_ITEMSIZE: Readonly<Record<DType, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(DTYPES).map(([name, f]) => [name, f.itemsize])) as Record<DType, number>,
+);
+
+/**
+ * The dtype of a DLPack `DLDataType`.
+ * @throws TypeError for a (code, bits, lanes) no dtype matches (vector lanes, float8, unknown codes).
+ */
+export function dlpackToDType(code: number, bits: number, lanes: number): DType {
+  for (const [dtype, known] of Object.entries(DTYPES) as [DType, DTypeFormats][]) {
+    const t = known.dlpack;
+    if (t.code === code && t.bits === bits && t.lanes === lanes) return dtype;
+  }
+  throw new TypeError(
+    `DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}) has no matching cumem dtype`,
+  );
+}
 
 /** The CUDA Array Interface `typestr` of a dtype (little-endian). */
 export function dtypeToTypestr(dtype: DType): string {
-  return TYPESTR[dtype];
+  return DTYPES[dtype].typestr;
 }
 
 /**
  * The dtype of a CUDA Array Interface `typestr`. Byte order `<` or `|` (and `=` on little-endian hosts).
- * @throws TypeError for a non-string; RangeError for a typestr no dtype matches (e.g. big-endian, complex).
+ * @throws TypeError for a non-string; RangeError for a typestr no dtype matches (e.g. big-endian).
  */
 export function typestrToDType(typestr: unknown): DType {
   if (typeof typestr !== 'string')
     throw new TypeError(`typestr must be a string, got ${describeValue(typestr)}`);
   const normalized =
-    typestr.length === 3 && (typestr[0] === '=' || typestr[0] === '|') ? `<${typestr.slice(1)}` : typestr;
-  for (const [dtype, known] of Object.entries(TYPESTR) as [DType, string][]) {
+    (typestr.length === 3 || typestr.length === 4) && (typestr[0] === '=' || typestr[0] === '|')
+      ? `<${typestr.slice(1)}`
+      : typestr;
+  for (const [dtype, { typestr: known }] of Object.entries(DTYPES) as [DType, DTypeFormats][]) {
     if (known === normalized || `<${known.slice(1)}` === normalized) return dtype;
   }
   throw new RangeError(
-    `typestr ${JSON.stringify(typestr)} has no matching dtype (little-endian integers, float16/32/64, '<V2' for bfloat16)`,
+    `typestr ${JSON.stringify(typestr)} has no matching dtype (little-endian integers, float16/32/64, complex64/128, '|b1' for bool, '<V2' for bfloat16)`,
   );
 }
 

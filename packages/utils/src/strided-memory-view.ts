@@ -1,5 +1,11 @@
 import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
-import type { Buffer, MemoryResource, StreamOrderOptions } from '@cumem/memory';
+import type {
+  Buffer,
+  DLPackCapsule,
+  MemoryResource,
+  StreamOrderOptions,
+  ToDLPackOptions,
+} from '@cumem/memory';
 import { bufferBrand, currentDriver, Buffer as MemoryBuffer, ObjectBrand } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
 import {
@@ -8,13 +14,21 @@ import {
   type ImportInterfaceOptions,
   importInterface,
 } from './cuda-array-interface.js';
+import {
+  closeImportedStruct,
+  type FromDLPackOptions,
+  importDLPack,
+  producerDLPack,
+} from './dlpack-import.js';
+import { exportView } from './dlpack-view-export.js';
 import { checkDType, DTYPE_ITEMSIZE, type DType, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
+import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
 import {
   eventHandleOption,
   makeTensorDescriptor,
-  readTensorDescriptor,
+  openTensorDescriptor,
   type TensorIpcDescriptor,
   type TensorIpcDescriptorOptions,
 } from './tensor-descriptor.js';
@@ -25,38 +39,6 @@ let isViewObject: (value: object) => boolean;
 const viewBrand = new ObjectBrand<StridedMemoryView>('StridedMemoryView of @cumem/utils', (value) =>
   isViewObject(value),
 );
-
-/** Options of {@link StridedMemoryView.fromBuffer}. */
-export interface FromBufferOptions {
-  /** Element type; default the unsigned integer of the layout's itemsize. Its size must equal the layout's itemsize. */
-  readonly dtype?: DType;
-  /** Refuse writes through this view (copyFrom). Default false. */
-  readonly isReadonly?: boolean;
-}
-
-/** Options of {@link StridedMemoryView.fromHost}. */
-export interface FromHostOptions {
-  /** Elements per axis; default `[array.length]`. */
-  readonly shape?: readonly number[];
-  /** Strides in elements; default dense C order. */
-  readonly strides?: readonly number[] | null;
-}
-
-/** What a view is made from: its public fields (typed as the class declares them) and the memory. */
-interface ViewState
-  extends Pick<
-    StridedMemoryView,
-    'layout' | 'dtype' | 'readonly' | 'deviceId' | 'isDeviceAccessible' | 'exportingObject'
-  > {
-  /** Address of element offset 0 of the layout. */
-  readonly base: bigint;
-  /** JS memory from `base` on, for views of host arrays. */
-  readonly hostBytes: Uint8Array | undefined;
-  /** Bytes available from `base`, when known. */
-  readonly capacity: number | undefined;
-  /** The Buffer whose closing invalidates the view. */
-  readonly buffer: Buffer | undefined;
-}
 
 const stateToken = Symbol('StridedMemoryView');
 
@@ -169,23 +151,24 @@ export class StridedMemoryView {
   }
 
   /**
-   * A view of any object exposing `cudaArrayInterface` (CUDA Array Interface v3, fields in
-   * camelCase), of a TypedArray (as {@link fromHost}), or of another view (returned as is).
-   * When the interface names a `stream`, that stream is synchronized first, as the protocol asks;
-   * only 1, 2 or a `Stream` are accepted unless `options.trustForeignStream` (unsafe: see
-   * {@link ImportInterfaceOptions}). The elements must lie inside the driver's allocation
-   * holding `data[0]`. The view keeps `value` alive (as `exportingObject`).
+   * A view of another library's array, as cuda.core: `value.toDLPack({ stream })` first (see
+   * {@link fromDLPack}), else `value.cudaArrayInterface` (v3, camelCase: Buffer, CudaBuffer and
+   * views have one), else a TypedArray (as {@link fromHost}), or a view (returned as is). The
+   * producer's pending work is ordered before `options.stream` on the GPU (default: the device's
+   * default stream; -1: none); a raw `stream` handle other than 1 or 2 needs `trustForeignStream`.
+   * Elements must lie inside the driver's allocation; the view keeps `value` alive.
    *
    * **Unsafe** for a `cudaArrayInterface` object: `data[0]` is a raw address. cumem checks the
    * elements only against the allocation the driver knows there, and cannot check who owns that
    * memory or how long it stays allocated. The caller must guarantee that `value` keeps the
    * memory allocated while it is reachable, and writable unless the interface says read-only.
-   * Otherwise the view reads and writes memory it does not own.
-   * @throws TypeError / RangeError for a malformed interface.
+   * @throws TypeError / RangeError for a malformed interface or struct.
    */
   static from(value: unknown, options?: ImportInterfaceOptions): StridedMemoryView {
     if (StridedMemoryView.isInstance(value)) return value;
     if (ArrayBuffer.isView(value)) return StridedMemoryView.fromHost(value);
+    const capsule = producerDLPack(value, options);
+    if (capsule !== undefined) return StridedMemoryView.fromDLPack(capsule as bigint, { stream: -1 });
     const imported = importInterface(value, options);
     return new StridedMemoryView(stateToken, {
       ...imported,
@@ -194,6 +177,45 @@ export class StridedMemoryView {
       capacity: undefined,
       buffer: undefined,
     });
+  }
+
+  /**
+   * Takes ownership of a DLPack struct made by native code (a `DLManagedTensorVersioned`
+   * pointer, a legacy one with `versioned: false`, or a {@link DLPackCapsule}): maps its
+   * device, dtype, shape, strides, byte offset and read-only flag, checks the memory against
+   * the driver, and calls the producer's deleter exactly once, at {@link close} or when the
+   * view (and every view derived from it) is collected. On any error ownership stays with the
+   * caller. A struct names no stream: the producer orders its work before handing it over.
+   *
+   * **Unsafe** for a raw pointer: cumem reads it safely but cannot know that its deleter is a
+   * function, or that the producer keeps the memory allocated until then.
+   * @throws see `importDLPack` (TypeError, RangeError, NotSupportedError, CudaStateError).
+   */
+  static fromDLPack(
+    source: DLPackCapsule | bigint | unknown,
+    options?: FromDLPackOptions,
+  ): StridedMemoryView {
+    const { buffer, layout, dtype, readonly } = importDLPack(source, options);
+    return StridedMemoryView.fromBuffer(buffer, layout, { dtype, isReadonly: readonly });
+  }
+
+  /**
+   * This view for native code as DLPack (see `DLPackCapsule` of @cumem/memory): the memory
+   * stays allocated until the consumer calls the deleter.
+   * @throws TypeError for a view of JS memory (copy it into a pinned Buffer); CudaStateError when closed.
+   */
+  toDLPack(options?: ToDLPackOptions): DLPackCapsule {
+    this.checkOpen();
+    return exportView(this, this.#state.buffer, options);
+  }
+
+  /** Calls the producer's deleter of a view from {@link fromDLPack} (its derived views close too); else nothing. */
+  close(): void {
+    closeImportedStruct(this.#state.buffer);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
   }
 
   /**
@@ -308,17 +330,9 @@ export class StridedMemoryView {
     descriptor: TensorIpcDescriptor,
     options?: StreamOrderOptions,
   ): StridedMemoryView {
-    const checked = readTensorDescriptor(descriptor);
-    const layout = new StridedLayout(checked.shape, checked.strides, checked.itemsize, {
-      offset: checked.offset,
-    });
-    const buffer = MemoryBuffer.fromIpcDescriptor(mr, checked.buffer, options);
-    try {
-      return StridedMemoryView.fromBuffer(buffer, layout, { dtype: checked.dtype });
-    } catch (error) {
-      buffer.close();
-      throw error;
-    }
+    return openTensorDescriptor(mr, descriptor, options, (buffer, layout, dtype) =>
+      StridedMemoryView.fromBuffer(buffer, layout, { dtype }),
+    );
   }
 
   toString(): string {

@@ -3,9 +3,14 @@
 // copying. Plain JSON, so it travels on a pipe, `postMessage` or a socket; the pool's file
 // descriptor travels beside it (see `mr.getAllocationHandle()`).
 import { checkOptions, describeValue, IPC_HANDLE_SIZE } from '@cumem/core-types';
-import type { Buffer, IpcBufferDescriptor } from '@cumem/memory';
+import {
+  Buffer,
+  type IpcBufferDescriptor,
+  type MemoryResource,
+  type StreamOrderOptions,
+} from '@cumem/memory';
 import { checkDType, DTYPE_ITEMSIZE, type DType, dtypeToTypestr } from './dtype.js';
-import type { StridedLayout } from './strided-layout.js';
+import { StridedLayout } from './strided-layout.js';
 
 /** The `format` tag of {@link TensorIpcDescriptor}, version 1. */
 export const TENSOR_DESCRIPTOR_FORMAT = 'cumem.tensor/1';
@@ -118,4 +123,27 @@ export function eventHandleOption(options: TensorIpcDescriptorOptions | undefine
     throw new TypeError(`event must be an interprocess Event, got ${describeValue(event)}`);
   }
   return event.ipcHandle;
+}
+
+/**
+ * Opens the buffer of `descriptor` through `mr` and makes the view with `view`; the buffer is
+ * closed again when that throws (StridedMemoryView.fromIpcDescriptor).
+ */
+export function openTensorDescriptor<V>(
+  mr: MemoryResource,
+  descriptor: TensorIpcDescriptor,
+  options: StreamOrderOptions | undefined,
+  view: (buffer: Buffer, layout: StridedLayout, dtype: DType) => V,
+): V {
+  const checked = readTensorDescriptor(descriptor);
+  const layout = new StridedLayout(checked.shape, checked.strides, checked.itemsize, {
+    offset: checked.offset,
+  });
+  const buffer = Buffer.fromIpcDescriptor(mr, checked.buffer, options);
+  try {
+    return view(buffer, layout, checked.dtype);
+  } catch (error) {
+    buffer.close();
+    throw error;
+  }
 }

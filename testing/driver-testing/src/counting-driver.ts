@@ -13,6 +13,8 @@ const notDriverCalls: ReadonlySet<PropertyKey> = new Set([
   'hostView',
   'detachView',
   'duplicateFileDescriptor',
+  'readNativeMemory',
+  'callNativeFunction',
 ]);
 
 type Method = (...args: unknown[]) => unknown;
@@ -21,7 +23,7 @@ type Method = (...args: unknown[]) => unknown;
  * Wraps a driver so a test can assert what reached it — in particular that bad input is
  * refused before any driver call. Method calls are logged by member name; property reads
  * (`name`, `capabilities`, ...) and `addressOf` / `hostView` / `detachView` /
- * `duplicateFileDescriptor` (not driver calls) are not.
+ * `duplicateFileDescriptor` / `readNativeMemory` / `callNativeFunction` (not driver calls) are not.
  *
  * Both adapters build their Driver one way (driver-kit's assembleDriver: a frozen object of
  * own members), so there is one case: a Proxy over a frozen target may return only the

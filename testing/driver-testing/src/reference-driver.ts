@@ -20,9 +20,8 @@ import {
 } from './reference/device-table.js';
 import type { PoolState } from './reference/pool-state.js';
 import { referenceDriverVersion } from './reference/reference-capabilities.js';
-import { ReferenceCompute } from './reference/reference-compute.js';
+import { ReferenceNativeExchange } from './reference/reference-native-exchange.js';
 import { ReferenceState } from './reference/reference-state.js';
-import { ReferenceVirtualMemory } from './reference/reference-virtual-memory.js';
 
 /** Options of {@link createReferenceDriver}; `libraryPath` is accepted and ignored. */
 export interface ReferenceDriverOptions extends DriverOptions {
@@ -57,7 +56,7 @@ export function createReferenceDriver(options: ReferenceDriverOptions = {}): Dri
   return new ReferenceDriver(new ReferenceState({ deviceCount, totalMemory, legacy }));
 }
 
-class ReferenceDriver extends ReferenceVirtualMemory implements Driver {
+class ReferenceDriver extends ReferenceNativeExchange implements Driver {
   readonly name = 'reference';
   readonly contractVersion = DRIVER_CONTRACT_VERSION;
   readonly driverVersion = referenceDriverVersion;

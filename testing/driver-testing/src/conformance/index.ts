@@ -12,6 +12,7 @@ import { hostRegistrationCases } from './host-registration.js';
 import { ipcCases } from './ipc.js';
 import { legacyCases } from './legacy.js';
 import { managedCases } from './managed.js';
+import { nativeExchangeCases } from './native-exchange.js';
 import { peerCases } from './peers.js';
 import { pointerCases } from './pointers.js';
 import { poolQueryCases } from './pool-queries.js';
@@ -81,6 +82,7 @@ export function driverConformanceSuite(
     poolQueryCases(suite);
     computeCases(suite);
     virtualMemoryCases(suite);
+    nativeExchangeCases(suite);
     if (options.legacyEntryPoints !== false) legacyCases(suite);
   });
 }

@@ -1,0 +1,76 @@
+// Native code that holds a Buffer's memory (a DLPack consumer): closing the Buffer in JS must
+// not free memory a consumer still reads, so the release waits for the last hold to end.
+import { describeValue } from '@cumem/core-types';
+import type { BufferBase } from './buffer-base.js';
+import type { Release } from './object-finalizer.js';
+
+interface Holds {
+  count: number;
+  release: Release | undefined;
+}
+
+const holds = new WeakMap<BufferBase, Holds>();
+// Buffers being held right now, so close() pays one comparison when nothing is held.
+let heldBuffers = 0;
+
+/**
+ * Keeps the memory of `buffer` (of the Buffer owning it: slices and wrappers resolve to it)
+ * allocated until the returned function is called, even if the buffer is closed first: the
+ * close then returns the memory when the hold ends. The hold keeps the buffer reachable.
+ * Calling the returned function again does nothing.
+ * @throws CudaStateError when the buffer is closed.
+ */
+export function holdMemory(buffer: BufferBase): () => void {
+  if (!isBufferLike(buffer)) throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
+  buffer.checkOpen();
+  const owner = buffer.memoryOwner();
+  let entry = holds.get(owner);
+  if (entry === undefined) {
+    entry = { count: 0, release: undefined };
+    holds.set(owner, entry);
+  }
+  if (entry.count++ === 0) heldBuffers++;
+  const held = entry;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    // `owner` stays reachable through this closure until the hold ends.
+    if (--held.count !== 0 || owner === undefined) return;
+    heldBuffers--;
+    const release = held.release;
+    held.release = undefined;
+    release?.();
+  };
+}
+
+/** @internal True while a hold on `owner` lasts. */
+export function isMemoryHeld(owner: BufferBase): boolean {
+  return heldBuffers !== 0 && (holds.get(owner)?.count ?? 0) !== 0;
+}
+
+/** @internal Runs `release` now, or when the last hold on `owner` ends. */
+export function releaseWhenUnheld(owner: BufferBase, release: Release): void {
+  if (heldBuffers !== 0) {
+    const entry = holds.get(owner);
+    if (entry !== undefined && entry.count !== 0) {
+      entry.release = release;
+      return;
+    }
+  }
+  release();
+}
+
+/**
+ * @internal A Buffer of this package, told by its members: an `instanceof` here would import
+ * buffer-base.js, which imports this module's users (a cycle).
+ */
+export function isBufferLike(value: unknown): value is BufferBase {
+  const candidate = value as Partial<BufferBase> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.memoryOwner === 'function' &&
+    typeof candidate.checkOpen === 'function'
+  );
+}
