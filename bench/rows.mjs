@@ -6,7 +6,17 @@
 // and faster for bandwidths (GB/s).
 
 /** The suites, in the order they run; each is one process per implementation. */
-export const SUITES = ['contract', 'memory', 'utils', 'arrow', 'multi', 'handoff', 'pageable', 'compute', 'vmm'];
+export const SUITES = [
+  'contract',
+  'memory',
+  'utils',
+  'arrow',
+  'multi',
+  'handoff',
+  'pageable',
+  'compute',
+  'vmm',
+];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];

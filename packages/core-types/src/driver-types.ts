@@ -7,7 +7,7 @@ import type { MemLocation } from './driver-constants.js';
  * Version of the contract below. Adapters report the version they implement; a higher layer
  * refuses an adapter of another major version with a clear error instead of misbehaving.
  */
-export const DRIVER_CONTRACT_VERSION = 1;
+export const DRIVER_CONTRACT_VERSION = 2;
 
 /** A device or unified-address pointer (`CUdeviceptr`, or a host pointer under UVA). */
 export type DevicePointer = bigint;

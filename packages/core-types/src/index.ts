@@ -9,8 +9,9 @@ export {
   LaunchDeviceAttribute,
 } from './driver-compute.js';
 export * from './driver-constants.js';
-export type { DriverPoolQueries } from './driver-pool-queries.js';
 export type { DriverNativeExchange } from './driver-native-exchange.js';
+export type { DriverPageableMemory } from './driver-pageable-memory.js';
+export type { DriverPoolQueries } from './driver-pool-queries.js';
 export {
   type CopyEndpoint,
   type CreateDriver,

@@ -84,7 +84,6 @@ type ContractMembers =
   | 'funcGetAttribute'
   | 'funcSetAttribute'
   | 'occupancyMaxActiveBlocksPerMultiprocessor'
-
   | 'nativeReleaseFunction'
   | 'readNativeMemory'
   | 'callNativeFunction';

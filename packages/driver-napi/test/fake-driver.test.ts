@@ -114,17 +114,14 @@ describeFake(
       ] as const) {
         const driver = fakeDriver(version, mode);
         const derived = deriveCapabilities({
-          resolved: [
-            'cuMemAdvise_v2',
-            'cuMemPrefetchAsync_v2',
-            'cuMemcpyBatchAsync',
-            'cuMemcpyBatchAsync_v2',
-          ].concat([
-            'cuMemPrefetchBatchAsync',
-            'cuMemDiscardBatchAsync',
-            'cuMemDiscardAndPrefetchBatchAsync',
-            'cuFuncGetParamInfo',
-          ]).concat(['cuMemGetMemPool', 'cuMemGetDefaultMemPool']),
+          resolved: ['cuMemAdvise_v2', 'cuMemPrefetchAsync_v2', 'cuMemcpyBatchAsync', 'cuMemcpyBatchAsync_v2']
+            .concat([
+              'cuMemPrefetchBatchAsync',
+              'cuMemDiscardBatchAsync',
+              'cuMemDiscardAndPrefetchBatchAsync',
+              'cuFuncGetParamInfo',
+            ])
+            .concat(['cuMemGetMemPool', 'cuMemGetDefaultMemPool']),
           driverVersion: version,
           mode,
           interprocess: process.platform === 'linux',

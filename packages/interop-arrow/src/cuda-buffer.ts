@@ -4,8 +4,8 @@
 
 import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
 import {
-  bufferBrand,
   type ByteArrayInterface,
+  bufferBrand,
   byteArrayInterface,
   copyBetweenDevices,
   defaultStream,

@@ -6,7 +6,7 @@ import type {
   StreamOrderOptions,
   ToDLPackOptions,
 } from '@cumem/memory';
-import { bufferBrand, currentDriver, Buffer as MemoryBuffer, ObjectBrand } from '@cumem/memory';
+import { bufferBrand, currentDriver, ObjectBrand } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
