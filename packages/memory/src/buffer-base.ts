@@ -52,6 +52,15 @@ export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
   (value) => isBufferObject(value),
 );
 let isBufferObject: (value: object) => boolean;
+let writeByteSize: (buffer: BufferBase, size: number) => void;
+
+/**
+ * Sets the size of a buffer whose allocation a `VirtualMemoryResource` grew or shrank in place:
+ * the one writer of that private fact, for @cumem/memory's own modules (not exported by the package).
+ */
+export function setResizedByteSize(buffer: BufferBase, size: number): void {
+  writeByteSize(buffer, size);
+}
 
 /** @internal What the private constructor of Buffer and ManagedBuffer takes. */
 export type BufferParts = [
@@ -72,7 +81,7 @@ export abstract class BufferBase {
   // make every Buffer non-extensible, so no own property shadows the getters below (issue 21).
   readonly #runtime: DriverRuntime;
   readonly #pointer: bigint;
-  readonly #byteSize: number;
+  #byteSize: number;
   readonly #resource: MemoryResource | null;
   readonly #allocationStream: Stream | undefined;
   readonly #parent: BufferBase | null;
@@ -112,6 +121,9 @@ export abstract class BufferBase {
 
   static {
     isBufferObject = (value) => #pointer in value;
+    writeByteSize = (buffer, size) => {
+      buffer.#byteSize = size;
+    };
   }
 
   /** @internal */ get runtime(): DriverRuntime {

@@ -5,7 +5,7 @@
 // so far on every stream cumem knows, the launch's stream among them.
 
 import type { Buffer } from './buffer.js';
-import type { BufferBase } from './buffer-base.js';
+import { type BufferBase, bufferBrand } from './buffer-base.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import type { ManagedBuffer } from './managed-buffer.js';
 import type { MemoryResource } from './memory-resource.js';
@@ -21,8 +21,10 @@ let anyUse = false;
  * it slices or wraps) then frees it only after the work queued so far on every stream cumem
  * knows (the launch's stream included), whatever stream `close()` names; dropping it already
  * does. Costs nothing for buffers no kernel used.
+ * @throws TypeError for anything but a Buffer of @cumem/memory.
  */
 export function noteKernelUse(buffer: Buffer | ManagedBuffer): void {
+  bufferBrand.check(buffer, 'buffer');
   anyUse = true;
   used.add(buffer.memoryOwner());
 }

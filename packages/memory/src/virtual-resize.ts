@@ -3,6 +3,7 @@
 // range. Kept apart from the resource to keep each file small.
 import { CudaError, CudaStateError, type Driver, type MemAccessDescriptor } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
+import { setResizedByteSize } from './buffer-base.js';
 import type { LiveAllocations } from './live-allocations.js';
 import type { Stream } from './stream.js';
 import {
@@ -54,7 +55,7 @@ export function resizeAllocation(
       throw error;
     }
     record.size = newSize;
-    setByteSize(buffer, newSize);
+    setResizedByteSize(buffer, newSize);
     return { buffer, moved: false };
   }
   return { buffer: growByRemapping(host, buffer, record, newSize, aligned), moved: true };
@@ -70,11 +71,6 @@ function dropExtension(host: ResizeHost, record: VirtualAllocation, piece: Reser
       'CumemWarning',
     );
   }
-}
-
-/** Sets a buffer's size after an in-place resize (the field is read-only to everyone else). */
-function setByteSize(buffer: Buffer, size: number): void {
-  (buffer as unknown as { byteSize: number }).byteSize = size;
 }
 
 function shrink(
@@ -106,7 +102,7 @@ function shrink(
     host.live.resize(record.base, from, record.mapped);
   }
   record.size = newSize;
-  setByteSize(buffer, newSize);
+  setResizedByteSize(buffer, newSize);
 }
 
 /** Reserves the address right after the range when the driver gives exactly that; the piece, or null. */
