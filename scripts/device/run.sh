@@ -189,7 +189,9 @@ run_sanitize() {
     done
   done
   for file in packages/memory/src/buffer.test.ts packages/memory/src/managed-buffer.test.ts \
-    packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts; do
+    packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts \
+    packages/compute/src/launch.test.ts packages/memory/src/virtual-memory-resource.test.ts \
+    packages/utils/src/dlpack.test.ts; do
     [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break; }
     runs=$((runs + 1))
     CUMEM_REQUIRE_GPU=1 NODE_OPTIONS=--expose-gc \

@@ -68,13 +68,22 @@ export function copyAcrossDevices(
   const on = target.ordinal;
   runtime.makeCurrent(on);
   const driver = runtime.driver;
-  if (srcDevice >= 0 && srcDevice === dstDevice && srcDevice !== on) {
-    // Both ends on one device, the stream on another: the copy runs on their device, in stream order.
-    inStreamOrderOn(runtime, target, srcDevice, (own) => {
-      runtime.makeCurrent(srcDevice);
+  // The one device whose own memory the copy touches (the other end is memory every device
+  // reaches, or the same device), -1 when it touches two devices' memory or none.
+  const single = srcDevice < 0 ? dstDevice : dstDevice < 0 || dstDevice === srcDevice ? srcDevice : -1;
+  // Both ends on one device: that device copies (it always reaches its own memory).
+  const reached =
+    srcDevice >= 0 && srcDevice === dstDevice
+      ? srcDevice === on
+      : reaches(runtime, on, src, srcDevice, false) && reaches(runtime, on, dst, dstDevice, true);
+  if (single >= 0 && single !== on && !reached) {
+    // Only one device's memory, which the stream's device cannot reach: the copy runs on that
+    // device, in stream order. cuMemcpyPeerAsync would not do: it refuses host memory.
+    inStreamOrderOn(runtime, target, single, (own) => {
+      runtime.makeCurrent(single);
       driver.memcpyAsync(dst, src, size, own.streamHandle);
     });
-  } else if (reaches(runtime, on, src, srcDevice, false) && reaches(runtime, on, dst, dstDevice, true)) {
+  } else if (reached) {
     driver.memcpyAsync(dst, src, size, target.streamHandle);
   } else {
     const dstContext = runtime.context(dstDevice < 0 ? on : dstDevice);

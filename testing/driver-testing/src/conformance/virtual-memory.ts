@@ -132,7 +132,10 @@ export function virtualMemoryCases(suite: SuiteContext): void {
       }
     });
 
-    it('refuses sizes that are not granularity multiples and maps outside a reservation', () => {
+    // Only the size rules: whether cuMemMap refuses a map past its reservation or its chunk is
+    // not something the driver promises (an H100 with driver 580 mapped it), so cumem's
+    // VirtualMemoryResource never asks it to, and no adapter is held to an answer.
+    it('refuses sizes that are not granularity multiples', () => {
       const { driver, device } = suite;
       const g = granularity();
       expectCudaError(
@@ -145,17 +148,6 @@ export function virtualMemoryCases(suite: SuiteContext): void {
         'cuMemAddressReserve',
         'CUDA_ERROR_INVALID_VALUE',
       );
-      const base = driver.memAddressReserve(g, 0, 0n);
-      const handle = driver.memCreate(2 * g, chunkProperties(device));
-      try {
-        // Two granules of the chunk do not fit a one-granule reservation.
-        expectCudaError(() => driver.memMap(base, 2 * g, 0, handle), 'cuMemMap');
-        // The offset runs past the chunk.
-        expectCudaError(() => driver.memMap(base, g, 2 * g, handle), 'cuMemMap', 'CUDA_ERROR_INVALID_VALUE');
-      } finally {
-        driver.memRelease(handle);
-        driver.memAddressFree(base, g);
-      }
     });
   });
 }

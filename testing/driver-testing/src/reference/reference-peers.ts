@@ -66,6 +66,12 @@ export abstract class ReferencePeers extends ReferencePools {
       if (ordinal < 0 || this.state.retainCounts[ordinal] === 0)
         throw cudaError(call, 'CUDA_ERROR_INVALID_CONTEXT');
     }
+    // Device memory at both ends, as the driver demands: host memory (page-locked or JS) and
+    // managed memory are refused, as an H100 with driver 580 refuses them.
+    for (const pointer of [dst, src]) {
+      if (this.state.allocationSpan(pointer, size, call).allocation.kind !== 'device')
+        throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
+    }
     const from = this.state.driverBytes(src, size, call);
     this.state.driverBytes(dst, size, call).set(from);
   }
