@@ -3,6 +3,7 @@
 // the fault poisons the context for the rest of the process: later calls in it fail with the same
 // error, which is why this runs alone in its own process.
 // needs: gpu
+// sanitize: faults on purpose (memcheck reports the illegal address it is about)
 
 import { LaunchConfig, launch, ObjectCode, uint32 } from '@cumem/compute';
 import { CudaError } from '@cumem/core-types';
