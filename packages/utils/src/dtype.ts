@@ -85,7 +85,7 @@ export function dlpackToDType(code: number, bits: number, lanes: number): DType 
     if (t.code === code && t.bits === bits && t.lanes === lanes) return dtype;
   }
   throw new TypeError(
-    `DLPack dtype (code ${code}, bits ${bits}, lanes ${lanes}) has no matching cumem dtype`,
+    `DLPack dtype (code ${describeValue(code)}, bits ${describeValue(bits)}, lanes ${describeValue(lanes)}) has no matching cumem dtype`,
   );
 }
 
