@@ -168,6 +168,17 @@ export class Kernel {
     return fn;
   }
 
+  /**
+   * @internal The CUfunction on `ordinal` for a launch, whose caller made the device current in
+   * this kernel's driver (bindStreamDriver); refused once the ObjectCode is closed.
+   */
+  launchFunctionOn(ordinal: number): DriverHandle {
+    const fn = this.#functions[ordinal];
+    if (fn === undefined || fn === 0n) return this.functionOn(ordinal);
+    this.objectCode.checkOpenFor(ordinal);
+    return fn;
+  }
+
   private ordinalOf(device: unknown): number {
     const ordinal: unknown = Device.isInstance(device) ? device.ordinal : device;
     if (typeof ordinal !== 'number')

@@ -1,6 +1,6 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { type Buffer, bindStreamDriver, noteKernelUse, Stream } from '@cumem/memory';
+import { bindStreamDriver, Stream } from '@cumem/memory';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';
@@ -54,10 +54,9 @@ export function launch(
     );
   }
   const ordinal = streamOrdinal(stream);
-  const used: Buffer[] = [];
-  const packed = packArguments(kernel.name, kernel.layout(), args, stream, used);
-  const fn = kernel.functionOn(ordinal);
+  // Buffers passed are noted as used by a kernel while packed, before the driver call.
+  const packed = packArguments(kernel.name, kernel.layout(), args, stream);
+  const fn = kernel.launchFunctionOn(ordinal);
   checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
-  for (let index = 0; index < used.length; index++) noteKernelUse(used[index] as Buffer);
 }
