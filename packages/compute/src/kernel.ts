@@ -69,6 +69,9 @@ export class Kernel {
   /** Occupancy queries. */
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
+  /** @internal The config and CUfunction of the last launch found within the limits (launch.ts). */
+  passedConfig: object | null = null;
+  /** @internal */ passedFunction: DriverHandle = 0n;
   readonly #handle: DriverHandle;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];

@@ -57,6 +57,12 @@ export function launch(
   // Buffers passed are noted as used by a kernel while packed, before the driver call.
   const packed = packArguments(kernel.name, kernel.layout(), args, stream);
   const fn = kernel.launchFunctionOn(ordinal);
-  checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
+  // A repeat of the kernel's last launch within the limits (same config and CUfunction, which
+  // belongs to one device; both immutable) skips checkLaunchLimits' map lookups.
+  if (config !== kernel.passedConfig || fn !== kernel.passedFunction) {
+    checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
+    kernel.passedConfig = config;
+    kernel.passedFunction = fn;
+  }
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
 }
