@@ -176,7 +176,7 @@ export function launchKernelEx(
   for (let index = 0; index < count; index++) {
     writeAddress(u32, pointersAt / 4 + 2 * index, base + (argumentOffsets[index] as number));
   }
-  state.check(launch(block.address, fn, block.address + pointersAt, 0), 'cuLaunchKernelEx');
+  state.check(launch(block.address, handleArgument(fn), block.address + pointersAt, 0), 'cuLaunchKernelEx');
 }
 
 export function occupancyMaxActiveBlocksPerMultiprocessor(
