@@ -5,7 +5,7 @@
 // buffer of a kernel whose layout the driver reports is reused (the driver copies the
 // parameters when cuLaunchKernelEx returns).
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
-import { Buffer, bufferReachableOn, ownerMemoryBuffer, type Stream } from '@cumem/memory';
+import { Buffer, bufferReachableOn, noteKernelUse, ownerMemoryBuffer, type Stream } from '@cumem/memory';
 import { StridedMemoryView } from '@cumem/utils';
 import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
 
@@ -43,12 +43,33 @@ function heldBuffer(value: unknown): Buffer | null {
   return held instanceof Buffer ? held : null;
 }
 
-/** The memory (and its address) an argument passes, or null for a scalar. Checks it is usable. */
-function memoryOf(
+function mismatch(
+  kernelName: string,
+  index: number,
+  label: string,
+  size: number,
+  expected: number,
+): RangeError {
+  return new RangeError(
+    `argument ${index} (${label}, ${size} bytes) does not match ${kernelName}'s parameter ${index} of ${expected} bytes`,
+  );
+}
+
+/**
+ * The memory an argument passes, or undefined for no memory argument: writes its address at
+ * `offset` of `view` (when `view` is given) after checking it is usable, and notes its buffer's
+ * use by a kernel (before the launch: a launch that fails then leaves the buffer's free ordered
+ * after all work, which is safe). One pass, no objects made: this runs per argument per launch.
+ */
+function writeMemory(
+  view: DataView | null,
+  offset: number,
+  expected: number,
   value: unknown,
   index: number,
   stream: Stream,
-): { buffer: Buffer | null; address: bigint } | null {
+  kernelName: string,
+): boolean {
   let buffer: Buffer | null;
   let address: bigint;
   let what: string;
@@ -66,7 +87,7 @@ function memoryOf(
     what = 'StridedMemoryView';
   } else {
     buffer = heldBuffer(value);
-    if (buffer === null) return null;
+    if (buffer === null) return false;
     const claimed = (value as { address?: unknown }).address;
     if (typeof claimed !== 'bigint')
       throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
@@ -75,19 +96,24 @@ function memoryOf(
     address = claimed;
     what = 'CudaBuffer';
   }
-  if (buffer === null) return { buffer, address };
-  if (buffer.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
-  if (!buffer.isDeviceAccessible) {
-    throw new TypeError(
-      `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
-    );
+  if (buffer !== null) {
+    if (buffer.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
+    if (!buffer.isDeviceAccessible) {
+      throw new TypeError(
+        `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
+      );
+    }
+    if (!bufferReachableOn(stream, buffer, true)) {
+      throw new CudaStateError(
+        `argument ${index} is a ${what} on device ${buffer.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
+      );
+    }
   }
-  if (!bufferReachableOn(stream, buffer, true)) {
-    throw new CudaStateError(
-      `argument ${index} is a ${what} on device ${buffer.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
-    );
-  }
-  return { buffer, address };
+  if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'memory address', 8, expected);
+  if (view === null) return true;
+  view.setBigUint64(offset, address, true);
+  if (buffer !== null) noteKernelUse(buffer);
+  return true;
 }
 
 function refuse(value: unknown, index: number): never {
@@ -109,25 +135,13 @@ function refuse(value: unknown, index: number): never {
 function sizeOf(value: unknown, index: number, stream: Stream): number {
   if (isKernelScalar(value)) return scalarSize[value.kind];
   if (typeof value === 'bigint') return 8;
-  if (memoryOf(value, index, stream) === null) refuse(value, index);
+  if (!writeMemory(null, 0, -1, value, index, stream, '')) refuse(value, index);
   return 8;
-}
-
-function mismatch(
-  kernelName: string,
-  index: number,
-  label: string,
-  size: number,
-  expected: number,
-): RangeError {
-  return new RangeError(
-    `argument ${index} (${label}, ${size} bytes) does not match ${kernelName}'s parameter ${index} of ${expected} bytes`,
-  );
 }
 
 /**
  * Writes argument `index` at `offset` of `view`; `expected` is the parameter's size when the
- * driver reports it (else -1). Returns the buffer it passes, if any.
+ * driver reports it (else -1). A buffer it passes is noted as used by a kernel.
  */
 function writeArgument(
   view: DataView,
@@ -137,7 +151,7 @@ function writeArgument(
   index: number,
   stream: Stream,
   kernelName: string,
-): Buffer | null {
+): void {
   if (isKernelScalar(value)) {
     const size = scalarSize[value.kind];
     if (expected >= 0 && size !== expected) throw mismatch(kernelName, index, value.kind, size, expected);
@@ -165,7 +179,7 @@ function writeArgument(
         view.setUint8(offset, v === true ? 1 : 0);
         break;
     }
-    return null;
+    return;
   }
   if (typeof value === 'bigint') {
     if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'bigint', 8, expected);
@@ -173,13 +187,9 @@ function writeArgument(
       throw new RangeError(`argument ${index} (bigint) does not fit in 64 bits: ${value}n`);
     }
     view.setBigUint64(offset, BigInt.asUintN(64, value), true);
-    return null;
+    return;
   }
-  const memory = memoryOf(value, index, stream);
-  if (memory === null) refuse(value, index);
-  if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'memory address', 8, expected);
-  view.setBigUint64(offset, memory.address, true);
-  return memory.buffer;
+  if (!writeMemory(view, offset, expected, value, index, stream, kernelName)) refuse(value, index);
 }
 
 /** One launch's packed arguments. */
@@ -190,7 +200,8 @@ export interface PackedArguments {
 
 /**
  * Packs `args` for `kernelName` into `layout` (reused) or, when the driver does not report the
- * layout, a new buffer at the natural alignments; `used` receives the buffers passed.
+ * layout, a new buffer at the natural alignments (the layout is returned as it is when reused);
+ * the buffers passed are noted as used by a kernel.
  * @throws RangeError for a wrong number of arguments or an argument whose size is not its
  *   parameter's; TypeError for an argument of no kernel type (a plain number names the wrapper
  *   to use); CudaStateError for a closed or unreachable buffer. All before any driver call.
@@ -200,27 +211,17 @@ export function packArguments(
   layout: ArgumentLayout | null,
   args: readonly unknown[],
   stream: Stream,
-  used: Buffer[],
 ): PackedArguments {
   if (layout !== null) {
-    const { parameters, offsets, view } = layout;
+    const { parameters, view } = layout;
     if (args.length !== parameters.length) {
       throw new RangeError(`${kernelName} takes ${parameters.length} argument(s), got ${args.length}`);
     }
     for (let index = 0; index < args.length; index++) {
       const parameter = parameters[index] as KernelParameterInfo;
-      const buffer = writeArgument(
-        view,
-        parameter.offset,
-        parameter.size,
-        args[index],
-        index,
-        stream,
-        kernelName,
-      );
-      if (buffer !== null) used.push(buffer);
+      writeArgument(view, parameter.offset, parameter.size, args[index], index, stream, kernelName);
     }
-    return { bytes: layout.bytes, offsets };
+    return layout;
   }
   const offsets = new Uint32Array(args.length);
   let end = 0;
@@ -232,8 +233,7 @@ export function packArguments(
   const bytes = new Uint8Array(Math.max(end, 8));
   const view = new DataView(bytes.buffer);
   for (let index = 0; index < args.length; index++) {
-    const buffer = writeArgument(view, offsets[index] as number, -1, args[index], index, stream, kernelName);
-    if (buffer !== null) used.push(buffer);
+    writeArgument(view, offsets[index] as number, -1, args[index], index, stream, kernelName);
   }
   return { bytes, offsets };
 }

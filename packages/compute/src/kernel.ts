@@ -69,6 +69,9 @@ export class Kernel {
   /** Occupancy queries. */
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
+  /** @internal The config and CUfunction of the last launch found within the limits (launch.ts). */
+  passedConfig: object | null = null;
+  /** @internal */ passedFunction: DriverHandle = 0n;
   readonly #handle: DriverHandle;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
@@ -165,6 +168,17 @@ export class Kernel {
       fn = this.driver.kernelGetFunction(this.#handle);
       this.#functions[ordinal] = fn;
     }
+    return fn;
+  }
+
+  /**
+   * @internal The CUfunction on `ordinal` for a launch, whose caller made the device current in
+   * this kernel's driver (bindStreamDriver); refused once the ObjectCode is closed.
+   */
+  launchFunctionOn(ordinal: number): DriverHandle {
+    const fn = this.#functions[ordinal];
+    if (fn === undefined || fn === 0n) return this.functionOn(ordinal);
+    this.objectCode.checkOpenFor(ordinal);
     return fn;
   }
 

@@ -282,9 +282,15 @@ describeEachDriver(adapters, 'launch', (entry) => {
     expect(() => new LaunchConfig({ grid: [1, 1, 1, 1] as never, block: 1 })).toThrow(TypeError);
     expect(() => new LaunchConfig({ grid: '1' as never, block: 1 })).toThrow(TypeError);
     expect(() => new LaunchConfig({ grid: 3, block: 1, cluster: 2 })).toThrow(RangeError);
-    expect(() => launch(stream, new LaunchConfig({ grid: 1, block: 2048 }), fill, ...args)).toThrow(
-      /block.x 2048 is over/,
-    );
+    // A config found within the limits is cached per kernel: launches alternating with it are
+    // still checked in full.
+    const good = new LaunchConfig({ grid: 1, block: 16 });
+    const tooLarge = new LaunchConfig({ grid: 1, block: 2048 });
+    launch(stream, good, fill, ...args);
+    expect(() => launch(stream, tooLarge, fill, ...args)).toThrow(/block.x 2048 is over/);
+    launch(stream, good, fill, ...args);
+    expect(() => launch(stream, tooLarge, fill, ...args)).toThrow(/block.x 2048 is over/);
+    stream.sync();
     expect(() => launch(stream, new LaunchConfig({ grid: 1, block: [32, 32, 2] }), fill, ...args)).toThrow(
       RangeError,
     );
@@ -330,14 +336,19 @@ describeEachDriver(adapters, 'launch', (entry) => {
   it('refuses kernels of a closed ObjectCode', () => {
     const own = ObjectCode.fromPTX(referenceKernelsPTX);
     const kernel = own.getKernel('fill_f32');
+    const config = new LaunchConfig({ grid: 1, block: 16 });
+    const first = pool.allocate(64);
+    // A launch before the close caches the CUfunction and the config found within the limits:
+    // the same launch after it must still be refused.
+    launch(stream, config, kernel, first, float32(1), uint32(16));
+    stream.sync();
+    first.close();
     own.close();
     own.close();
     expect(own.isClosed).toBe(true);
     expect(() => own.getKernel('fill_f32')).toThrow(CudaStateError);
     const out = pool.allocate(64);
-    expect(() =>
-      launch(stream, new LaunchConfig({ grid: 1, block: 16 }), kernel, out, float32(1), uint32(16)),
-    ).toThrow(CudaStateError);
+    expect(() => launch(stream, config, kernel, out, float32(1), uint32(16))).toThrow(CudaStateError);
     out.close();
   });
 });

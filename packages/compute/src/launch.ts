@@ -1,6 +1,6 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { type Buffer, bindStreamDriver, noteKernelUse, Stream } from '@cumem/memory';
+import { bindStreamDriver, Stream } from '@cumem/memory';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';
@@ -54,10 +54,15 @@ export function launch(
     );
   }
   const ordinal = streamOrdinal(stream);
-  const used: Buffer[] = [];
-  const packed = packArguments(kernel.name, kernel.layout(), args, stream, used);
-  const fn = kernel.functionOn(ordinal);
-  checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
+  // Buffers passed are noted as used by a kernel while packed, before the driver call.
+  const packed = packArguments(kernel.name, kernel.layout(), args, stream);
+  const fn = kernel.launchFunctionOn(ordinal);
+  // A repeat of the kernel's last launch within the limits (same config and CUfunction, which
+  // belongs to one device; both immutable) skips checkLaunchLimits' map lookups.
+  if (config !== kernel.passedConfig || fn !== kernel.passedFunction) {
+    checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
+    kernel.passedConfig = config;
+    kernel.passedFunction = fn;
+  }
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
-  for (let index = 0; index < used.length; index++) noteKernelUse(used[index] as Buffer);
 }

@@ -26,8 +26,10 @@ interface LaunchBlock {
   readonly pointer: unknown;
   readonly address: number;
   readonly u32: Uint32Array;
-  readonly u64: BigUint64Array;
   readonly capacity: number;
+  /** The last parameter bytes' ArrayBuffer and its address (hostAddress without its WeakMap). */
+  lastBuffer: ArrayBufferLike | null;
+  lastBase: number;
 }
 const launchBlocks = new WeakMap<DriverState, LaunchBlock>();
 
@@ -38,15 +40,35 @@ function launchBlock(state: DriverState, parameters: number): LaunchBlock {
   const size = pointersAt + capacity * 8;
   const pointer = state.koffi.alloc('uint8_t', size);
   const buffer = state.koffi.view(pointer, size);
-  const block = {
+  const address = Number(state.koffi.address(pointer));
+  const block: LaunchBlock = {
     pointer,
-    address: Number(state.koffi.address(pointer)),
+    address,
     u32: new Uint32Array(buffer),
-    u64: new BigUint64Array(buffer),
     capacity,
+    lastBuffer: null,
+    lastBase: 0,
   };
+  // What no launch changes: config.attrs (the attribute after the config), its id and padding.
+  const u64 = new BigUint64Array(buffer);
+  u64[5] = BigInt(address + configBytes);
+  u64[6] = 0n;
+  block.u32[7] = 0;
+  block.u32[14] = clusterDimensionAttribute;
+  block.u32[15] = 0;
   launchBlocks.set(state, block);
   return block;
+}
+
+/** Writes `address` (a number or a bigint handle) as the 64-bit little-endian word at `u32[at]`. */
+function writeAddress(u32: Uint32Array, at: number, address: number | bigint): void {
+  if (typeof address === 'bigint') {
+    u32[at] = Number(BigInt.asUintN(32, address));
+    u32[at + 1] = Number(address >> 32n);
+    return;
+  }
+  u32[at] = address % 0x1_0000_0000;
+  u32[at + 1] = Math.floor(address / 0x1_0000_0000);
 }
 
 function bound<T>(fn: T | undefined, name: string): T {
@@ -124,23 +146,37 @@ export function launchKernelEx(
   const launch = bound(state.native.cuLaunchKernelEx, 'cuLaunchKernelEx');
   const count = argumentOffsets.length;
   const block = launchBlock(state, count);
-  const { u32, u64 } = block;
-  u32.set(config.grid, 0);
-  u32.set(config.block, 3);
+  // Plain stores, no BigInt made per launch: this is the launch hot path.
+  const u32 = block.u32;
+  const { grid, block: threads, cluster } = config;
+  u32[0] = grid[0];
+  u32[1] = grid[1];
+  u32[2] = grid[2];
+  u32[3] = threads[0];
+  u32[4] = threads[1];
+  u32[5] = threads[2];
   u32[6] = config.sharedMemBytes;
-  u32[7] = 0;
-  u64[4] = BigInt(handleArgument(stream));
-  u64[5] = BigInt(block.address + configBytes);
-  u64[6] = 0n;
-  u32[12] = config.cluster === null ? 0 : 1;
-  u32[14] = clusterDimensionAttribute;
-  u32[15] = 0;
-  u32.set(config.cluster ?? [1, 1, 1], 16);
-  const base = argumentBytes.byteLength === 0 ? 0 : hostAddress(argumentBytes);
-  for (let index = 0; index < count; index++) {
-    u64[pointersAt / 8 + index] = BigInt(base + (argumentOffsets[index] as number));
+  writeAddress(u32, 8, handleArgument(stream));
+  if (cluster === null) u32[12] = 0;
+  else {
+    u32[12] = 1;
+    u32[16] = cluster[0];
+    u32[17] = cluster[1];
+    u32[18] = cluster[2];
   }
-  state.check(launch(block.address, fn, block.address + pointersAt, 0), 'cuLaunchKernelEx');
+  let base = 0;
+  if (argumentBytes.byteLength !== 0) {
+    const buffer = argumentBytes.buffer;
+    if (buffer !== block.lastBuffer) {
+      block.lastBase = hostAddress(argumentBytes) - argumentBytes.byteOffset;
+      block.lastBuffer = buffer;
+    }
+    base = block.lastBase + argumentBytes.byteOffset;
+  }
+  for (let index = 0; index < count; index++) {
+    writeAddress(u32, pointersAt / 4 + 2 * index, base + (argumentOffsets[index] as number));
+  }
+  state.check(launch(block.address, handleArgument(fn), block.address + pointersAt, 0), 'cuLaunchKernelEx');
 }
 
 export function occupancyMaxActiveBlocksPerMultiprocessor(

@@ -108,29 +108,24 @@ Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
   return pair;
 }
 
-// launchKernelEx(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
-//                clusterX, clusterY, clusterZ (0: no cluster), argumentBytes, argumentOffsets, stream)
+// launchKernelEx(function, geometry, argumentBytes, argumentOffsets, stream): geometry is a
+// Uint32Array of 10 words (gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
+// clusterX, clusterY, clusterZ; cluster 0: none), read in one call rather than 10 numbers.
 Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_HAVE(cuLaunchKernelEx);
   CUMEM_ADDRESS(function, 0);
   uint32_t dims[10];
-  for (int index = 0; index < 10; index++) {
-    size_t value = 0;
-    if (!ReadSize(env, info[index + 1], &value, "dimension")) return Napi::Value();
-    if (value > 0xffffffffu) {
-      Napi::RangeError::New(env, "launchKernelEx: a dimension is over 2**32 - 1").ThrowAsJavaScriptException();
-      return Napi::Value();
-    }
-    dims[index] = static_cast<uint32_t>(value);
+  if (!ReadOpaqueRecord(env, info[1], dims, sizeof dims, "geometry", "launchKernelEx: geometry must be 10 32-bit words")) {
+    return Napi::Value();
   }
   void* bytes = nullptr;
   size_t byteLength = 0;
-  if (!ReadView(env, info[11], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
+  if (!ReadView(env, info[2], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
   void* offsetData = nullptr;
   size_t offsetBytes = 0;
-  if (!ReadView(env, info[12], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
-  CUMEM_ADDRESS(stream, 13);
+  if (!ReadView(env, info[3], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
+  CUMEM_ADDRESS(stream, 4);
   const size_t count = offsetBytes / sizeof(uint32_t);
   const uint32_t* offsets = static_cast<const uint32_t*>(offsetData);
   // One pointer per parameter into the packed bytes; none may point past them.

@@ -100,19 +100,13 @@ export interface NativeBinding extends Pick<Driver, ContractMembers>, NativeVirt
   driverVersion(): number;
   /** `[offset, size]`, or null past the last parameter. */
   funcGetParamInfo(fn: DriverHandle, index: number): [number, number] | null;
-  /** The launch with its geometry as numbers (cluster 0, 0, 0: none), so no object crosses into C++. */
+  /**
+   * The launch with its geometry as 10 words (grid x, y, z, block x, y, z, sharedMemBytes,
+   * cluster x, y, z; cluster 0, 0, 0: none), so no object and one value cross into C++.
+   */
   launchKernelEx(
     fn: DriverHandle,
-    gridX: number,
-    gridY: number,
-    gridZ: number,
-    blockX: number,
-    blockY: number,
-    blockZ: number,
-    sharedMemBytes: number,
-    clusterX: number,
-    clusterY: number,
-    clusterZ: number,
+    geometry: Uint32Array,
     argumentBytes: Uint8Array,
     argumentOffsets: Uint32Array,
     stream: DriverHandle,

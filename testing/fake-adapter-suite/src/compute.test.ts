@@ -69,6 +69,33 @@ describeOverFake('compute', (fake) => {
     driver.streamDestroy(stream);
   });
 
+  it('reads parameters where each launch puts them: views at an offset, new buffers, no stale cluster', () => {
+    // The adapters keep state between launches (the FFI launch block, the N-API geometry
+    // words): each launch must still pass its own arguments and attributes.
+    const driver = fake.driver();
+    driver.contextSetCurrent(driver.primaryContextRetain(0));
+    const fn = driver.kernelGetFunction(driver.libraryGetKernel(driver.libraryLoadData(ptx), 'fill_f32'));
+    const stream = driver.streamCreate(1, 0);
+    const offsets = Uint32Array.of(0, 8, 12);
+    const whole = new Uint8Array(64);
+    const view = new DataView(whole.buffer);
+    view.setBigUint64(0, 0x1111n, true);
+    view.setBigUint64(16, 0x2222n, true);
+    const clustered = { grid: [2, 1, 1], block: [32, 1, 1], sharedMemBytes: 0, cluster: [2, 1, 1] } as const;
+    const plain = { grid: [7, 1, 1], block: [32, 1, 1], sharedMemBytes: 0, cluster: null } as const;
+    driver.launchKernelEx(fn, clustered, whole.subarray(0, 16), offsets, stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x1111n, advice: 2, extra: 4_020_101 });
+    driver.launchKernelEx(fn, plain, whole.subarray(16, 32), offsets, stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x2222n, advice: 7, extra: -1 });
+    const other = new Uint8Array(16);
+    new DataView(other.buffer).setBigUint64(0, 0x3333n, true);
+    driver.launchKernelEx(fn, plain, other, offsets, stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x3333n });
+    driver.launchKernelEx(fn, plain, whole.subarray(0, 16), offsets, stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x1111n });
+    driver.streamDestroy(stream);
+  });
+
   it('turns the driver refusals into CudaErrors naming the entry point', () => {
     const driver = fake.driver();
     driver.contextSetCurrent(driver.primaryContextRetain(0));
