@@ -103,5 +103,6 @@ export {
 export { configureStaging, type StagingSettings, stagingSettings } from './staging-settings.js';
 export { defaultStream, Stream, type StreamOptions } from './stream.js';
 export type { StreamOrderOptions } from './stream-options.js';
+export type { VirtualBufferExport, VirtualIpcDescriptor } from './virtual-ipc.js';
 export type { VirtualMemoryAccess, VirtualMemoryResourceOptions } from './virtual-memory-options.js';
 export { type ModifyAllocationResult, VirtualMemoryResource } from './virtual-memory-resource.js';

@@ -22,6 +22,8 @@ export interface ReservedPiece {
 export class VirtualAllocation implements VirtualRange {
   /** Mapped bytes: the chunks' sizes added up (a multiple of the granularity). */
   mapped = 0;
+  /** True for chunks another process exported (importBuffer): never resized. */
+  imported = false;
   readonly chunks: VirtualChunk[] = [];
   /** Slices made of the buffer (Buffer.slice), to refuse a shrink below one that is open. */
   readonly slices: WeakRef<{ readonly handle: bigint; readonly size: number; readonly isClosed: boolean }>[] =

@@ -87,6 +87,29 @@ export function roundUp(value: number, granularity: number): number {
 }
 
 /**
+ * `size` rounded up to `granularity`, for an allocation of device `ordinal` (`deviceMemory` bytes).
+ * @throws TypeError / RangeError for a size that is not a positive safe integer or rounds up to
+ *   more than the device has.
+ */
+export function checkVirtualSize(
+  size: number,
+  name: string,
+  granularity: number,
+  ordinal: number,
+  deviceMemory: number,
+): number {
+  checkSize(size, name);
+  if (size === 0) throw new RangeError(`${name} must be at least 1 byte (VMM maps whole granules)`);
+  const aligned = roundUp(size, granularity);
+  if (aligned > deviceMemory) {
+    throw new RangeError(
+      `${name} ${size} rounds up to ${aligned} bytes, more than device ${ordinal} has (${deviceMemory})`,
+    );
+  }
+  return aligned;
+}
+
+/**
  * Checks `options` for device `ordinal` (the runtime's device count already checked it).
  * @throws TypeError / RangeError for a bad value; NotSupportedError for what the platform,
  *   driver or device cannot do.

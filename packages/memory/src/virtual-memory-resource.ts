@@ -1,17 +1,16 @@
 import {
   CudaStateError,
-  checkSize,
   type Device,
   describeValue,
   type MemAccessDescriptor,
   MemAccessFlags,
-  MemLocationType,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer } from './buffer.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
+import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { LiveAllocations } from './live-allocations.js';
 import { MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
@@ -29,24 +28,23 @@ import {
 } from './virtual-allocation.js';
 import { VirtualBuffer } from './virtual-buffer.js';
 import {
+  exportAllocation,
+  importAllocation,
+  type VirtualBufferExport,
+  type VirtualIpcDescriptor,
+  type VirtualIpcHost,
+} from './virtual-ipc.js';
+import {
   checkVirtualMemoryOptions,
-  roundUp,
+  checkVirtualSize,
   type VirtualMemoryResourceOptions,
   type VirtualMemorySettings,
 } from './virtual-memory-options.js';
+import { accessList, changeVirtualPeerAccess } from './virtual-peer-access.js';
 import { addVirtualRange, deleteVirtualRange } from './virtual-ranges.js';
-import { type ResizeHost, resizeAllocation } from './virtual-resize.js';
+import { type ModifyAllocationResult, type ResizeHost, resizeAllocation } from './virtual-resize.js';
 
-/** What {@link VirtualMemoryResource.modifyAllocation} did. */
-export interface ModifyAllocationResult {
-  /** The buffer now: the one passed in unless `moved`; then a new Buffer, and the old one is closed. */
-  readonly buffer: Buffer;
-  /**
-   * True when the reserved range could not grow in place: the physical chunks were mapped at a
-   * new address range (no bytes copied), and the old buffer and its slices are closed.
-   */
-  readonly moved: boolean;
-}
+export type { ModifyAllocationResult } from './virtual-resize.js';
 
 /**
  * Device memory through CUDA's virtual memory management, as cuda.core's
@@ -81,6 +79,8 @@ export class VirtualMemoryResource extends MemoryResource {
     waitForWork: (buffer) => this.#waitForWork(buffer),
     newBuffer: (base, size, stream) => allocatedBuffer(VirtualBuffer, this.runtime, base, size, this, stream),
   };
+  // What virtual-ipc.ts needs of this resource.
+  private readonly sharing: VirtualIpcHost;
 
   /**
    * @param device a Device or ordinal.
@@ -98,6 +98,9 @@ export class VirtualMemoryResource extends MemoryResource {
     this.settings = checkVirtualMemoryOptions(this.runtime, this.ordinal, options);
     this.peers = new Set(this.settings.peers);
     this.deviceMemory = this.runtime.driver.deviceTotalMem(this.ordinal);
+    const { driver, settings, access } = this.resizing;
+    const { ordinal, deviceMemory } = this;
+    this.sharing = { driver, settings, access, ordinal, deviceMemory, accessOf: this.#accessOf };
   }
 
   /** Bytes every size rounds up to (the granularity the options chose). */
@@ -175,17 +178,42 @@ export class VirtualMemoryResource extends MemoryResource {
     if (!(buffer instanceof Buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
     const aligned = this.#checkNewSize(newSize, 'newSize');
-    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
-    buffer.checkOpen();
-    const record =
-      buffer.memoryResource === this && buffer.parent === null ? this.records.get(buffer.handle) : undefined;
-    if (record === undefined) {
-      throw new TypeError(
-        'modifyAllocation takes a Buffer this VirtualMemoryResource allocated (not a slice, nor memory of another resource)',
-      );
-    }
+    const record = this.#recordOf(buffer, 'modifyAllocation');
+    if (record.imported)
+      throw new TypeError('modifyAllocation cannot resize a buffer another process exported');
     this.runtime.makeCurrent(this.ordinal);
     return resizeAllocation(this.resizing, buffer, record, newSize, aligned);
+  }
+
+  /**
+   * Shares `buffer` (an allocation of this resource, not a slice) with another process: one file
+   * descriptor per physical chunk (`cuMemExportToShareableHandle`) and the sizes; the other
+   * process opens it with {@link importBuffer}. Needs `handleType: 'posixFd'`.
+   * @throws NotSupportedError without it; TypeError / CudaStateError as {@link modifyAllocation};
+   *   CudaError from the driver (then no descriptor is left open).
+   */
+  exportBuffer(buffer: Buffer): VirtualBufferExport {
+    const record = this.#recordOf(buffer, 'exportBuffer');
+    this.runtime.makeCurrent(this.ordinal);
+    return exportAllocation(this.sharing, record);
+  }
+
+  /**
+   * Opens a buffer another process exported ({@link exportBuffer}) at a new address, with this
+   * resource's access; each chunk is checked with the driver (pinned memory of this device,
+   * POSIX-fd exportable). The handles stay the caller's. Not resizable; `close()` releases this
+   * process's imports (README "Sharing VMM buffers").
+   * @throws NotSupportedError without `handleType: 'posixFd'`; TypeError / RangeError for a bad
+   *   descriptor or handles, or a chunk that is not such memory; CudaStateError when closed;
+   *   CudaError from the driver (a descriptor that is no VMM chunk, or a chunk smaller than claimed).
+   */
+  importBuffer(descriptor: VirtualIpcDescriptor, handles: readonly IpcAllocationHandle[]): Buffer {
+    this.checkPeerAccessOpen(); // closed check + makeCurrent
+    const record = importAllocation(this.sharing, descriptor, handles);
+    this.records.set(record.base, record);
+    this.live.add(record.base, record.mapped);
+    addVirtualRange(this.runtime, record);
+    return allocatedBuffer(VirtualBuffer, this.runtime, record.base, record.size, this, undefined);
   }
 
   /**
@@ -222,23 +250,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** @internal */
   changePeerAccess(changes: readonly MemAccessDescriptor[]): void {
-    const peerFlags = this.settings.peerFlags;
-    const wanted = changes.map(({ location, flags }) => ({
-      location,
-      flags: flags === MemAccessFlags.None ? MemAccessFlags.None : peerFlags,
-    }));
-    const previous = changes.map(({ location }) => ({ location, flags: this.peerAccessOf(location.id) }));
-    const driver = this.runtime.driver;
-    Transaction.run((t) => {
-      for (const record of this.records.values()) {
-        driver.memSetAccess(record.base, record.mapped, wanted);
-        t.undo(() => driver.memSetAccess(record.base, record.mapped, previous));
-      }
-    });
-    for (const { location, flags } of wanted) {
-      if (flags === MemAccessFlags.None) this.peers.delete(location.id);
-      else this.peers.add(location.id);
-    }
+    changeVirtualPeerAccess(this.runtime.driver, this.records.values(), this.settings, this.peers, changes);
   }
 
   /** @internal */
@@ -291,26 +303,27 @@ export class VirtualMemoryResource extends MemoryResource {
   readonly #accessOf = (ordinal: number): number =>
     ordinal === this.ordinal ? this.settings.selfFlags : this.peerAccessOf(ordinal);
 
-  #checkNewSize(size: number, name: string): number {
-    checkSize(size, name);
-    if (size === 0) throw new RangeError(`${name} must be at least 1 byte (VMM maps whole granules)`);
-    const aligned = roundUp(size, this.settings.granularity);
-    if (aligned > this.deviceMemory) {
-      throw new RangeError(
-        `${name} ${size} rounds up to ${aligned} bytes, more than device ${this.ordinal} has (${this.deviceMemory})`,
+  // The record of `buffer`, an open buffer this resource allocated (not a slice).
+  #recordOf(buffer: Buffer, action: string): VirtualAllocation {
+    if (!(buffer instanceof Buffer))
+      throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
+    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    buffer.checkOpen();
+    const record =
+      buffer.memoryResource === this && buffer.parent === null ? this.records.get(buffer.handle) : undefined;
+    if (record === undefined)
+      throw new TypeError(
+        `${action} takes a Buffer of this VirtualMemoryResource (not a slice, nor memory of another resource)`,
       );
-    }
-    return aligned;
+    return record;
+  }
+
+  #checkNewSize(size: number, name: string): number {
+    return checkVirtualSize(size, name, this.settings.granularity, this.ordinal, this.deviceMemory);
   }
 
   #access(): MemAccessDescriptor[] {
-    const location = (id: number) => ({ type: MemLocationType.Device, id });
-    const descriptors: MemAccessDescriptor[] = [
-      { location: location(this.ordinal), flags: this.settings.selfFlags },
-    ];
-    for (const peer of this.peers)
-      descriptors.push({ location: location(peer), flags: this.settings.peerFlags });
-    return descriptors;
+    return accessList(this.ordinal, this.settings, this.peers);
   }
 
   /** A chunk of `size` bytes for offset `offset`: the limit, recovery and hooks as every resource's allocation. */
