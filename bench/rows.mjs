@@ -285,71 +285,7 @@ export const ROWS = [
     // Every pair, not only the slowest: each variant against the same variant of C.
     checks: both({ kind: 'minPairRatio', value: 0.97 }),
   },
-  // --- Pageable JS memory (issue 14): the driver's own copy from pageable memory is the C value.
-  {
-    id: 'pageable.htod256MiB',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'Buffer.copyFrom: 256 MiB pageable Uint8Array (already touched) to device, one shot (C: cuMemcpyHtoD from the same memory; variant staged: C pipelined through pinned chunks)',
-    checks: both({ kind: 'minRatio', value: 1.8 }),
-  },
-  {
-    id: 'pageable.dtohTouched256MiB',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'Buffer.copyTo: 256 MiB device to a pageable Uint8Array already touched (C: cuMemcpyDtoH into the same memory)',
-    checks: both({ kind: 'minRatio', value: 1.0 }),
-  },
-  {
-    id: 'pageable.dtohNew256MiB',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'Buffer.copyTo(new Uint8Array(256 MiB)): device to never-touched memory, allocation included (C: malloc + cuMemcpyDtoH)',
-    checks: both({ kind: 'minRatio', value: 2.0 }),
-  },
-  {
-    id: 'pageable.sizeSweep',
-    suite: 'pageable',
-    unit: '×',
-    description:
-      "Slowest ratio, over sizes 4 KiB to 1 GiB (x4) and both directions, of Buffer.copyFrom / copyTo to the same adapter's direct copy (memcpyHtoD / memcpyDtoH), each the median of repetitions that time both back to back in alternating order; variants: each size and direction",
-    notApplicable: {
-      c: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",
-      cudaCore: "n/a: compares cumem's choice of copy with its own adapter's direct copy at each size",
-    },
-    checks: both({ kind: 'min', value: 0.95 }),
-  },
-  {
-    id: 'registered.htod256MiB',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'Buffer.copyFrom: 256 MiB Uint8Array pinned in place with registerHostMemory, to device (C: cuMemHostRegister + cuMemcpyHtoD)',
-    checks: both({ kind: 'minRatio', value: 0.97 }),
-  },
-  {
-    id: 'registered.dtoh256MiB',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'Buffer.copyTo: 256 MiB device to a Uint8Array pinned with registerHostMemory (C: cuMemHostRegister + cuMemcpyDtoH)',
-    checks: both({ kind: 'minRatio', value: 0.97 }),
-  },
-  {
-    id: 'arrow.tableToDevicePageable',
-    suite: 'pageable',
-    unit: 'GB/s',
-    description:
-      'tableToDevice: 22.4M rows (int32 + float64 pageable columns, 268 MB) (C: cuMemcpyHtoD of the same bytes from pageable memory)',
-    notApplicable: {
-      cudaCore:
-        'n/a: pyarrow.cuda copies pageable buffers with the driver’s direct copy, as the C column does',
-    },
-    checks: both({ kind: 'minRatio', value: 1.8 }),
-  },
+  ...(await import('./rows-pageable.mjs')).pageableRows,
   ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
   ...(await import('./rows-compute.mjs')).computeRows,
   ...(await import('./rows-vmm.mjs')).vmmRows,

@@ -10,9 +10,10 @@
 // Adding a type: declare it here in the same form as the others — `typedef enum X_enum : int
 // {...} X;` (every CUDA enum is 4 bytes; a fixed type keeps any value the driver or JavaScript
 // passes representable), `typedef struct X_st {...} X_v1;` plus `typedef X_v1 X;` — with cuda.h's
-// names, field order and enumerator values; add size/offset static_asserts at the end of this
-// file. The check script finds new declarations by those forms, with no list to update. An
-// entry point's signature goes into cuda-entry-points.h.
+// names, field order and enumerator values; add size/offset static_asserts at the end of the
+// file that declares it. The check script finds new declarations by those forms, with no list to
+// update; it reads this file and the headers it includes at its end (cuda-types-compute.h,
+// cuda-types-vmm.h). An entry point's signature goes into cuda-entry-points.h.
 #pragma once
 
 #include <cstddef>
@@ -266,78 +267,6 @@ typedef struct CUDA_MEMCPY3D_st {
 } CUDA_MEMCPY3D_v2;
 typedef CUDA_MEMCPY3D_v2 CUDA_MEMCPY3D;
 
-// Modules, kernels and launches (binding-compute.cc).
-typedef struct CUlib_st* CUlibrary;
-typedef struct CUkern_st* CUkernel;
-typedef struct CUfunc_st* CUfunction;
-typedef enum CUjit_option_enum : int { CU_JIT_MAX_REGISTERS = 0 } CUjit_option;
-typedef enum CUlibraryOption_enum : int { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
-typedef enum CUfunction_attribute_enum : int {
-  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
-  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
-} CUfunction_attribute;
-typedef enum CUlaunchAttributeID_enum : int { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 } CUlaunchAttributeID;
-// cuda.h's union has a member per attribute; clusterDim is the one used, programmaticEvent
-// gives the union its 8-byte alignment (it holds a CUevent), as in cuda.h.
-typedef union CUlaunchAttributeValue_union {
-  char pad[64];
-  struct {
-    unsigned int x;
-    unsigned int y;
-    unsigned int z;
-  } clusterDim;
-  struct {
-    CUevent event;
-    int flags;
-    int triggerAtBlockStart;
-  } programmaticEvent;
-} CUlaunchAttributeValue;
-typedef struct CUlaunchAttribute_st {
-  CUlaunchAttributeID id;
-  char pad[4];
-  CUlaunchAttributeValue value;
-} CUlaunchAttribute;
-typedef struct CUlaunchConfig_st {
-  unsigned int gridDimX;
-  unsigned int gridDimY;
-  unsigned int gridDimZ;
-  unsigned int blockDimX;
-  unsigned int blockDimY;
-  unsigned int blockDimZ;
-  unsigned int sharedMemBytes;
-  CUstream hStream;
-  CUlaunchAttribute* attrs;
-  unsigned int numAttrs;
-} CUlaunchConfig;
-typedef size_t (*CUoccupancyB2DSize)(int blockSize);
-// Virtual memory management (cuda.h 13.0): a physical chunk's handle, its properties, and
-// the granularity query's option.
-typedef unsigned long long CUmemGenericAllocationHandle_v1;
-typedef CUmemGenericAllocationHandle_v1 CUmemGenericAllocationHandle;
-
-typedef enum CUmemAllocationGranularity_flags_enum : int {
-  CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
-  CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1,
-} CUmemAllocationGranularity_flags;
-
-// cuda.h declares allocFlags' struct anonymously, inside CUmemAllocationProp; named here so the
-// check script (which reads flat struct bodies) compares the enclosing struct's offsets.
-struct CumemAllocationFlags {
-  unsigned char compressionType;
-  unsigned char gpuDirectRDMACapable;
-  unsigned short usage;
-  unsigned char reserved[4];
-};
-
-typedef struct CUmemAllocationProp_st {
-  CUmemAllocationType type;
-  CUmemAllocationHandleType requestedHandleTypes;
-  CUmemLocation location;
-  void* win32HandleMetaData;
-  CumemAllocationFlags allocFlags;
-} CUmemAllocationProp_v1;
-typedef CUmemAllocationProp_v1 CUmemAllocationProp;
-
 // The layouts on LP64 (the only data model the addon is built for), from the CUDA ABI.
 static_assert(sizeof(void*) == 8 && sizeof(size_t) == 8, "@cumem/driver-napi is built for 64-bit Linux only");
 static_assert(sizeof(CUresult) == 4 && sizeof(CUmemLocationType) == 4, "CUDA enums are 4 bytes");
@@ -362,17 +291,7 @@ static_assert(sizeof(CUDA_MEMCPY3D) == 200 && offsetof(CUDA_MEMCPY3D, srcMemoryT
                   offsetof(CUDA_MEMCPY3D, srcPitch) == 72 && offsetof(CUDA_MEMCPY3D, dstXInBytes) == 88 &&
                   offsetof(CUDA_MEMCPY3D, dstMemoryType) == 120 && offsetof(CUDA_MEMCPY3D, WidthInBytes) == 176,
               "CUDA_MEMCPY3D");
-static_assert(sizeof(CUlaunchAttributeValue) == 64 && alignof(CUlaunchAttributeValue) == 8 &&
-                  sizeof(CUlaunchAttribute) == 72 && offsetof(CUlaunchAttribute, value) == 8,
-              "CUlaunchAttribute");
-static_assert(sizeof(CUlaunchConfig) == 56 && offsetof(CUlaunchConfig, hStream) == 32 &&
-                  offsetof(CUlaunchConfig, attrs) == 40 && offsetof(CUlaunchConfig, numAttrs) == 48,
-              "CUlaunchConfig");
-static_assert(sizeof(CUmemGenericAllocationHandle) == 8, "CUmemGenericAllocationHandle");
-static_assert(sizeof(CUmemAllocationProp) == 32 && offsetof(CUmemAllocationProp, requestedHandleTypes) == 4 &&
-                  offsetof(CUmemAllocationProp, location) == 8 &&
-                  offsetof(CUmemAllocationProp, win32HandleMetaData) == 16 &&
-                  offsetof(CUmemAllocationProp, allocFlags) == 24 &&
-                  offsetof(CUmemAllocationProp, allocFlags.gpuDirectRDMACapable) == 25 &&
-                  offsetof(CUmemAllocationProp, allocFlags.usage) == 26,
-              "CUmemAllocationProp");
+
+// The declarations of one area each, after the common ones they use.
+#include "cuda-types-compute.h"
+#include "cuda-types-vmm.h"

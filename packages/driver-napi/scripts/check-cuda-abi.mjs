@@ -21,7 +21,12 @@ const native = fileURLToPath(new URL('../native/', import.meta.url));
 /** The C++ source of the comparison: our declarations in namespace `ours`, cuda.h's global. */
 export function comparisonSource() {
   const withoutComments = (file) => readFileSync(join(native, file), 'utf8').replace(/\/\/.*$/gm, '');
-  const types = withoutComments('cuda-types.h');
+  // cuda-types.h and the per-area headers it includes (`#include "cuda-types-*.h"`).
+  const main = withoutComments('cuda-types.h');
+  const parts = [...main.matchAll(/^#include "(cuda-types-[\w-]+\.h)"$/gm)].map(([, file]) =>
+    withoutComments(file),
+  );
+  const types = [main, ...parts].join('\n');
   const entryPoints = withoutComments('cuda-entry-points.h');
   const checks = [];
   const same = (condition, what) => checks.push(`static_assert(${condition}, ${JSON.stringify(what)});`);

@@ -2,7 +2,7 @@
 // Copies go to @cumem/memory's per-device default stream and return when done (pyarrow's
 // copies are synchronous too).
 
-import { CudaStateError, checkOptions, describeValue, NotSupportedError } from '@cumem/core-types';
+import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
 import {
   type ByteArrayInterface,
   bufferBrand,
@@ -15,7 +15,8 @@ import {
 } from '@cumem/memory';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
-import { ContextMemoryResource } from './context-memory-resource.js';
+import type { CudaBufferInit } from './cuda-buffer-init.js';
+import { exportWholeAllocation } from './cuda-buffer-ipc.js';
 import type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { checkHostDestination, newHostDestination } from './host-destination.js';
@@ -38,23 +39,6 @@ export const cudaBufferBrand: ObjectBrand<CudaBuffer> = new ObjectBrand<CudaBuff
   (value) => isCudaBufferObject(value),
 );
 let viewOf: (parent: CudaBuffer, offset: number, length: number) => CudaBuffer;
-
-/** How a CudaBuffer came to be; internal to the package. */
-export interface CudaBufferInit {
-  readonly context: Context;
-  readonly address: bigint;
-  readonly size: number;
-  readonly parent: CudaBuffer | null;
-  /**
-   * The @cumem/memory Buffer this CudaBuffer is: the allocation itself for the buffer that owns
-   * memory, else a derived Buffer (of the parent's, or of foreign memory following `base`).
-   * Closing it is closing this CudaBuffer; it is closed when what it derives from is.
-   */
-  readonly memory: MemoryBuffer;
-  /** An object kept alive as long as this buffer (foreign memory's owner). */
-  readonly base: unknown;
-  readonly mutable: boolean;
-}
 
 /** Device memory, with pyarrow.cuda's copy, slice and IPC rules. Create it from a {@link Context}. */
 export class CudaBuffer {
@@ -269,24 +253,7 @@ export class CudaBuffer {
     if (this.size === 0) return makeIpcMemHandle(0, new Uint8Array(0));
     let root: CudaBuffer = this;
     while (root.#init.parent !== null) root = root.#init.parent;
-    if (!(root.#init.memory.memoryResource instanceof ContextMemoryResource)) {
-      throw new TypeError(
-        'only memory allocated by Context.deviceBuffer/bufferFromData can be exported with exportForIpc (for pool memory use @cumem/memory IPC)',
-      );
-    }
-    if (this.address !== root.address) {
-      throw new TypeError(
-        'cuIpcGetMemHandle exports whole allocations: export the parent buffer, not a slice at an offset',
-      );
-    }
-    const state = contextState(this.context);
-    if (!state.driver.capabilities.interprocess) {
-      throw new NotSupportedError(
-        `the ${state.driver.name} driver has no CUDA IPC (capabilities.interprocess is false)`,
-      );
-    }
-    enterContext(state);
-    return makeIpcMemHandle(this.size, state.driver.ipcGetMemHandle(this.address));
+    return exportWholeAllocation(this, root, root.#init.memory.memoryResource);
   }
 
   /**

@@ -1,6 +1,7 @@
 // What a buffer is: its memory, its owner chain, whether it is closed, and how the memory can
 // be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
-import { CudaError, CudaStateError, MemoryType, PointerAttribute } from '@cumem/core-types';
+import { CudaStateError } from '@cumem/core-types';
+import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
 import type { ReleaseRecord } from './buffer-release.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
@@ -10,30 +11,9 @@ import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import { ObjectBrand } from './object-brand.js';
 import type { Release } from './object-finalizer.js';
+import { type PointerInfo, queryPointer } from './pointer-info.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';
-
-/** How external memory (no resource) is accessible, asked of the driver once. */
-interface PointerInfo {
-  readonly deviceId: number;
-  readonly isDeviceAccessible: boolean;
-  readonly isHostAccessible: boolean;
-  readonly isManaged: boolean;
-}
-
-/** @internal The buffer frees its memory through its resource. */
-export const owns = 1;
-/** @internal `close()` ran. */
-export const closedFlag = 2;
-/** @internal The buffer is registered with the finalizer. */
-export const registered = 4;
-/** @internal fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is. */
-export const followsOwner = 8;
-/**
- * @internal The private construction token: only buffer.ts (allocatedBuffer, fromHandle, slice)
- * holds it, so no caller can build a Buffer around memory it does not own.
- */
-export const bufferToken: unique symbol = Symbol('cumem.buffer');
 
 /**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
@@ -61,19 +41,6 @@ let writeByteSize: (buffer: BufferBase, size: number) => void;
 export function setResizedByteSize(buffer: BufferBase, size: number): void {
   writeByteSize(buffer, size);
 }
-
-/** @internal What the private constructor of Buffer and ManagedBuffer takes. */
-export type BufferParts = [
-  token: symbol,
-  runtime: DriverRuntime,
-  handle: bigint,
-  size: number,
-  resource: MemoryResource | null,
-  owner: unknown,
-  stream: Stream | undefined,
-  flags: number,
-  parent: BufferBase | null,
-];
 
 /** The state and accessors every {@link Buffer} has; not constructible on its own. */
 export abstract class BufferBase {
@@ -353,25 +320,4 @@ function bufferOfOwnerObject(owner: unknown): BufferBase | null {
   if (bufferBrand.has(owner)) return owner;
   const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
   return bufferBrand.has(held) ? held : null;
-}
-
-function queryPointer(runtime: DriverRuntime, pointer: bigint): PointerInfo {
-  const driver = runtime.driver;
-  let memoryType: number;
-  try {
-    memoryType = driver.pointerGetAttribute(pointer, PointerAttribute.MemoryType);
-  } catch (error) {
-    // The driver answers CUDA_ERROR_INVALID_VALUE for memory it never saw: ordinary pageable
-    // host memory, which only the CPU can touch (cuda.core reads it the same way).
-    if (CudaError.isInstance(error) && error.codeName === 'CUDA_ERROR_INVALID_VALUE') {
-      return { deviceId: -1, isDeviceAccessible: false, isHostAccessible: true, isManaged: false };
-    }
-    throw error;
-  }
-  const isManaged = driver.pointerGetAttribute(pointer, PointerAttribute.IsManaged) !== 0;
-  if (memoryType === MemoryType.Host && !isManaged) {
-    return { deviceId: -1, isDeviceAccessible: true, isHostAccessible: true, isManaged: false };
-  }
-  const deviceId = driver.pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
-  return { deviceId, isDeviceAccessible: true, isHostAccessible: isManaged, isManaged };
 }

@@ -1,17 +1,10 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
 // and accessors) is BufferBase, in buffer-base.ts.
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
-import {
-  BufferBase,
-  type BufferParts,
-  bufferBrand,
-  bufferToken,
-  closedFlag,
-  followedOwner,
-  owns,
-  registered,
-} from './buffer-base.js';
+import { BufferBase, bufferBrand, followedOwner } from './buffer-base.js';
 import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
+import type { FromHandleOptions } from './buffer-options.js';
+import { type BufferClass, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
 import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
@@ -26,21 +19,6 @@ import type { Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
 export { ownerMemoryBuffer } from './buffer-base.js';
-
-/** Options for {@link Buffer.fromHandle}. */
-export interface FromHandleOptions {
-  /** The resource that owns the memory: `close()` (or GC) calls its `deallocate`. */
-  readonly mr?: MemoryResource;
-  /**
-   * An object kept alive as long as the buffer, which owns the memory instead. When it is a
-   * Buffer, or any object with a boolean `isClosed`, the new buffer is closed (and refuses all
-   * work) once the owner is; host views taken through it belong to the owner's memory.
-   */
-  readonly owner?: unknown;
-}
-
-/** @internal The constructor signature shared by Buffer and ManagedBuffer. */
-export type BufferClass<B extends Buffer> = new (...parts: BufferParts) => B;
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's

@@ -16,9 +16,10 @@ export {
   type TrackedAllocation,
   trackAllocations,
 } from './allocation-tracker.js';
-export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer.js';
+export { Buffer, ownerMemoryBuffer } from './buffer.js';
 // The one test of a real Buffer (and the brand the packages above give their own classes).
 export { bufferBrand } from './buffer-base.js';
+export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';

@@ -1,4 +1,4 @@
-import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
+import { CudaStateError, describeValue } from '@cumem/core-types';
 import type {
   Buffer,
   DLPackCapsule,
@@ -6,7 +6,7 @@ import type {
   StreamOrderOptions,
   ToDLPackOptions,
 } from '@cumem/memory';
-import { bufferBrand, currentDriver, ObjectBrand } from '@cumem/memory';
+import { ObjectBrand } from '@cumem/memory';
 import type { CopySide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
@@ -21,10 +21,11 @@ import {
   producerDLPack,
 } from './dlpack-import.js';
 import { exportView } from './dlpack-view-export.js';
-import { checkDType, DTYPE_ITEMSIZE, type DType, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
+import { checkDType, type DType, defaultDTypeFor } from './dtype.js';
 import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
+import { bufferViewState, checkViewState, hostViewState } from './strided-view-state.js';
 import {
   eventHandleOption,
   makeTensorDescriptor,
@@ -74,16 +75,7 @@ export class StridedMemoryView {
         'StridedMemoryView has no public constructor: use StridedMemoryView.fromBuffer / fromHost / from',
       );
     }
-    if (DTYPE_ITEMSIZE[state.dtype] !== state.layout.itemsize) {
-      throw new TypeError(
-        `dtype ${state.dtype} has ${DTYPE_ITEMSIZE[state.dtype]}-byte elements, the layout ${state.layout.itemsize}`,
-      );
-    }
-    if (state.capacity !== undefined && state.layout.requiredSizeInBytes() > state.capacity) {
-      throw new RangeError(
-        `the layout needs ${state.layout.requiredSizeInBytes()} bytes, the memory has ${state.capacity}`,
-      );
-    }
+    checkViewState(state);
     this.#state = state;
     this.layout = state.layout;
     this.dtype = state.dtype;
@@ -103,24 +95,7 @@ export class StridedMemoryView {
    *   CudaStateError for a closed buffer.
    */
   static fromBuffer(buffer: Buffer, layout: StridedLayout, options?: FromBufferOptions): StridedMemoryView {
-    bufferBrand.check(buffer, 'buffer');
-    if (!StridedLayout.isInstance(layout))
-      throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
-    const { dtype, isReadonly = false } = checkOptions(options);
-    checkBoolean(isReadonly, 'isReadonly');
-    if (buffer.isClosed) throw CudaStateError.closed('Buffer');
-    return new StridedMemoryView(stateToken, {
-      layout,
-      dtype: dtype === undefined ? defaultDTypeFor(layout.itemsize) : checkDType(dtype),
-      readonly: isReadonly,
-      deviceId: buffer.deviceId,
-      isDeviceAccessible: buffer.isDeviceAccessible,
-      exportingObject: buffer,
-      base: buffer.handle,
-      hostBytes: undefined,
-      capacity: buffer.size,
-      buffer,
-    });
+    return new StridedMemoryView(stateToken, bufferViewState(buffer, layout, options));
   }
 
   /**
@@ -131,23 +106,7 @@ export class StridedMemoryView {
    * @throws TypeError for a DataView or non-TypedArray; RangeError when shape/strides reach past the array.
    */
   static fromHost(array: ArrayBufferView, options?: FromHostOptions): StridedMemoryView {
-    const dtype = dtypeOfTypedArray(array);
-    const itemsize = DTYPE_ITEMSIZE[dtype];
-    const { shape, strides = null } = checkOptions(options);
-    const length = array.byteLength / itemsize;
-    const layout = new StridedLayout(shape ?? [length], strides, itemsize);
-    return new StridedMemoryView(stateToken, {
-      layout,
-      dtype,
-      readonly: false,
-      deviceId: -1,
-      isDeviceAccessible: false,
-      exportingObject: array,
-      base: currentDriver().addressOf(array),
-      hostBytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-      capacity: array.byteLength,
-      buffer: undefined,
-    });
+    return new StridedMemoryView(stateToken, hostViewState(array, options));
   }
 
   /**

@@ -24,31 +24,10 @@ import { JsMemoryAddresses } from './js-memory.js';
 import { ManagedState, managedPageSize, type StoredLocation } from './managed-state.js';
 import { accessKey, PoolState } from './pool-state.js';
 import { referenceFacts } from './reference-capabilities.js';
-
-/** A stream of the reference driver. Work runs when enqueued, so a stream is always idle. */
-export interface StreamRecord {
-  readonly context: bigint;
-  readonly flags: number;
-  readonly priority: number;
-}
-
-/** An event of the reference driver. */
-export interface EventRecord {
-  readonly context: bigint;
-  readonly flags: number;
-  /** `performance.now()` at the last record, in milliseconds. */
-  recordedAt: number | undefined;
-}
+import type { EventRecord, ReferenceSettings, StreamRecord } from './reference-records.js';
 
 /** `CU_STREAM_LEGACY` and `CU_STREAM_PER_THREAD`: handles of the current context's default streams. */
 const defaultStreams = new Set([0n, 1n, 2n]);
-
-/** The fixed settings a reference driver is made with. */
-export interface ReferenceSettings {
-  readonly deviceCount: number;
-  readonly totalMemory: number;
-  readonly legacy: boolean;
-}
 
 /** Everything a reference driver holds, and the checks its entry points share. */
 export class ReferenceState {

@@ -1,0 +1,68 @@
+// What a StridedMemoryView is made from (its ViewState) for each kind of memory, and the checks
+// every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
+import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
+import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
+import { checkDType, DTYPE_ITEMSIZE, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
+import { StridedLayout } from './strided-layout.js';
+import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
+
+/** @internal The state of StridedMemoryView.fromBuffer's view, its arguments checked. */
+export function bufferViewState(
+  buffer: Buffer,
+  layout: StridedLayout,
+  options?: FromBufferOptions,
+): ViewState {
+  bufferBrand.check(buffer, 'buffer');
+  if (!StridedLayout.isInstance(layout))
+    throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
+  const { dtype, isReadonly = false } = checkOptions(options);
+  checkBoolean(isReadonly, 'isReadonly');
+  if (buffer.isClosed) throw CudaStateError.closed('Buffer');
+  return {
+    layout,
+    dtype: dtype === undefined ? defaultDTypeFor(layout.itemsize) : checkDType(dtype),
+    readonly: isReadonly,
+    deviceId: buffer.deviceId,
+    isDeviceAccessible: buffer.isDeviceAccessible,
+    exportingObject: buffer,
+    base: buffer.handle,
+    hostBytes: undefined,
+    capacity: buffer.size,
+    buffer,
+  };
+}
+
+/** @internal The state of StridedMemoryView.fromHost's view. */
+export function hostViewState(array: ArrayBufferView, options?: FromHostOptions): ViewState {
+  const dtype = dtypeOfTypedArray(array);
+  const itemsize = DTYPE_ITEMSIZE[dtype];
+  const { shape, strides = null } = checkOptions(options);
+  const length = array.byteLength / itemsize;
+  const layout = new StridedLayout(shape ?? [length], strides, itemsize);
+  return {
+    layout,
+    dtype,
+    readonly: false,
+    deviceId: -1,
+    isDeviceAccessible: false,
+    exportingObject: array,
+    base: currentDriver().addressOf(array),
+    hostBytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
+    capacity: array.byteLength,
+    buffer: undefined,
+  };
+}
+
+/** @internal Refuses a state whose dtype and layout disagree, or whose layout needs more memory than there is. */
+export function checkViewState(state: ViewState): void {
+  if (DTYPE_ITEMSIZE[state.dtype] !== state.layout.itemsize) {
+    throw new TypeError(
+      `dtype ${state.dtype} has ${DTYPE_ITEMSIZE[state.dtype]}-byte elements, the layout ${state.layout.itemsize}`,
+    );
+  }
+  if (state.capacity !== undefined && state.layout.requiredSizeInBytes() > state.capacity) {
+    throw new RangeError(
+      `the layout needs ${state.layout.requiredSizeInBytes()} bytes, the memory has ${state.capacity}`,
+    );
+  }
+}
