@@ -33,8 +33,10 @@ describe("pollUntilDone (the FFI adapter's non-blocking waits)", () => {
 
   it('keeps polling past the spin phase on timers, resolves at the first query that says done, and settles once', async () => {
     let settled = 0;
-    const { query, calls } = scriptedQuery(30, 0);
+    // Timed from before the query's own clock starts: a pause between the two (a loaded
+    // machine, a collection) must not make the wait look shorter than the query's 30 ms.
     const started = performance.now();
+    const { query, calls } = scriptedQuery(30, 0);
     await pollUntilDone(
       query,
       () => new Error('no'),
