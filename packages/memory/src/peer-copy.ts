@@ -10,6 +10,9 @@
 import {
   CudaError,
   CudaStateError,
+  checkAddress,
+  checkBoolean,
+  checkInteger,
   MemAccessFlags,
   MemLocationType,
   PointerHandleAttribute,
@@ -202,7 +205,13 @@ export function copyBetweenDevices(
  */
 export function reachableOn(stream: Stream, pointer: bigint, device: number, write: boolean): boolean {
   checkStreamArgument(stream);
-  return reaches(stream.runtime, stream.ordinal, pointer, device, write);
+  return reaches(
+    stream.runtime,
+    stream.ordinal,
+    checkAddress(pointer, 'pointer'),
+    checkInteger(device, 'device'),
+    checkBoolean(write, 'write'),
+  );
 }
 
 // The pool of each allocation (keyed by its root buffer: slices share it), asked of the driver
