@@ -17,6 +17,7 @@ import {
   NotSupportedError,
   VirtualMemoryDeviceAttribute,
 } from '@cumem/core-types';
+import type { Buffer } from './buffer.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { checkPeerDevices } from './peer-access-view.js';
 
@@ -215,4 +216,15 @@ export function checkVirtualMemoryOptions(
     peerFlags,
     peers,
   };
+}
+
+/** What `VirtualMemoryResource.modifyAllocation` did. */
+export interface ModifyAllocationResult {
+  /** The buffer now: the one passed in unless `moved`; then a new Buffer, and the old one is closed. */
+  readonly buffer: Buffer;
+  /**
+   * True when the reserved range could not grow in place: the physical chunks were mapped at a
+   * new address range (no bytes copied), and the old buffer and its slices are closed.
+   */
+  readonly moved: boolean;
 }

@@ -37,14 +37,15 @@ import {
 import {
   checkVirtualMemoryOptions,
   checkVirtualSize,
+  type ModifyAllocationResult,
   type VirtualMemoryResourceOptions,
   type VirtualMemorySettings,
 } from './virtual-memory-options.js';
 import { accessList, changeVirtualPeerAccess } from './virtual-peer-access.js';
 import { addVirtualRange, deleteVirtualRange } from './virtual-ranges.js';
-import { type ModifyAllocationResult, type ResizeHost, resizeAllocation } from './virtual-resize.js';
+import { type ResizeHost, resizeAllocation } from './virtual-resize.js';
 
-export type { ModifyAllocationResult } from './virtual-resize.js';
+export type { ModifyAllocationResult } from './virtual-memory-options.js';
 
 /**
  * Device memory through CUDA's virtual memory management, as cuda.core's

@@ -16,18 +16,7 @@ import {
   type VirtualAllocation,
   type VirtualChunk,
 } from './virtual-allocation.js';
-import type { VirtualMemorySettings } from './virtual-memory-options.js';
-
-/** What `VirtualMemoryResource.modifyAllocation` did. */
-export interface ModifyAllocationResult {
-  /** The buffer now: the one passed in unless `moved`; then a new Buffer, and the old one is closed. */
-  readonly buffer: Buffer;
-  /**
-   * True when the reserved range could not grow in place: the physical chunks were mapped at a
-   * new address range (no bytes copied), and the old buffer and its slices are closed.
-   */
-  readonly moved: boolean;
-}
+import type { ModifyAllocationResult, VirtualMemorySettings } from './virtual-memory-options.js';
 
 /** What the resize steps need of their resource (not exported from the package). */
 export interface ResizeHost {
