@@ -156,7 +156,7 @@ export function tableFromDevice(
 ): Table {
   const { output = 'pinned' } = checkOptions(options);
   if (!hostBufferBrand.has(output) && output !== 'pinned' && output !== 'pageable') {
-    throw new TypeError(`output must be 'pinned', 'pageable' or a HostBuffer, got ${String(output)}`);
+    throw new TypeError(`output must be 'pinned', 'pageable' or a HostBuffer, got ${describeValue(output)}`);
   }
   let device: CudaBuffer;
   if (source instanceof DeviceTable) device = source.buffer;

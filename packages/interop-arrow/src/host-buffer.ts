@@ -5,7 +5,7 @@
 // the views (they read as length 0) or, on the FFI adapter, which cannot detach, returns the
 // memory only once they were garbage-collected (@cumem/memory's safety contract).
 
-import { CudaStateError, checkOptions, checkSize, Device } from '@cumem/core-types';
+import { CudaStateError, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
 import {
   currentDriver,
   LegacyPinnedMemoryResource,
@@ -180,7 +180,7 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
   const { device = 0, allocator = 'legacy' } = checkOptions(options);
   const target = toDevice(device);
   if (allocator !== 'legacy' && allocator !== 'pool') {
-    throw new TypeError(`allocator must be 'legacy' or 'pool', got ${String(allocator)}`);
+    throw new TypeError(`allocator must be 'legacy' or 'pool', got ${describeValue(allocator)}`);
   }
   const HostBufferClass = HostBuffer as unknown as new (
     token: symbol,

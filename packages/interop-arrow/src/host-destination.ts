@@ -2,6 +2,7 @@
 // destination, so it can make it page-locked. A device-to-host copy into never-touched pageable
 // memory is dominated by first-touch page faults (1.6 GB/s for C on an H200); a HostBuffer from
 // the pinned pool is already faulted in and takes the copy at page-locked speed.
+import { describeValue } from '@cumem/core-types';
 import { newHostBuffer } from './host-buffer.js';
 
 /** What copyToHost allocates without `buf`: `'pinned'` or `'pageable'` (default: by size). */
@@ -23,7 +24,7 @@ export const PINNED_OUTPUT_MIN_BYTES = 1 << 20;
 export function checkHostDestination(output: unknown): HostDestination | undefined {
   if (output === undefined) return undefined;
   if (output !== 'pinned' && output !== 'pageable')
-    throw new TypeError(`output must be 'pinned' or 'pageable', got ${String(output)}`);
+    throw new TypeError(`output must be 'pinned' or 'pageable', got ${describeValue(output)}`);
   return output;
 }
 

@@ -151,3 +151,15 @@ describe('seek rules', () => {
     expect(() => resolveSeek(0.5, 0, 0, 1000)).toThrow(RangeError);
   });
 });
+
+describe('messages about hostile values', () => {
+  // A fuzz find: an object whose toString is not callable made String() throw an untyped error.
+  it('describes values that cannot be turned into a string', () => {
+    const hostile = { toString: '' };
+    expect(() => resolveSeek(0, hostile, 0, 10)).toThrow(TypeError);
+    expect(() => resolveSeek(0, Object.create(null), 0, 10)).toThrow(
+      /whence must be 0, 1 or 2, got an object/,
+    );
+    expect(() => resolveSeek(0, Symbol('s'), 0, 10)).toThrow(TypeError);
+  });
+});

@@ -3,7 +3,7 @@
 // driver call. pyarrow raises ValueError; here a wrong kind of value is a TypeError and a
 // value out of range a RangeError, as everywhere in cumem.
 
-import { checkSize } from '@cumem/core-types';
+import { checkSize, describeValue } from '@cumem/core-types';
 
 /**
  * A position inside a buffer of `size` bytes: an integer in [0, size].
@@ -140,7 +140,8 @@ export function resolveDataRange(
  */
 export function resolveSeek(offset: unknown, whence: unknown, current: number, size: number): number {
   if (whence !== 0 && whence !== 1 && whence !== 2) {
-    if (typeof whence !== 'number') throw new TypeError(`whence must be 0, 1 or 2, got ${String(whence)}`);
+    if (typeof whence !== 'number')
+      throw new TypeError(`whence must be 0, 1 or 2, got ${describeValue(whence)}`);
     throw new RangeError(`whence must be 0 (start), 1 (current) or 2 (end), got ${whence}`);
   }
   if (typeof offset !== 'number')

@@ -7,7 +7,7 @@
 // (newHostArray columns, a HostBuffer's `bytes`, a table read back with tableFromDevice) are copied straight
 // from where they are, with no staging at all.
 
-import { checkOptions, EventFlags } from '@cumem/core-types';
+import { checkOptions, describeValue, EventFlags } from '@cumem/core-types';
 import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory';
 import { type ContextState, contextState, enterContext, finishOn } from './context-internals.js';
 import type { CudaBuffer } from './cuda-buffer.js';
@@ -52,11 +52,11 @@ export function checkUploadOptions(options: UploadOptions | undefined): Required
   const { staging = 'auto', stagingBytes = defaultStagingBytes } = checkOptions(options);
   if (!hostBufferBrand.has(staging) && staging !== 'auto' && staging !== 'pinned' && staging !== 'pageable') {
     throw new TypeError(
-      `staging must be 'auto', 'pinned', 'pageable' or a HostBuffer, got ${String(staging)}`,
+      `staging must be 'auto', 'pinned', 'pageable' or a HostBuffer, got ${describeValue(staging)}`,
     );
   }
   if (!Number.isSafeInteger(stagingBytes) || stagingBytes < 1) {
-    throw new RangeError(`stagingBytes must be a positive integer, got ${String(stagingBytes)}`);
+    throw new RangeError(`stagingBytes must be a positive integer, got ${describeValue(stagingBytes)}`);
   }
   return { staging, stagingBytes };
 }
