@@ -284,10 +284,11 @@ export abstract class BufferBase {
     };
   }
 
-  /** @internal */
+  /** @internal The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts). */
   markRegistered(record: ReleaseRecord): void {
     this.releaseRecord = record;
     this.#flags |= registered;
+    this.#resource?.liveAllocations()?.settle(this.#pointer);
   }
 
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
