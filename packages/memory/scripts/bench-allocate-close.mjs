@@ -81,7 +81,10 @@ const batches = {
   // Pieces, each as often as one pair uses it.
   streamOptionTwice: (n) => {
     let found = 0;
-    for (let i = 0; i < n; i++) found += streamOption(on) === streamOption(on) ? 1 : 0;
+    for (let i = 0; i < n; i++) {
+      const first = streamOption(on);
+      found += first === streamOption(on) ? 1 : 0;
+    }
     sink.push(found);
   },
   makeCurrentTwice: (n) => {

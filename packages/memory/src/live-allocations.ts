@@ -66,10 +66,12 @@ export class LiveAllocations implements CensusEntry {
    * every open buffer.
    */
   delete(pointer: bigint, size: number): boolean {
-    let number: number;
-    if (this.pointers.size !== 0 && this.pointers.delete((number = key(pointer)))) {
-      if (this.accounting !== null) this.accounting.released(number, size);
-      return true;
+    if (this.pointers.size !== 0) {
+      const number = key(pointer);
+      if (this.pointers.delete(number)) {
+        if (this.accounting !== null) this.accounting.released(number, size);
+        return true;
+      }
     }
     if (this.pending === 0) return false;
     this.pending--;
