@@ -252,7 +252,8 @@ function partsOfReadMostly(buffer, whole) {
       for (let i = 0; i < n; i++) driver.memAdvise(pointer, size, (i & 1) === 0 ? 1 : 2, location);
     },
   };
-  if (options.driver === 'ffi' && device.ordinal === 0) batches.bareKoffiAdvise = bareKoffiAdvise(pointer, size);
+  if (options.driver === 'ffi' && device.ordinal === 0)
+    batches.bareKoffiAdvise = bareKoffiAdvise(pointer, size);
   const parts = sideBySideNs(batches, READ_MOSTLY_ITERATIONS);
   return {
     ...parts,

@@ -39,7 +39,7 @@ export class AllocationTracker {
   private readonly live = new Map<number, AccountedAllocation>();
   // The newest allocations, oldest first, before they enter `live`: most buffers are closed
   // within a few allocations, and a Map set + delete per buffer cost more than the rest of the
-  // tracker (scripts/bench-allocate-close.mjs, `tracking`). Full, they all move to `live`.
+  // tracker (bench/js/allocate-close-parts.mjs, `tracking`). Full, they all move to `live`.
   private readonly recentKeys: number[] = [];
   private readonly recentEntries: AccountedAllocation[] = [];
   private readonly dropped: AccountedAllocation[] = [];

@@ -70,7 +70,7 @@ export abstract class BufferBase {
   /** @internal */
   protected constructor(...parts: BufferParts);
   // Positional parameters, not `...parts` destructured: no array and no iteration per buffer
-  // (allocate + close hot path; scripts/bench-allocate-close.mjs, `bufferObject`).
+  // (allocate + close hot path; bench/js/allocate-close-parts.mjs, `bufferObject`).
   protected constructor(
     token?: symbol,
     runtime?: DriverRuntime,

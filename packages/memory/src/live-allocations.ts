@@ -3,7 +3,7 @@
 // pool could be destroyed under it), and a second `Buffer.fromHandle(p, n, { mr })` would free
 // it twice. A Set of the addresses as numbers (user-space addresses are below 2^53), no object
 // per buffer. A Set add + delete was the largest piece of an allocate + close pair (~100 ns of
-// ~350 on a 4x H100 host; scripts/bench-allocate-close.mjs), so the hot path skips it: a new
+// ~350 on a 4x H100 host; bench/js/allocate-close-parts.mjs), so the hot path skips it: a new
 // buffer is only counted (`pending`), and enters the Set when it outlives its finalizer batch
 // (buffer-release.ts: `settle` from markRegistered) or is closed with its free deferred (views,
 // native holds). Most buffers are closed within the batch and never touch the Set. The

@@ -5,13 +5,13 @@
 // falls on all of them alike. Not a bench row: for finding and pinning the JS cost.
 //
 // Usage (after `pnpm build`):
-//   node --expose-gc packages/memory/scripts/bench-allocate-close.mjs --driver ffi|napi|reference \
+//   node --expose-gc bench/js/allocate-close-parts.mjs --driver ffi|napi|reference \
 //     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist]
 // `reference` needs no GPU: @cumem/testing's reference driver with its allocate, free and advise
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
 // @cumem/memory's own cost on this CPU. On a GPU, ffi and napi time the real driver.
-import { createReferenceDriver } from '@cumem/testing';
+import { loadDriverPackage, sideBySideNs } from './harness.mjs';
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -21,7 +21,10 @@ const adapter = argument('--driver', 'reference');
 const reps = Number(argument('--reps', '11'));
 const iterations = Number(argument('--iterations', '100000'));
 // --dist DIR: another build of @cumem/memory (a checkout of an earlier commit), to compare.
-const dist = new URL(`${argument('--dist', new URL('../dist', import.meta.url).pathname)}/`, 'file:///');
+const dist = new URL(
+  `${argument('--dist', new URL('../../packages/memory/dist', import.meta.url).pathname)}/`,
+  'file:///',
+);
 const { Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, trackAllocations, useDriver } =
   await import(new URL('index.js', dist).href);
 const { allocatedBuffer } = await import(new URL('buffer.js', dist).href);
@@ -30,8 +33,8 @@ const { LiveAllocations } = await import(new URL('live-allocations.js', dist).hr
 const { streamOption } = await import(new URL('stream-options.js', dist).href);
 
 /** The reference driver with the timed calls stubbed out: fresh addresses, nothing recorded. */
-function stubbedReferenceDriver() {
-  const driver = createReferenceDriver();
+async function stubbedReferenceDriver() {
+  const driver = (await loadDriverPackage('reference')).createDriver();
   let next = 0x7f00_0000_0000n;
   driver.memAllocFromPoolAsync = () => {
     next += 4096n;
@@ -42,7 +45,7 @@ function stubbedReferenceDriver() {
   return driver;
 }
 
-useDriver(adapter === 'reference' ? stubbedReferenceDriver() : adapter);
+useDriver(adapter === 'reference' ? await stubbedReferenceDriver() : adapter);
 const stream = Stream.create(0, { nonBlocking: true });
 const on = { stream };
 const resource = new DeviceMemoryResource(0);
@@ -119,23 +122,7 @@ const batches = {
   },
 };
 
-const names = Object.keys(batches);
-const samples = Object.fromEntries(names.map((name) => [name, []]));
-for (const name of names) batches[name](iterations);
-for (let rep = 0; rep < reps; rep++) {
-  for (let k = 0; k < names.length; k++) {
-    const name = names[(rep + k) % names.length];
-    const start = process.hrtime.bigint();
-    batches[name](iterations);
-    samples[name].push(Number(process.hrtime.bigint() - start) / iterations);
-  }
-}
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const ns = Object.fromEntries(names.map((name) => [name, Number(median(samples[name]).toFixed(1))]));
+const ns = sideBySideNs(batches, iterations, reps);
 tracker.close();
 managed.close(on);
 stream.sync();
