@@ -39,3 +39,24 @@ export function bareKoffiPoolPair(pool, stream, libraryPath = 'libcuda.so.1') {
     check(synchronize(streamNumber), 'cuStreamSynchronize');
   };
 }
+
+/**
+ * `batch(n)`: n bare koffi cuMemAdvise_v2 calls on the `size` bytes at `pointer` (a bigint),
+ * alternating set and unset of read-mostly advice (1, 2) for device 0, the location packed as
+ * the FFI adapter passes it on x86-64 and AArch64 (type | id << 32 in one uint64): the floor of
+ * the memory.readMostlySet row's FFI run.
+ */
+export function bareKoffiAdvise(pointer, size, libraryPath = 'libcuda.so.1') {
+  const require = createRequire(createRequire(import.meta.url).resolve('@cumem/driver-ffi'));
+  const koffi = require('koffi');
+  const library = koffi.load(libraryPath);
+  const advise = library.func('cuMemAdvise_v2', 'int', ['uint64_t', 'size_t', 'int', 'uint64_t']);
+  const address = Number(pointer);
+  const deviceLocation = 1; // CU_MEM_LOCATION_TYPE_DEVICE, id 0
+  return (n) => {
+    for (let i = 0; i < n; i++) {
+      const result = advise(address, size, (i & 1) === 0 ? 1 : 2, deviceLocation);
+      if (result !== 0) throw new Error(`cuMemAdvise_v2 returned ${result}`);
+    }
+  };
+}

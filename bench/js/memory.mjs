@@ -13,7 +13,7 @@ import {
   Suite,
   sideBySideNs,
 } from './harness.mjs';
-import { bareKoffiPoolPair } from './koffi-floor.mjs';
+import { bareKoffiAdvise, bareKoffiPoolPair } from './koffi-floor.mjs';
 
 const COPY_BYTES = 256 * 1024 * 1024;
 const PREFETCH_BYTES = 1024 * 1024 * 1024;
@@ -191,7 +191,11 @@ await suite.row('memory.readMostlySet', 'ns', () => {
       for (let i = 0; i < n; i++) buffer.readMostly = (i & 1) === 0;
     };
     const { samples, protocol } = callsNs(batch, READ_MOSTLY_ITERATIONS);
-    return result(samples, 'ns', { protocol, via: 'ManagedBuffer.readMostly setter' });
+    return result(samples, 'ns', {
+      protocol,
+      via: 'ManagedBuffer.readMostly setter',
+      variants: partsOfReadMostly(buffer, batch),
+    });
   } finally {
     buffer.close(onStream);
     stream.sync();
@@ -230,3 +234,32 @@ await suite.row('memory.prefetchHtoD1GiB', 'GB/s', () => {
 });
 
 stream.close();
+
+/**
+ * Where the readMostlySet row's time goes, side by side as for allocate + close: `whole` the
+ * setter, `driverAdvise` the adapter's memAdvise with the same arguments (so `whole -
+ * driverAdvise` is @cumem/memory's cost), and for FFI `bareKoffiAdvise`, cuMemAdvise_v2 declared
+ * straight through koffi (so `driverAdvise - bareKoffiAdvise` is the FFI adapter's own cost).
+ */
+function partsOfReadMostly(buffer, whole) {
+  const driver = memory.currentDriver();
+  const pointer = buffer.handle;
+  const size = buffer.size;
+  const location = { type: 1, id: device.ordinal }; // MemLocationType.Device
+  const batches = {
+    whole,
+    driverAdvise: (n) => {
+      for (let i = 0; i < n; i++) driver.memAdvise(pointer, size, (i & 1) === 0 ? 1 : 2, location);
+    },
+  };
+  if (options.driver === 'ffi' && device.ordinal === 0)
+    batches.bareKoffiAdvise = bareKoffiAdvise(pointer, size);
+  const parts = sideBySideNs(batches, READ_MOSTLY_ITERATIONS);
+  return {
+    ...parts,
+    memoryCost: Number((parts.whole - parts.driverAdvise).toFixed(1)),
+    ...(parts.bareKoffiAdvise === undefined
+      ? {}
+      : { adapterCost: Number((parts.driverAdvise - parts.bareKoffiAdvise).toFixed(1)) }),
+  };
+}

@@ -69,21 +69,32 @@ export abstract class BufferBase {
   protected constructor();
   /** @internal */
   protected constructor(...parts: BufferParts);
-  protected constructor(...parts: BufferParts | []) {
-    if (parts[0] !== bufferToken) {
+  // Positional parameters, not `...parts` destructured: no array and no iteration per buffer
+  // (allocate + close hot path; bench/js/allocate-close-parts.mjs, `bufferObject`).
+  protected constructor(
+    token?: symbol,
+    runtime?: DriverRuntime,
+    handle?: bigint,
+    size?: number,
+    resource?: MemoryResource | null,
+    owner?: unknown,
+    stream?: Stream,
+    flags?: number,
+    parent?: BufferBase | null,
+  ) {
+    if (token !== bufferToken) {
       throw new TypeError(
         `${new.target.name} has no public constructor: use a memory resource's allocate(), Buffer.fromHandle() or slice() to get one`,
       );
     }
-    const [, runtime, handle, size, resource, owner, stream, flags, parent] = parts as BufferParts;
-    this.#runtime = runtime;
-    this.#pointer = handle;
-    this.#byteSize = size;
-    this.#resource = resource;
+    this.#runtime = runtime as DriverRuntime;
+    this.#pointer = handle as bigint;
+    this.#byteSize = size as number;
+    this.#resource = resource as MemoryResource | null;
     this.#ownerObject = owner;
     this.#allocationStream = stream;
-    this.#flags = flags;
-    this.#parent = parent;
+    this.#flags = flags as number;
+    this.#parent = parent as BufferBase | null;
   }
 
   static {
@@ -284,10 +295,11 @@ export abstract class BufferBase {
     };
   }
 
-  /** @internal */
+  /** @internal The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts). */
   markRegistered(record: ReleaseRecord): void {
     this.releaseRecord = record;
     this.#flags |= registered;
+    this.#resource?.liveAllocations()?.settle(this.#pointer);
   }
 
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */

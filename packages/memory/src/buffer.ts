@@ -149,6 +149,8 @@ export class Buffer extends BufferBase {
       return;
     }
     const { pointer, byteSize } = this;
+    // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
+    resource.liveAllocations()?.settle(pointer);
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
       resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);

@@ -1,12 +1,20 @@
 // The pointers a memory resource handed to Buffers that are still open, so that a pointer has
 // one owner: `mr.deallocate` of a live buffer's pointer would free it under the buffer (and a
 // pool could be destroyed under it), and a second `Buffer.fromHandle(p, n, { mr })` would free
-// it twice. Hot path (allocate / close): one Set add or delete of the address as a number
-// (user-space addresses are below 2^53), no object per buffer. A Set, not a Map with sizes:
-// set + delete measured about a third cheaper (Node 20), and the address names the buffer.
+// it twice. A Set of the addresses as numbers (user-space addresses are below 2^53), no object
+// per buffer. A Set add + delete was the largest piece of an allocate + close pair (~100 ns of
+// ~350 on a 4x H100 host; bench/js/allocate-close-parts.mjs), so the hot path skips it: a new
+// buffer is only counted (`pending`), and enters the Set when it outlives its finalizer batch
+// (buffer-release.ts: `settle` from markRegistered) or is closed with its free deferred (views,
+// native holds). Most buffers are closed within the batch and never touch the Set. The
+// questions by address (deallocate, adopt, the start of statistics) first flush the batch, so
+// every open buffer's pointer is in the Set when they look: then `pending` is 0, and a free of
+// a pointer the Set lacks comes from `mr.deallocate` of memory no buffer owns (see `delete`).
 // Statistics, limits and tracking (resource-accounting.ts) hang off the same two calls, so every
 // built-in resource gets them; while they are off they cost one null check.
 import { CudaStateError } from '@cumem/core-types';
+import { flushDeferredReleases } from './buffer-release.js';
+import { pointerKey as key } from './pointer-key.js';
 import {
   addToCensus,
   type CensusEntry,
@@ -14,24 +22,11 @@ import {
   type TrackedResource,
 } from './resource-accounting.js';
 
-// `Number(bigint)` measured ~100 ns per conversion in a Set add + delete loop (Node 20, V8 11.3);
-// reading the bigint's two 32-bit halves through a BigUint64Array measured half of that loop's
-// time. Addresses are below 2^53, so the key is exact either way.
-const slot = new BigUint64Array(1);
-const halves = new Uint32Array(slot.buffer);
-const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const low = littleEndian ? 0 : 1;
-const high = 1 - low;
-
-/** `pointer` as a number key (exact below 2^53; larger values never come from the driver). */
-function key(pointer: bigint): number {
-  slot[0] = pointer;
-  return halves[high]! * 4294967296 + halves[low]!;
-}
-
 /** Live pointers of one resource. */
 export class LiveAllocations implements CensusEntry {
   private readonly pointers = new Set<number>();
+  // Buffers handed out and not yet in `pointers`: open ones still in the finalizer batch.
+  private pending = 0;
   /** Statistics, limit and trackers; null while all are off. */
   accounting: ResourceAccounting | null = null;
 
@@ -41,21 +36,46 @@ export class LiveAllocations implements CensusEntry {
 
   /** How many buffers own memory of the resource now. */
   get count(): number {
-    return this.pointers.size;
+    return this.pointers.size + this.pending;
   }
 
-  /** Records `size` bytes just handed to a buffer. Hot path. */
+  /**
+   * Records `size` bytes just handed to a buffer, which the caller then passes to
+   * `allocatedBuffer` (so the finalizer batch settles it). Hot path: a count, no Set.
+   */
   add(pointer: bigint, size: number): void {
-    const number = key(pointer);
-    this.pointers.add(number);
+    this.pending++;
     if (this.accounting !== null) this.accounting.allocated(pointer, size);
   }
 
-  /** Forgets a freed pointer of `size` bytes; false when it was not live. Hot path. */
-  delete(pointer: bigint, size: number): boolean {
+  /**
+   * Puts a buffer's pointer in the Set: when it outlives its finalizer batch, or is closed with
+   * its free deferred. Nothing when it is there already (adopted, or a repeated IPC import).
+   */
+  settle(pointer: bigint): void {
     const number = key(pointer);
-    if (!this.pointers.delete(number)) return false;
-    if (this.accounting !== null) this.accounting.released(number, size);
+    if (this.pointers.has(number)) return;
+    this.pointers.add(number);
+    this.pending--;
+  }
+
+  /**
+   * Forgets a freed pointer of `size` bytes; false when it was not live. Hot path. A pointer
+   * the Set lacks is a buffer still counted in `pending`, unless `pending` is 0: the free of
+   * memory no buffer owns (`mr.deallocate`) comes right after `checkNotOwned`, which settled
+   * every open buffer.
+   */
+  delete(pointer: bigint, size: number): boolean {
+    if (this.pointers.size !== 0) {
+      const number = key(pointer);
+      if (this.pointers.delete(number)) {
+        if (this.accounting !== null) this.accounting.released(number, size);
+        return true;
+      }
+    }
+    if (this.pending === 0) return false;
+    this.pending--;
+    if (this.accounting !== null) this.accounting.released(key(pointer), size);
     return true;
   }
 
@@ -66,12 +86,14 @@ export class LiveAllocations implements CensusEntry {
 
   /** True when a live buffer owns `pointer`. */
   has(pointer: bigint): boolean {
+    flushDeferredReleases();
     return this.pointers.has(key(pointer));
   }
 
   /** The accounting, made on first use; allocations live before it are never counted. */
   account(): ResourceAccounting {
     if (this.accounting === null) {
+      flushDeferredReleases();
       this.accounting = new ResourceAccounting(this.resource);
       this.accounting.ignore(this.pointers);
     }
@@ -83,6 +105,7 @@ export class LiveAllocations implements CensusEntry {
    * @throws CudaStateError naming the buffer.
    */
   checkNotOwned(pointer: bigint, resource: string): void {
+    flushDeferredReleases();
     if (!this.pointers.has(key(pointer))) return;
     throw new CudaStateError(
       `${resource}.deallocate: an open Buffer(0x${pointer.toString(16)}) of this resource still owns ` +
@@ -96,6 +119,7 @@ export class LiveAllocations implements CensusEntry {
    * @throws CudaStateError when a live buffer of the resource owns the pointer already.
    */
   adopt(pointer: bigint, resource: string): void {
+    flushDeferredReleases();
     const number = key(pointer);
     if (this.pointers.has(number)) {
       throw new CudaStateError(

@@ -2,6 +2,7 @@
 // limiting and tracking adaptors, built in). An object exists only once one of them is turned
 // on, so a resource without them pays one null check per allocate and per free. With it, an
 // allocate costs a few number updates; a tracker adds a Map entry (and a stack trace if asked).
+import { pointerKey } from './pointer-key.js';
 
 /** What the accounting needs of its resource (a MemoryResource; typed loosely to keep imports one-way). */
 export interface TrackedResource {
@@ -58,6 +59,8 @@ export class ResourceAccounting {
   /** Pointers live before counting began (or adopted): their free is not counted. */
   private uncounted: Set<number> | null = null;
   sinks: TrackerSink[] | null = null;
+  // Whether any sink takes stacks: asked once per change of the sinks, not per allocation.
+  private stacks = false;
 
   constructor(readonly resource: TrackedResource) {}
 
@@ -128,17 +131,19 @@ export class ResourceAccounting {
 
   addSink(sink: TrackerSink): void {
     this.sinks = this.sinks === null ? [sink] : [...this.sinks, sink];
+    this.stacks = this.sinks.some((s) => s.stacks);
   }
 
   removeSink(sink: TrackerSink): void {
     if (this.sinks === null) return;
     const rest = this.sinks.filter((s) => s !== sink);
     this.sinks = rest.length === 0 ? null : rest;
+    this.stacks = rest.some((s) => s.stacks);
   }
 
   private track(pointer: bigint, size: number): void {
     const sinks = this.sinks as TrackerSink[];
-    const stack = sinks.some((sink) => sink.stacks) ? allocationStack() : null;
+    const stack = this.stacks ? allocationStack() : null;
     const entry: AccountedAllocation = {
       pointer,
       size,
@@ -146,7 +151,7 @@ export class ResourceAccounting {
       resource: this.resource,
       stack,
     };
-    const key = Number(pointer);
+    const key = pointerKey(pointer);
     for (const sink of sinks) sink.added(key, entry);
   }
 }

@@ -172,13 +172,14 @@ function growByRemapping(
   record.size = newSize;
   record.slices.length = 0;
   host.records.set(record.base, record);
-  host.live.delete(old.base, old.mapped);
-  host.live.add(record.base, record.mapped);
   host.retired.add(old.base);
   try {
     unmapAndFree(driver, old.base, old.chunks, old.pieces);
   } finally {
     buffer.close();
+    // After the close, which puts the old pointer in the Set when it defers (live-allocations.ts).
+    host.live.delete(old.base, old.mapped);
+    host.live.add(record.base, record.mapped);
   }
   return host.newBuffer(record.base, newSize, buffer.allocationStream);
 }

@@ -1,0 +1,140 @@
+// Where the time of memory.deviceAllocateClose4KiB and memory.readMostlySet (bench/rows.mjs) goes
+// inside @cumem/memory: the row's operation, the adapter's bare driver calls, and each piece of
+// the bookkeeping on its own, measured side by side (every repetition runs every batch once, in
+// an order that rotates, and each batch's median is printed), so a slow spell of the machine
+// falls on all of them alike. Not a bench row: for finding and pinning the JS cost.
+//
+// Usage (after `pnpm build`):
+//   node --expose-gc bench/js/allocate-close-parts.mjs --driver ffi|napi|reference \
+//     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist]
+// `reference` needs no GPU: @cumem/testing's reference driver with its allocate, free and advise
+// replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
+// which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
+// @cumem/memory's own cost on this CPU. On a GPU, ffi and napi time the real driver.
+import { loadDriverPackage, sideBySideNs } from './harness.mjs';
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+};
+const adapter = argument('--driver', 'reference');
+const reps = Number(argument('--reps', '11'));
+const iterations = Number(argument('--iterations', '100000'));
+// --dist DIR: another build of @cumem/memory (a checkout of an earlier commit), to compare.
+const dist = new URL(
+  `${argument('--dist', new URL('../../packages/memory/dist', import.meta.url).pathname)}/`,
+  'file:///',
+);
+const { Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, trackAllocations, useDriver } =
+  await import(new URL('index.js', dist).href);
+const { allocatedBuffer } = await import(new URL('buffer.js', dist).href);
+const { deferRelease } = await import(new URL('buffer-release.js', dist).href);
+const { LiveAllocations } = await import(new URL('live-allocations.js', dist).href);
+const { streamOption } = await import(new URL('stream-options.js', dist).href);
+
+/** The reference driver with the timed calls stubbed out: fresh addresses, nothing recorded. */
+async function stubbedReferenceDriver() {
+  const driver = (await loadDriverPackage('reference')).createDriver();
+  let next = 0x7f00_0000_0000n;
+  driver.memAllocFromPoolAsync = () => {
+    next += 4096n;
+    return next;
+  };
+  driver.memFreeAsync = () => {};
+  driver.memAdvise = () => {};
+  return driver;
+}
+
+useDriver(adapter === 'reference' ? await stubbedReferenceDriver() : adapter);
+const stream = Stream.create(0, { nonBlocking: true });
+const on = { stream };
+const resource = new DeviceMemoryResource(0);
+const statistics = new DeviceMemoryResource(0).enableStatistics();
+const trackedResource = new DeviceMemoryResource(0);
+const tracker = trackAllocations({ resource: trackedResource });
+const driver = resource.runtime.driver;
+const runtime = resource.runtime;
+const pool = resource.handle;
+const handle = stream.handle;
+const managed = new ManagedMemoryResource().allocate(2 * 1024 * 1024, on);
+stream.sync();
+const location = { type: 1, id: 0 };
+const live = new LiveAllocations(resource);
+const deferred = { needsFinalizer: () => false, finalizerRelease: () => () => {}, markRegistered() {} };
+const sink = [];
+
+const allocateClose = (mr) => (n) => {
+  for (let i = 0; i < n; i++) mr.allocate(4096, on).close(on);
+  stream.sync();
+};
+const batches = {
+  // The row's operation, and its variants.
+  whole: allocateClose(resource),
+  wholeDefaultStream: (n) => {
+    for (let i = 0; i < n; i++) resource.allocate(4096).close();
+    stream.sync();
+  },
+  statistics: allocateClose(statistics),
+  tracking: allocateClose(trackedResource),
+  // The adapter's two calls, nothing of @cumem/memory.
+  driverPair: (n) => {
+    for (let i = 0; i < n; i++) driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, handle), handle);
+    driver.streamSynchronize(handle);
+  },
+  // Pieces, each as often as one pair uses it.
+  streamOptionTwice: (n) => {
+    let found = 0;
+    for (let i = 0; i < n; i++) {
+      const first = streamOption(on);
+      found += first === streamOption(on) ? 1 : 0;
+    }
+    sink.push(found);
+  },
+  makeCurrentTwice: (n) => {
+    for (let i = 0; i < n; i++) {
+      runtime.makeCurrent(0);
+      runtime.makeCurrent(0);
+    }
+  },
+  liveAddDelete: (n) => {
+    let pointer = 0x7e00_0000_0000n;
+    for (let i = 0; i < n; i++) {
+      pointer += 4096n;
+      live.add(pointer, 4096);
+      live.delete(pointer, 4096);
+    }
+  },
+  // Buffer construction (private fields, preventExtensions) and close of an empty buffer, which
+  // frees nothing and registers nothing.
+  bufferObject: (n) => {
+    for (let i = 0; i < n; i++) allocatedBuffer(Buffer, runtime, 0n, 0, resource, stream).close(on);
+  },
+  deferReleaseBatch: (n) => {
+    for (let i = 0; i < n; i++) deferRelease(deferred);
+  },
+  // The advice setter and the driver call under it.
+  readMostlySet: (n) => {
+    for (let i = 0; i < n; i++) managed.readMostly = (i & 1) === 0;
+  },
+  driverAdvise: (n) => {
+    const pointer = managed.handle;
+    for (let i = 0; i < n; i++) driver.memAdvise(pointer, 2 * 1024 * 1024, (i & 1) === 0 ? 1 : 2, location);
+  },
+};
+
+const ns = sideBySideNs(batches, iterations, reps);
+tracker.close();
+managed.close(on);
+stream.sync();
+console.log(
+  JSON.stringify({
+    adapter: driver.name,
+    iterations,
+    reps,
+    ns,
+    memoryCost: Number((ns.whole - ns.driverPair).toFixed(1)),
+    statisticsCost: Number((ns.statistics - ns.whole).toFixed(1)),
+    trackingCost: Number((ns.tracking - ns.whole).toFixed(1)),
+    adviceCost: Number((ns.readMostlySet - ns.driverAdvise).toFixed(1)),
+  }),
+);
