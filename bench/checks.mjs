@@ -9,6 +9,7 @@ const SYMBOL = {
   minOfReference: '≥',
   minSpeedup: '≥',
   minPairRatio: '≥',
+  maxOfBaseRow: '≤',
 };
 
 /** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
@@ -22,6 +23,7 @@ export function describeChecks(row) {
         text = `${impl} zero-copy ${SYMBOL[kind]} ${value}× faster than the host round trip`;
       else if (kind === 'minPairRatio')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C for every pair`;
+      else if (kind === 'maxOfBaseRow') text = `${impl} ${SYMBOL[kind]} ${value}× its own ${row.cFrom} row`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
       else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
@@ -35,8 +37,16 @@ export function describeChecks(row) {
  * Evaluates a row's checks against its merged results. A check whose values are missing fails;
  * one limited to another device is reported as not applicable.
  */
-export function evaluateChecks(row, { results, reference, deviceName, variants = {} }) {
+export function evaluateChecks(row, { results, reference, deviceName, variants = {}, baseRow = {} }) {
   return row.checks.map((check) => {
+    if (check.kind === 'maxOfBaseRow') {
+      // The implementation's value against its own value of the row named by `cFrom`, same run.
+      const value = results[check.impl];
+      const base = baseRow[check.impl];
+      if (typeof value !== 'number' || typeof base !== 'number' || !(base > 0))
+        return { ...check, applicable: true, ok: false, note: 'missing measurement' };
+      return { ...check, applicable: true, measured: value / base, ok: value / base <= check.value };
+    }
     if (check.kind === 'minSpeedup') {
       // The implementation's own ratio of two variants measured in the same run.
       const speedup = variants[check.impl]?.speedup;

@@ -52,6 +52,7 @@ export function mergeRow(row, raw, deviceName) {
   const via = {};
   const protocolMismatch = {};
   let reference;
+  const baseRow = {};
   let skipped;
   for (const impl of IMPLEMENTATIONS) {
     const suiteResult = raw[impl];
@@ -72,10 +73,12 @@ export function mergeRow(row, raw, deviceName) {
     if (Array.isArray(entry?.samples)) samples[impl] = entry.samples;
     if (entry?.via) via[impl] = entry.via;
     if (impl === 'c' && entry?.reference) reference = entry.reference;
+    if (row.cFrom && typeof suiteResult.rows?.[row.cFrom]?.value === 'number')
+      baseRow[impl] = suiteResult.rows[row.cFrom].value;
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
   }
-  const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName, variants });
+  const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName, variants, baseRow });
   const applicable = checks.filter((check) => check.applicable);
   return {
     id: row.id,
