@@ -1,10 +1,11 @@
 // copyBatch: many buffer-to-buffer copies, one operation (cuMemcpyBatchAsync or a loop of
-// cuMemcpyAsync, whichever the policy measured faster).
+// cuMemcpyAsync, whichever was timed faster on the device for the size class: batch-timing.ts).
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
 import { driverOf } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
+import { beginMeasuredBatch } from './batch-timing.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
 import { sharedScratch } from './range-scratch.js';
 import { checkStream, driverFor } from './stream-binding.js';
@@ -50,17 +51,22 @@ export function copyBatch(
   }
   const scratch = sharedScratch;
   scratch.reset(count);
+  let bytes = 0;
   for (let i = 0; i < count; i++) {
     const size = sizeOf(i);
     if (size === 0) continue;
     scratch.pushCopy(destinations[i]!, sources[i]!, size, checkedOptions.coalesce);
+    bytes += size;
   }
   if (scratch.count === 0) return;
   const handle = openStream.handle;
   const bound = driverFor(openStream);
-  if (strategy.kind === 'loop') {
+  const fallback = strategy.kind === 'loop' ? 'loop' : 'batch';
+  const timing = beginMeasuredBatch(bound, openStream, 'copy', 0, scratch.count, bytes, strategy.measured, fallback);
+  if (timing.kind === 'loop') {
     const { pointers, sources, sizes } = scratch;
     for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);
+    timing.end();
     return;
   }
   scratch.packSizes();
@@ -77,6 +83,7 @@ export function copyBatch(
       handle,
     );
   }
+  timing.end();
 }
 
 function checkSizes(sizes: unknown, dsts: readonly Buffer[], srcs: readonly Buffer[]): (i: number) => number {

@@ -7,6 +7,8 @@ export {
   chooseBatchStrategy,
   type ResolvedBatchStrategy,
 } from './batch-strategy.js';
+export type { BatchForm } from './batch-learning.js';
+export { type LearnedBatchStrategy, learnedBatchStrategies } from './batch-timing.js';
 export { copyBatch } from './copy-batch.js';
 export { type CopyPlan, planCopy } from './copy-plan.js';
 export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';
