@@ -27,8 +27,11 @@ export function copyBatch(
 ): void {
   const openStream = checkStream(stream);
   const driver = driverOf(openStream);
-  const destinations = checkBuffers(dsts, 'dsts', false, driver);
-  const sources = checkBuffers(srcs, 'srcs', false, driver);
+  // One buffer per distinct memory of each side: device and reachability are asked of those.
+  const dstMemories: Buffer[] = [];
+  const srcMemories: Buffer[] = [];
+  const destinations = checkBuffers(dsts, 'dsts', false, driver, dstMemories);
+  const sources = checkBuffers(srcs, 'srcs', false, driver, srcMemories);
   if (destinations.length !== sources.length) {
     throw new RangeError(
       `dsts has ${destinations.length} buffers and srcs ${sources.length}: pair them one to one`,
@@ -39,12 +42,10 @@ export function copyBatch(
   const checkedOptions = checkBatchOptions(options);
   const strategy = chooseBatchStrategy(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
   if (count === 0) return;
-  if (crossesDevices(openStream.device.ordinal, destinations, sources, count)) {
+  const ordinal = openStream.device.ordinal;
+  if (crossesDevices(ordinal, dstMemories) || crossesDevices(ordinal, srcMemories)) {
     // Ends on another device: ordinary copies when its pools let the stream's device in, else one peer copy per pair.
-    if (
-      !allReachable(openStream, destinations, count, true) ||
-      !allReachable(openStream, sources, count, false)
-    ) {
+    if (!allReachable(openStream, dstMemories, true) || !allReachable(openStream, srcMemories, false)) {
       copyPairsAcrossDevices(openStream, destinations, sources, sizeOf, count);
       return;
     }
