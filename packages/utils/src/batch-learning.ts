@@ -21,7 +21,7 @@ export const learningSettings = {
   recheckCalls: 1000,
   /** Milliseconds after which a choice is timed again (at its next call). */
   recheckMs: 60_000,
-  /** The clock for `recheckMs`. */
+  /** The host clock, in milliseconds: for `recheckMs` and the time a timed call took to issue. */
   now: (): number => performance.now(),
 };
 
@@ -72,7 +72,7 @@ export class FormLearner {
   /** The device time of an issued call of `form`, in milliseconds. */
   record(form: BatchForm, ms: number): void {
     this.inFlight[form]--;
-    if (!this.exploring || !(ms >= 0)) return;
+    if (!this.exploring) return;
     this.samples[form].push(ms);
     const need = learningSettings.samplesPerForm;
     if (this.samples.batch.length < need || this.samples.loop.length < need) return;

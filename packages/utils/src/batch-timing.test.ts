@@ -18,13 +18,17 @@ import { discardBatch, prefetchBatch } from './managed-batch.js';
 
 /** Milliseconds of device time per call of each form; tests change them between calls. */
 const costs = { loopPerRange: 0.01, batchPerCall: 0.05, batchPerRange: 0.001 };
+/** Host milliseconds one per-range prefetch takes to issue (moves `hostNow`). */
+const host = { now: 0, perLoopCall: 0 };
 const toHostFactor = { loop: 1, batch: 1 };
 const isHost = (location: MemLocation) => location.type !== MemLocationType.Device;
 
 function timed(deviceCount = 1): { driver: Driver; clock: DeviceClock; log: DriverCallLog } {
   const { driver, clock } = timedDriver(createReferenceDriver({ deviceCount }), {
-    memPrefetchAsync: (_p: bigint, _s: number, location: MemLocation) =>
-      costs.loopPerRange * (isHost(location) ? toHostFactor.loop : 1),
+    memPrefetchAsync: (_p: bigint, _s: number, location: MemLocation) => {
+      host.now += host.perLoopCall;
+      return costs.loopPerRange * (isHost(location) ? toHostFactor.loop : 1);
+    },
     memPrefetchBatchAsync: (_p: BigUint64Array, _s: BigUint64Array, count: number, locations: MemLocation[]) =>
       (costs.batchPerCall + costs.batchPerRange * count) * (isHost(locations[0]!) ? toHostFactor.batch : 1),
     memDiscardBatchAsync: (_p: BigUint64Array, _s: BigUint64Array, count: number) =>
@@ -42,7 +46,7 @@ const defaults = { ...learningSettings };
 
 describe("strategy 'auto' learns the faster form on the device", () => {
   const device = new Device(0);
-  const host = new Host();
+  const hostLocation = new Host();
   let setup: ReturnType<typeof timed>;
   let stream: Stream;
   let buffers: Buffer[];
@@ -50,6 +54,9 @@ describe("strategy 'auto' learns the faster form on the device", () => {
   beforeEach(() => {
     Object.assign(costs, { loopPerRange: 0.01, batchPerCall: 0.05, batchPerRange: 0.001 });
     Object.assign(toHostFactor, { loop: 1, batch: 1 });
+    // The host clock moves only where a test says: the model's device time counts.
+    Object.assign(host, { now: 0, perLoopCall: 0 });
+    learningSettings.now = () => host.now;
     setup = timed();
     useDriver(setup.driver);
     stream = Stream.create(0);
@@ -95,10 +102,19 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     for (const buffer of buffers) expect(lastPrefetch(setup.driver, buffer)).toBe('device:0');
   });
 
+  it('counts a form at least as long as it took to issue: work done in the call is not missed', () => {
+    costs.batchPerCall = 1; // on the device the loop is faster (0.16 vs 1.016 ms) ...
+    host.perLoopCall = 0.1; // ... but issuing its 16 calls takes 1.6 ms
+    prefetches(5);
+    const [learned] = learnedBatchStrategies(stream);
+    expect(learned).toMatchObject({ kind: 'batch' });
+    expect(learned!.loopMs).toBeCloseTo(1.6, 9);
+  });
+
   it('learns each direction of a prefetch on its own', () => {
     // To the host the loop is 10x cheaper, to the device the batch call.
     toHostFactor.batch = 10;
-    const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : host));
+    const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : hostLocation));
     prefetches(4, alternating);
     setup.log.reset();
     prefetchBatch(stream, buffers, alternating, { coalesce: false });
@@ -161,7 +177,7 @@ describe("strategy 'auto' learns the faster form on the device", () => {
   });
 
   it('falls back to the table when events fail, and stops timing on that device', () => {
-    const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : host));
+    const alternating = buffers.map((_, i) => (i % 2 === 0 ? device : hostLocation));
     setup.clock.failEvents = true;
     setup.log.reset();
     prefetchBatch(stream, buffers, alternating, { coalesce: false });

@@ -3,12 +3,14 @@
 // the JS call took: a timed call is bracketed with two events recorded on its stream, and the
 // elapsed time is read on a later call of the same size class once the end event has completed
 // (cuEventQuery). Nothing waits: no synchronization is added, and the caller's stream never
-// blocks on a measurement. Once a class has chosen, its calls record no event until the choice
+// blocks on a measurement. A sample is the larger of that device time and the time the JS call
+// took to issue the part: should a driver do part of the work in the call itself (before the
+// stream sees it), the device time alone would miss it. Once a class has chosen, its calls record no event until the choice
 // is timed again. Any event failure (no timing on this driver, a lost context) ends the
 // measuring for that driver and device: calls then take the fallback form.
 import { type Driver, type DriverHandle, EventFlags } from '@cumem/core-types';
 import { driverOf, type Stream } from '@cumem/memory';
-import { type BatchForm, FormLearner } from './batch-learning.js';
+import { type BatchForm, FormLearner, learningSettings } from './batch-learning.js';
 import type { BatchOperation } from './batch-strategy.js';
 
 /** Where a part of a batch moves memory: 0 none in particular (copies, discards), 1 to a device, 2 to the host. */
@@ -26,6 +28,8 @@ interface Pending {
   readonly form: BatchForm;
   readonly start: DriverHandle;
   readonly end: DriverHandle;
+  /** Milliseconds the part took to issue. */
+  readonly hostMs: number;
 }
 
 interface SizeClass {
@@ -117,10 +121,12 @@ export function beginMeasuredBatch(
     driver.eventRecord(start, stream.handle);
     const handle = stream.handle;
     const timed = sizeClass;
+    const issuedAt = learningSettings.now();
     return {
       kind: form,
       end() {
         timed.open = 0n;
+        const hostMs = learningSettings.now() - issuedAt;
         let end: DriverHandle = 0n;
         try {
           end = driver.eventCreate(EventFlags.Default);
@@ -131,7 +137,7 @@ export function beginMeasuredBatch(
           return;
         }
         learner.issued(form);
-        timed.pending.push({ form, start, end });
+        timed.pending.push({ form, start, end, hostMs });
       },
     };
   } catch {
@@ -154,11 +160,14 @@ function collect(driver: Driver, sizeClass: SizeClass): void {
     pending.shift();
     let ms = Number.NaN;
     try {
-      ms = driver.eventElapsedTime(oldest.start, oldest.end);
+      ms = Math.max(driver.eventElapsedTime(oldest.start, oldest.end), oldest.hostMs);
     } finally {
       release(driver, [oldest.start, oldest.end]);
-      learner[Number.isNaN(ms) ? 'drop' : 'record'](oldest.form, ms);
+      // A time no device gives (negative, NaN, infinite) ends the measuring like a failure.
+      if (ms >= 0 && ms < Number.POSITIVE_INFINITY) learner.record(oldest.form, ms);
+      else learner.drop(oldest.form);
     }
+    if (!(ms >= 0 && ms < Number.POSITIVE_INFINITY)) throw new RangeError(`event time ${ms} ms`);
   }
 }
 
