@@ -21,14 +21,18 @@ import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 export interface BatchOptions {
   /** Fail with NotSupportedError instead of falling back to per-range calls when the driver has no batch entry point. Default false. */
   readonly requireBatch?: boolean;
-  /** How to reach the driver; default `'auto'` (the measured-fastest path, see `BATCH_STRATEGY_TABLE`). */
+  /**
+   * How to reach the driver. Default `'auto'`: per size class and direction, the form (batch
+   * call or loop) timed faster on this device in the class's first calls, timed again now and
+   * then (`learnedBatchStrategies`); `BATCH_STRATEGY_TABLE` where events cannot time.
+   */
   readonly strategy?: BatchStrategy;
   /**
    * Merge neighbouring ranges of one allocation (one ends where the next starts, same target)
    * into one driver range; what counts as one allocation: `allocationOf`. Default true.
    */
   readonly coalesce?: boolean;
-  /** Most ranges per batch call (default: the policy's, usually all in one). */
+  /** Most ranges per batch call (default: all in one). */
   readonly chunkSize?: number;
 }
 
