@@ -89,6 +89,8 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     expect(learned).toMatchObject({ operation: 'prefetch', direction: 'toDevice', kind: 'batch' });
     expect(learned!.ranges[0]).toBeLessThanOrEqual(16);
     expect(learned!.ranges[1]).toBeGreaterThanOrEqual(16);
+    expect(learned!.bytesPerRange[0]).toBeLessThanOrEqual(4096);
+    expect(learned!.bytesPerRange[1]).toBeGreaterThan(4096);
     expect(learned!.batchMs).toBeCloseTo(0.066, 9);
     expect(learned!.loopMs).toBeCloseTo(0.16, 9);
     expect(count(setup.log, 'streamSynchronize') + count(setup.log, 'eventSynchronize')).toBe(0);
@@ -197,6 +199,15 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     setup.log.reset();
     expect(prefetches(3).events).toBe(0);
     expect(learnedBatchStrategies(stream)).toEqual([]);
+  });
+
+  it('learnedBatchStrategies refuses a non-Stream and answers for a closed one', () => {
+    expect(() => learnedBatchStrategies({ handle: 1n, device } as never)).toThrow(TypeError);
+    expect(() => learnedBatchStrategies(undefined as never)).toThrow(TypeError);
+    prefetches(5);
+    const closed = Stream.create(0);
+    closed.close();
+    expect(learnedBatchStrategies(closed)[0]?.kind).toBe('batch');
   });
 
   it('survives a closed stream: a measurement taken on it is read on the next call', () => {

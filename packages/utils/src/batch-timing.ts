@@ -195,15 +195,19 @@ function release(driver: Driver, events: readonly DriverHandle[]): void {
 
 /** What the learning knows of one size class (see {@link learnedBatchStrategies}). */
 export interface LearnedBatchStrategy {
+  /** The batch operation. */
   readonly operation: BatchOperation;
   /** `'toDevice'` / `'toHost'` for the parts of prefetches by target, else `'any'`. */
   readonly direction: 'any' | 'toDevice' | 'toHost';
-  /** Driver ranges per call (after coalescing): from `ranges[0]` to `ranges[1]`, inclusive. */
+  /** Driver ranges per part (after coalescing): from `ranges[0]` to `ranges[1]`, inclusive. */
   readonly ranges: readonly [number, number];
+  /** Average bytes per range: from `bytesPerRange[0]` up to, not including, `bytesPerRange[1]`. */
+  readonly bytesPerRange: readonly [number, number];
   /** The faster form as measured, or undefined while it is first being timed. */
   readonly kind: BatchForm | undefined;
-  /** Best measured device time of each form in milliseconds (NaN until measured). */
+  /** Best measured time of the part as one batch call (or chunks), in milliseconds; NaN until measured. */
   readonly batchMs: number;
+  /** Best measured time of the part as one call per range, in milliseconds; NaN until measured. */
   readonly loopMs: number;
 }
 
@@ -220,10 +224,13 @@ export function learnedBatchStrategies(stream: Stream): LearnedBatchStrategy[] {
   const directions = ['any', 'toDevice', 'toHost'] as const;
   return [...device.classes].map(([key, { learner }]) => {
     const rangeBits = Math.floor(key / 64) % 64;
+    const byteClass = key % 64;
     return {
       operation: operations[Math.floor(key / (64 * 64 * 4))]!,
       direction: directions[Math.floor(key / (64 * 64)) % 4] ?? 'any',
       ranges: [rangeBits === 0 ? 0 : 2 ** (rangeBits - 1), 2 ** rangeBits - 1] as const,
+      // Classes of two bits: bit lengths 2c and 2c + 1, so from 2^(2c-1) (0 for c = 0) below 2^(2c+1).
+      bytesPerRange: [byteClass === 0 ? 0 : 2 ** (2 * byteClass - 1), 2 ** (2 * byteClass + 1)] as const,
       kind: learner.decided,
       batchMs: learner.best.batch,
       loopMs: learner.best.loop,

@@ -32,7 +32,7 @@ type Method = (...args: unknown[]) => unknown;
  * `eventRecord` stamps the event with that clock, and `eventElapsedTime` returns the difference
  * of the stamps (after the inner driver checked both events, as it always does). Tests of code
  * that measures the device — the learned batch strategy of `@cumem/utils` — drive its choices
- * through `model`. Every other member is the inner driver's.
+ * through `model`. Every other member is the inner driver's, called on it.
  */
 export function timedDriver(inner: Driver, model: DeviceCostModel): { driver: Driver; clock: DeviceClock } {
   const clock = { nowMs: 0, holdEvents: false, failEvents: false };
@@ -79,9 +79,21 @@ export function timedDriver(inner: Driver, model: DeviceCostModel): { driver: Dr
       return result;
     };
   }
-  // Defined, not assigned: the adapters' drivers are frozen, and assignment over a frozen
-  // prototype's member is refused. Members not overridden are read through the prototype.
+  // Every other member runs with the inner driver as `this` (the adapters' getters and a class
+  // with private fields need it): forwarders for each member of the inner driver's chain.
   const properties: PropertyDescriptorMap = {};
-  for (const [key, value] of Object.entries(overrides)) properties[key] = { value, enumerable: true };
-  return { driver: Object.defineProperties(Object.create(inner), properties) as Driver, clock };
+  for (let level: object | null = inner; level !== null && level !== Object.prototype; ) {
+    for (const name of Object.getOwnPropertyNames(level)) {
+      if (name === 'constructor' || name in properties) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(level, name)!;
+      properties[name] =
+        typeof descriptor.value === 'function'
+          ? { value: (...args: unknown[]) => Reflect.apply(descriptor.value as Method, inner, args) }
+          : { get: () => Reflect.get(inner, name, inner) };
+    }
+    level = Object.getPrototypeOf(level) as object | null;
+  }
+  for (const [key, value] of Object.entries(overrides)) properties[key] = { value };
+  for (const descriptor of Object.values(properties)) descriptor.enumerable = true;
+  return { driver: Object.freeze(Object.defineProperties({}, properties)) as Driver, clock };
 }
