@@ -22,7 +22,7 @@ describe('chooseBatchStrategy', () => {
     });
   });
 
-  it("auto is measured where both forms exist; forced strategies and drivers without the batch call are not", () => {
+  it('auto is measured where both forms exist; forced strategies and drivers without the batch call are not', () => {
     for (const operation of ['prefetch', 'discard', 'discardPrefetch', 'copy'] as const) {
       expect(chooseBatchStrategy(cuda13, operation, 'auto', false).measured).toBe(true);
       expect(chooseBatchStrategy(cuda13, operation, 'loop', false).measured).toBe(false);

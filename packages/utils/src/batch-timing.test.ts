@@ -29,7 +29,12 @@ function timed(deviceCount = 1): { driver: Driver; clock: DeviceClock; log: Driv
       host.now += host.perLoopCall;
       return costs.loopPerRange * (isHost(location) ? toHostFactor.loop : 1);
     },
-    memPrefetchBatchAsync: (_p: BigUint64Array, _s: BigUint64Array, count: number, locations: MemLocation[]) =>
+    memPrefetchBatchAsync: (
+      _p: BigUint64Array,
+      _s: BigUint64Array,
+      count: number,
+      locations: MemLocation[],
+    ) =>
       (costs.batchPerCall + costs.batchPerRange * count) * (isHost(locations[0]!) ? toHostFactor.batch : 1),
     memDiscardBatchAsync: (_p: BigUint64Array, _s: BigUint64Array, count: number) =>
       count === 1 ? costs.loopPerRange : costs.batchPerCall + costs.batchPerRange * count,

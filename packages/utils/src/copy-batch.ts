@@ -63,7 +63,16 @@ export function copyBatch(
   const handle = openStream.handle;
   const bound = driverFor(openStream);
   const fallback = strategy.kind === 'loop' ? 'loop' : 'batch';
-  const timing = beginMeasuredBatch(bound, openStream, 'copy', 0, scratch.count, bytes, strategy.measured, fallback);
+  const timing = beginMeasuredBatch(
+    bound,
+    openStream,
+    'copy',
+    0,
+    scratch.count,
+    bytes,
+    strategy.measured,
+    fallback,
+  );
   if (timing.kind === 'loop') {
     const { pointers, sources, sizes } = scratch;
     for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);

@@ -34,7 +34,16 @@ export function issueManaged(
 ): void {
   const bound = driverFor(stream);
   const { kind, measured } = strategy;
-  const part: Part = { bound, stream, operation, list, targets, options, measured, chunk: strategy.chunkSize };
+  const part: Part = {
+    bound,
+    stream,
+    operation,
+    list,
+    targets,
+    options,
+    measured,
+    chunk: strategy.chunkSize,
+  };
   if (operation === 'discard' || (kind !== 'split' && !measured)) {
     issue(part, kind === 'loop' ? 'loop' : 'batch', 0);
     return;

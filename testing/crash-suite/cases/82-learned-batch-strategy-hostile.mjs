@@ -26,7 +26,9 @@ stream.sync();
 
 // A buffer closed between learning calls is refused before any driver call.
 ranges[5].close();
-expectThrows(CudaStateError, 'prefetchBatch with a closed range', () => prefetchBatch(stream, ranges, device));
+expectThrows(CudaStateError, 'prefetchBatch with a closed range', () =>
+  prefetchBatch(stream, ranges, device),
+);
 ranges[5] = managed.allocate(4096);
 
 // copyBatch over interleaved memories of two resources, learning both forms on the way.
@@ -36,7 +38,7 @@ const sources = Array.from({ length: 64 }, (_, i) => (i % 2 === 0 ? first : seco
 const targets = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? second : first).allocate(256));
 const bytes = new Uint8Array(256);
 for (let round = 0; round < 8; round++) {
-  sources.forEach((source, i) => source.fill((round * 64 + i) & 0xff, { stream }));
+  for (const [i, source] of sources.entries()) source.fill((round * 64 + i) & 0xff, { stream });
   copyBatch(stream, targets, sources, undefined);
   stream.sync();
   targets.forEach((target, i) => {
