@@ -215,6 +215,30 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     expect(learnedBatchStrategies(closed)[0]?.kind).toBe('batch');
   });
 
+  it('ends the measuring on an impossible event time (negative): the table from then on', () => {
+    const { driver: inner } = timedDriver(createReferenceDriver(), {
+      memPrefetchBatchAsync: () => -1,
+      memPrefetchAsync: () => 0.01,
+    });
+    const counted = countingDriver(inner);
+    useDriver(counted.driver);
+    const own = Stream.create(0);
+    const managed = new ManagedMemoryResource();
+    const ranges = Array.from({ length: 4 }, () => managed.allocate(4096));
+    try {
+      for (let i = 0; i < 3; i++) prefetchBatch(own, ranges, device, { coalesce: false });
+      counted.log.reset();
+      prefetchBatch(own, ranges, device, { coalesce: false });
+      expect(count(counted.log, 'eventRecord')).toBe(0);
+      expect(count(counted.log, 'memPrefetchBatchAsync')).toBe(1); // the table: to the device in one call
+      expect(learnedBatchStrategies(own)).toEqual([]);
+    } finally {
+      for (const buffer of ranges) buffer.close();
+      own.close();
+      useDriver(setup.driver);
+    }
+  });
+
   it('survives a closed stream: a measurement taken on it is read on the next call', () => {
     prefetches(3);
     stream.close();

@@ -158,16 +158,17 @@ function collect(driver: Driver, sizeClass: SizeClass): void {
     const oldest = pending[0]!;
     if (!driver.eventQuery(oldest.end)) return;
     pending.shift();
-    let ms = Number.NaN;
+    let device = Number.NaN;
     try {
-      ms = Math.max(driver.eventElapsedTime(oldest.start, oldest.end), oldest.hostMs);
+      device = driver.eventElapsedTime(oldest.start, oldest.end);
     } finally {
       release(driver, [oldest.start, oldest.end]);
       // A time no device gives (negative, NaN, infinite) ends the measuring like a failure.
-      if (ms >= 0 && ms < Number.POSITIVE_INFINITY) learner.record(oldest.form, ms);
-      else learner.drop(oldest.form);
+      if (device >= 0 && device < Number.POSITIVE_INFINITY) {
+        learner.record(oldest.form, Math.max(device, oldest.hostMs));
+      } else learner.drop(oldest.form);
     }
-    if (!(ms >= 0 && ms < Number.POSITIVE_INFINITY)) throw new RangeError(`event time ${ms} ms`);
+    if (!(device >= 0 && device < Number.POSITIVE_INFINITY)) throw new RangeError(`event time ${device} ms`);
   }
 }
 
