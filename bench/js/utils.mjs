@@ -89,9 +89,22 @@ function resetPages(base, onHost) {
   stream.sync();
 }
 
-/** What the default strategy ('auto') resolves to for `operation` on this driver: 'loop' or 'batch'. */
+/**
+ * What the default strategy ('auto') chose for `operation` on this device, read after the auto
+ * variant ran: per direction the learned form and the best device time of each form (ms), or
+ * the table's fallback when nothing could be timed.
+ */
 function autoChoice(operation) {
-  return utils.chooseBatchStrategy(memory.currentDriver(), operation, 'auto', false).kind;
+  const learned = utils.learnedBatchStrategies(stream).filter((entry) => entry.operation === operation);
+  if (learned.length === 0) {
+    return `${utils.chooseBatchStrategy(memory.currentDriver(), operation, 'auto', false).kind} (table)`;
+  }
+  return Object.fromEntries(
+    learned.map((entry) => [
+      `${entry.direction}:${entry.ranges.join('-')}`,
+      { kind: entry.kind ?? 'learning', batchMs: entry.batchMs, loopMs: entry.loopMs },
+    ]),
+  );
 }
 
 /** `{ <name>ToDevice, <name>ToHost }`: median step time per direction (even steps go to the device). */
@@ -132,7 +145,10 @@ function batchRow(operationName, operation, alternating) {
     }
     const row = Suite.variants('us', 'auto', variants, {
       via: 'default strategy (auto; loop and batch under variants)',
-      autoChoice: autoChoice(operationName),
+      // A getter: read when the auto variant (the last) has run and learned.
+      get autoChoice() {
+        return autoChoice(operationName);
+      },
       protocol: {
         stepsPerRep: MANAGED_STEPS_PER_REP,
         reps: MANAGED_REPS,
@@ -192,7 +208,9 @@ await suite.row('utils.copyBatch', 'us', () => {
     }
     return Suite.variants('us', 'auto', variants, {
       via: 'copyBatch, default strategy (auto; loop and batch under variants)',
-      autoChoice: autoChoice('copy'),
+      get autoChoice() {
+        return autoChoice('copy');
+      },
       protocol: { stepsPerRep: COPY_STEPS_PER_REP, reps: COPY_REPS, warmupReps: 1, reset: 'none' },
     });
   } finally {

@@ -21,14 +21,18 @@ import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 export interface BatchOptions {
   /** Fail with NotSupportedError instead of falling back to per-range calls when the driver has no batch entry point. Default false. */
   readonly requireBatch?: boolean;
-  /** How to reach the driver; default `'auto'` (the measured-fastest path, see `BATCH_STRATEGY_TABLE`). */
+  /**
+   * How to reach the driver. Default `'auto'`: per size class and direction, the form (batch
+   * call or loop) timed faster on this device in the class's first calls, timed again now and
+   * then (`learnedBatchStrategies`); `BATCH_STRATEGY_TABLE` where events cannot time.
+   */
   readonly strategy?: BatchStrategy;
   /**
    * Merge neighbouring ranges of one allocation (one ends where the next starts, same target)
    * into one driver range; what counts as one allocation: `allocationOf`. Default true.
    */
   readonly coalesce?: boolean;
-  /** Most ranges per batch call (default: the policy's, usually all in one). */
+  /** Most ranges per batch call (default: all in one). */
   readonly chunkSize?: number;
 }
 
@@ -52,6 +56,9 @@ export function checkBatchOptions(options: BatchOptions | undefined): CheckedBat
 
 /**
  * An array of open Buffers (managed ones when `managed`).
+ * @param memories when given, receives one buffer per distinct memory — its memory resource,
+ *   or the buffer itself for external memory — in first-seen order: what depends on where the
+ *   memory lives (device, pool, reachability) is then asked once per memory, not per buffer.
  * @throws TypeError for a lone Buffer or another non-array, a non-Buffer element, or a
  *   non-managed Buffer where managed memory is required; CudaStateError for a closed Buffer.
  */
@@ -60,16 +67,25 @@ export function checkBuffers(
   name: string,
   managed: boolean,
   driver: Driver,
+  memories?: Buffer[],
 ): readonly Buffer[] {
   if (!Array.isArray(value)) {
     const what = bufferBrand.has(value) ? 'a single Buffer' : describeValue(value);
     throw new TypeError(`${name} must be an array of Buffers, got ${what} (wrap one Buffer as [buffer])`);
   }
+  let previous: unknown;
+  let lastMemory: unknown;
+  let seen: Set<unknown> | undefined;
   for (let i = 0; i < value.length; i++) {
     const buffer: unknown = value[i];
+    // A buffer repeated next to itself was checked just now (nothing can close it meanwhile).
+    if (buffer === previous) continue;
     // Only a real Buffer (memory's brand: one private-field test per element): an object shaped
     // like one, inheriting from one or a Proxy of one would name memory the caller never owned.
-    const checked = bufferBrand.check(buffer, `${name}[${i}]`) as Buffer;
+    // The element's name is built only for the error: a string per element costs more than
+    // every check here together.
+    if (!bufferBrand.has(buffer)) bufferBrand.check(buffer, `${name}[${i}]`);
+    const checked = buffer as Buffer;
     if (checked.isClosed) throw CudaStateError.closed(`Buffer (${name}[${i}])`);
     if (managed && !checked.isManaged) {
       throw new TypeError(`${name}[${i}] is not managed memory: this operation needs ManagedBuffers`);
@@ -79,6 +95,22 @@ export function checkBuffers(
       throw new CudaStateError(
         `${name}[${i}] belongs to driver ${driverOf(checked).name}, the stream to ${driver.name}`,
       );
+    }
+    previous = buffer;
+    if (memories !== undefined) {
+      const memory = checked.memoryResource ?? checked;
+      if (memory !== lastMemory) {
+        lastMemory = memory;
+        if (memories.length === 0) memories.push(checked);
+        else {
+          // A set only from the second memory on: one resource (the common case) allocates none.
+          seen ??= new Set(memories.map((known) => known.memoryResource ?? known));
+          if (!seen.has(memory)) {
+            seen.add(memory);
+            memories.push(checked);
+          }
+        }
+      }
     }
   }
   return value as Buffer[];

@@ -11,14 +11,26 @@ describe('chooseBatchStrategy', () => {
   const cuda13 = fakeDriver(13000, true);
   const cuda12 = fakeDriver(12040, false);
 
-  it('auto on CUDA 13.0 follows the H200 measurements: split by direction for prefetches, batch for discard and copy', () => {
+  it('auto on CUDA 13.0 falls back to the H200 measurements: split by direction for prefetches, batch for discard and copy', () => {
     expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false).kind).toBe('split');
     expect(chooseBatchStrategy(cuda13, 'discardPrefetch', 'auto', false).kind).toBe('split');
     expect(chooseBatchStrategy(cuda13, 'discard', 'auto', false).kind).toBe('batch');
     expect(chooseBatchStrategy(cuda13, 'copy', 'auto', false)).toEqual({
       kind: 'batch',
       chunkSize: Number.POSITIVE_INFINITY,
+      measured: true,
     });
+  });
+
+  it('auto is measured where both forms exist; forced strategies and drivers without the batch call are not', () => {
+    for (const operation of ['prefetch', 'discard', 'discardPrefetch', 'copy'] as const) {
+      expect(chooseBatchStrategy(cuda13, operation, 'auto', false).measured).toBe(true);
+      expect(chooseBatchStrategy(cuda13, operation, 'loop', false).measured).toBe(false);
+      expect(chooseBatchStrategy(cuda13, operation, 'batch', false).measured).toBe(false);
+      expect(chooseBatchStrategy(cuda13, operation, 'auto', true).measured).toBe(false);
+    }
+    expect(chooseBatchStrategy(cuda12, 'prefetch', 'auto', false).measured).toBe(false);
+    expect(chooseBatchStrategy(fakeDriver(12080, true), 'copy', 'auto', false).measured).toBe(true);
   });
 
   it('auto copy on CUDA 12.8 / 12.9 (unmeasured) is the loop, with the batch entry point present', () => {
@@ -55,6 +67,7 @@ describe('chooseBatchStrategy', () => {
     expect(chooseBatchStrategy(cuda13, 'prefetch', 'auto', false, table)).toEqual({
       kind: 'batch',
       chunkSize: 128,
+      measured: true,
     });
     expect(chooseBatchStrategy(fakeDriver(13000, false), 'prefetch', 'auto', false, table).kind).toBe('loop');
   });

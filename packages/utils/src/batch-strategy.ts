@@ -1,21 +1,22 @@
-// How each batch operation reaches the driver, chosen per driver from measurements.
+// How each batch operation reaches the driver: forced by the caller, or for 'auto' learned on
+// the running machine (batch-learning.ts, timed by batch-timing.ts), with a table of earlier
+// measurements as the fallback where nothing can be timed.
 //
-// The batch entry points are not always faster than a loop of single calls, so "auto" follows
-// a table of measured results and defaults to per-range calls wherever nothing says the batch
-// call wins. Measured on an NVIDIA H200, driver 580.159.04 (CUDA 13.0), in C, per 1024 ranges of
-// 64 KiB including the stream sync, every repetition from the same page state (bench/c/utils.c):
-// which of loop and batch wins a whole alternating run flips from one run to the next, but split
-// by direction it does not — migrations to the device go faster as one batch call (or tie), and
-// migrations to the host as one call per range (by 1.2x to 1.9x) in every run. So prefetches and
-// discard-prefetches take the 'split' path. Discard: loop 8478 / batch 6945 us; device-to-device
-// copy: loop 3064 / batch 2967 us.
+// The batch entry points are not always faster than a loop of single calls, and which is
+// faster differs between machines with the same driver: in C, per 1024 ranges of 64 KiB
+// including the stream sync, on an NVIDIA H200 (driver 580.159.04) migrations to the device
+// went faster as one batch call and migrations to the host as one call per range (by 1.2x to
+// 1.9x), while on 4x H100 (driver 580.159) the loop of prefetches beat the batch call (26.3 vs
+// 34.5 ms). So 'auto' times both forms per size class and direction on the device and keeps the
+// faster; the table below is what it does when events cannot time (and what it assumes before
+// a measurement: the first calls of a class time both forms anyway).
 import { checkBoolean, type Driver, describeValue, NotSupportedError } from '@cumem/core-types';
 
 /** The operations of this package that can take the batch or the loop path. */
 export type BatchOperation = 'prefetch' | 'discard' | 'discardPrefetch' | 'copy';
 
 /**
- * `'auto'` (default): the measured-fastest path for the running driver. `'batch'`: the driver's
+ * `'auto'` (default): the faster path as timed on the running machine (see `BatchOptions.strategy`). `'batch'`: the driver's
  * batch entry point (NotSupportedError without it). `'loop'`: one driver call per range.
  */
 export type BatchStrategy = 'auto' | 'batch' | 'loop';
@@ -32,6 +33,12 @@ export interface ResolvedBatchStrategy {
   readonly kind: BatchKind;
   /** Most ranges per batch call (Infinity = all in one call). */
   readonly chunkSize: number;
+  /**
+   * True for `'auto'` where both forms exist: each call's parts then take the form learned on
+   * the device for their size class (timed with events on the first calls of the class and now
+   * and then after), and `kind` is only the fallback for when nothing can be timed.
+   */
+  readonly measured: boolean;
 }
 
 /** One row of the measured policy. A driver matches when `minDriverVersion <= driverVersion < maxDriverVersion`. */
@@ -49,9 +56,9 @@ export interface BatchStrategyRule {
 }
 
 /**
- * The policy `'auto'` follows, first matching row wins. Rows without a measurement choose the
- * loop, which is never slower than the loop; `bench/` times every strategy so rows can be
- * switched to `'batch'` where it measures faster.
+ * What `'auto'` falls back to where the device cannot time (events failed), first matching row
+ * wins; rows without a measurement choose the loop. Measured on the H200 above: `bench/` times
+ * every strategy.
  */
 export const BATCH_STRATEGY_TABLE: readonly BatchStrategyRule[] = Object.freeze([
   {
@@ -125,8 +132,9 @@ export function checkStrategy(value: unknown): BatchStrategy {
 }
 
 /**
- * The path `operation` takes on `driver`. Reads `driver.driverVersion` and `capabilities` only
- * (no counted driver call).
+ * The path `operation` takes on `driver`: forced (`'batch'`, `'loop'`, `requireBatch`), or for
+ * `'auto'` learned per call where both forms exist (`measured`; `kind` is then the fallback).
+ * Reads `driver.driverVersion` and `capabilities` only (no counted driver call).
  * @throws NotSupportedError when the batch entry point is required (requireBatch, strategy
  *   'batch', or a discard, which has no single-range entry point) and the driver lacks it.
  * @throws TypeError for `requireBatch` together with strategy 'loop'.
@@ -162,16 +170,26 @@ export function chooseBatchStrategy(
       `${why} needs a driver with ${batchVersion[operation]}; this driver is version ${driver.driverVersion}`,
     );
   }
-  if (requested === 'batch' || requireBatch) return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY };
+  if (requested === 'batch' || requireBatch) return forcedBatch;
   // Discard's "loop" is the batch entry point with one range per call.
-  if (requested === 'loop') return { kind: 'loop', chunkSize: 1 };
+  if (requested === 'loop') return forcedLoop;
+  // Both forms exist wherever the batch entry point does: then 'auto' learns.
+  const measured = available;
   const version = driver.driverVersion;
   for (const rule of table) {
     if (rule.operation !== operation || version < rule.minDriverVersion || version >= rule.maxDriverVersion)
       continue;
     if (rule.kind !== 'loop' && !available) break;
-    return { kind: rule.kind, chunkSize: rule.chunkSize };
+    return { kind: rule.kind, chunkSize: rule.chunkSize, measured };
   }
-  if (operation === 'discard') return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY };
-  return { kind: 'loop', chunkSize: 1 };
+  if (operation === 'discard') return { kind: 'batch', chunkSize: Number.POSITIVE_INFINITY, measured };
+  // All ranges in one batch call when the learning picks the batch.
+  return { kind: 'loop', chunkSize: Number.POSITIVE_INFINITY, measured };
 }
+
+const forcedBatch: ResolvedBatchStrategy = Object.freeze({
+  kind: 'batch',
+  chunkSize: Number.POSITIVE_INFINITY,
+  measured: false,
+});
+const forcedLoop: ResolvedBatchStrategy = Object.freeze({ kind: 'loop', chunkSize: 1, measured: false });

@@ -4,6 +4,7 @@ import { download, withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
+import { learnedBatchStrategies } from './batch-timing.js';
 import { copyBatch } from './copy-batch.js';
 
 describeEachDriver(adapters, 'copyBatch', (entry) => {
@@ -81,6 +82,47 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
       counted.close();
       useDriver(entry.driver);
     }
+  });
+
+  it('auto settles on a form timed on the device, then records no events', () => {
+    withCountingDriver(useDriver, entry.driver, (log, driver) => {
+      const counted = Stream.create(0);
+      const resource = new DeviceMemoryResource(0);
+      const src = resource.allocate(8 * 4096);
+      const dst = resource.allocate(8 * 4096);
+      try {
+        src.copyFrom(patternBytes(8 * 4096, 3));
+        // Every other 4 KiB: nothing merges.
+        const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 8192, 4096));
+        const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 8192, 4096));
+        for (let i = 0; i < 5; i++) {
+          copyBatch(counted, dsts, srcs);
+          counted.sync();
+        }
+        const learned = learnedBatchStrategies(counted).filter((entry) => entry.operation === 'copy');
+        if (driver.capabilities.batchMemcpy) {
+          expect(learned).toHaveLength(1);
+          expect(learned[0]!.kind).toBe(learned[0]!.loopMs < learned[0]!.batchMs ? 'loop' : 'batch');
+        } else expect(learned).toEqual([]);
+        // A pair repeated next to itself (another size class: 2 ranges) is copied twice, alike.
+        copyBatch(counted, [dsts[1]!, dsts[1]!], [srcs[1]!, srcs[1]!]);
+        log.reset();
+        copyBatch(counted, dsts, srcs);
+        counted.sync();
+        expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
+        const out = download(dst);
+        const expected = patternBytes(8 * 4096, 3);
+        for (let i = 0; i < 4; i++) {
+          expect(out.subarray(i * 8192, i * 8192 + 4096)).toEqual(
+            expected.subarray(i * 8192, i * 8192 + 4096),
+          );
+        }
+      } finally {
+        src.close();
+        dst.close();
+        counted.close();
+      }
+    });
   });
 
   it('validates every argument before any driver call', () => {

@@ -1,10 +1,11 @@
 // copyBatch: many buffer-to-buffer copies, one operation (cuMemcpyBatchAsync or a loop of
-// cuMemcpyAsync, whichever the policy measured faster).
+// cuMemcpyAsync, whichever was timed faster on the device for the size class: batch-timing.ts).
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
 import { driverOf } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
+import { beginMeasuredBatch } from './batch-timing.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
 import { sharedScratch } from './range-scratch.js';
 import { checkStream, driverFor } from './stream-binding.js';
@@ -26,8 +27,11 @@ export function copyBatch(
 ): void {
   const openStream = checkStream(stream);
   const driver = driverOf(openStream);
-  const destinations = checkBuffers(dsts, 'dsts', false, driver);
-  const sources = checkBuffers(srcs, 'srcs', false, driver);
+  // One buffer per distinct memory of each side: device and reachability are asked of those.
+  const dstMemories: Buffer[] = [];
+  const srcMemories: Buffer[] = [];
+  const destinations = checkBuffers(dsts, 'dsts', false, driver, dstMemories);
+  const sources = checkBuffers(srcs, 'srcs', false, driver, srcMemories);
   if (destinations.length !== sources.length) {
     throw new RangeError(
       `dsts has ${destinations.length} buffers and srcs ${sources.length}: pair them one to one`,
@@ -38,29 +42,41 @@ export function copyBatch(
   const checkedOptions = checkBatchOptions(options);
   const strategy = chooseBatchStrategy(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
   if (count === 0) return;
-  if (crossesDevices(openStream.device.ordinal, destinations, sources, count)) {
+  const ordinal = openStream.device.ordinal;
+  if (crossesDevices(ordinal, dstMemories) || crossesDevices(ordinal, srcMemories)) {
     // Ends on another device: ordinary copies when its pools let the stream's device in, else one peer copy per pair.
-    if (
-      !allReachable(openStream, destinations, count, true) ||
-      !allReachable(openStream, sources, count, false)
-    ) {
+    if (!allReachable(openStream, dstMemories, true) || !allReachable(openStream, srcMemories, false)) {
       copyPairsAcrossDevices(openStream, destinations, sources, sizeOf, count);
       return;
     }
   }
   const scratch = sharedScratch;
   scratch.reset(count);
+  let bytes = 0;
   for (let i = 0; i < count; i++) {
     const size = sizeOf(i);
     if (size === 0) continue;
     scratch.pushCopy(destinations[i]!, sources[i]!, size, checkedOptions.coalesce);
+    bytes += size;
   }
   if (scratch.count === 0) return;
   const handle = openStream.handle;
   const bound = driverFor(openStream);
-  if (strategy.kind === 'loop') {
+  const fallback = strategy.kind === 'loop' ? 'loop' : 'batch';
+  const timing = beginMeasuredBatch(
+    bound,
+    openStream,
+    'copy',
+    0,
+    scratch.count,
+    bytes,
+    strategy.measured,
+    fallback,
+  );
+  if (timing.kind === 'loop') {
     const { pointers, sources, sizes } = scratch;
     for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);
+    timing.end();
     return;
   }
   scratch.packSizes();
@@ -77,6 +93,7 @@ export function copyBatch(
       handle,
     );
   }
+  timing.end();
 }
 
 function checkSizes(sizes: unknown, dsts: readonly Buffer[], srcs: readonly Buffer[]): (i: number) => number {

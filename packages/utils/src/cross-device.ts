@@ -5,17 +5,14 @@
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
 import { type Buffer, bufferReachableOn, copyBetweenDevices, type Stream } from '@cumem/memory';
 
-/** True when some buffer is device memory of another device than `on` (no driver call). */
-export function crossesDevices(
-  on: number,
-  dsts: readonly Buffer[],
-  srcs: readonly Buffer[],
-  count: number,
-): boolean {
-  for (let i = 0; i < count; i++) {
-    const to = dsts[i]!.deviceId;
-    const from = srcs[i]!.deviceId;
-    if ((to >= 0 && to !== on) || (from >= 0 && from !== on)) return true;
+/**
+ * True when some buffer of `memories` (one per distinct memory: checkBuffers' `memories`) is
+ * device memory of another device than `on` (no driver call).
+ */
+export function crossesDevices(on: number, memories: readonly Buffer[]): boolean {
+  for (const buffer of memories) {
+    const device = buffer.deviceId;
+    if (device >= 0 && device !== on) return true;
   }
   return false;
 }
@@ -26,34 +23,14 @@ export function ownDevice(buffer: Buffer): number {
 }
 
 /**
- * Whether `stream`'s device can read (`write`: and write) every buffer with ordinary copies. Asked once per memory
- * resource (buffers of one pool share its access), so a batch of 1024 slices of two buffers
- * costs one pool-access query (cuMemPoolGetAccess) per side whose memory is on another device;
- * runs of buffers of one resource cost one comparison each.
+ * Whether `stream`'s device can read (`write`: and write) every buffer of `memories` (one per
+ * distinct memory: checkBuffers' `memories`) with ordinary copies. Buffers of one pool share its
+ * access, so a batch of 1024 slices of two buffers costs one pool-access query
+ * (cuMemPoolGetAccess) per side whose memory is on another device.
  */
-export function allReachable(
-  stream: Stream,
-  buffers: readonly Buffer[],
-  count: number,
-  write: boolean,
-): boolean {
-  let known: Map<unknown, boolean> | undefined;
-  let lastKey: unknown;
-  for (let i = 0; i < count; i++) {
-    const buffer = buffers[i]!;
-    const key = buffer.memoryResource ?? buffer;
-    if (key === lastKey) continue;
-    lastKey = key;
-    let reachable = known?.get(key);
-    if (reachable === undefined) {
-      // The allocation's pool is asked of the driver once per allocation, its access every call.
-      const found: boolean = bufferReachableOn(stream, buffer, write);
-      reachable = found;
-      known ??= new Map();
-      known.set(key, found);
-    }
-    if (!reachable) return false;
-  }
+export function allReachable(stream: Stream, memories: readonly Buffer[], write: boolean): boolean {
+  // The allocation's pool is asked of the driver once per allocation, its access every call.
+  for (const buffer of memories) if (!bufferReachableOn(stream, buffer, write)) return false;
   return true;
 }
 

@@ -4,6 +4,7 @@ import { withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, lastPrefetch } from '../test/support.js';
+import { learnedBatchStrategies } from './batch-timing.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
 
 const strategies = ['auto', 'batch', 'loop'] as const;
@@ -83,23 +84,47 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
     });
   }
 
-  it('auto on CUDA 13 sends host-bound ranges one call each and device-bound ones in one batch call', () => {
+  it('auto takes one form per direction: host-bound ranges and device-bound ones are parts of their own', () => {
     withCountedBuffers((log, counted, own) => {
       const alternating = own.map((_, i) => (i % 2 === 0 ? device : host));
       log.reset();
       prefetchBatch(counted, own, alternating, { coalesce: false });
-      discardPrefetchBatch(counted, own, alternating, { coalesce: false });
       counted.sync();
       const count = (name: string) => log.calls.filter((call) => call === name).length;
-      if (entry.driver.driverVersion >= 13000 && entry.driver.capabilities.batchPrefetchDiscard) {
-        expect(count('memPrefetchAsync')).toBe(own.length / 2);
-        expect(count('memPrefetchBatchAsync')).toBe(1);
-        // Per-range discard-prefetch is the batch entry point with one range: half the ranges, plus one batch.
-        expect(count('memDiscardAndPrefetchBatchAsync')).toBe(own.length / 2 + 1);
+      if (entry.driver.capabilities.batchPrefetchDiscard) {
+        // Each part is one batch call or a loop over its own half (which, is learned: batch-timing.test.ts).
+        const loops = count('memPrefetchAsync');
+        const batches = count('memPrefetchBatchAsync');
+        expect(loops + batches * (own.length / 2)).toBe(own.length);
       }
       own.forEach((buffer, i) => {
         expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
       });
+    });
+  });
+
+  it('auto settles on a form timed on the device within its first calls, then records no events', () => {
+    withCountedBuffers((log, counted, own) => {
+      if (!entry.driver.capabilities.batchPrefetchDiscard) return;
+      // Two timed calls of each form per direction, and one more to read the last time.
+      for (let i = 0; i < 10; i++) {
+        prefetchBatch(counted, own, i % 2 === 0 ? host : device, { coalesce: false });
+        counted.sync();
+      }
+      const learned = learnedBatchStrategies(counted).filter((l) => l.operation === 'prefetch');
+      expect(learned.map((l) => l.direction).sort()).toEqual(['toDevice', 'toHost']);
+      for (const { kind, batchMs, loopMs } of learned) {
+        expect(kind === 'batch' || kind === 'loop').toBe(true);
+        expect(batchMs).toBeGreaterThanOrEqual(0);
+        expect(loopMs).toBeGreaterThanOrEqual(0);
+        expect(kind).toBe(loopMs < batchMs ? 'loop' : 'batch');
+      }
+      log.reset();
+      prefetchBatch(counted, own, host, { coalesce: false });
+      prefetchBatch(counted, own, device, { coalesce: false });
+      counted.sync();
+      expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
+      for (const buffer of own) expect(lastPrefetch(entry.driver, buffer)).toBe('device:0');
     });
   });
 

@@ -24,30 +24,15 @@ const noTargets: Targets = { distinct: [], indexOf: () => 0 };
 
 /**
  * `targets` as an array (a lone Buffer becomes `[buffer]` in `'dispatch'` mode; the `*Batch`
- * names take arrays only, and checkBuffers says so), every element a Buffer of this
- * @cumem/memory: a buffer-shaped object could claim any address and size, and discard would then
- * drop another allocation's contents.
- * @throws TypeError for anything else.
+ * names take arrays only, and checkBuffers says so). Each element is checked by checkBuffers
+ * next, with memory's brand: a buffer-shaped object could claim any address and size, and
+ * discard would then drop another allocation's contents.
+ * @throws TypeError for anything else in `'dispatch'` mode.
  */
 export function targetList(targets: unknown, mode: 'dispatch' | 'batch'): unknown {
-  const list = Array.isArray(targets)
-    ? targets
-    : mode === 'dispatch' && targets instanceof Buffer
-      ? [targets]
-      : undefined;
-  if (list === undefined) {
-    if (mode === 'batch') return targets;
-    throw new TypeError(`targets must be a ManagedBuffer or an array of them, got ${describeValue(targets)}`);
-  }
-  for (let i = 0; i < list.length; i++) {
-    const element: unknown = list[i];
-    if (!(element instanceof Buffer)) {
-      throw new TypeError(
-        `targets[${i}] must be a ManagedBuffer of this @cumem/memory, got ${describeValue(element)}`,
-      );
-    }
-  }
-  return list;
+  if (Array.isArray(targets) || mode === 'batch') return targets;
+  if (targets instanceof Buffer) return [targets];
+  throw new TypeError(`targets must be a ManagedBuffer or an array of them, got ${describeValue(targets)}`);
 }
 
 /**

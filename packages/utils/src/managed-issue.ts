@@ -1,9 +1,13 @@
 // How a checked managed-memory operation reaches the driver: per range (the calls of
-// @cumem/memory's managed-range.ts), in batch calls, or split by direction (batch-strategy.ts).
+// @cumem/memory's managed-range.ts) or in batch calls, forced, or for 'auto' as learned on the
+// device per size class (batch-timing.ts) and, for prefetches, per direction: the ranges bound
+// for the host and those bound for a device are two parts, each timed and chosen on its own.
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
 import { type Buffer, discardPrefetchRange, discardRange, prefetchRange, type Stream } from '@cumem/memory';
 import type { CheckedBatchOptions } from './batch-arguments.js';
+import type { BatchForm } from './batch-learning.js';
 import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';
+import { type BatchDirection, beginMeasuredBatch } from './batch-timing.js';
 import { sharedScratch } from './range-scratch.js';
 import { driverFor } from './stream-binding.js';
 
@@ -29,34 +33,60 @@ export function issueManaged(
   strategy: ResolvedBatchStrategy,
 ): void {
   const bound = driverFor(stream);
-  const handle = stream.handle;
-  if (strategy.kind !== 'split') {
-    issue(bound, operation, strategy.kind, list, targets, handle, options, strategy.chunkSize);
+  const { kind, measured } = strategy;
+  const part: Part = {
+    bound,
+    stream,
+    operation,
+    list,
+    targets,
+    options,
+    measured,
+    chunk: strategy.chunkSize,
+  };
+  if (operation === 'discard' || (kind !== 'split' && !measured)) {
+    issue(part, kind === 'loop' ? 'loop' : 'batch', 0);
     return;
   }
-  // Host-bound ranges one call each, device-bound ones in one batch (see batch-strategy.ts).
-  issue(bound, operation, 'loop', list, targets, handle, options, 1, true);
-  issue(bound, operation, 'batch', list, targets, handle, options, strategy.chunkSize, false);
+  // By direction: host-bound ranges first, then device-bound ones ('split' without timing:
+  // host-bound one call each, device-bound in one batch call, see batch-strategy.ts).
+  let toHost = false;
+  let toDevice = false;
+  for (const location of targets.distinct) {
+    if (isHostLocation(location)) toHost = true;
+    else toDevice = true;
+  }
+  const mixed = toHost && toDevice;
+  if (toHost) issue(part, kind === 'batch' ? 'batch' : 'loop', 2, mixed ? true : undefined);
+  if (toDevice) issue(part, kind === 'loop' ? 'loop' : 'batch', 1, mixed ? false : undefined);
+}
+
+/** What every part of one operation shares. */
+interface Part {
+  readonly bound: Driver;
+  readonly stream: Stream;
+  readonly operation: ManagedOperation;
+  readonly list: readonly Buffer[];
+  readonly targets: Targets;
+  readonly options: CheckedBatchOptions;
+  readonly measured: boolean;
+  readonly chunk: number;
 }
 
 function isHostLocation(location: MemLocation): boolean {
   return location.type !== MemLocationType.Device;
 }
 
-/** Issues the ranges of `list` (only those bound for the host, or not, when `hostBound` is given). */
-function issue(
-  bound: Driver,
-  operation: ManagedOperation,
-  kind: 'batch' | 'loop',
-  list: readonly Buffer[],
-  targets: Targets,
-  handle: bigint,
-  options: CheckedBatchOptions,
-  defaultChunk: number,
-  hostBound?: boolean,
-): void {
+/**
+ * Issues the ranges of the part's list (only those bound for the host, or not, when
+ * `hostBound` is given) in the learned form, or `fallback` when untimed.
+ */
+function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostBound?: boolean): void {
+  const { bound, operation, list, targets, options } = part;
+  const handle = part.stream.handle;
   const scratch = sharedScratch;
   scratch.reset(list.length);
+  let bytes = 0;
   for (let i = 0; i < list.length; i++) {
     const buffer = list[i]!;
     const size = buffer.size;
@@ -64,14 +94,26 @@ function issue(
     const target = targets.indexOf(i);
     if (hostBound !== undefined && isHostLocation(targets.distinct[target]!) !== hostBound) continue;
     scratch.push(buffer, size, target, options.coalesce);
+    bytes += size;
   }
   if (scratch.count === 0) return;
-  if (kind === 'loop') {
+  const timing = beginMeasuredBatch(
+    bound,
+    part.stream,
+    operation,
+    direction,
+    scratch.count,
+    bytes,
+    part.measured,
+    fallback,
+  );
+  if (timing.kind === 'loop') {
     loop(bound, operation, targets.distinct, handle);
+    timing.end();
     return;
   }
   scratch.packSizes();
-  const chunk = options.chunkSize ?? defaultChunk;
+  const chunk = options.chunkSize ?? part.chunk;
   for (let from = 0; from < scratch.count; from += chunk) {
     const to = Math.min(scratch.count, from + chunk);
     const whole = from === 0 && to === scratch.count;
@@ -102,6 +144,7 @@ function issue(
       );
     }
   }
+  timing.end();
 }
 
 /** One driver call per (coalesced) range: the per-range calls of @cumem/memory. */

@@ -163,6 +163,24 @@ describeEachDriverWithDevices(adapters, 2, 'copyBatch across devices: driver cal
           else expect(counts.memcpyAsync).toBe(2 * ranges);
           expectBytes(download(dst), expected);
         }
+        // Interleaved memories (two resources of device 1, A B A B ...): one access query per resource.
+        const other = new DeviceMemoryResource(1, {});
+        try {
+          other.peerAccessibleBy = [0];
+          using second = other.allocate(data.length);
+          const mixed = dsts.map((slice, i) => (i % 2 === 0 ? slice : second.slice(i * 2048, 1024)));
+          log.reset();
+          copyBatch(stream, mixed, srcs);
+          stream.sync();
+          expect(tally(log.calls).memPoolGetAccess).toBe(2);
+          expect(tally(log.calls).memcpyPeerAsync ?? 0).toBe(0);
+          const copied = download(second);
+          for (let i = 1; i < ranges; i += 2) {
+            expectBytes(copied.subarray(i * 2048, i * 2048 + 1024), data.subarray(i * 2048, i * 2048 + 1024));
+          }
+        } finally {
+          other.close();
+        }
         // Access revoked between two calls: the next batch sees it and takes the peer path.
         mr1.peerAccessibleBy = [];
         dst.fill(0);

@@ -10,4 +10,5 @@ export { countingDriver, type DriverCallLog } from './counting-driver.js';
 export { referenceKernelsPTX } from './reference/builtin-kernels-ptx.js';
 export { referenceNativeFunction } from './reference/reference-native-exchange.js';
 export { createReferenceDriver, type ReferenceDriverOptions } from './reference-driver.js';
+export { type DeviceClock, type DeviceCostModel, timedDriver } from './timed-driver.js';
 export { expectOnlyTypedErrors, isTypedError } from './typed-errors.js';

@@ -1,0 +1,91 @@
+// Which form of a batch operation — one batch call, or a loop of single calls — is faster on
+// the running machine, learned from timed calls of one size class (batch-timing.ts times them).
+// A fixed table cannot know: on one host (4x H100, driver 580) a loop of cuMemPrefetchAsync
+// beat cuMemPrefetchBatchAsync (C: 26.3 vs 34.5 ms for 1024 x 64 KiB), on another (H200, the
+// same driver) the batch call won migrations to the device by up to 2x.
+//
+// Each form is timed `samplesPerForm` times, in the order batch, loop, loop, batch (so a drift
+// in time — pages warming up, clocks ramping — weighs on both), and the form with the smaller
+// best sample wins: noise on a busy machine only makes calls slower, so the minimum of a few
+// samples is the least noisy estimate of what a form costs. The choice is timed again after
+// `recheckCalls` calls or `recheckMs` milliseconds, whichever comes first.
+
+/** The two ways a batch operation can reach the driver. */
+export type BatchForm = 'batch' | 'loop';
+
+/** How the learning proceeds; module state, changed by tests only. */
+export const learningSettings = {
+  /** Timed calls of each form before choosing. */
+  samplesPerForm: 2,
+  /** Calls of a size class after which its choice is timed again. */
+  recheckCalls: 1000,
+  /** Milliseconds after which a choice is timed again (at its next call). */
+  recheckMs: 60_000,
+  /** The host clock, in milliseconds: for `recheckMs` and the time a timed call took to issue. */
+  now: (): number => performance.now(),
+};
+
+/** The learning of one size class: samples of both forms, then the choice. */
+export class FormLearner {
+  /** The faster form, once measured (kept while it is timed again). */
+  decided: BatchForm | undefined = undefined;
+  /** Best sample of each form in the last completed measurement, in milliseconds. */
+  readonly best = { batch: Number.NaN, loop: Number.NaN };
+  private exploring = true;
+  private readonly samples: Record<BatchForm, number[]> = { batch: [], loop: [] };
+  private readonly inFlight: Record<BatchForm, number> = { batch: 0, loop: 0 };
+  private last: BatchForm = 'batch';
+  private callsSinceDecision = 0;
+  private decidedAt = 0;
+
+  /**
+   * The form to time on this call, or undefined when the call should go untimed (the choice
+   * stands, or every sample needed is in flight): then use {@link decided}, else a fallback.
+   */
+  plan(): BatchForm | undefined {
+    if (!this.exploring) {
+      const settings = learningSettings;
+      if (
+        ++this.callsSinceDecision < settings.recheckCalls &&
+        settings.now() - this.decidedAt < settings.recheckMs
+      )
+        return undefined;
+      this.exploring = true;
+      this.samples.batch.length = 0;
+      this.samples.loop.length = 0;
+    }
+    const need = learningSettings.samplesPerForm;
+    const batch = this.samples.batch.length + this.inFlight.batch;
+    const loop = this.samples.loop.length + this.inFlight.loop;
+    if (batch >= need && loop >= need) return undefined;
+    // Fewer samples first; on a tie the form timed last again (batch, loop, loop, batch).
+    const form: BatchForm = batch < loop ? 'batch' : loop < batch ? 'loop' : this.last;
+    this.last = form;
+    return form;
+  }
+
+  /** A timed call of `form` was issued; its time comes later through {@link record} or {@link drop}. */
+  issued(form: BatchForm): void {
+    this.inFlight[form]++;
+  }
+
+  /** The device time of an issued call of `form`, in milliseconds. */
+  record(form: BatchForm, ms: number): void {
+    this.inFlight[form]--;
+    if (!this.exploring) return;
+    this.samples[form].push(ms);
+    const need = learningSettings.samplesPerForm;
+    if (this.samples.batch.length < need || this.samples.loop.length < need) return;
+    this.best.batch = Math.min(...this.samples.batch);
+    this.best.loop = Math.min(...this.samples.loop);
+    this.decided = this.best.loop < this.best.batch ? 'loop' : 'batch';
+    this.exploring = false;
+    this.callsSinceDecision = 0;
+    this.decidedAt = learningSettings.now();
+  }
+
+  /** An issued call's time is lost (its events failed): it will be timed again. */
+  drop(form: BatchForm): void {
+    this.inFlight[form]--;
+  }
+}
