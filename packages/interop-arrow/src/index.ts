@@ -27,4 +27,4 @@ export {
   type RecordBatchLayout,
 } from './ipc-layout.js';
 export { IpcMemHandle } from './ipc-mem-handle.js';
-export type { StagingChoice, UploadOptions } from './staged-upload.js';
+export type { StagingChoice, UploadOptions } from './host-copies.js';

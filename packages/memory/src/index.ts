@@ -52,6 +52,17 @@ export { type AdapterName, currentDriver, useDriver } from './driver-selection.j
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
 export {
+  copyRangesFromHost,
+  copyRangesToHost,
+  type HostRange,
+  type HostRangesOptions,
+  type HostStaging,
+  type HostStagingBuffer,
+} from './host-range-copies.js';
+// Sibling-only (interop-arrow's HostBuffer): to move behind @cumem/memory/internal.
+export { hostViewWrapper, wrapHostView } from './host-view-internals.js';
+export { isBufferHostView } from './host-views.js';
+export {
   HostRegistration,
   isRegisteredHostMemory,
   type RegisterHostMemoryOptions,
