@@ -59,8 +59,14 @@ export {
   type HostStaging,
   type HostStagingBuffer,
 } from './host-range-copies.js';
-// Sibling-only (interop-arrow's HostBuffer): to move behind @cumem/memory/internal.
-export { hostViewWrapper, wrapHostView } from './host-view-internals.js';
+// Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
+export {
+  copyDeviceRanges,
+  type DeviceRangeCalls,
+  type DeviceRanges,
+  hostViewWrapper,
+  wrapHostView,
+} from './copy-internals.js';
 export { isBufferHostView } from './host-views.js';
 export {
   HostRegistration,

@@ -1,13 +1,13 @@
 // copyBatch: many buffer-to-buffer copies, one operation (cuMemcpyBatchAsync or a loop of
-// cuMemcpyAsync, whichever the policy measured faster).
+// cuMemcpyAsync, whichever the policy measured faster); @cumem/memory issues the calls.
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { driverOf } from '@cumem/memory';
+import { copyDeviceRanges, driverOf } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
 import { sharedScratch } from './range-scratch.js';
-import { checkStream, driverFor } from './stream-binding.js';
+import { checkStream } from './stream-binding.js';
 
 /**
  * Copies `srcs[i]` into `dsts[i]` for every i, ordered on `stream` (asynchronous).
@@ -56,27 +56,14 @@ export function copyBatch(
     scratch.pushCopy(destinations[i]!, sources[i]!, size, checkedOptions.coalesce);
   }
   if (scratch.count === 0) return;
-  const handle = openStream.handle;
-  const bound = driverFor(openStream);
-  if (strategy.kind === 'loop') {
-    const { pointers, sources, sizes } = scratch;
-    for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);
-    return;
-  }
-  scratch.packSizes();
-  const { packedPointers, packedSources, packedSizes } = scratch;
-  const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
-  for (let from = 0; from < scratch.count; from += chunk) {
-    const to = Math.min(scratch.count, from + chunk);
-    const whole = from === 0 && to === scratch.count;
-    bound.memcpyBatchAsync(
-      whole ? packedPointers : packedPointers.subarray(from, to),
-      whole ? packedSources : packedSources.subarray(from, to),
-      whole ? packedSizes : packedSizes.subarray(from, to),
-      to - from,
-      handle,
-    );
-  }
+  if (strategy.kind !== 'loop') scratch.packSizes();
+  copyDeviceRanges(
+    openStream,
+    scratch,
+    strategy.kind === 'loop'
+      ? { kind: 'loop' }
+      : { kind: 'batch', chunkSize: checkedOptions.chunkSize ?? strategy.chunkSize },
+  );
 }
 
 function checkSizes(sizes: unknown, dsts: readonly Buffer[], srcs: readonly Buffer[]): (i: number) => number {

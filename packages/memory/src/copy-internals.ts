@@ -1,0 +1,7 @@
+// What only the sibling packages need of the copy engine, kept apart so that it can move behind
+// an internal entry point (@cumem/memory/internal). Not for applications.
+// - interop-arrow's HostBuffer presents a Buffer's host view as its own object and finds it
+//   again from the view (one registry: host-views.ts);
+// - utils' copyBatch has the device<->device calls of a checked batch issued here.
+export { copyDeviceRanges, type DeviceRangeCalls, type DeviceRanges } from './device-range-copies.js';
+export { hostViewWrapper, wrapHostView } from './host-views.js';
