@@ -34,8 +34,9 @@ export interface UploadOptions {
   /** See {@link StagingChoice}. Default `'auto'`. */
   readonly staging?: StagingChoice;
   /**
+   * Formerly the bytes of the pinned staging ring (checked to be a positive integer).
    * @deprecated No effect: uploads have no staging ring of their own any more (@cumem/memory's
-   * copy engine stages pageable memory). Still checked to be a positive integer.
+   * copy engine stages pageable memory).
    */
   readonly stagingBytes?: number;
 }
