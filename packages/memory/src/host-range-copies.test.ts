@@ -158,6 +158,22 @@ describeEachDriver(adapters, 'copyRangesFromHost / copyRangesToHost', (entry) =>
     expect(same(out, data)).toBe(true);
   });
 
+  it('copies what it checked: a range whose bytes getter changes its answer is read once', () => {
+    using target = device.allocate(64);
+    const small = pattern(16, 21);
+    let reads = 0;
+    const range = {
+      offset: 48,
+      get bytes(): Uint8Array {
+        reads++;
+        return reads === 1 ? small : new Uint8Array(4096).fill(0xee);
+      },
+    };
+    copyRangesFromHost(target, [range]);
+    expect(reads).toBe(1);
+    expect(same(readBack(target, 48, 16), small)).toBe(true);
+  });
+
   it('refuses hostile input before any driver call', () => {
     const target = device.allocate(1024);
     using deviceOnly = device.allocate(1024);
@@ -175,6 +191,14 @@ describeEachDriver(adapters, 'copyRangesFromHost / copyRangesToHost', (entry) =>
     expect(() => copyRangesFromHost(target, [], { staging: deviceOnly as never })).toThrow(TypeError);
     expect(() => copyRangesFromHost(target, [], { stream: {} as never })).toThrow(TypeError);
     expect(() => copyRangesFromHost(target, [], 7 as never)).toThrow(TypeError);
+    // A view lying about its length is measured by its real one.
+    class Liar extends Uint8Array {
+      override get byteLength(): number {
+        return 4;
+      }
+    }
+    expect(() => copyRangesFromHost(target, [{ offset: 0, bytes: new Liar(2048) }])).toThrow(RangeError);
+    expect(() => copyRangesToHost(target, [{ offset: 1000, bytes: new Liar(64) }])).toThrow(RangeError);
     const closedStream = Stream.create(0);
     closedStream.close();
     target.close();

@@ -19,24 +19,47 @@ export interface HostRangesOptions extends StreamOrderOptions {
   readonly staging?: HostStaging;
 }
 
+// The engine must copy exactly the bytes that were checked: a view's own getters (a subclass
+// lying about byteLength, a range object whose `bytes` getter answers differently the second
+// time) are read once, through the intrinsic getters, into plain Uint8Arrays.
+const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
+function intrinsic(prototype: object, name: string): (this: unknown) => unknown {
+  return Object.getOwnPropertyDescriptor(prototype, name)?.get as (this: unknown) => unknown;
+}
+const typedArrayGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) => intrinsic(typedArrayPrototype, name));
+const dataViewGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) => intrinsic(DataView.prototype, name));
+
+/** A plain Uint8Array over exactly the memory `view` shows (its getters not consulted). */
+function honestBytes(view: ArrayBufferView): Uint8Array {
+  const getters = view instanceof DataView ? dataViewGetters : typedArrayGetters;
+  const [buffer, byteOffset, byteLength] = getters.map((get) => Reflect.apply(get as () => unknown, view, []));
+  // A detached view (a closed HostBuffer's, say) reads as 0 bytes, and its buffer takes no new view.
+  if (byteLength === 0) return new Uint8Array(0);
+  return new Uint8Array(buffer as ArrayBufferLike, byteOffset as number, byteLength as number);
+}
+
 function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
   if (!Array.isArray(ranges)) throw new TypeError(`ranges must be an array, got ${describeValue(ranges)}`);
-  for (let i = 0; i < ranges.length; i++) {
+  const checked: HostRange[] = [];
+  const count = ranges.length;
+  for (let i = 0; i < count; i++) {
     const range: unknown = ranges[i];
     if (typeof range !== 'object' || range === null)
       throw new TypeError(`ranges[${i}] must be { offset, bytes }, got ${describeValue(range)}`);
-    const { offset, bytes } = range as Partial<HostRange>;
+    const { offset, bytes: given } = range as Partial<HostRange>;
     if (!Number.isSafeInteger(offset) || (offset as number) < 0)
       throw new RangeError(`ranges[${i}].offset must be a non-negative integer, got ${describeValue(offset)}`);
-    if (!ArrayBuffer.isView(bytes))
-      throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(bytes)}`);
+    if (!ArrayBuffer.isView(given))
+      throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(given)}`);
+    const bytes = honestBytes(given);
     if ((offset as number) + bytes.byteLength > size) {
       throw new RangeError(
         `ranges[${i}] (${bytes.byteLength} bytes at offset ${offset}) is past the end of the ${size}-byte buffer`,
       );
     }
+    checked.push({ offset: offset as number, bytes });
   }
-  return ranges as readonly HostRange[];
+  return checked;
 }
 
 function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
