@@ -8,9 +8,9 @@
 import { CudaStateError, checkOptions, checkSize, Device } from '@cumem/core-types';
 import {
   currentDriver,
+  hostViewWrapper,
   LegacyPinnedMemoryResource,
   Buffer as MemoryBuffer,
-  hostViewWrapper,
   makeDeviceCurrent,
   ObjectBrand,
   ownerMemoryBuffer,

@@ -73,7 +73,8 @@ function memoryOf(buffer: CudaBuffer): { memory: MemoryBuffer; start: number } {
 /** Writes `ranges` (offsets relative to `target`'s first byte) into `target`; returns when done. */
 export function writeRanges(target: CudaBuffer, ranges: readonly HostRange[], upload: CheckedUpload): void {
   const { memory, start } = memoryOf(target);
-  const placed = start === 0 ? ranges : ranges.map(({ offset, bytes }) => ({ offset: start + offset, bytes }));
+  const placed =
+    start === 0 ? ranges : ranges.map(({ offset, bytes }) => ({ offset: start + offset, bytes }));
   copyRangesFromHost(memory, placed, { staging: upload.staging });
 }
 

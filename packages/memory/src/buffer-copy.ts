@@ -5,13 +5,18 @@ import { describeValue } from '@cumem/core-types';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { isRegisteredHostMemory } from './host-registration.js';
-import { isBufferHostView } from './host-views.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
+import { isBufferHostView } from './host-views.js';
 import { stagingSettings } from './staging-settings.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
 /** Waits for `stream` when the caller gave none, else holds the JS memory `held` until the stream passes it. */
-export function finish(runtime: DriverRuntime, stream: Stream, waitForIt: boolean, held?: ArrayBufferView): void {
+export function finish(
+  runtime: DriverRuntime,
+  stream: Stream,
+  waitForIt: boolean,
+  held?: ArrayBufferView,
+): void {
   if (waitForIt) runtime.driver.streamSynchronize(stream.streamHandle);
   else if (held !== undefined) stream.holdChecked(held);
 }
@@ -51,7 +56,11 @@ export function isPageable(view: ArrayBufferView): boolean {
 }
 
 /** True when a copy between `view` and plain device memory (`deviceOnly`) takes the driver's staged copy. */
-export function staged(view: ArrayBufferView, deviceOnly: boolean, minBytes = stagingSettings().minBytes): boolean {
+export function staged(
+  view: ArrayBufferView,
+  deviceOnly: boolean,
+  minBytes = stagingSettings().minBytes,
+): boolean {
   return deviceOnly && view.byteLength >= minBytes && isPageable(view);
 }
 

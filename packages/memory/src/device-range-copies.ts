@@ -20,7 +20,9 @@ export interface DeviceRanges {
 }
 
 /** `'loop'`: one `cuMemcpyAsync` per range; `'batch'`: one `cuMemcpyBatchAsync` per `chunkSize` ranges. */
-export type DeviceRangeCalls = { readonly kind: 'loop' } | { readonly kind: 'batch'; readonly chunkSize: number };
+export type DeviceRangeCalls =
+  | { readonly kind: 'loop' }
+  | { readonly kind: 'batch'; readonly chunkSize: number };
 
 /**
  * Enqueues every range's copy on `stream` (asynchronous), with the stream's device current.

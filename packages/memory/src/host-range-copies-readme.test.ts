@@ -1,7 +1,13 @@
 // The README example of copyRangesFromHost / copyRangesToHost, on the reference driver.
 import { createReferenceDriver } from '@cumem/testing';
 import { expect, it } from 'vitest';
-import { copyRangesFromHost, copyRangesToHost, DeviceMemoryResource, PinnedMemoryResource, useDriver } from './index.js';
+import {
+  copyRangesFromHost,
+  copyRangesToHost,
+  DeviceMemoryResource,
+  PinnedMemoryResource,
+  useDriver,
+} from './index.js';
 
 it('the README example of copyRangesFromHost runs', () => {
   useDriver(createReferenceDriver());

@@ -26,13 +26,19 @@ const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as objec
 function intrinsic(prototype: object, name: string): (this: unknown) => unknown {
   return Object.getOwnPropertyDescriptor(prototype, name)?.get as (this: unknown) => unknown;
 }
-const typedArrayGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) => intrinsic(typedArrayPrototype, name));
-const dataViewGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) => intrinsic(DataView.prototype, name));
+const typedArrayGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) =>
+  intrinsic(typedArrayPrototype, name),
+);
+const dataViewGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) =>
+  intrinsic(DataView.prototype, name),
+);
 
 /** A plain Uint8Array over exactly the memory `view` shows (its getters not consulted). */
 function honestBytes(view: ArrayBufferView): Uint8Array {
   const getters = view instanceof DataView ? dataViewGetters : typedArrayGetters;
-  const [buffer, byteOffset, byteLength] = getters.map((get) => Reflect.apply(get as () => unknown, view, []));
+  const [buffer, byteOffset, byteLength] = getters.map((get) =>
+    Reflect.apply(get as () => unknown, view, []),
+  );
   // A detached view (a closed HostBuffer's, say) reads as 0 bytes, and its buffer takes no new view.
   if (byteLength === 0) return new Uint8Array(0);
   return new Uint8Array(buffer as ArrayBufferLike, byteOffset as number, byteLength as number);
@@ -48,7 +54,9 @@ function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
       throw new TypeError(`ranges[${i}] must be { offset, bytes }, got ${describeValue(range)}`);
     const { offset, bytes: given } = range as Partial<HostRange>;
     if (!Number.isSafeInteger(offset) || (offset as number) < 0)
-      throw new RangeError(`ranges[${i}].offset must be a non-negative integer, got ${describeValue(offset)}`);
+      throw new RangeError(
+        `ranges[${i}].offset must be a non-negative integer, got ${describeValue(offset)}`,
+      );
     if (!ArrayBuffer.isView(given))
       throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(given)}`);
     const bytes = honestBytes(given);
@@ -77,7 +85,12 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
   );
 }
 
-function run(buffer: unknown, ranges: unknown, options: HostRangesOptions | undefined, upload: boolean): void {
+function run(
+  buffer: unknown,
+  ranges: unknown,
+  options: HostRangesOptions | undefined,
+  upload: boolean,
+): void {
   if (!bufferBrand.has(buffer))
     throw new TypeError(`${upload ? 'dst' : 'src'} must be a Buffer, got ${describeValue(buffer)}`);
   const target = buffer as Buffer;
@@ -134,6 +147,10 @@ export function copyRangesFromHost(
  * as {@link copyRangesFromHost} in the other direction. Ranges may overlap in `src`.
  * @throws as {@link copyRangesFromHost}.
  */
-export function copyRangesToHost(src: Buffer, ranges: readonly HostRange[], options?: HostRangesOptions): void {
+export function copyRangesToHost(
+  src: Buffer,
+  ranges: readonly HostRange[],
+  options?: HostRangesOptions,
+): void {
   run(src, ranges, options, false);
 }

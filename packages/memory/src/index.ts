@@ -21,6 +21,14 @@ export { Buffer, ownerMemoryBuffer } from './buffer.js';
 export { bufferBrand } from './buffer-base.js';
 export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
+// Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
+export {
+  copyDeviceRanges,
+  type DeviceRangeCalls,
+  type DeviceRanges,
+  hostViewWrapper,
+  wrapHostView,
+} from './copy-internals.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
@@ -59,21 +67,13 @@ export {
   type HostStaging,
   type HostStagingBuffer,
 } from './host-range-copies.js';
-// Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
-export {
-  copyDeviceRanges,
-  type DeviceRangeCalls,
-  type DeviceRanges,
-  hostViewWrapper,
-  wrapHostView,
-} from './copy-internals.js';
-export { isBufferHostView } from './host-views.js';
 export {
   HostRegistration,
   isRegisteredHostMemory,
   type RegisterHostMemoryOptions,
   registerHostMemory,
 } from './host-registration.js';
+export { isBufferHostView } from './host-views.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { noteKernelUse } from './kernel-use.js';

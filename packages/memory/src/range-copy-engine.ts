@@ -138,13 +138,13 @@ export function moveRanges(
   const pinned = new Merger(send);
   const small = new Merger(send);
   const minBytes = staging === 'pinned' ? 0 : staging === 'pageable' ? Number.POSITIVE_INFINITY : undefined;
-  let viaBuffer: HostRange[] | undefined;
+  const viaBuffer: HostRange[] = [];
   for (const range of ranges) {
     const view = range.bytes;
     if (view.byteLength === 0) continue;
     const pageable = isPageable(view);
     if (!pageable) pinned.push(range.offset, bytesOf(view), false);
-    else if (typeof staging === 'object') (viaBuffer ??= []).push(range);
+    else if (typeof staging === 'object') viaBuffer.push(range);
     else if (staged(view, deviceOnly, minBytes)) stagedLater.push(range);
     else if (upload && view.byteLength < gatherBytes) small.push(range.offset, bytesOf(view), true);
     else send(range.offset, view);
@@ -152,7 +152,7 @@ export function moveRanges(
   // Small pageable copies first: the driver may wait for the stream before staging them.
   small.flush();
   pinned.flush();
-  if (viaBuffer !== undefined && typeof staging === 'object') {
+  if (viaBuffer.length > 0 && typeof staging === 'object') {
     moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(staging.hostView()), mover, upload);
   }
   // A staged copy waits for the stream and is complete on return: last, after the queued work.

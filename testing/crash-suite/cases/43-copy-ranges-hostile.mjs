@@ -38,7 +38,10 @@ memory.copyRangesFromHost(target, [
 check(reads === 1, `the bytes getter is read once, was read ${reads} times`);
 const tail = new Uint8Array(32);
 memory.copyRangesToHost(target, [{ offset: 4064, bytes: tail }]);
-check(tail.every((byte) => byte === 9), 'the checked bytes were copied');
+check(
+  tail.every((byte) => byte === 9),
+  'the checked bytes were copied',
+);
 
 // A HostBuffer closed before the copy: its view is detached (length 0) or, on FFI, still
 // backed by memory kept until the view is collected; either way the copy reads only live memory.
