@@ -5,3 +5,5 @@
 // - utils' copyBatch has the device<->device calls of a checked batch issued here.
 export { copyDeviceRanges, type DeviceRangeCalls, type DeviceRanges } from './device-range-copies.js';
 export { hostViewWrapper, wrapHostView } from './host-views.js';
+// - utils' strided copies have each planned copy (1-D, 2-D, 3-D) issued here.
+export { type CopyShape, type CopySide, issueCopy } from './pitched-copy.js';

@@ -26,7 +26,10 @@ export type DeviceRangeCalls =
 
 /**
  * Enqueues every range's copy on `stream` (asynchronous), with the stream's device current.
- * Unchecked: the caller validated the ranges against live buffers of the stream's driver.
+ *
+ * **Unsafe:** the addresses and sizes go to the driver unchecked (no bounds, owner or lifetime
+ * checks); the caller (utils' copyBatch) validated them against open buffers of the stream's
+ * driver. For sibling packages only.
  */
 export function copyDeviceRanges(stream: Stream, ranges: DeviceRanges, calls: DeviceRangeCalls): void {
   const count = ranges.count;

@@ -23,10 +23,13 @@ export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 // Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
 export {
+  type CopyShape,
+  type CopySide,
   copyDeviceRanges,
   type DeviceRangeCalls,
   type DeviceRanges,
   hostViewWrapper,
+  issueCopy,
   wrapHostView,
 } from './copy-internals.js';
 export { currentResource, setCurrentResource } from './current-resource.js';

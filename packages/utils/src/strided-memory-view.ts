@@ -302,6 +302,12 @@ export class StridedMemoryView {
     if (this.#state.buffer?.isClosed) throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
   }
 
+  // Plain device memory takes the HtoD / DtoH copies; host-pool memory refuses them (memory's rule).
+  #isDeviceOnly(): boolean {
+    const buffer = this.#state.buffer;
+    return buffer ? buffer.isDeviceAccessible && !buffer.isHostAccessible : this.deviceId >= 0;
+  }
+
   private asCopyable() {
     const state = this.#state;
     return {
@@ -313,7 +319,7 @@ export class StridedMemoryView {
         this.checkOpen();
         return state.hostBytes
           ? { kind: 'host', bytes: state.hostBytes }
-          : { kind: 'pointer', base: state.base };
+          : { kind: 'pointer', base: state.base, deviceOnly: this.#isDeviceOnly() };
       },
     };
   }
