@@ -7,14 +7,12 @@
 
 import { CudaStateError, checkOptions, checkSize, Device } from '@cumem/core-types';
 import {
-  currentDriver,
   hostViewWrapper,
-  LegacyPinnedMemoryResource,
   Buffer as MemoryBuffer,
   makeDeviceCurrent,
   ObjectBrand,
   ownerMemoryBuffer,
-  PinnedMemoryResource,
+  sharedHostResource,
   wrapHostView,
 } from '@cumem/memory';
 
@@ -147,25 +145,6 @@ export interface NewHostBufferOptions {
   readonly allocator?: 'legacy' | 'pool';
 }
 
-// Resources bind the driver current when they are made, so there is one pair per driver
-// (tests switch drivers with useDriver; a cached resource must not outlive its driver's turn).
-const resources = new WeakMap<object, { legacy?: LegacyPinnedMemoryResource; pool?: PinnedMemoryResource }>();
-
-function resourceFor(allocator: 'legacy' | 'pool'): LegacyPinnedMemoryResource | PinnedMemoryResource {
-  const driver = currentDriver();
-  let entry = resources.get(driver);
-  if (!entry) {
-    entry = {};
-    resources.set(driver, entry);
-  }
-  if (allocator === 'pool' && driver.capabilities.hostMemoryPools) {
-    entry.pool ??= new PinnedMemoryResource();
-    return entry.pool;
-  }
-  entry.legacy ??= new LegacyPinnedMemoryResource();
-  return entry.legacy;
-}
-
 function toDevice(value: unknown): Device {
   if (value instanceof Device) return value;
   return new Device(checkSize(value, 'device'));
@@ -189,5 +168,5 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
   ) => HostBuffer;
   if (size === 0) return new HostBufferClass(constructing, MemoryBuffer.fromHandle(0n, 0), target);
   makeDeviceCurrent(target);
-  return new HostBufferClass(constructing, resourceFor(allocator).allocate(size), target);
+  return new HostBufferClass(constructing, sharedHostResource(allocator).allocate(size), target);
 }

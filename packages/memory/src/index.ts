@@ -30,6 +30,7 @@ export {
   type DeviceRanges,
   hostViewWrapper,
   issueCopy,
+  sharedHostResource,
   wrapHostView,
 } from './copy-internals.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
