@@ -6,6 +6,20 @@ import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
 export type { CopySide } from '@cumem/memory';
 
+/**
+ * The side of memory at `base`: plain device memory (the device can use it, the CPU cannot) takes
+ * the HtoD / DtoH copies; host-pool memory refuses them (memory's rule). Without a Buffer, a
+ * device's memory by `deviceId`.
+ */
+export function pointerSide(
+  base: bigint,
+  buffer: { readonly isDeviceAccessible: boolean; readonly isHostAccessible: boolean } | null | undefined,
+  deviceId: number,
+): CopySide {
+  const deviceOnly = buffer ? buffer.isDeviceAccessible && !buffer.isHostAccessible : deviceId >= 0;
+  return { kind: 'pointer', base, deviceOnly };
+}
+
 /** Enqueues every copy of `plan` on `stream`. Returns the number of driver calls made. */
 export function executePlan(
   driver: Driver,

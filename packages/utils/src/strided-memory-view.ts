@@ -7,7 +7,7 @@ import type {
   ToDLPackOptions,
 } from '@cumem/memory';
 import { ObjectBrand } from '@cumem/memory';
-import type { CopySide } from './copy-execute.js';
+import { type CopySide, pointerSide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
   exportInterface,
@@ -302,12 +302,6 @@ export class StridedMemoryView {
     if (this.#state.buffer?.isClosed) throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
   }
 
-  // Plain device memory takes the HtoD / DtoH copies; host-pool memory refuses them (memory's rule).
-  #isDeviceOnly(): boolean {
-    const buffer = this.#state.buffer;
-    return buffer ? buffer.isDeviceAccessible && !buffer.isHostAccessible : this.deviceId >= 0;
-  }
-
   private asCopyable() {
     const state = this.#state;
     return {
@@ -319,7 +313,7 @@ export class StridedMemoryView {
         this.checkOpen();
         return state.hostBytes
           ? { kind: 'host', bytes: state.hostBytes }
-          : { kind: 'pointer', base: state.base, deviceOnly: this.#isDeviceOnly() };
+          : pointerSide(state.base, state.buffer, this.deviceId);
       },
     };
   }
