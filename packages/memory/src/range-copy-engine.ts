@@ -135,7 +135,10 @@ export function moveRanges(
     held.push(view);
   };
   const stagedLater: HostRange[] = [];
-  const pinned = new Merger(send);
+  // Page-locked copies are queued after every pageable one: the driver may wait for the stream
+  // before it stages a pageable copy, and must not wait behind a large DMA it could overlap.
+  const pinnedLater: [number, Uint8Array][] = [];
+  const pinned = new Merger((offset, view) => pinnedLater.push([offset, view]));
   const small = new Merger(send);
   const minBytes = staging === 'pinned' ? 0 : staging === 'pageable' ? Number.POSITIVE_INFINITY : undefined;
   const viaBuffer: HostRange[] = [];
@@ -149,9 +152,9 @@ export function moveRanges(
     else if (upload && view.byteLength < gatherBytes) small.push(range.offset, bytesOf(view), true);
     else send(range.offset, view);
   }
-  // Small pageable copies first: the driver may wait for the stream before staging them.
   small.flush();
   pinned.flush();
+  for (const [offset, view] of pinnedLater) send(offset, view);
   if (viaBuffer.length > 0 && typeof staging === 'object') {
     moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(staging.hostView()), mover, upload);
   }
