@@ -2,7 +2,7 @@
 // data) to the device with tableToDevice and back with tableFromDevice, default options.
 // The row value is the issue's path: columns in page-locked memory (newHostArray, i.e. over a
 // HostBuffer) up, pinned output down. The pageable variants are recorded beside it under
-// `variants`: a pageable column costs a CPU copy into the pinned ring, and we report both.
+// `variants`: a pageable column costs a CPU copy (the driver's staged copy), and we report both.
 import { tableFromArrays } from 'apache-arrow';
 import { driverChoice, median, parseArguments, result, Suite } from './harness.mjs';
 
@@ -124,7 +124,7 @@ await suite.row('arrow.tableToDevice', 'GB/s', () =>
     {
       via:
         'tableToDevice(table with newHostArray (HostBuffer) columns, context) + context.synchronize(); ' +
-        "variants: pageable columns through the pinned ring ('auto'), and with staging 'pageable'",
+        "variants: pageable columns through memory's staged copy ('auto'), and with staging 'pageable'",
     },
   ),
 );

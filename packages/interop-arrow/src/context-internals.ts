@@ -51,8 +51,3 @@ export function enterContext(state: ContextState): DriverHandle {
   makeDeviceCurrent(state.device);
   return defaultStream(state.device).handle;
 }
-
-/** Waits for the work enqueued on `stream` (the handle {@link enterContext} returned). */
-export function finishOn(state: ContextState, stream: DriverHandle): void {
-  state.driver.streamSynchronize(stream);
-}

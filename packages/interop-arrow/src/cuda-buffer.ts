@@ -14,14 +14,14 @@ import {
   ownerMemoryBuffer,
 } from '@cumem/memory';
 import type { Context } from './context.js';
-import { contextForDevice, contextState, enterContext, finishOn } from './context-internals.js';
+import { contextForDevice, contextState, enterContext } from './context-internals.js';
 import type { CudaBufferInit } from './cuda-buffer-init.js';
 import { exportWholeAllocation } from './cuda-buffer-ipc.js';
 import type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
 import { type HostData, hostBytes } from './host-bytes.js';
+import { readRange, writeRanges } from './host-copies.js';
 import { checkHostDestination, newHostDestination } from './host-destination.js';
 import { type IpcMemHandle, makeIpcMemHandle } from './ipc-mem-handle.js';
-import { copyDeviceToHost, copyHostToDevice } from './pageable-copies.js';
 import {
   resolveCopyInto,
   resolveCopyToGivenHost,
@@ -139,15 +139,9 @@ export class CudaBuffer {
     this.#check();
     this.#writable();
     if (range.nbytes > 0) {
-      const state = contextState(this.context);
-      const stream = enterContext(state);
-      copyHostToDevice(
-        state.driver,
-        this.address + BigInt(range.position),
-        source.subarray(0, range.nbytes),
-        stream,
-      );
-      finishOn(state, stream);
+      writeRanges(this, [{ offset: range.position, bytes: source.subarray(0, range.nbytes) }], {
+        staging: 'auto',
+      });
     }
     return range.nbytes;
   }
@@ -170,17 +164,7 @@ export class CudaBuffer {
       range = resolveCopyToGivenHost(this.size, target.byteLength, position, nbytes);
       this.#check();
     }
-    if (range.nbytes > 0) {
-      const state = contextState(this.context);
-      const stream = enterContext(state);
-      copyDeviceToHost(
-        state.driver,
-        target.subarray(0, range.nbytes),
-        this.address + BigInt(range.position),
-        stream,
-      );
-      finishOn(state, stream);
-    }
+    if (range.nbytes > 0) readRange(this, range.position, target.subarray(0, range.nbytes));
     return target;
   }
 
@@ -200,12 +184,13 @@ export class CudaBuffer {
       // On the destination's default stream; between devices by @cumem/memory's policy: one
       // cuMemcpyAsync when this device reaches the source, else cuMemcpyPeerAsync.
       const state = contextState(this.context);
-      const handle = enterContext(state);
+      enterContext(state);
       const from = contextState(buf.context).device.ordinal;
       const to = state.device.ordinal;
       const at = this.address + BigInt(range.position);
-      copyBetweenDevices(at, to, buf.address, from, range.nbytes, defaultStream(state.device));
-      finishOn(state, handle);
+      const stream = defaultStream(state.device);
+      copyBetweenDevices(at, to, buf.address, from, range.nbytes, stream);
+      stream.sync();
     }
     return range.nbytes;
   }

@@ -14,10 +14,10 @@ import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
+import { checkUploadOptions, type UploadOptions, writeRanges } from './host-copies.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
 import { arrowCall, decodeMetadata } from './message-decode.js';
 import { checkRecordBatchBody, type RecordBatchHeader } from './record-batch-check.js';
-import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
 const continuation = -1;
 const prefixBytes = 8;
@@ -100,7 +100,7 @@ export function serializeRecordBatch(
   const { layout, chunks } = layoutRecordBatchMessage(batch);
   const buffer = context.deviceBuffer(layout.message.byteLength);
   try {
-    uploadChunks(buffer, chunks, layout.message.byteLength, upload);
+    writeRanges(buffer, chunks, upload);
   } catch (error) {
     buffer.close();
     throw error;

@@ -7,9 +7,10 @@ import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
-import { contextState, enterContext, finishOn } from './context-internals.js';
+import { contextState } from './context-internals.js';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostBuffer, hostBufferBrand, newHostBuffer } from './host-buffer.js';
+import { checkUploadOptions, readRange, type UploadOptions, writeRanges } from './host-copies.js';
 import {
   type ColumnChunkLayout,
   type IpcMessageLayout,
@@ -18,8 +19,6 @@ import {
 } from './ipc-layout.js';
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
-import { copyDeviceToHost } from './pageable-copies.js';
-import { checkUploadOptions, type UploadOptions, uploadChunks } from './staged-upload.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {
@@ -120,7 +119,7 @@ export function tableToDevice(table: Table, context: Context, options?: UploadOp
   const layout = layoutTable(table);
   const buffer = context.deviceBuffer(layout.byteLength);
   try {
-    uploadChunks(buffer, layout.chunks, layout.byteLength, upload);
+    writeRanges(buffer, layout.chunks, upload);
   } catch (error) {
     buffer.close();
     throw error;
@@ -180,13 +179,9 @@ export function tableFromDevice(
       : output === 'pinned'
         ? newHostBuffer(size, { device: state.device, allocator: 'pool' }).bytes
         : output.bytes.subarray(0, size);
-  if (size > 0) {
-    const stream = enterContext(state);
-    // A new pageable array has never been touched: the staged copy spreads its page faults
-    // over several threads, where the driver's own copy takes them one by one.
-    copyDeviceToHost(state.driver, bytes, device.address, stream);
-    finishOn(state, stream);
-  }
+  // A new pageable array has never been touched: memory's staged copy spreads its page faults
+  // over several threads, where the driver's own copy takes them one by one.
+  if (size > 0) readRange(device, 0, bytes);
   checkIpcStream(bytes);
   return arrowCall(() => tableFromIPC(bytes), 'the table');
 }

@@ -7,16 +7,15 @@
 
 import { CudaStateError, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
 import {
-  currentDriver,
-  LegacyPinnedMemoryResource,
-  type Buffer as MemoryBuffer,
+  hostViewWrapper,
+  Buffer as MemoryBuffer,
   makeDeviceCurrent,
   ObjectBrand,
   ownerMemoryBuffer,
-  PinnedMemoryResource,
+  sharedHostResource,
+  wrapHostView,
 } from '@cumem/memory';
 
-const keepAlive = new WeakMap<ArrayBufferLike, HostBuffer>();
 const constructing = Symbol('HostBuffer');
 let isHostBufferObject: (value: object) => boolean;
 /** @internal The one test of a real HostBuffer (memory's ObjectBrand over the private state). */
@@ -27,27 +26,27 @@ export const hostBufferBrand: ObjectBrand<HostBuffer> = new ObjectBrand<HostBuff
 
 /** Page-locked (pinned) host memory that devices copy to and from at full speed. */
 export class HostBuffer {
-  readonly #memory: MemoryBuffer | null;
+  // An empty HostBuffer holds an empty Buffer: the Buffer's isClosed is the one closed state.
+  readonly #memory: MemoryBuffer;
   #bytes: Uint8Array;
   readonly #address: bigint;
   readonly #size: number;
   readonly #device: Device;
-  #closed = false;
 
   /**
    * Not for use: get a HostBuffer from {@link newHostBuffer}. Called directly, it throws a
    * TypeError naming it.
    */
-  private constructor(token: symbol, memory: MemoryBuffer | null, device: Device) {
+  private constructor(token: symbol, memory: MemoryBuffer, device: Device) {
     if (token !== constructing) {
       throw new TypeError("Do not call HostBuffer's constructor directly, use newHostBuffer(size) instead");
     }
     this.#memory = memory;
     this.#device = device;
-    this.#address = memory ? memory.handle : 0n;
-    this.#bytes = memory ? memory.hostView() : new Uint8Array(0);
+    this.#address = memory.handle;
+    this.#bytes = memory.size === 0 ? new Uint8Array(0) : memory.hostView();
     this.#size = this.#bytes.byteLength;
-    if (memory) keepAlive.set(this.#bytes.buffer, this);
+    if (this.#size > 0) wrapHostView(this.#bytes.buffer, this);
     // No own property can shadow a getter (address, size, bytes) of a real HostBuffer.
     Object.freeze(this);
   }
@@ -78,7 +77,7 @@ export class HostBuffer {
 
   /** True after {@link close}. */
   get isClosed(): boolean {
-    return this.#closed;
+    return this.#memory.isClosed;
   }
 
   /**
@@ -87,7 +86,7 @@ export class HostBuffer {
    * memory until they are garbage-collected.
    */
   get bytes(): Uint8Array {
-    if (this.#closed) throw CudaStateError.closed('HostBuffer');
+    if (this.#memory.isClosed) throw CudaStateError.closed('HostBuffer');
     return this.#bytes;
   }
 
@@ -98,7 +97,7 @@ export class HostBuffer {
 
   /** The @cumem/memory Buffer holding the memory (null when empty); see `ownerMemoryBuffer`. */
   get [ownerMemoryBuffer](): MemoryBuffer | null {
-    return this.#memory;
+    return this.#size === 0 ? null : this.#memory;
   }
 
   /**
@@ -106,11 +105,10 @@ export class HostBuffer {
    * FFI adapter, which cannot detach them, the memory is freed once they are garbage-collected.
    */
   close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#memory.isClosed) return;
     // Not holding the view any more lets the FFI adapter free the memory once callers drop theirs.
     this.#bytes = new Uint8Array(0);
-    this.#memory?.close();
+    this.#memory.close();
   }
 
   [Symbol.dispose](): void {
@@ -120,8 +118,8 @@ export class HostBuffer {
 
 /** The HostBuffer whose memory `buffer` is, if any: used to copy pinned data without staging. */
 export function pinnedOwnerOf(buffer: ArrayBufferLike): HostBuffer | undefined {
-  const owner = keepAlive.get(buffer);
-  return owner && !owner.isClosed ? owner : undefined;
+  const owner = hostViewWrapper(buffer);
+  return hostBufferBrand.has(owner) ? owner : undefined;
 }
 
 /**
@@ -147,25 +145,6 @@ export interface NewHostBufferOptions {
   readonly allocator?: 'legacy' | 'pool';
 }
 
-// Resources bind the driver current when they are made, so there is one pair per driver
-// (tests switch drivers with useDriver; a cached resource must not outlive its driver's turn).
-const resources = new WeakMap<object, { legacy?: LegacyPinnedMemoryResource; pool?: PinnedMemoryResource }>();
-
-function resourceFor(allocator: 'legacy' | 'pool'): LegacyPinnedMemoryResource | PinnedMemoryResource {
-  const driver = currentDriver();
-  let entry = resources.get(driver);
-  if (!entry) {
-    entry = {};
-    resources.set(driver, entry);
-  }
-  if (allocator === 'pool' && driver.capabilities.hostMemoryPools) {
-    entry.pool ??= new PinnedMemoryResource();
-    return entry.pool;
-  }
-  entry.legacy ??= new LegacyPinnedMemoryResource();
-  return entry.legacy;
-}
-
 function toDevice(value: unknown): Device {
   if (value instanceof Device) return value;
   return new Device(checkSize(value, 'device'));
@@ -184,10 +163,10 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
   }
   const HostBufferClass = HostBuffer as unknown as new (
     token: symbol,
-    memory: MemoryBuffer | null,
+    memory: MemoryBuffer,
     device: Device,
   ) => HostBuffer;
-  if (size === 0) return new HostBufferClass(constructing, null, target);
+  if (size === 0) return new HostBufferClass(constructing, MemoryBuffer.fromHandle(0n, 0), target);
   makeDeviceCurrent(target);
-  return new HostBufferClass(constructing, resourceFor(allocator).allocate(size), target);
+  return new HostBufferClass(constructing, sharedHostResource(allocator).allocate(size), target);
 }

@@ -15,6 +15,7 @@ export {
 export { type HostArrayConstructor, newHostArray } from './host-array.js';
 export { HostBuffer, hostBufferOf, type NewHostBufferOptions, newHostBuffer } from './host-buffer.js';
 export type { HostData } from './host-bytes.js';
+export type { StagingChoice, UploadOptions } from './host-copies.js';
 export type { HostDestination } from './host-destination.js';
 export {
   type BufferRange,
@@ -27,4 +28,3 @@ export {
   type RecordBatchLayout,
 } from './ipc-layout.js';
 export { IpcMemHandle } from './ipc-mem-handle.js';
-export type { StagingChoice, UploadOptions } from './staged-upload.js';

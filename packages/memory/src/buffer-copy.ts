@@ -6,10 +6,17 @@ import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { isRegisteredHostMemory } from './host-registration.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
+import { isBufferHostView } from './host-views.js';
 import { stagingSettings } from './staging-settings.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
-function finish(runtime: DriverRuntime, stream: Stream, waitForIt: boolean, held?: ArrayBufferView): void {
+/** Waits for `stream` when the caller gave none, else holds the JS memory `held` until the stream passes it. */
+export function finish(
+  runtime: DriverRuntime,
+  stream: Stream,
+  waitForIt: boolean,
+  held?: ArrayBufferView,
+): void {
   if (waitForIt) runtime.driver.streamSynchronize(stream.streamHandle);
   else if (held !== undefined) stream.holdChecked(held);
 }
@@ -40,8 +47,21 @@ export function copyPointers(
 // copy (pinned chunks on native threads), which is faster than the driver's own pageable path
 // and complete when it returns, so there is nothing to hold. Registered memory already copies
 // at pinned speed and keeps the ordinary, stream-ordered path. Small copies pay one compare.
-function staged(view: ArrayBufferView, deviceOnly: boolean): boolean {
-  return deviceOnly && view.byteLength >= stagingSettings().minBytes && !isRegisteredHostMemory(view);
+// This is the one answer to "is this JS memory pageable?" for every copy of cumem: memory a
+// Buffer handed out as a host view (pinned, managed: interop-arrow's HostBuffer is one) and
+// registered memory are not.
+/** True when `view` is ordinary pageable JS memory: neither a Buffer's host view nor registered. */
+export function isPageable(view: ArrayBufferView): boolean {
+  return !isBufferHostView(view) && !isRegisteredHostMemory(view);
+}
+
+/** True when a copy between `view` and plain device memory (`deviceOnly`) takes the driver's staged copy. */
+export function staged(
+  view: ArrayBufferView,
+  deviceOnly: boolean,
+  minBytes = stagingSettings().minBytes,
+): boolean {
+  return deviceOnly && view.byteLength >= minBytes && isPageable(view);
 }
 
 /** All of `src` (JS memory) to `dst`; `deviceOnly`: `dst` is plain device memory. */

@@ -3,6 +3,7 @@
 import type { Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
 import { currentDriver } from './driver-selection.js';
 import { KnownStreams } from './known-streams.js';
+import type { MemoryResource } from './memory-resource.js';
 
 // Which (runtime, device) this thread last made current. The CUDA current context is per OS
 // thread and each worker has its own copy of this module, so a JS variable tracks it exactly
@@ -20,6 +21,8 @@ export class DriverRuntime {
   currentDevice = 0;
   /** The streams cumem made, which frees of dropped buffers wait for (known-streams.ts). */
   readonly knownStreams: KnownStreams = new KnownStreams(this);
+  /** The page-locked resources shared by the packages above (host-resources.ts), made on first use. */
+  readonly hostResources: { legacy?: MemoryResource; pool?: MemoryResource } = {};
 
   constructor(readonly driver: Driver) {}
 

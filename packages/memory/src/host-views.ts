@@ -13,11 +13,55 @@ import type { Release } from './object-finalizer.js';
 /** The views one buffer handed out, held weakly so that dropping a view leaks nothing. */
 export type ViewList = WeakRef<ArrayBuffer>[];
 
-const viewOwners = new WeakMap<ArrayBuffer, object>();
+/** What a view's owner answers: a memory Buffer, closed or not. */
+interface ViewOwner {
+  readonly isClosed: boolean;
+}
+
+/**
+ * The one registry of host views (ArrayBuffer -> the Buffer whose memory it shows, and the
+ * object a package above presents it as, e.g. interop-arrow's HostBuffer). Both are held by
+ * the entry, so a reachable view keeps both alive.
+ */
+interface ViewEntry {
+  readonly owner: ViewOwner;
+  wrapper: object | undefined;
+}
+
+const viewOwners = new WeakMap<ArrayBufferLike, ViewEntry>();
 
 /** Keeps `owner` (the buffer whose memory `view` shows) alive while `view` is reachable. */
-export function keepOwnerAlive(view: ArrayBuffer, owner: object): void {
-  viewOwners.set(view, owner);
+export function keepOwnerAlive(view: ArrayBuffer, owner: ViewOwner): void {
+  const entry = viewOwners.get(view);
+  if (entry?.owner === owner) return;
+  viewOwners.set(view, { owner, wrapper: undefined });
+}
+
+/**
+ * True when `view` (a typed array, DataView or ArrayBuffer) shows memory of an open cumem
+ * Buffer (pinned, managed: a `hostView()`, a HostBuffer's `bytes`): the copy engine reads it
+ * where it is, with no staging. False for ordinary (pageable) JS memory.
+ */
+export function isBufferHostView(view: ArrayBufferView | ArrayBufferLike): boolean {
+  const entry = viewOwners.get(ArrayBuffer.isView(view) ? view.buffer : view);
+  return entry !== undefined && !entry.owner.isClosed;
+}
+
+/**
+ * Records `wrapper` as what a package above presents the host view `view` as; the view keeps it
+ * alive. `view` must be a view handed out by `Buffer.hostView()`.
+ * @throws TypeError otherwise.
+ */
+export function wrapHostView(view: ArrayBufferLike, wrapper: object): void {
+  const entry = viewOwners.get(view);
+  if (entry === undefined) throw new TypeError('wrapHostView needs a view from Buffer.hostView()');
+  entry.wrapper = wrapper;
+}
+
+/** The wrapper recorded by {@link wrapHostView} for the memory `view` shows, while its Buffer is open. */
+export function hostViewWrapper(view: ArrayBufferView | ArrayBufferLike): object | undefined {
+  const entry = viewOwners.get(ArrayBuffer.isView(view) ? view.buffer : view);
+  return entry === undefined || entry.owner.isClosed ? undefined : entry.wrapper;
 }
 
 /**

@@ -21,6 +21,18 @@ export { Buffer, ownerMemoryBuffer } from './buffer.js';
 export { bufferBrand } from './buffer-base.js';
 export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
+// Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
+export {
+  type CopyShape,
+  type CopySide,
+  copyDeviceRanges,
+  type DeviceRangeCalls,
+  type DeviceRanges,
+  hostViewWrapper,
+  issueCopy,
+  sharedHostResource,
+  wrapHostView,
+} from './copy-internals.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
@@ -52,11 +64,20 @@ export { type AdapterName, currentDriver, useDriver } from './driver-selection.j
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
 export {
+  copyRangesFromHost,
+  copyRangesToHost,
+  type HostRange,
+  type HostRangesOptions,
+  type HostStaging,
+  type HostStagingBuffer,
+} from './host-range-copies.js';
+export {
   HostRegistration,
   isRegisteredHostMemory,
   type RegisterHostMemoryOptions,
   registerHostMemory,
 } from './host-registration.js';
+export { isBufferHostView } from './host-views.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
 export { noteKernelUse } from './kernel-use.js';

@@ -44,6 +44,10 @@ const internal = new Set([
   'discardRange',
   'discardPrefetchRange',
   'checkDiscardSupported',
+  // Unsafe by nature too (raw addresses, documented so): the copy calls issued for @cumem/utils'
+  // copyBatch and strided copies (copy-internals.ts), which check them against open buffers first.
+  'copyDeviceRanges',
+  'issueCopy',
   'adoptBuffer',
   'exportIpcBuffer',
   'importIpcBuffer',

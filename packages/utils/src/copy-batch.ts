@@ -1,8 +1,9 @@
 // copyBatch: many buffer-to-buffer copies, one operation (cuMemcpyBatchAsync or a loop of
-// cuMemcpyAsync, whichever was timed faster on the device for the size class: batch-timing.ts).
+// cuMemcpyAsync, whichever was timed faster on the device for the size class: batch-timing.ts);
+// @cumem/memory issues the calls.
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { driverOf } from '@cumem/memory';
+import { copyDeviceRanges, driverOf } from '@cumem/memory';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { beginMeasuredBatch } from './batch-timing.js';
@@ -60,11 +61,9 @@ export function copyBatch(
     bytes += size;
   }
   if (scratch.count === 0) return;
-  const handle = openStream.handle;
-  const bound = driverFor(openStream);
   const fallback = strategy.kind === 'loop' ? 'loop' : 'batch';
   const timing = beginMeasuredBatch(
-    bound,
+    driverFor(openStream),
     openStream,
     'copy',
     0,
@@ -73,26 +72,14 @@ export function copyBatch(
     strategy.measured,
     fallback,
   );
-  if (timing.kind === 'loop') {
-    const { pointers, sources, sizes } = scratch;
-    for (let i = 0; i < scratch.count; i++) bound.memcpyAsync(pointers[i]!, sources[i]!, sizes[i]!, handle);
-    timing.end();
-    return;
-  }
-  scratch.packSizes();
-  const { packedPointers, packedSources, packedSizes } = scratch;
-  const chunk = checkedOptions.chunkSize ?? strategy.chunkSize;
-  for (let from = 0; from < scratch.count; from += chunk) {
-    const to = Math.min(scratch.count, from + chunk);
-    const whole = from === 0 && to === scratch.count;
-    bound.memcpyBatchAsync(
-      whole ? packedPointers : packedPointers.subarray(from, to),
-      whole ? packedSources : packedSources.subarray(from, to),
-      whole ? packedSizes : packedSizes.subarray(from, to),
-      to - from,
-      handle,
-    );
-  }
+  if (timing.kind !== 'loop') scratch.packSizes();
+  copyDeviceRanges(
+    openStream,
+    scratch,
+    timing.kind === 'loop'
+      ? { kind: 'loop' }
+      : { kind: 'batch', chunkSize: checkedOptions.chunkSize ?? strategy.chunkSize },
+  );
   timing.end();
 }
 

@@ -1,15 +1,23 @@
-// Issues the driver calls of a CopyPlan. JS memory goes to the driver as an ArrayBufferView
-// (CU_MEMORYTYPE_HOST in 2D/3D copies); everything else as a unified address.
-import type { CopyEndpoint, Driver } from '@cumem/core-types';
+// Issues the driver calls of a CopyPlan: one @cumem/memory issueCopy per planned copy (memory
+// holds the dispatch: 1-D / 2-D / 3-D, JS memory endpoints, the host-pool rule).
+import type { Driver } from '@cumem/core-types';
+import { type CopySide, issueCopy } from '@cumem/memory';
 import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
-/** One side of a driver copy: a unified address, or JS memory. */
-export type CopySide =
-  | { readonly kind: 'pointer'; readonly base: bigint }
-  | { readonly kind: 'host'; readonly bytes: Uint8Array };
+export type { CopySide } from '@cumem/memory';
 
-function endpoint(side: CopySide, offset: number): CopyEndpoint {
-  return side.kind === 'pointer' ? side.base + BigInt(offset) : side.bytes.subarray(offset);
+/**
+ * The side of memory at `base`: plain device memory (the device can use it, the CPU cannot) takes
+ * the HtoD / DtoH copies; host-pool memory refuses them (memory's rule). Without a Buffer, a
+ * device's memory by `deviceId`.
+ */
+export function pointerSide(
+  base: bigint,
+  buffer: { readonly isDeviceAccessible: boolean; readonly isHostAccessible: boolean } | null | undefined,
+  deviceId: number,
+): CopySide {
+  const deviceOnly = buffer ? buffer.isDeviceAccessible && !buffer.isHostAccessible : deviceId >= 0;
+  return { kind: 'pointer', base, deviceOnly };
 }
 
 /** Enqueues every copy of `plan` on `stream`. Returns the number of driver calls made. */
@@ -21,45 +29,9 @@ export function executePlan(
   stream: bigint,
 ): number {
   let calls = 0;
-  const { width } = plan;
   forEachCopy(plan, (from, to) => {
     calls++;
-    if (plan.kind === '2d') {
-      driver.memcpy2DAsync(
-        {
-          src: endpoint(src, from),
-          srcPitch: plan.srcPitch,
-          dst: endpoint(dst, to),
-          dstPitch: plan.dstPitch,
-          widthInBytes: width,
-          height: plan.height,
-        },
-        stream,
-      );
-    } else if (plan.kind === '3d') {
-      driver.memcpy3DAsync(
-        {
-          src: endpoint(src, from),
-          srcPitch: plan.srcPitch,
-          srcHeight: plan.srcHeight,
-          dst: endpoint(dst, to),
-          dstPitch: plan.dstPitch,
-          dstHeight: plan.dstHeight,
-          widthInBytes: width,
-          height: plan.height,
-          depth: plan.depth,
-        },
-        stream,
-      );
-    } else if (src.kind === 'pointer' && dst.kind === 'pointer') {
-      driver.memcpyAsync(dst.base + BigInt(to), src.base + BigInt(from), width, stream);
-    } else if (src.kind === 'host' && dst.kind === 'pointer') {
-      driver.memcpyHtoDAsync(dst.base + BigInt(to), src.bytes.subarray(from, from + width), stream);
-    } else if (src.kind === 'pointer' && dst.kind === 'host') {
-      driver.memcpyDtoHAsync(dst.bytes.subarray(to, to + width), src.base + BigInt(from), stream);
-    } else if (src.kind === 'host' && dst.kind === 'host') {
-      dst.bytes.set(src.bytes.subarray(from, from + width), to);
-    }
+    issueCopy(driver, plan, src, from, dst, to, stream);
   });
   return calls;
 }

@@ -7,7 +7,7 @@ import type {
   ToDLPackOptions,
 } from '@cumem/memory';
 import { ObjectBrand } from '@cumem/memory';
-import type { CopySide } from './copy-execute.js';
+import { type CopySide, pointerSide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
   exportInterface,
@@ -313,7 +313,7 @@ export class StridedMemoryView {
         this.checkOpen();
         return state.hostBytes
           ? { kind: 'host', bytes: state.hostBytes }
-          : { kind: 'pointer', base: state.base };
+          : pointerSide(state.base, state.buffer, this.deviceId);
       },
     };
   }

@@ -1,0 +1,199 @@
+// Many host ranges to or from one buffer, with the driver calls a C program would make: one
+// copy per range straight from memory the copy engine reads where it is (a Buffer's host view,
+// registered memory), small pageable ranges gathered into one copy, large pageable ranges
+// through the driver's staged copy (buffer-copy.ts's rule), and one wait at the end when the
+// caller gave no stream. No events: everything is ordered on one stream.
+import { isPageable, staged } from './buffer-copy.js';
+import type { DriverRuntime } from './driver-runtime.js';
+import { stagingSettings } from './staging-settings.js';
+import type { Stream } from './stream.js';
+
+/** One range of a many-range copy: `bytes` (JS memory) at `offset` bytes into the buffer. */
+export interface HostRange {
+  /** Bytes from the start of the buffer. */
+  readonly offset: number;
+  /** The JS memory, copied whole. */
+  readonly bytes: ArrayBufferView;
+}
+
+/**
+ * How pageable ranges of an upload move:
+ * - `'auto'` (default): ranges of `stagingSettings().minBytes` or more through the driver's
+ *   staged copy (pinned chunks on native threads), the rest copied from where they are (ranges
+ *   under 256 KiB that continue each other gathered into one copy first);
+ * - `'pinned'`: every pageable range through the driver's staged copy;
+ * - `'pageable'`: every range copied from where it is (the driver stages pageable memory itself);
+ * - a host-accessible Buffer (pinned memory): pageable ranges are copied into it and from there,
+ *   waiting for the stream only when it must be refilled (as large as the pageable bytes: never).
+ * Page-locked ranges (a Buffer's host view, registered memory) are always copied from where they are.
+ */
+export type HostStaging = 'auto' | 'pinned' | 'pageable' | HostStagingBuffer;
+
+/** What the engine needs of a staging Buffer (host-accessible): its host view. */
+export interface HostStagingBuffer {
+  hostView(): Uint8Array;
+}
+
+/** Ranges under this many bytes that continue each other are gathered into one copy. */
+export const gatherBytes = 256 * 1024;
+
+/** One direction's driver calls: `offset` is relative to the buffer's first byte. */
+interface Mover {
+  direct(offset: number, view: ArrayBufferView): void;
+  staged(offset: number, view: ArrayBufferView): void;
+}
+
+function moverFor(
+  runtime: DriverRuntime,
+  base: bigint,
+  deviceOnly: boolean,
+  handle: bigint,
+  upload: boolean,
+): Mover {
+  const driver = runtime.driver;
+  const settings = stagingSettings();
+  // The host-pool quirk of buffer-copy.ts: only plain device memory takes the HtoD/DtoH forms.
+  if (upload) {
+    return {
+      direct: deviceOnly
+        ? (offset, view) => driver.memcpyHtoDAsync(base + BigInt(offset), view, handle)
+        : (offset, view) =>
+            driver.memcpyAsync(base + BigInt(offset), driver.addressOf(view), view.byteLength, handle),
+      staged: (offset, view) => driver.stagedCopyHtoD(base + BigInt(offset), view, handle, settings),
+    };
+  }
+  return {
+    direct: deviceOnly
+      ? (offset, view) => driver.memcpyDtoHAsync(view, base + BigInt(offset), handle)
+      : (offset, view) =>
+          driver.memcpyAsync(driver.addressOf(view), base + BigInt(offset), view.byteLength, handle),
+    staged: (offset, view) => driver.stagedCopyDtoH(view, base + BigInt(offset), handle, settings),
+  };
+}
+
+function bytesOf(view: ArrayBufferView): Uint8Array {
+  return view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** Copies that continue each other in the buffer and in one ArrayBuffer become one (columns allocated back to back). */
+class Merger {
+  #offset = 0;
+  #view: Uint8Array | undefined;
+
+  constructor(private readonly send: (offset: number, view: Uint8Array) => void) {}
+
+  push(offset: number, view: Uint8Array, gather: boolean): void {
+    const pending = this.#view;
+    if (pending !== undefined && offset === this.#offset + pending.byteLength) {
+      if (gather && pending.byteLength + view.byteLength <= gatherBytes) {
+        // Small pageable pieces: gathered by a CPU copy (cheaper than a driver call each).
+        const joined = new Uint8Array(pending.byteLength + view.byteLength);
+        joined.set(pending);
+        joined.set(view, pending.byteLength);
+        this.#view = joined;
+        return;
+      }
+      if (
+        !gather &&
+        pending.buffer === view.buffer &&
+        view.byteOffset === pending.byteOffset + pending.byteLength
+      ) {
+        this.#view = new Uint8Array(pending.buffer, pending.byteOffset, pending.byteLength + view.byteLength);
+        return;
+      }
+    }
+    this.flush();
+    this.#offset = offset;
+    this.#view = view;
+  }
+
+  flush(): void {
+    if (this.#view === undefined) return;
+    this.send(this.#offset, this.#view);
+    this.#view = undefined;
+  }
+}
+
+/**
+ * Moves every range between JS memory and the buffer at `base` on `stream` (the caller checked
+ * the ranges, made the stream's device current and resolved the stream). `deviceOnly`: plain
+ * device memory. Returns the JS memory the stream must hold until it has passed it.
+ */
+export function moveRanges(
+  runtime: DriverRuntime,
+  base: bigint,
+  deviceOnly: boolean,
+  ranges: readonly HostRange[],
+  stream: Stream,
+  upload: boolean,
+  staging: HostStaging,
+): ArrayBufferView[] {
+  const mover = moverFor(runtime, base, deviceOnly, stream.streamHandle, upload);
+  const held: ArrayBufferView[] = [];
+  const send = (offset: number, view: ArrayBufferView): void => {
+    mover.direct(offset, view);
+    held.push(view);
+  };
+  const stagedLater: HostRange[] = [];
+  // Page-locked copies are queued after every pageable one: the driver may wait for the stream
+  // before it stages a pageable copy, and must not wait behind a large DMA it could overlap.
+  const pinnedLater: [number, Uint8Array][] = [];
+  const pinned = new Merger((offset, view) => pinnedLater.push([offset, view]));
+  const small = new Merger(send);
+  const minBytes = staging === 'pinned' ? 0 : staging === 'pageable' ? Number.POSITIVE_INFINITY : undefined;
+  const viaBuffer: HostRange[] = [];
+  for (const range of ranges) {
+    const view = range.bytes;
+    if (view.byteLength === 0) continue;
+    const pageable = isPageable(view);
+    if (!pageable) pinned.push(range.offset, bytesOf(view), false);
+    else if (typeof staging === 'object') viaBuffer.push(range);
+    else if (staged(view, deviceOnly, minBytes)) stagedLater.push(range);
+    else if (upload && view.byteLength < gatherBytes) small.push(range.offset, bytesOf(view), true);
+    else send(range.offset, view);
+  }
+  small.flush();
+  pinned.flush();
+  for (const [offset, view] of pinnedLater) send(offset, view);
+  if (viaBuffer.length > 0 && typeof staging === 'object') {
+    moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(staging.hostView()), mover, upload);
+  }
+  // A staged copy waits for the stream and is complete on return: last, after the queued work.
+  for (const range of stagedLater) mover.staged(range.offset, range.bytes);
+  return held;
+}
+
+/** Pageable ranges through the caller's pinned `window`, waiting for the stream before each refill. */
+function moveThroughBuffer(
+  runtime: DriverRuntime,
+  stream: Stream,
+  ranges: readonly HostRange[],
+  window: Uint8Array,
+  mover: Mover,
+  upload: boolean,
+): void {
+  if (window.byteLength === 0) throw new RangeError('the staging buffer is empty');
+  const pending: (() => void)[] = [];
+  let fill = 0;
+  const drain = (): void => {
+    runtime.driver.streamSynchronize(stream.streamHandle);
+    for (const done of pending) done();
+    pending.length = 0;
+    fill = 0;
+  };
+  for (const range of ranges) {
+    const bytes = bytesOf(range.bytes);
+    for (let at = 0; at < bytes.byteLength; ) {
+      if (fill === window.byteLength) drain();
+      const take = Math.min(window.byteLength - fill, bytes.byteLength - at);
+      const part = window.subarray(fill, fill + take);
+      const piece = bytes.subarray(at, at + take);
+      if (upload) part.set(piece);
+      else pending.push(() => piece.set(part));
+      mover.direct(range.offset + at, part);
+      fill += take;
+      at += take;
+    }
+  }
+  if (!upload) drain();
+}
