@@ -1,0 +1,69 @@
+// The driver calls of a VirtualMemoryResource allocate + close: the same as C's (bench/c/vmm.c,
+// the floor of the vmm.allocateFree rows), and a wait before the unmap only while the buffer's
+// stream has work pending.
+import type { Driver } from '@cumem/core-types';
+import { withCountingDriver } from '@cumem/test-support';
+import { describeEachDriver } from '@cumem/testing/vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { adapters } from '../test/adapters.js';
+import { useDriver } from './driver-selection.js';
+import { Stream } from './stream.js';
+import { VirtualMemoryResource } from './virtual-memory-resource.js';
+
+const watched = new Set([
+  'memAddressReserve',
+  'memCreate',
+  'memMap',
+  'memSetAccess',
+  'memUnmap',
+  'memRelease',
+  'memAddressFree',
+  'streamQuery',
+  'streamSynchronize',
+]);
+
+/** `inner`, except that every stream reports work pending (cuStreamQuery: not ready). */
+function pendingWorkDriver(inner: Driver): Driver {
+  const read = (property: PropertyKey): unknown => {
+    if (property === 'streamQuery') return () => false;
+    const value: unknown = Reflect.get(inner, property, inner);
+    return typeof value === 'function' ? value.bind(inner) : value;
+  };
+  return new Proxy({}, { get: (_target, property) => read(property), has: (_t, p) => Reflect.has(inner, p) }) as Driver;
+}
+
+describeEachDriver(adapters, 'VirtualMemoryResource driver calls', (entry) => {
+  beforeAll(() => useDriver(entry.driver));
+
+  it("allocate + close make C's calls in C's order; an idle stream is queried, not synchronized", () => {
+    withCountingDriver(useDriver, entry.driver, (log) => {
+      using mr = new VirtualMemoryResource(0);
+      mr.allocate(mr.granularity).close();
+      log.reset();
+      mr.allocate(mr.granularity).close();
+      expect(log.calls.filter((call) => watched.has(call))).toEqual([
+        'memAddressReserve',
+        'memCreate',
+        'memMap',
+        'memSetAccess',
+        'streamQuery',
+        'memUnmap',
+        'memRelease',
+        'memAddressFree',
+      ]);
+    });
+  });
+
+  it('close waits for the stream before the unmap while it has work pending', () => {
+    withCountingDriver(useDriver, pendingWorkDriver(entry.driver), (log) => {
+      using mr = new VirtualMemoryResource(0);
+      using stream = Stream.create(0, { nonBlocking: true });
+      const buffer = mr.allocate(mr.granularity, { stream });
+      buffer.fill(1, { stream });
+      log.reset();
+      buffer.close();
+      const calls = log.calls.filter((call) => watched.has(call));
+      expect(calls.slice(0, 3)).toEqual(['streamQuery', 'streamSynchronize', 'memUnmap']);
+    });
+  });
+});
