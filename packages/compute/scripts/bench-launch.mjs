@@ -33,7 +33,9 @@ const bodies = {};
 for (const [index, root] of roots.entries()) {
   const memory = await load(root, 'memory/dist/index.js');
   const compute = await load(root, 'compute/dist/index.js');
-  const testing = await import(pathToFileURL(join(root, 'testing', 'driver-testing', 'dist', 'index.js')).href);
+  const testing = await import(
+    pathToFileURL(join(root, 'testing', 'driver-testing', 'dist', 'index.js')).href
+  );
   const { referenceKernelsPTX } = testing;
   const adapters = {
     napi: (await load(root, 'driver-napi/dist/index.js')).createDriver,

@@ -36,7 +36,11 @@ function allocationProp(state: DriverState, properties: MemAllocationProperties,
 const propBytes = new Uint8Array(32);
 const propView = new DataView(propBytes.buffer);
 
-function allocationPropBytes(state: DriverState, properties: MemAllocationProperties, call: string): Uint8Array {
+function allocationPropBytes(
+  state: DriverState,
+  properties: MemAllocationProperties,
+  call: string,
+): Uint8Array {
   requireLocationSupported(state, properties.location, call);
   propBytes.fill(0);
   propView.setInt32(0, properties.allocationType, true);

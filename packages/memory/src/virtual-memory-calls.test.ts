@@ -29,7 +29,10 @@ function pendingWorkDriver(inner: Driver): Driver {
     const value: unknown = Reflect.get(inner, property, inner);
     return typeof value === 'function' ? value.bind(inner) : value;
   };
-  return new Proxy({}, { get: (_target, property) => read(property), has: (_t, p) => Reflect.has(inner, p) }) as Driver;
+  return new Proxy(
+    {},
+    { get: (_target, property) => read(property), has: (_t, p) => Reflect.has(inner, p) },
+  ) as Driver;
 }
 
 describeEachDriver(adapters, 'VirtualMemoryResource driver calls', (entry) => {

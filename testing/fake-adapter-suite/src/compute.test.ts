@@ -105,7 +105,13 @@ describeOverFake('compute', (fake) => {
     // The fake reads parameter 0's 8 bytes: each launch's own value must arrive.
     const many = new Uint8Array(8 * 80);
     new DataView(many.buffer).setBigUint64(0, 0x4444n, true);
-    driver.launchKernelEx(fn, plain, many, Uint32Array.from({ length: 80 }, (_, i) => 8 * i), stream);
+    driver.launchKernelEx(
+      fn,
+      plain,
+      many,
+      Uint32Array.from({ length: 80 }, (_, i) => 8 * i),
+      stream,
+    );
     expect(fake.last()).toMatchObject({ symbol: 'cuLaunchKernelEx', pointer: 0x4444n });
     const large = new Uint8Array(8192);
     new DataView(large.buffer).setBigUint64(0, 0x5555n, true);
@@ -116,7 +122,9 @@ describeOverFake('compute', (fake) => {
     driver.launchKernelEx(fn, plain, small, Uint32Array.of(0, 8, 12), stream);
     expect(fake.last()).toMatchObject({ pointer: 0x6666n });
     const calls = fake.calls().length;
-    expect(() => driver.launchKernelEx(fn, plain, small, Uint32Array.of(0, 8, 16), stream)).toThrow(RangeError);
+    expect(() => driver.launchKernelEx(fn, plain, small, Uint32Array.of(0, 8, 16), stream)).toThrow(
+      RangeError,
+    );
     expect(fake.calls().length).toBe(calls);
     driver.streamDestroy(stream);
   });
