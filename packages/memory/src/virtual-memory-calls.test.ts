@@ -35,6 +35,10 @@ function pendingWorkDriver(inner: Driver): Driver {
   ) as Driver;
 }
 
+// Other streams cumem knows may be queried too (deferred releases poll them): the claims are
+// about the VMM calls' order and where the wait falls relative to the unmap.
+const vmmCalls = (calls: readonly string[]): string[] => calls.filter((call) => call.startsWith('mem'));
+
 describeEachDriver(adapters, 'VirtualMemoryResource driver calls', (entry) => {
   beforeAll(() => useDriver(entry.driver));
 
@@ -44,16 +48,18 @@ describeEachDriver(adapters, 'VirtualMemoryResource driver calls', (entry) => {
       mr.allocate(mr.granularity).close();
       log.reset();
       mr.allocate(mr.granularity).close();
-      expect(log.calls.filter((call) => watched.has(call))).toEqual([
+      const calls = log.calls.filter((call) => watched.has(call));
+      expect(vmmCalls(calls)).toEqual([
         'memAddressReserve',
         'memCreate',
         'memMap',
         'memSetAccess',
-        'streamQuery',
         'memUnmap',
         'memRelease',
         'memAddressFree',
       ]);
+      expect(calls.slice(calls.indexOf('memSetAccess'), calls.indexOf('memUnmap'))).toContain('streamQuery');
+      expect(calls).not.toContain('streamSynchronize');
     });
   });
 
@@ -66,7 +72,8 @@ describeEachDriver(adapters, 'VirtualMemoryResource driver calls', (entry) => {
       log.reset();
       buffer.close();
       const calls = log.calls.filter((call) => watched.has(call));
-      expect(calls.slice(0, 3)).toEqual(['streamQuery', 'streamSynchronize', 'memUnmap']);
+      expect(vmmCalls(calls)).toEqual(['memUnmap', 'memRelease', 'memAddressFree']);
+      expect(calls.slice(0, calls.indexOf('memUnmap'))).toContain('streamSynchronize');
     });
   });
 });
