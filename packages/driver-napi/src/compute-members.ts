@@ -23,6 +23,8 @@ export function computeMembers(b: NativeBinding): DriverCompute {
   const area = new ArrayBuffer(areaData + areaBytes);
   const words = new Uint32Array(area);
   const data = new Uint8Array(area, areaData);
+  // An addon built before the area form (a stale build/) still launches, the general way.
+  const hasArea = typeof b.launchKernelArea === 'function';
   return {
     libraryLoadData: b.libraryLoadData,
     libraryUnload: b.libraryUnload,
@@ -39,6 +41,7 @@ export function computeMembers(b: NativeBinding): DriverCompute {
       const count = argumentOffsets.length;
       const length = argumentBytes.length;
       const fits =
+        hasArea &&
         count <= areaParameters &&
         length <= areaBytes &&
         argumentBytes instanceof Uint8Array &&
