@@ -6,11 +6,61 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Suite, bandwidth_gbps, cuda_core_version, fill, import_cuda_core, median_result, setup_device, steps_us  # noqa: E402
+from common import (  # noqa: E402
+    Suite,
+    bandwidth_gbps,
+    check,
+    cuda_core_version,
+    fill,
+    import_cuda_core,
+    import_driver,
+    median_result,
+    setup_device,
+    steps_us,
+)
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
 COPY_BYTES = 256 * MIB
+
+
+class ChunkReleaser:
+    """Frees what cuda.core's VirtualMemoryResource leaves behind when a buffer closes.
+
+    cuda.core 1.2's deallocate retains the allocation handle, unmaps, frees the range and
+    releases the handle it retained, but never the reference cuMemCreate returned (allocate and
+    modify_allocation drop it): every closed buffer keeps its physical memory, and the rows
+    after the first ran out of device memory. `close` retains each chunk's handle before the
+    buffer closes and then releases it twice (this retain and cuMemCreate's), as a cuda.core
+    that frees would. `probe` decides once whether the extra release is needed, so a cuda.core
+    that frees its chunks gets no double release.
+    """
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.leaks = False
+
+    def probe(self, resource):
+        buffer = resource.allocate(2 * MIB)
+        handle = check(self.driver, self.driver.cuMemRetainAllocationHandle(int(buffer.handle)))
+        buffer.close()
+        check(self.driver, self.driver.cuMemRelease(handle))
+        # With the creation's reference gone the handle is invalid; alive, it still answers.
+        result = self.driver.cuMemGetAllocationPropertiesFromHandle(handle)
+        self.leaks = result[0] == self.driver.CUresult.CUDA_SUCCESS
+        if self.leaks:
+            check(self.driver, self.driver.cuMemRelease(handle))
+
+    def close(self, buffer, chunk_offsets=(0,)):
+        if not self.leaks:
+            buffer.close()
+            return
+        base = int(buffer.handle)
+        handles = [check(self.driver, self.driver.cuMemRetainAllocationHandle(base + o)) for o in chunk_offsets]
+        buffer.close()
+        for handle in handles:
+            check(self.driver, self.driver.cuMemRelease(handle))
+            check(self.driver, self.driver.cuMemRelease(handle))
 
 
 def protocol(per_rep, reps):
@@ -27,16 +77,26 @@ def main():
     except Exception as error:  # noqa: BLE001
         suite.fatal(error)
         return 2
-    suite.data["info"] = {"cudaCore": core_path, "cudaCoreVersion": cuda_core_version(cc)}
     options = cc.VirtualMemoryResourceOptions(handle_type=None)
     resource = cc.VirtualMemoryResource(device, options)
+    releaser = ChunkReleaser(import_driver()[0])
+    releaser.probe(resource)
+    suite.data["info"] = {
+        "cudaCore": core_path,
+        "cudaCoreVersion": cuda_core_version(cc),
+        "releasesLeakedChunks": releaser.leaks,
+    }
+    freeing = " (+ the cuMemRetainAllocationHandle / cuMemRelease pairs that free the chunk cuda.core leaks)"
+    extra = freeing if releaser.leaks else ""
 
     def allocate_free(nbytes, per_rep, reps):
         def step(_):
-            resource.allocate(nbytes).close()
+            releaser.close(resource.allocate(nbytes))
 
         samples = steps_us(step, per_rep, reps)
-        return median_result(samples, "us", protocol=protocol(per_rep, reps), via="cuda.core VirtualMemoryResource")
+        return median_result(
+            samples, "us", protocol=protocol(per_rep, reps), via="cuda.core VirtualMemoryResource" + extra
+        )
 
     def grow():
         # cuda.core grows by reserving right after the range (or remapping); it cannot shrink,
@@ -45,15 +105,15 @@ def main():
 
         def setup(_):
             if "buffer" in holder:
-                holder["buffer"].close()
+                releaser.close(holder["buffer"], (0, GIB))
             holder["buffer"] = resource.allocate(GIB)
 
         def step(_):
             holder["buffer"] = resource.modify_allocation(holder["buffer"], 2 * GIB)
 
         samples = steps_us(step, 5, 5, setup=setup)
-        holder["buffer"].close()
-        return median_result(samples, "us", protocol=protocol(5, 5), via="cuda.core modify_allocation")
+        releaser.close(holder["buffer"], (0, GIB))
+        return median_result(samples, "us", protocol=protocol(5, 5), via="cuda.core modify_allocation" + extra)
 
     def pool_grow():
         pool = cc.DeviceMemoryResource(device)
@@ -99,8 +159,8 @@ def main():
             stream.sync()
 
         samples = bandwidth_gbps(batch, COPY_BYTES, 20, 7)
-        source.close()
-        destination.close()
+        releaser.close(source)
+        releaser.close(destination)
         return median_result(samples, "GB/s", via="cuda.core Buffer.copy_from between VMM buffers")
 
     suite.row("vmm.allocateFree2MiB", "us", lambda: allocate_free(2 * MIB, 50, 7))

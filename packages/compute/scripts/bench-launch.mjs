@@ -2,9 +2,11 @@
 // Where a launch's time goes, per adapter, against testing/fake-libcuda (whose cuLaunchKernelEx
 // does almost nothing), so what is timed is cumem's own cost: the adapter's launchKernelEx
 // (the contract call, packed arguments given) and @cumem/compute's launch() of the fake's kernel
-// (fill_f32: a Buffer, a uint32 and a float32; grid 1, block 1, the most the fake allows), the path of the GPU bench's
-// compute.launchEmpty5Args row. Give other checkouts' roots (built: dist/ and the addon) to time
-// them side by side in this process, e.g. the base branch before a change:
+// (fill_f32: a Buffer, a float32 and a uint32; grid 1, block 1, the most the fake allows), the path of the GPU bench's
+// compute.launchEmpty5Args row. `reference` is the same launch() over @cumem/testing's reference
+// driver (its CPU kernel of one element included): @cumem/compute's own share with no adapter.
+// Give other checkouts' roots (built: dist/ and the addon) to time them side by side in this
+// process, e.g. the base branch before a change:
 //   node packages/compute/scripts/bench-launch.mjs [--rounds 11] [--calls 50000] [<root> ...]
 // Prints ns per call, CPU time, median of interleaved rounds (the machines are shared).
 import { join, resolve } from 'node:path';
@@ -31,24 +33,29 @@ const bodies = {};
 for (const [index, root] of roots.entries()) {
   const memory = await load(root, 'memory/dist/index.js');
   const compute = await load(root, 'compute/dist/index.js');
+  const testing = await import(
+    pathToFileURL(join(root, 'testing', 'driver-testing', 'dist', 'index.js')).href
+  );
+  const { referenceKernelsPTX } = testing;
   const adapters = {
     napi: (await load(root, 'driver-napi/dist/index.js')).createDriver,
     ffi: (await load(root, 'driver-ffi/dist/index.js')).createDriver,
+    reference: testing.createReferenceDriver,
   };
   const tag = roots.length === 1 ? '' : index === roots.length - 1 ? ' (this)' : ` (${root})`;
   for (const [adapter, createDriver] of Object.entries(adapters)) {
-    const driver = createDriver({ libraryPath: library });
+    const driver = adapter === 'reference' ? createDriver() : createDriver({ libraryPath: library });
     memory.useDriver(driver);
     const stream = memory.Stream.create(new memory.Device(0), { nonBlocking: true });
     const buffer = new memory.DeviceMemoryResource(0).allocate(4096, { stream });
-    const kernel = compute.ObjectCode.fromPTX('.version 7.8\n.target sm_75\n').getKernel('fill_f32');
+    const kernel = compute.ObjectCode.fromPTX(referenceKernelsPTX).getKernel('fill_f32');
     const config = new compute.LaunchConfig({ grid: 1, block: 1 });
     const fn = kernel.functionOn(0);
     const bytes = new Uint8Array(16);
     const offsets = Uint32Array.of(0, 8, 12);
     const handle = stream.handle;
     const select = () => memory.useDriver(driver);
-    const n = compute.uint32(7);
+    const n = compute.uint32(1);
     const x = compute.float32(1.5);
     bodies[`${adapter} driver.launchKernelEx${tag}`] = [
       select,
@@ -56,11 +63,11 @@ for (const [index, root] of roots.entries()) {
     ];
     bodies[`${adapter} compute.launch${tag}`] = [
       select,
-      () => compute.launch(stream, config, kernel, buffer, n, x),
+      () => compute.launch(stream, config, kernel, buffer, x, n),
     ];
     bodies[`${adapter} compute.launch, new scalars${tag}`] = [
       select,
-      () => compute.launch(stream, config, kernel, buffer, compute.uint32(7), compute.float32(1.5)),
+      () => compute.launch(stream, config, kernel, buffer, compute.float32(1.5), compute.uint32(1)),
     ];
   }
 }

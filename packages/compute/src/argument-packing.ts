@@ -133,7 +133,7 @@ function refuse(value: unknown, index: number): never {
 }
 
 function sizeOf(value: unknown, index: number, stream: Stream): number {
-  if (isKernelScalar(value)) return scalarSize[value.kind];
+  if (isKernelScalar(value)) return scalarSize(value.kind);
   if (typeof value === 'bigint') return 8;
   if (!writeMemory(null, 0, -1, value, index, stream, '')) refuse(value, index);
   return 8;
@@ -153,7 +153,7 @@ function writeArgument(
   kernelName: string,
 ): void {
   if (isKernelScalar(value)) {
-    const size = scalarSize[value.kind];
+    const size = scalarSize(value.kind);
     if (expected >= 0 && size !== expected) throw mismatch(kernelName, index, value.kind, size, expected);
     const v = value.value;
     switch (value.kind) {

@@ -178,7 +178,8 @@ export class Kernel {
   launchFunctionOn(ordinal: number): DriverHandle {
     const fn = this.#functions[ordinal];
     if (fn === undefined || fn === 0n) return this.functionOn(ordinal);
-    this.objectCode.checkOpenFor(ordinal);
+    // functionOn noted the device when it made fn: only the open check is left per launch.
+    this.objectCode.checkOpen();
     return fn;
   }
 

@@ -153,6 +153,11 @@ export class ObjectCode {
     return state;
   }
 
+  /** @internal Refused after close(); for a launch whose device checkOpenFor already noted. */
+  checkOpen(): void {
+    this.#checkOpen();
+  }
+
   #checkOpen(): LibraryState {
     if (this.#state.library === 0n) throw CudaStateError.closed('ObjectCode');
     return this.#state;

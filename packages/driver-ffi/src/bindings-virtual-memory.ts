@@ -12,8 +12,9 @@ export const virtualMemoryEntryPoints = {
   // (CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags)
   cuMemAddressReserve: row('cuMemAddressReserve', ['out', 'size_t', 'size_t', 'handle', 'ulonglong']),
   cuMemAddressFree: row('cuMemAddressFree', ['handle', 'size_t']),
-  // (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags)
-  cuMemCreate: row('cuMemCreate', ['out', 'size_t', 'allocationProp*', 'ulonglong']),
+  // (CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags):
+  // the prop as its 32 bytes, written by ffi-virtual-memory.ts.
+  cuMemCreate: row('cuMemCreate', ['out', 'size_t', 'buffer', 'ulonglong']),
   cuMemRelease: row('cuMemRelease', ['handle']),
   // (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags)
   cuMemMap: row('cuMemMap', ['handle', 'size_t', 'size_t', 'handle', 'ulonglong']),

@@ -173,8 +173,13 @@ export function launchKernelEx(
     }
     base = block.lastBase + argumentBytes.byteOffset;
   }
+  // One pointer per parameter into the packed bytes; none may point past them (as the N-API
+  // adapter: the driver would read host memory the caller never passed).
+  const length = argumentBytes.byteLength;
   for (let index = 0; index < count; index++) {
-    writeAddress(u32, pointersAt / 4 + 2 * index, base + (argumentOffsets[index] as number));
+    const offset = argumentOffsets[index] as number;
+    if (offset >= length) throw new RangeError('launchKernelEx: an argument offset is past argumentBytes');
+    writeAddress(u32, pointersAt / 4 + 2 * index, base + offset);
   }
   state.check(launch(block.address, handleArgument(fn), block.address + pointersAt, 0), 'cuLaunchKernelEx');
 }

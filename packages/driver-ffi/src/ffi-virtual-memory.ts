@@ -29,6 +29,29 @@ function allocationProp(state: DriverState, properties: MemAllocationProperties,
   };
 }
 
+// cuMemCreate's CUmemAllocationProp, written in place into 32 bytes at the offsets
+// memGetAllocationPropertiesFromHandle reads (test/struct-layout.test.ts checks them against
+// cuda.h): koffi's conversion of the nested object cost more than the driver's cuMemCreate of a
+// 2 MiB chunk. One per module (a Worker loads its own); the driver reads it during the call only.
+const propBytes = new Uint8Array(32);
+const propView = new DataView(propBytes.buffer);
+
+function allocationPropBytes(
+  state: DriverState,
+  properties: MemAllocationProperties,
+  call: string,
+): Uint8Array {
+  requireLocationSupported(state, properties.location, call);
+  propBytes.fill(0);
+  propView.setInt32(0, properties.allocationType, true);
+  propView.setInt32(4, properties.requestedHandleTypes, true);
+  propView.setInt32(8, properties.location.type, true);
+  propView.setInt32(12, properties.location.id, true);
+  propBytes[25] = properties.gpuDirectRdmaCapable ? 1 : 0;
+  propView.setUint16(26, properties.usage, true);
+  return propBytes;
+}
+
 export function memGetAllocationGranularity(
   state: DriverState,
   properties: MemAllocationProperties,
@@ -68,7 +91,7 @@ export function memCreate(
   size: number,
   properties: MemAllocationProperties,
 ): DriverHandle {
-  const prop = allocationProp(state, properties, 'cuMemCreate');
+  const prop = allocationPropBytes(state, properties, 'cuMemCreate');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
   state.check(state.native.cuMemCreate(address, size, prop, 0), 'cuMemCreate');

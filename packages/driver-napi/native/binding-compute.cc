@@ -108,26 +108,12 @@ Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
   return pair;
 }
 
-// launchKernelEx(function, geometry, argumentBytes, argumentOffsets, stream): geometry is a
-// Uint32Array of 10 words (gridX, gridY, gridZ, blockX, blockY, blockZ, sharedMemBytes,
-// clusterX, clusterY, clusterZ; cluster 0: none), read in one call rather than 10 numbers.
-Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuLaunchKernelEx);
-  CUMEM_ADDRESS(function, 0);
-  uint32_t dims[10];
-  if (!ReadOpaqueRecord(env, info[1], dims, sizeof dims, "geometry", "launchKernelEx: geometry must be 10 32-bit words")) {
-    return Napi::Value();
-  }
-  void* bytes = nullptr;
-  size_t byteLength = 0;
-  if (!ReadView(env, info[2], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
-  void* offsetData = nullptr;
-  size_t offsetBytes = 0;
-  if (!ReadView(env, info[3], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
-  CUMEM_ADDRESS(stream, 4);
-  const size_t count = offsetBytes / sizeof(uint32_t);
-  const uint32_t* offsets = static_cast<const uint32_t*>(offsetData);
+// The launch itself, shared by both forms below: `dims` is the 10-word geometry (gridX, gridY,
+// gridZ, blockX, blockY, blockZ, sharedMemBytes, clusterX, clusterY, clusterZ; cluster 0: none),
+// `count` parameters at `offsets` into the `byteLength` packed bytes. False with an exception
+// pending on failure.
+bool Launch(napi_env env, const DriverState* state, uint64_t function, const uint32_t* dims, const void* bytes,
+            size_t byteLength, const uint32_t* offsets, size_t count, uint64_t stream) {
   // One pointer per parameter into the packed bytes; none may point past them.
   void* small[32];
   std::vector<void*> large;
@@ -138,10 +124,10 @@ Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
   }
   for (size_t index = 0; index < count; index++) {
     if (offsets[index] >= byteLength) {
-      Napi::RangeError::New(env, "launchKernelEx: an argument offset is past argumentBytes").ThrowAsJavaScriptException();
-      return Napi::Value();
+      napi_throw_range_error(env, nullptr, "launchKernelEx: an argument offset is past argumentBytes");
+      return false;
     }
-    parameters[index] = static_cast<char*>(bytes) + offsets[index];
+    parameters[index] = const_cast<char*>(static_cast<const char*>(bytes)) + offsets[index];
   }
   CUlaunchAttribute attribute{};
   attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
@@ -159,9 +145,71 @@ Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
   config.hStream = reinterpret_cast<CUstream>(stream);
   config.attrs = &attribute;
   config.numAttrs = dims[7] == 0 ? 0 : 1;
-  CUMEM_CHECK(state->cu.cuLaunchKernelEx(&config, reinterpret_cast<CUfunction>(function), count == 0 ? nullptr : parameters, nullptr),
-              "cuLaunchKernelEx");
-  return Undefined(env);
+  return Succeeded(env, state,
+                   state->cu.cuLaunchKernelEx(&config, reinterpret_cast<CUfunction>(function),
+                                              count == 0 ? nullptr : parameters, nullptr),
+                   "cuLaunchKernelEx");
+}
+
+// launchKernelEx(function, geometry, argumentBytes, argumentOffsets, stream): geometry is a
+// Uint32Array of 10 words (see Launch). The general form, for launches the area does not fit.
+Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  CUMEM_HAVE(cuLaunchKernelEx);
+  CUMEM_ADDRESS(function, 0);
+  uint32_t dims[10];
+  if (!ReadOpaqueRecord(env, info[1], dims, sizeof dims, "geometry", "launchKernelEx: geometry must be 10 32-bit words")) {
+    return Napi::Value();
+  }
+  void* bytes = nullptr;
+  size_t byteLength = 0;
+  if (!ReadView(env, info[2], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
+  void* offsetData = nullptr;
+  size_t offsetBytes = 0;
+  if (!ReadView(env, info[3], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
+  CUMEM_ADDRESS(stream, 4);
+  Launch(env, state, function, dims, bytes, byteLength, static_cast<const uint32_t*>(offsetData),
+         offsetBytes / sizeof(uint32_t), stream);
+  return Napi::Value();
+}
+
+// launchKernelArea(function, stream, area): the hot form, a raw callback reading one ArrayBuffer
+// the adapter reuses for every launch (compute-members.ts writes it): 32-bit words 0-9 the
+// geometry, word 10 the parameter count (<= kAreaParameters), word 11 the packed bytes' length
+// (<= kAreaBytes), the offsets from byte kAreaOffsets, the packed bytes from kAreaData. Three
+// N-API reads instead of a Napi::CallbackInfo and four view lookups.
+constexpr size_t kAreaParameters = 64;
+constexpr size_t kAreaBytes = 4096;
+constexpr size_t kAreaOffsets = 48;
+constexpr size_t kAreaData = kAreaOffsets + 4 * kAreaParameters;
+constexpr size_t kAreaSize = kAreaData + kAreaBytes;
+
+napi_value LaunchKernelArea(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  DriverState* state = RawArguments(env, info, argv);
+  if (state == nullptr) return nullptr;
+  if (!Have(Napi::Env(env), state->cu.cuLaunchKernelEx, "cuLaunchKernelEx")) return nullptr;
+  uint64_t function = 0;
+  uint64_t stream = 0;
+  if (!ReadAddressFast(env, argv[0], &function, "function") || !ReadAddressFast(env, argv[1], &stream, "stream")) {
+    return nullptr;
+  }
+  void* data = nullptr;
+  size_t length = 0;
+  if (napi_get_arraybuffer_info(env, argv[2], &data, &length) != napi_ok || length != kAreaSize) {
+    napi_throw_type_error(env, nullptr, "launchKernelArea: area must be the adapter's launch ArrayBuffer");
+    return nullptr;
+  }
+  const auto* words = static_cast<const uint32_t*>(data);
+  const size_t count = words[10];
+  const size_t byteLength = words[11];
+  if (count > kAreaParameters || byteLength > kAreaBytes) {
+    napi_throw_range_error(env, nullptr, "launchKernelArea: more parameters or bytes than the area holds");
+    return nullptr;
+  }
+  Launch(env, state, function, words, static_cast<const char*>(data) + kAreaData, byteLength,
+         reinterpret_cast<const uint32_t*>(static_cast<const char*>(data) + kAreaOffsets), count, stream);
+  return nullptr;
 }
 
 Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
@@ -207,6 +255,7 @@ void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state) {
   Method<FuncSetAttribute>(env, target, "funcSetAttribute", state);
   Method<FuncGetParamInfo>(env, target, "funcGetParamInfo", state);
   Method<LaunchKernelEx>(env, target, "launchKernelEx", state);
+  RawMethod(env, target, "launchKernelArea", LaunchKernelArea, state);
   Method<OccupancyMaxActiveBlocks>(env, target, "occupancyMaxActiveBlocksPerMultiprocessor", state);
   Method<OccupancyMaxPotentialBlockSize>(env, target, "occupancyMaxPotentialBlockSize", state);
 }

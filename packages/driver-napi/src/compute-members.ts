@@ -1,12 +1,30 @@
-// The compute members of the Driver contract over the addon (native/binding-compute.cc). The
-// launch geometry crosses into C++ as one Uint32Array, and the two-number results come back as pairs.
+// The compute members of the Driver contract over the addon (native/binding-compute.cc). A launch
+// crosses into C++ as one reused ArrayBuffer (geometry, offsets, packed bytes) and two handles,
+// and the two-number results come back as pairs.
 import type { DriverCompute } from '@cumem/core-types';
 import type { NativeBinding } from './native-binding.js';
+
+/** The DriverCompute members over binding `b`. */
+// The launch area's layout, the same in native/binding-compute.cc (kArea*): 32-bit words 0-9
+// the geometry, 10 the parameter count, 11 the packed bytes' length, the offsets from byte 48,
+// the packed bytes from byte 304 (4096 of them: the classic kernel parameter limit).
+const areaParameters = 64;
+const areaBytes = 4096;
+const areaOffsets = 48;
+const areaData = areaOffsets + 4 * areaParameters;
 
 /** The DriverCompute members over binding `b`. */
 export function computeMembers(b: NativeBinding): DriverCompute {
   // One launch's geometry, rewritten per launch: one typed array crosses rather than 10 numbers.
   const geometry = new Uint32Array(10);
+  // The hot launch form: geometry, offsets and packed bytes written into one ArrayBuffer that
+  // stays with this driver (nothing else can reach it), so one value crosses besides the two
+  // handles; launches of more parameters or bytes than it holds take the general form.
+  const area = new ArrayBuffer(areaData + areaBytes);
+  const words = new Uint32Array(area);
+  const data = new Uint8Array(area, areaData);
+  // An addon built before the area form (a stale build/) still launches, the general way.
+  const hasArea = typeof b.launchKernelArea === 'function';
   return {
     libraryLoadData: b.libraryLoadData,
     libraryUnload: b.libraryUnload,
@@ -20,17 +38,34 @@ export function computeMembers(b: NativeBinding): DriverCompute {
     },
     launchKernelEx: (fn, config, argumentBytes, argumentOffsets, stream) => {
       const { grid, block, cluster } = config;
-      geometry[0] = grid[0];
-      geometry[1] = grid[1];
-      geometry[2] = grid[2];
-      geometry[3] = block[0];
-      geometry[4] = block[1];
-      geometry[5] = block[2];
-      geometry[6] = config.sharedMemBytes;
-      geometry[7] = cluster === null ? 0 : cluster[0];
-      geometry[8] = cluster === null ? 0 : cluster[1];
-      geometry[9] = cluster === null ? 0 : cluster[2];
-      b.launchKernelEx(fn, geometry, argumentBytes, argumentOffsets, stream);
+      const count = argumentOffsets.length;
+      const length = argumentBytes.length;
+      const fits =
+        hasArea &&
+        count <= areaParameters &&
+        length <= areaBytes &&
+        argumentBytes instanceof Uint8Array &&
+        argumentOffsets instanceof Uint32Array;
+      const target = fits ? words : geometry;
+      target[0] = grid[0];
+      target[1] = grid[1];
+      target[2] = grid[2];
+      target[3] = block[0];
+      target[4] = block[1];
+      target[5] = block[2];
+      target[6] = config.sharedMemBytes;
+      target[7] = cluster === null ? 0 : cluster[0];
+      target[8] = cluster === null ? 0 : cluster[1];
+      target[9] = cluster === null ? 0 : cluster[2];
+      if (!fits) {
+        b.launchKernelEx(fn, geometry, argumentBytes, argumentOffsets, stream);
+        return;
+      }
+      words[10] = count;
+      words[11] = length;
+      for (let index = 0; index < count; index++) words[12 + index] = argumentOffsets[index] as number;
+      data.set(argumentBytes);
+      b.launchKernelArea(fn, stream, area);
     },
     occupancyMaxActiveBlocksPerMultiprocessor: b.occupancyMaxActiveBlocksPerMultiprocessor,
     occupancyMaxPotentialBlockSize: (fn, dynamicSharedMemBytes, blockSizeLimit) => {

@@ -111,6 +111,11 @@ export interface NativeBinding extends Pick<Driver, ContractMembers>, NativeVirt
     argumentOffsets: Uint32Array,
     stream: DriverHandle,
   ): void;
+  /**
+   * launchKernelEx with the geometry, parameter count, packed bytes' length, offsets and bytes
+   * written into `area` (compute-members.ts gives the layout): one value besides the handles.
+   */
+  launchKernelArea(fn: DriverHandle, stream: DriverHandle, area: ArrayBuffer): void;
   /** `[minGridSize, blockSize]`. */
   occupancyMaxPotentialBlockSize(
     fn: DriverHandle,

@@ -292,12 +292,15 @@ export class VirtualMemoryResource extends MemoryResource {
     waitBeforeFree(this.runtime, this.ordinal, stream);
     this.runtime.makeCurrent(this.ordinal);
     const driver = this.runtime.driver;
+    // C's order (unmap, release, free the range): the physical memory goes back before the
+    // address space, and a failed unmap still releases the chunks (their range stays reserved).
     try {
-      unmapAndFree(driver, record.base, record.chunks, record.pieces);
+      unmapAndFree(driver, record.base, record.chunks, []);
     } finally {
       for (const chunk of record.chunks) driver.memRelease(chunk.handle);
       this.live.delete(handle, record.mapped);
     }
+    for (const piece of record.pieces) driver.memAddressFree(piece.start, piece.size);
   }
 
   // What device `ordinal` may do with this resource's memory.

@@ -96,6 +96,39 @@ describeOverFake('compute', (fake) => {
     driver.streamDestroy(stream);
   });
 
+  it('passes launches past the N-API launch area (over 64 parameters, over 4096 bytes) and refuses an offset past the bytes', () => {
+    const driver = fake.driver();
+    driver.contextSetCurrent(driver.primaryContextRetain(0));
+    const fn = driver.kernelGetFunction(driver.libraryGetKernel(driver.libraryLoadData(ptx), 'fill_f32'));
+    const stream = driver.streamCreate(1, 0);
+    const plain = { grid: [1, 1, 1], block: [1, 1, 1], sharedMemBytes: 0, cluster: null } as const;
+    // The fake reads parameter 0's 8 bytes: each launch's own value must arrive.
+    const many = new Uint8Array(8 * 80);
+    new DataView(many.buffer).setBigUint64(0, 0x4444n, true);
+    driver.launchKernelEx(
+      fn,
+      plain,
+      many,
+      Uint32Array.from({ length: 80 }, (_, i) => 8 * i),
+      stream,
+    );
+    expect(fake.last()).toMatchObject({ symbol: 'cuLaunchKernelEx', pointer: 0x4444n });
+    const large = new Uint8Array(8192);
+    new DataView(large.buffer).setBigUint64(0, 0x5555n, true);
+    driver.launchKernelEx(fn, plain, large, Uint32Array.of(0, 8, 8000), stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x5555n });
+    const small = new Uint8Array(16);
+    new DataView(small.buffer).setBigUint64(0, 0x6666n, true);
+    driver.launchKernelEx(fn, plain, small, Uint32Array.of(0, 8, 12), stream);
+    expect(fake.last()).toMatchObject({ pointer: 0x6666n });
+    const calls = fake.calls().length;
+    expect(() => driver.launchKernelEx(fn, plain, small, Uint32Array.of(0, 8, 16), stream)).toThrow(
+      RangeError,
+    );
+    expect(fake.calls().length).toBe(calls);
+    driver.streamDestroy(stream);
+  });
+
   it('turns the driver refusals into CudaErrors naming the entry point', () => {
     const driver = fake.driver();
     driver.contextSetCurrent(driver.primaryContextRetain(0));
