@@ -1,6 +1,7 @@
 // CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked from 1 MiB up
 // (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
-import { configureStaging, stagingSettings, useDriver } from '@cumem/memory';
+import { configureStaging, useDriver } from '@cumem/memory';
+import { stagingSettings } from '@cumem/memory/internal';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';

@@ -10,11 +10,11 @@ import {
   currentDriver,
   LegacyPinnedMemoryResource,
   type Buffer as MemoryBuffer,
-  makeDeviceCurrent,
   ObjectBrand,
   ownerMemoryBuffer,
   PinnedMemoryResource,
 } from '@cumem/memory';
+import { makeDeviceCurrent } from '@cumem/memory/internal';
 
 const keepAlive = new WeakMap<ArrayBufferLike, HostBuffer>();
 const constructing = Symbol('HostBuffer');

@@ -3,7 +3,7 @@
 // small copies and for page-locked memory (HostBuffers, registered memory), which the DMA
 // engine reads at full speed where it is.
 import type { Driver } from '@cumem/core-types';
-import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory';
+import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory/internal';
 import { pinnedOwnerOf } from './host-buffer.js';
 
 function isLargePageable(view: Uint8Array): boolean {

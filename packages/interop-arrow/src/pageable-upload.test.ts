@@ -1,7 +1,8 @@
 // Tables and buffers in ordinary (pageable) JS memory: large columns go through the driver's
 // staged copy (pinned chunks on native threads), registered memory straight from where it is.
 
-import { configureStaging, registerHostMemory, stagingSettings, useDriver } from '@cumem/memory';
+import { configureStaging, registerHostMemory, useDriver } from '@cumem/memory';
+import { stagingSettings } from '@cumem/memory/internal';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

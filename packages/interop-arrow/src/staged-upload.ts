@@ -8,7 +8,7 @@
 // from where they are, with no staging at all.
 
 import { checkOptions, EventFlags } from '@cumem/core-types';
-import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory';
+import { isRegisteredHostMemory, stagingSettings } from '@cumem/memory/internal';
 import { type ContextState, contextState, enterContext, finishOn } from './context-internals.js';
 import type { CudaBuffer } from './cuda-buffer.js';
 import { type HostBuffer, hostBufferBrand, newHostBuffer, pinnedOwnerOf } from './host-buffer.js';

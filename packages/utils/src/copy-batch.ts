@@ -2,7 +2,7 @@
 // cuMemcpyAsync, whichever the policy measured faster).
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { driverOf } from '@cumem/memory';
+import { driverOf } from '@cumem/memory/internal';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';

@@ -1,7 +1,8 @@
 // How a checked managed-memory operation reaches the driver: per range (the calls of
 // @cumem/memory's managed-range.ts), in batch calls, or split by direction (batch-strategy.ts).
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
-import { type Buffer, discardPrefetchRange, discardRange, prefetchRange, type Stream } from '@cumem/memory';
+import type { Buffer, Stream } from '@cumem/memory';
+import { discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
 import type { CheckedBatchOptions } from './batch-arguments.js';
 import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';
 import { sharedScratch } from './range-scratch.js';
