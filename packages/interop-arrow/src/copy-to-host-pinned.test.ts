@@ -4,15 +4,10 @@ import { configureStaging, useDriver } from '@cumem/memory';
 import { stagingSettings } from '@cumem/memory/internal';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
+import { adapters, patternBytes, sameBytes } from '../test/support.js';
 import { Context } from './context.js';
 import { hostBufferOf } from './host-buffer.js';
 import { PINNED_OUTPUT_MIN_BYTES } from './host-destination.js';
-
-/** Byte equality without vitest's element-by-element diff (slow on megabytes). */
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  return globalThis.Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
 
 describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates', (entry) => {
   let context: Context;
@@ -39,7 +34,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     const pinned = device.copyToHost({ position: 5 });
     expect(pinned.byteLength).toBe(size - 5);
     expect(hostBufferOf(pinned)).toBeDefined();
-    expect(same(pinned, data.subarray(5))).toBe(true);
+    expect(sameBytes(pinned, data.subarray(5))).toBe(true);
     expect(log.calls).toContain('memcpyDtoHAsync');
     expect(log.calls).not.toContain('stagedCopyDtoH');
   });
@@ -51,7 +46,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     log.reset();
     const pageable = device.copyToHost({ output: 'pageable' });
     expect(hostBufferOf(pageable)).toBeUndefined();
-    expect(same(pageable, data)).toBe(true);
+    expect(sameBytes(pageable, data)).toBe(true);
     expect(log.calls).toContain('stagedCopyDtoH');
     expect(hostBufferOf(device.copyToHost({ output: 'pinned' }))).toBeDefined();
     expect(hostBufferOf(device.toBytes())).toBeDefined();
@@ -72,7 +67,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
       (globalThis as { gc?: () => void }).gc?.();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(same(bytes, data)).toBe(true);
+    expect(sameBytes(bytes, data)).toBe(true);
   });
 
   it('a bad output is a TypeError before any driver call', () => {
