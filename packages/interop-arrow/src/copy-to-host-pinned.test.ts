@@ -1,23 +1,20 @@
 // CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked from 1 MiB up
 // (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
-import { configureStaging, useDriver } from '@cumem/memory';
+import { configureStaging } from '@cumem/memory';
 import { stagingSettings } from '@cumem/memory/internal';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters, patternBytes, sameBytes } from '../test/support.js';
-import { Context } from './context.js';
+import { adapters, countedContext, patternBytes, sameBytes } from '../test/support.js';
+import type { Context } from './context.js';
 import { hostBufferOf } from './host-buffer.js';
 import { PINNED_OUTPUT_MIN_BYTES } from './host-destination.js';
 
 describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates', (entry) => {
   let context: Context;
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    context = new Context(0);
+    ({ log, context } = countedContext(entry.driver));
     // Large enough to be staged were it pageable: the pinned destination must not be.
     configureStaging({ ...saved, minBytes: 1024 * 1024 });
   });

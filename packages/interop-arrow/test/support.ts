@@ -1,6 +1,7 @@
 // Shared by the test files only (not exported from the package).
 import type { Driver } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
+import { countingDriver, type DriverCallLog } from '@cumem/testing/vitest';
 import { Context } from '../src/context.js';
 
 // The adapters every test file of this package runs against (besides the reference driver).
@@ -17,4 +18,11 @@ export function requiresInterprocess(driver: Driver): string | undefined {
 export function contextWith(driver: Driver): Context {
   useDriver(driver);
   return new Context(0);
+}
+
+/** Puts a counting driver over `driver` in use; returns its call log and a Context on device 0. */
+export function countedContext(driver: Driver): { log: DriverCallLog; context: Context } {
+  const counted = countingDriver(driver);
+  useDriver(counted.driver);
+  return { log: counted.log, context: new Context(0) };
 }
