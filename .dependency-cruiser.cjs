@@ -89,6 +89,14 @@ module.exports = {
       from: { pathNot: '^testing/(crash-suite|fake-adapter-suite)/' },
       to: { path: '^testing/(crash-suite|fake-adapter-suite)/' },
     },
+    {
+      name: 'every-import-resolves',
+      comment:
+        'An import that does not resolve is a missing dependency or a typo, in src/, tests, bench/ and scripts/ alike (scripts/smoke/ runs in a project of its own, on the packed tarballs). Whether a resolved import is a declared dependency, and stays inside its package, scripts/check-imports.mjs checks.',
+      severity: 'error',
+      from: { pathNot: '^scripts/smoke/' },
+      to: { couldNotResolve: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

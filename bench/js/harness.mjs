@@ -28,7 +28,7 @@ export function parseArguments(argv = process.argv.slice(2)) {
 export async function loadDriverPackage(name) {
   if (name === 'ffi') return import('@cumem/driver-ffi');
   if (name === 'napi') return import('@cumem/driver-napi');
-  const { createReferenceDriver } = await import('../../testing/driver-testing/dist/reference-driver.js');
+  const { createReferenceDriver } = await import('@cumem/testing/reference-driver');
   return { createDriver: createReferenceDriver };
 }
 

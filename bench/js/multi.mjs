@@ -22,6 +22,7 @@ const options = parseArguments();
 const suite = new Suite('multi', options);
 
 let memory;
+let memoryInternal;
 let utils;
 let stream;
 let skipped;
@@ -29,6 +30,7 @@ const accessible = [];
 const bare = [];
 try {
   memory = await import('@cumem/memory');
+  memoryInternal = await import('@cumem/memory/internal');
   utils = await import('@cumem/utils');
   memory.useDriver(await driverChoice(options.driver));
   const driver = memory.currentDriver();
@@ -130,7 +132,7 @@ await suite.row('multi.copyBatchCrossDevice', 'us', () => {
       variants.driverCall = () =>
         stepsUs(
           () => {
-            memory
+            memoryInternal
               .bindStreamDriver(stream)
               .memcpyBatchAsync(dstPointers, srcPointers, sizes, RANGES, stream.handle);
             stream.sync();

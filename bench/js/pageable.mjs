@@ -23,6 +23,7 @@ const options = parseArguments();
 const suite = new Suite('pageable', options);
 
 let memory;
+let memoryInternal;
 let arrow;
 let driver;
 let stream;
@@ -30,6 +31,7 @@ let onDevice;
 let pageable;
 try {
   memory = await import('@cumem/memory');
+  memoryInternal = await import('@cumem/memory/internal');
   arrow = await import('@cumem/interop-arrow');
   memory.useDriver(await driverChoice(options.driver));
   const device = new Device(0);
@@ -49,7 +51,7 @@ try {
     ...suite.data.info,
     adapter: driver.name,
     driverVersion: driver.driverVersion,
-    staging: memory.stagingSettings(),
+    staging: memoryInternal.stagingSettings(),
   };
   suite.save();
 } catch (error) {

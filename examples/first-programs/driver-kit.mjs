@@ -1,7 +1,8 @@
 // @cumem/driver-kit's first program (for adapter authors): the optional driver entry points
 // cumem knows and the CUDA version that introduced each.
-import { formatDriverVersion, optionalEntryPoints } from '@cumem/driver-kit';
+import { formatCudaVersion } from '@cumem/core-types';
+import { optionalEntryPoints } from '@cumem/driver-kit';
 
 for (const entry of optionalEntryPoints.slice(0, 3))
-  console.log(`${entry.symbol}: CUDA ${formatDriverVersion(entry.introduced)}`);
+  console.log(`${entry.symbol}: CUDA ${formatCudaVersion(entry.introduced)}`);
 console.log(`${optionalEntryPoints.length} optional entry points`);

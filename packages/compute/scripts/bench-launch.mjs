@@ -11,7 +11,7 @@
 // Prints ns per call, CPU time, median of interleaved rounds (the machines are shared).
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildFakeLibcuda } from '../../../testing/fake-libcuda/build.mjs';
+import { buildFakeLibcuda } from '@cumem/fake-libcuda';
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);

@@ -5,7 +5,8 @@
 // buffer of a kernel whose layout the driver reports is reused (the driver copies the
 // parameters when cuLaunchKernelEx returns).
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
-import { Buffer, bufferReachableOn, noteKernelUse, ownerMemoryBuffer, type Stream } from '@cumem/memory';
+import { Buffer, ownerMemoryBuffer, type Stream } from '@cumem/memory';
+import { bufferReachableOn, noteKernelUse } from '@cumem/memory/internal';
 import { StridedMemoryView } from '@cumem/utils';
 import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
 

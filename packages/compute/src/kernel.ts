@@ -11,7 +11,7 @@ import {
   type KernelParameterInfo,
   NotSupportedError,
 } from '@cumem/core-types';
-import { makeDeviceCurrent } from '@cumem/memory';
+import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type ArgumentLayout, argumentLayout } from './argument-packing.js';
 import type { ObjectCode } from './object-code.js';
 

@@ -1,6 +1,7 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { bindStreamDriver, Stream } from '@cumem/memory';
+import { Stream } from '@cumem/memory';
+import { bindStreamDriver } from '@cumem/memory/internal';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';

@@ -2,7 +2,8 @@
 // into each device's context when a kernel of it is first used there, so one ObjectCode serves
 // every device.
 import { CudaStateError, type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
-import { currentDriver, makeDeviceCurrent } from '@cumem/memory';
+import { currentDriver } from '@cumem/memory';
+import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type CodeType, checkCubin, checkFatbin, imageBytes, ptxBytes } from './image-checks.js';
 import { Kernel } from './kernel.js';
 

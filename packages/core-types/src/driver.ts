@@ -315,7 +315,7 @@ export interface Driver
    * A new descriptor for the open file `fd` refers to: POSIX `fcntl(fd, F_DUPFD_CLOEXEC, 0)`
    * (`dup` that is not inherited across exec). Not a driver call; Node has no `dup`. The caller
    * owns the result and closes it (`fs.closeSync`); `fd` stays open and stays the caller's.
-   * Errors come from `checkFileDescriptor` and `duplicateDescriptorError`.
+   * Errors come from driver-kit's `checkFileDescriptor` and `duplicateDescriptorError`.
    * @throws TypeError / RangeError for a number that is not a descriptor; RangeError with
    *   `code` 'EBADF' when `fd` is not open; Error with `code` (e.g. 'EMFILE') for other failures.
    */

@@ -1,3 +1,4 @@
+export { formatCudaVersion } from './cuda-version.js';
 export { Device } from './device.js';
 export type { Driver } from './driver.js';
 export {
@@ -28,13 +29,6 @@ export {
   type StagedCopyOptions,
 } from './driver-types.js';
 export {
-  DEFAULT_DRIVER_LIBRARY,
-  type DriverLoadFailure,
-  driverUnavailableMessage,
-  formatCudaVersion,
-  MINIMUM_DRIVER_VERSION,
-} from './driver-unavailable-message.js';
-export {
   type DriverVirtualMemory,
   MemAllocationGranularity,
   type MemAllocationProperties,
@@ -49,17 +43,13 @@ export {
   isCumemError,
   NotSupportedError,
 } from './errors.js';
-export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } from './file-descriptor.js';
 export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
-export { SUPPORTED_DRIVER_PLATFORMS, unsupportedPlatformError } from './platform-support.js';
 export {
   checkStagedCopyOptions,
   STAGED_COPY_MAX_CHUNK_BYTES,
   STAGED_COPY_MAX_THREADS,
-  type StagedSlice,
-  stagedCopySlices,
 } from './staged-copy.js';
 export {
   checkAddress,

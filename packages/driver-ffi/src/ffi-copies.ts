@@ -131,48 +131,43 @@ function endpoint(end: CopyEndpoint): [number, bigint, bigint] {
 }
 
 export function memcpy2DAsync(state: DriverState, copy: Memcpy2D, stream: DriverHandle): void {
-  const { srcPitch, dstPitch, widthInBytes, height } = copy;
-  checkHostExtent('memcpy2DAsync', 'src', copy.src, srcPitch, height, widthInBytes, height, 1);
-  checkHostExtent('memcpy2DAsync', 'dst', copy.dst, dstPitch, height, widthInBytes, height, 1);
-  const [srcMemoryType, srcHost, srcDevice] = endpoint(copy.src);
-  const [dstMemoryType, dstHost, dstDevice] = endpoint(copy.dst);
-  const struct = {
-    srcMemoryType,
-    srcHost,
-    srcDevice,
-    srcPitch,
-    dstMemoryType,
-    dstHost,
-    dstDevice,
-    dstPitch,
-    WidthInBytes: widthInBytes,
-    Height: height,
-  };
+  const struct = copyEnds('memcpy2DAsync', copy, copy.height, copy.height, 1);
   state.check(state.native.cuMemcpy2DAsync_v2(struct, stream), 'cuMemcpy2DAsync');
 }
 
 export function memcpy3DAsync(state: DriverState, copy: Memcpy3D, stream: DriverHandle): void {
-  const { srcPitch, dstPitch, srcHeight, dstHeight, widthInBytes, height, depth } = copy;
-  checkHostExtent('memcpy3DAsync', 'src', copy.src, srcPitch, srcHeight, widthInBytes, height, depth);
-  checkHostExtent('memcpy3DAsync', 'dst', copy.dst, dstPitch, dstHeight, widthInBytes, height, depth);
+  const { srcHeight, dstHeight, depth } = copy;
+  const struct = {
+    ...copyEnds('memcpy3DAsync', copy, srcHeight, dstHeight, depth),
+    srcHeight,
+    dstHeight,
+    Depth: depth,
+  };
+  state.check(state.native.cuMemcpy3DAsync_v2(struct, stream), 'cuMemcpy3DAsync');
+}
+
+/**
+ * The fields a 2D and a 3D copy struct share (both ends, pitches, width, height), after checking
+ * that each JS end holds every byte the copy reaches (`srcRows` / `dstRows` rows per slice).
+ */
+function copyEnds(call: string, copy: Memcpy2D, srcRows: number, dstRows: number, depth: number) {
+  const { srcPitch, dstPitch, widthInBytes, height } = copy;
+  checkHostExtent(call, 'src', copy.src, srcPitch, srcRows, widthInBytes, height, depth);
+  checkHostExtent(call, 'dst', copy.dst, dstPitch, dstRows, widthInBytes, height, depth);
   const [srcMemoryType, srcHost, srcDevice] = endpoint(copy.src);
   const [dstMemoryType, dstHost, dstDevice] = endpoint(copy.dst);
-  const struct = {
+  return {
     srcMemoryType,
     srcHost,
     srcDevice,
     srcPitch,
-    srcHeight,
     dstMemoryType,
     dstHost,
     dstDevice,
     dstPitch,
-    dstHeight,
     WidthInBytes: widthInBytes,
     Height: height,
-    Depth: depth,
   };
-  state.check(state.native.cuMemcpy3DAsync_v2(struct, stream), 'cuMemcpy3DAsync');
 }
 
 export function memcpyBatchAsync(

@@ -80,26 +80,25 @@ export function deviceGetAttribute(state: DriverState, attribute: number, ordina
 }
 
 export function deviceGetDefaultMemPool(state: DriverState, ordinal: number): DriverHandle {
-  const device = deviceHandle(state, ordinal, 'cuDeviceGetDefaultMemPool');
-  state.check(
-    state.native.cuDeviceGetDefaultMemPool(state.scratch.address, device),
-    'cuDeviceGetDefaultMemPool',
-  );
-  return state.scratch.u64[0]!;
+  return deviceHandleOut(state, ordinal, 'cuDeviceGetDefaultMemPool');
 }
 
 export function deviceGetMemPool(state: DriverState, ordinal: number): DriverHandle {
-  const device = deviceHandle(state, ordinal, 'cuDeviceGetMemPool');
-  state.check(state.native.cuDeviceGetMemPool(state.scratch.address, device), 'cuDeviceGetMemPool');
-  return state.scratch.u64[0]!;
+  return deviceHandleOut(state, ordinal, 'cuDeviceGetMemPool');
 }
 
 export function primaryContextRetain(state: DriverState, ordinal: number): DriverHandle {
-  const device = deviceHandle(state, ordinal, 'cuDevicePrimaryCtxRetain');
-  state.check(
-    state.native.cuDevicePrimaryCtxRetain(state.scratch.address, device),
-    'cuDevicePrimaryCtxRetain',
-  );
+  return deviceHandleOut(state, ordinal, 'cuDevicePrimaryCtxRetain');
+}
+
+/** The handle `entry(&handle, device)` writes for the device of `ordinal`. */
+function deviceHandleOut(
+  state: DriverState,
+  ordinal: number,
+  entry: 'cuDeviceGetDefaultMemPool' | 'cuDeviceGetMemPool' | 'cuDevicePrimaryCtxRetain',
+): DriverHandle {
+  const device = deviceHandle(state, ordinal, entry);
+  state.check(state.native[entry](state.scratch.address, device), entry);
   return state.scratch.u64[0]!;
 }
 

@@ -1,7 +1,7 @@
 // duplicateFileDescriptor: POSIX fcntl(F_DUPFD_CLOEXEC) from the C library through koffi. Not a
 // driver call, so it works without a GPU; libc is loaded on first use.
 
-import { checkFileDescriptor, duplicateDescriptorError } from '@cumem/core-types';
+import { checkFileDescriptor, duplicateDescriptorError } from '@cumem/driver-kit';
 import { loadKoffi } from './koffi-module.js';
 
 /** Linux's F_DUPFD_CLOEXEC (fcntl.h): the lowest free descriptor >= arg, with FD_CLOEXEC set. */

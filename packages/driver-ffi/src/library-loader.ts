@@ -1,16 +1,14 @@
 // Opens libcuda, initialises it and binds the table. Runs on the first member that needs the
 // driver; any failure is a DriverUnavailableError whose message says what was tried and what to do.
 
+import { type CudaError, DriverUnavailableError } from '@cumem/core-types';
 import {
-  type CudaError,
   DEFAULT_DRIVER_LIBRARY,
   type DriverLoadFailure,
-  DriverUnavailableError,
   driverUnavailableMessage,
-  formatCudaVersion,
   MINIMUM_DRIVER_VERSION,
   unsupportedPlatformError,
-} from '@cumem/core-types';
+} from '@cumem/driver-kit';
 import type { Bindings } from './bindings.js';
 import { driverCapabilities, keepChosenForms } from './driver-capabilities.js';
 import type { DriverState } from './driver-state.js';
@@ -18,9 +16,6 @@ import { bindEntryPoints } from './entry-point-binder.js';
 import { createErrorCheck, cudaError, type DescribeResult } from './error-check.js';
 import { type Koffi, loadKoffi } from './koffi-module.js';
 import { createNativeScratch } from './native-scratch.js';
-
-/** The library the system loader finds when no path is given. */
-export const DEFAULT_LIBRARY: string = DEFAULT_DRIVER_LIBRARY;
 
 const CUDA_ERROR_STUB_LIBRARY = 34;
 const CUDA_ERROR_NO_DEVICE = 100;
@@ -36,7 +31,7 @@ function unavailable(failure: DriverLoadFailure, cause?: unknown): DriverUnavail
 
 /** Loads, initialises and binds the driver. Throws DriverUnavailableError. */
 export function loadDriver(libraryPath: string | undefined, legacy: boolean): DriverState {
-  const path = libraryPath ?? DEFAULT_LIBRARY;
+  const path = libraryPath ?? DEFAULT_DRIVER_LIBRARY;
   const elsewhere = unsupportedPlatformError('ffi');
   if (elsewhere) throw elsewhere;
   let koffi: Koffi;
@@ -104,9 +99,6 @@ export function loadDriver(libraryPath: string | undefined, legacy: boolean): Dr
     libraryPath: path,
   };
 }
-
-/** `13000` -> `'13.0'`. */
-export const formatVersion: (version: number) => string = formatCudaVersion;
 
 function describeWith(
   koffi: Koffi,

@@ -8,18 +8,13 @@ import type {
   MemPoolProperties,
   NotSupportedError,
 } from '@cumem/core-types';
-import { checkPoolKindSupported, isHostNumaLocation, unsupported } from '@cumem/driver-kit';
+import { checkLocationSupported, checkPoolKindSupported, unsupported } from '@cumem/driver-kit';
 import type { DriverState } from './driver-state.js';
 
 /** Throws NotSupportedError for a host NUMA location when `capabilities.hostNumaLocations` is false. */
 export function requireLocationSupported(state: DriverState, location: MemLocation, call: string): void {
-  if (!state.capabilities.hostNumaLocations && isHostNumaLocation(location)) {
-    throw notSupported(
-      state,
-      `${call}: a host NUMA location (HostNuma, HostNumaCurrent)`,
-      'hostNumaLocations',
-    );
-  }
+  // The kit's rule; its facts are built only where it can refuse, so a supported call allocates nothing.
+  if (!state.capabilities.hostNumaLocations) checkLocationSupported(facts(state), location, call);
 }
 
 /** Refuses a pool of a kind (managed, page-locked host) the driver cannot create. */

@@ -6,7 +6,7 @@
 // One engine (set of workers) per library path, shared by the drivers that load it.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { stagedCopySlices } from '@cumem/core-types';
+import { stagedCopySlices } from '@cumem/driver-kit';
 import { stagingWorkerCalls, stagingWorkerSource } from './staging-worker-source.js';
 
 const MAX_WORKERS = 64;

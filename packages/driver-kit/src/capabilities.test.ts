@@ -1,9 +1,14 @@
-import { MemAllocationType, MemHandleType, MemLocationType, NotSupportedError } from '@cumem/core-types';
+import {
+  formatCudaVersion,
+  MemAllocationType,
+  MemHandleType,
+  MemLocationType,
+  NotSupportedError,
+} from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
 import { deriveCapabilities } from './capabilities.js';
 import { capabilityRules, symbolsOfVersion } from './entry-points.js';
 import { checkLocationSupported, checkPoolKindSupported } from './refusals.js';
-import { formatDriverVersion } from './version.js';
 
 const derive = (driverVersion: number, mode: 'auto' | 'legacy', resolved = symbolsOfVersion(driverVersion)) =>
   deriveCapabilities({ resolved, driverVersion, mode, interprocess: true });
@@ -89,7 +94,7 @@ describe('refusals', () => {
   });
 
   it('formats versions as NVIDIA does', () => {
-    expect([formatDriverVersion(13000), formatDriverVersion(12080), formatDriverVersion(12020)]).toEqual([
+    expect([formatCudaVersion(13000), formatCudaVersion(12080), formatCudaVersion(12020)]).toEqual([
       '13.0',
       '12.8',
       '12.2',

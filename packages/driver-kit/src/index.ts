@@ -10,7 +10,9 @@ export {
   optionalEntryPoints,
   symbolsOfVersion,
 } from './entry-points.js';
+export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } from './file-descriptor.js';
 export { driverLocationId } from './location-forms.js';
+export { SUPPORTED_DRIVER_PLATFORMS, unsupportedPlatformError } from './platform-support.js';
 export {
   capabilityNote,
   checkLocationSupported,
@@ -19,4 +21,10 @@ export {
   isHostNumaLocation,
   unsupported,
 } from './refusals.js';
-export { formatDriverVersion } from './version.js';
+export { type StagedSlice, stagedCopySlices } from './staged-copy-slices.js';
+export {
+  DEFAULT_DRIVER_LIBRARY,
+  type DriverLoadFailure,
+  driverUnavailableMessage,
+  MINIMUM_DRIVER_VERSION,
+} from './unavailable-message.js';

@@ -4,6 +4,7 @@
 import {
   type DriverCapabilities,
   type EntryPointMode,
+  formatCudaVersion,
   MemAllocationType,
   type MemLocation,
   MemLocationType,
@@ -11,7 +12,6 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { capabilityRules } from './entry-points.js';
-import { formatDriverVersion } from './version.js';
 
 /** What a refusal needs to know of the driver. */
 export interface DriverFacts {
@@ -28,7 +28,7 @@ export function capabilityNote(
   const why =
     facts.mode === 'legacy'
       ? "createDriver({ entryPoints: 'legacy' }) uses the CUDA 12.0 entry points"
-      : `the loaded driver is ${formatDriverVersion(facts.driverVersion)}`;
+      : `the loaded driver is ${formatCudaVersion(facts.driverVersion)}`;
   return `(capabilities.${flag} is false: ${why})`;
 }
 
@@ -38,7 +38,7 @@ export function unsupported(
   what: string,
   flag: keyof DriverCapabilities,
 ): NotSupportedError {
-  const cuda = formatDriverVersion(capabilityRules[flag].cuda);
+  const cuda = formatCudaVersion(capabilityRules[flag].cuda);
   return new NotSupportedError(`${what} needs a CUDA ${cuda} driver ${capabilityNote(facts, flag)}`);
 }
 

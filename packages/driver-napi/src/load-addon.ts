@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DriverUnavailableError, unsupportedPlatformError } from '@cumem/core-types';
+import { DriverUnavailableError } from '@cumem/core-types';
+import { unsupportedPlatformError } from '@cumem/driver-kit';
 import { createNativeError } from './error-factory.js';
 import type { NativeAddon } from './native-binding.js';
 

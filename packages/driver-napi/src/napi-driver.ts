@@ -1,5 +1,4 @@
 import {
-  checkFileDescriptor,
   checkOptions,
   checkStagedCopyOptions,
   DRIVER_CONTRACT_VERSION,
@@ -8,16 +7,19 @@ import {
   type DriverOptions,
   type DriverUnavailableError,
   describeValue,
-  duplicateDescriptorError,
 } from '@cumem/core-types';
-import { assembleDriver, type DriverAccessors, deriveCapabilities } from '@cumem/driver-kit';
+import {
+  assembleDriver,
+  checkFileDescriptor,
+  DEFAULT_DRIVER_LIBRARY,
+  type DriverAccessors,
+  deriveCapabilities,
+  duplicateDescriptorError,
+} from '@cumem/driver-kit';
 import { computeMembers } from './compute-members.js';
 import { type AddonLoadResult, defaultAddon } from './load-addon.js';
 import { packAccessDescriptors, virtualMemoryMembers } from './napi-virtual-memory.js';
 import type { NativeBinding } from './native-binding.js';
-
-/** Default `libraryPath`: the driver's soname, found by the system loader. */
-const DEFAULT_LIBRARY = 'libcuda.so.1';
 
 /** The addon's question at load: what a driver of this version, with these entry points, can do. */
 function capabilitiesOf(driverVersion: number, resolved: string[], legacy: boolean): DriverCapabilities {
@@ -190,7 +192,7 @@ function unavailableBinding(error: DriverUnavailableError): NativeBinding {
 }
 
 function checkDriverOptions(options: DriverOptions | undefined): { libraryPath: string; legacy: boolean } {
-  const { entryPoints = 'auto', libraryPath = DEFAULT_LIBRARY } = checkOptions(options);
+  const { entryPoints = 'auto', libraryPath = DEFAULT_DRIVER_LIBRARY } = checkOptions(options);
   if (entryPoints !== 'auto' && entryPoints !== 'legacy') {
     throw new TypeError(`options.entryPoints must be 'auto' or 'legacy', got ${describeValue(entryPoints)}`);
   }

@@ -3,7 +3,8 @@
 // allocation counter. Kept in a WeakMap so `Context` has no undocumented public members.
 
 import type { Device, Driver, DriverHandle } from '@cumem/core-types';
-import { defaultStream, makeDeviceCurrent } from '@cumem/memory';
+import { defaultStream } from '@cumem/memory';
+import { makeDeviceCurrent } from '@cumem/memory/internal';
 import type { Context } from './context.js';
 
 /** Internal state of one Context. */

@@ -10,7 +10,8 @@ import {
   IpcMemFlags,
   NotSupportedError,
 } from '@cumem/core-types';
-import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer, rangeOverrun } from '@cumem/memory';
+import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
+import { rangeOverrun } from '@cumem/memory/internal';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';

@@ -1,27 +1,20 @@
 // CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked from 1 MiB up
 // (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
-import { configureStaging, stagingSettings, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { configureStaging } from '@cumem/memory';
+import { stagingSettings } from '@cumem/memory/internal';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
-import { Context } from './context.js';
+import { adapters, countedContext, patternBytes, sameBytes } from '../test/support.js';
+import type { Context } from './context.js';
 import { hostBufferOf } from './host-buffer.js';
 import { PINNED_OUTPUT_MIN_BYTES } from './host-destination.js';
 
-/** Byte equality without vitest's element-by-element diff (slow on megabytes). */
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  return globalThis.Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
-
 describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates', (entry) => {
   let context: Context;
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    context = new Context(0);
+    ({ log, context } = countedContext(entry.driver));
     // Large enough to be staged were it pageable: the pinned destination must not be.
     configureStaging({ ...saved, minBytes: 1024 * 1024 });
   });
@@ -38,7 +31,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     const pinned = device.copyToHost({ position: 5 });
     expect(pinned.byteLength).toBe(size - 5);
     expect(hostBufferOf(pinned)).toBeDefined();
-    expect(same(pinned, data.subarray(5))).toBe(true);
+    expect(sameBytes(pinned, data.subarray(5))).toBe(true);
     expect(log.calls).toContain('memcpyDtoHAsync');
     expect(log.calls).not.toContain('stagedCopyDtoH');
   });
@@ -50,7 +43,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     log.reset();
     const pageable = device.copyToHost({ output: 'pageable' });
     expect(hostBufferOf(pageable)).toBeUndefined();
-    expect(same(pageable, data)).toBe(true);
+    expect(sameBytes(pageable, data)).toBe(true);
     expect(log.calls).toContain('stagedCopyDtoH');
     expect(hostBufferOf(device.copyToHost({ output: 'pinned' }))).toBeDefined();
     expect(hostBufferOf(device.toBytes())).toBeDefined();
@@ -71,7 +64,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
       (globalThis as { gc?: () => void }).gc?.();
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(same(bytes, data)).toBe(true);
+    expect(sameBytes(bytes, data)).toBe(true);
   });
 
   it('a bad output is a TypeError before any driver call', () => {

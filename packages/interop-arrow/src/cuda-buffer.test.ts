@@ -1,8 +1,8 @@
 import { CudaStateError } from '@cumem/core-types';
-import { Buffer as MemoryBuffer, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { Buffer as MemoryBuffer } from '@cumem/memory';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
+import { adapters, countedContext, patternBytes } from '../test/support.js';
 import { Context } from './context.js';
 import { CudaBuffer } from './cuda-buffer.js';
 import { newHostBuffer } from './host-buffer.js';
@@ -22,13 +22,10 @@ function outOfRange(size: number): ReadonlyArray<readonly [number, number]> {
 // test_context_from_object, test_foreign_buffer, test_CudaBuffer, test_HostBuffer).
 describeEachDriver(adapters, 'CudaBuffer and Context', (entry) => {
   let context: Context;
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    context = new Context(0);
+    ({ log, context } = countedContext(entry.driver));
   });
 
   it('Context: device number, device count, out-of-range device is a RangeError', () => {

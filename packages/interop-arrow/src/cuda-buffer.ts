@@ -7,12 +7,12 @@ import {
   type ByteArrayInterface,
   bufferBrand,
   byteArrayInterface,
-  copyBetweenDevices,
   defaultStream,
   Buffer as MemoryBuffer,
   ObjectBrand,
   ownerMemoryBuffer,
 } from '@cumem/memory';
+import { copyBetweenDevices } from '@cumem/memory/internal';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext } from './context-internals.js';
 import type { CudaBufferInit } from './cuda-buffer-init.js';

@@ -6,15 +6,8 @@
 // memory only once they were garbage-collected (@cumem/memory's safety contract).
 
 import { CudaStateError, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
-import {
-  hostViewWrapper,
-  Buffer as MemoryBuffer,
-  makeDeviceCurrent,
-  ObjectBrand,
-  ownerMemoryBuffer,
-  sharedHostResource,
-  wrapHostView,
-} from '@cumem/memory';
+import { Buffer as MemoryBuffer, ObjectBrand, ownerMemoryBuffer } from '@cumem/memory';
+import { hostViewWrapper, makeDeviceCurrent, sharedHostResource, wrapHostView } from '@cumem/memory/internal';
 
 const constructing = Symbol('HostBuffer');
 let isHostBufferObject: (value: object) => boolean;

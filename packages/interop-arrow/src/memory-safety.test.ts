@@ -1,24 +1,13 @@
 // @cumem/memory's safety contract through this package: a CudaBuffer is a @cumem/memory Buffer
 // underneath, so derived Buffers follow its close and host views never reach freed memory.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { CudaStateError } from '@cumem/core-types';
 import { defaultStream } from '@cumem/memory';
+import { collectGarbageUntil } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, contextWith, patternBytes } from '../test/support.js';
 import type { Context } from './context.js';
 import { newHostBuffer } from './host-buffer.js';
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-async function collectGarbage(until: () => boolean): Promise<void> {
-  for (let round = 0; round < 50 && !until(); round++) {
-    collect();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describeEachDriver(adapters, 'Memory safety of CudaBuffer and HostBuffer', (entry) => {
   let context: Context;
@@ -53,7 +42,7 @@ describeEachDriver(adapters, 'Memory safety of CudaBuffer and HostBuffer', (entr
     const before = context.bytesAllocated;
     (() => context.deviceBuffer(4096))();
     expect(context.bytesAllocated).toBe(before + 4096);
-    await collectGarbage(() => context.bytesAllocated === before);
+    await collectGarbageUntil(() => context.bytesAllocated === before);
     expect(context.bytesAllocated).toBe(before);
   });
 

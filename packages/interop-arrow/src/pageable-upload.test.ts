@@ -1,26 +1,24 @@
 // Tables and buffers in ordinary (pageable) JS memory: large columns go through the driver's
 // staged copy (pinned chunks on native threads), registered memory straight from where it is.
 
-import { configureStaging, registerHostMemory, stagingSettings, useDriver } from '@cumem/memory';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { configureStaging, registerHostMemory, useDriver } from '@cumem/memory';
+import { stagingSettings } from '@cumem/memory/internal';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters, patternBytes, sameBytes } from '../test/support.js';
-import { Context } from './context.js';
+import { adapters, countedContext, patternBytes, sameBytes } from '../test/support.js';
+import type { Context } from './context.js';
 import { tableFromDevice, tableToDevice } from './device-table.js';
 
 const rows = 300_000; // 1.2 MB + 2.4 MB of column bodies
 
 describeEachDriver(adapters, 'tables and buffers in pageable memory', (entry) => {
   let context: Context;
-  let log: { calls: string[]; reset(): void };
+  let log: DriverCallLog;
   const initial = stagingSettings();
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    context = new Context(0);
+    ({ log, context } = countedContext(entry.driver));
     configureStaging({ minBytes: 1024 * 1024, chunkBytes: 256 * 1024 + 3, threads: 3 });
   });
   afterAll(() => {

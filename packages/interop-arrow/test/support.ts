@@ -1,14 +1,11 @@
 // Shared by the test files only (not exported from the package).
 import type { Driver } from '@cumem/core-types';
-import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
-import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import { useDriver } from '@cumem/memory';
+import { countingDriver, type DriverCallLog } from '@cumem/testing/vitest';
 import { Context } from '../src/context.js';
 
-export { patternBytes } from '@cumem/test-support';
-
-/** The adapters every test file of this package runs against (besides the reference driver). */
-export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
+// The adapters every test file of this package runs against (besides the reference driver).
+export { adapters, patternBytes, sameBytes } from '@cumem/test-support';
 
 /** Why a block needs a GPU driver with IPC, or undefined. */
 export function requiresInterprocess(driver: Driver): string | undefined {
@@ -17,18 +14,15 @@ export function requiresInterprocess(driver: Driver): string | undefined {
     : `the ${driver.name} driver has no CUDA IPC (capabilities.interprocess is false)`;
 }
 
-/** Byte equality of two views, fast (vitest's toEqual walks large typed arrays element by element). */
-export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
-  return (
-    Buffer.compare(
-      Buffer.from(a.buffer, a.byteOffset, a.byteLength),
-      Buffer.from(b.buffer, b.byteOffset, b.byteLength),
-    ) === 0
-  );
-}
-
 /** Puts `driver` in use for @cumem/memory and returns a Context on its device 0. */
 export function contextWith(driver: Driver): Context {
   useDriver(driver);
   return new Context(0);
+}
+
+/** Puts a counting driver over `driver` in use; returns its call log and a Context on device 0. */
+export function countedContext(driver: Driver): { log: DriverCallLog; context: Context } {
+  const counted = countingDriver(driver);
+  useDriver(counted.driver);
+  return { log: counted.log, context: new Context(0) };
 }

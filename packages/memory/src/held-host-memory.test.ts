@@ -1,25 +1,15 @@
 // Held JS memory (held-host-memory.ts): one event per group of holds, never released before the
 // stream has passed it, with every adapter and the reference driver.
+import { collectGarbageUntil } from '@cumem/test-support';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { useDriver } from './driver-selection.js';
 import { Stream } from './stream.js';
 
-const collect = (globalThis as { gc?: () => void }).gc;
-
-/**
- * True once everything `refs` points at was collected (a few GC rounds, with the event loop
- * turning). Not test/garbage.ts's collectGarbage: it collects right after its `until()` in the
- * same job, and a `deref()` keeps its target alive until that job ends.
- */
+/** True once everything `refs` points at was collected (a few GC rounds, with the event loop turning). */
 async function collected(refs: WeakRef<object>[]): Promise<boolean> {
-  if (!collect) throw new Error('run with --expose-gc (see vitest.config.ts)');
-  for (let round = 0; round < 20 && refs.some((ref) => ref.deref() !== undefined); round++) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    collect();
-  }
-  return refs.every((ref) => ref.deref() === undefined);
+  return collectGarbageUntil(() => refs.every((ref) => ref.deref() === undefined), 20);
 }
 
 /** Holds `count` new views of `bytes` each on `stream`; returns weak references to them. */

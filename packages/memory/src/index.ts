@@ -21,25 +21,12 @@ export { Buffer, ownerMemoryBuffer } from './buffer.js';
 export { bufferBrand } from './buffer-base.js';
 export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
-// Sibling-only (interop-arrow, utils): the whole of copy-internals.ts moves behind @cumem/memory/internal.
-export {
-  type CopyShape,
-  type CopySide,
-  copyDeviceRanges,
-  type DeviceRangeCalls,
-  type DeviceRanges,
-  hostViewWrapper,
-  issueCopy,
-  sharedHostResource,
-  wrapHostView,
-} from './copy-internals.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
 export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
 export {
   type DeviceProperties,
   deviceCount,
   deviceProperties,
-  makeDeviceCurrent,
   memoryInfo,
   setCurrentDevice,
 } from './device-queries.js';
@@ -50,16 +37,6 @@ export {
   exportDLPack,
   type ToDLPackOptions,
 } from './dlpack-capsule.js';
-export {
-  DLDeviceType,
-  DLPACK_FLAG_READ_ONLY,
-  type DLPackTensorFields,
-  dlpackStructSize,
-  LegacyField,
-  TensorField,
-  VersionedField,
-  writeDLPackStruct,
-} from './dlpack-struct.js';
 export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
 export { Event, type EventOptions } from './event.js';
 export type { HostMemory } from './host-memory.js';
@@ -73,32 +50,18 @@ export {
 } from './host-range-copies.js';
 export {
   HostRegistration,
-  isRegisteredHostMemory,
   type RegisterHostMemoryOptions,
   registerHostMemory,
 } from './host-registration.js';
 export { isBufferHostView } from './host-views.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './ipc-descriptor.js';
-export { noteKernelUse } from './kernel-use.js';
 export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 export { ManagedBuffer } from './managed-buffer.js';
 export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
-// The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
-export {
-  adviseRange,
-  type CheckedAdvice,
-  checkDiscardSupported,
-  checkManagedAdvice,
-  discardPrefetchRange,
-  discardRange,
-  prefetchRange,
-} from './managed-range.js';
-export { holdMemory } from './memory-holds.js';
 export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
 export { MemoryResource } from './memory-resource.js';
 export { ObjectBrand } from './object-brand.js';
-export { bindStreamDriver, driverOf } from './object-driver.js';
 export {
   type OnOutOfMemoryOptions,
   type OutOfMemoryHook,
@@ -110,19 +73,15 @@ export {
   setOutOfMemoryRecovery,
 } from './out-of-memory.js';
 export { PeerAccessView } from './peer-access-view.js';
-// Copies between devices for @cumem/utils and @cumem/interop-arrow (and adapters of other libraries).
-export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
 export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
 export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
-// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes), for the packages above.
-export { rangeOverrun } from './pointer-range.js';
 export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
 export {
   finalizerReleases,
   type ResourceStatistics,
   type StatisticsCounter,
 } from './resource-pressure.js';
-export { configureStaging, type StagingSettings, stagingSettings } from './staging-settings.js';
+export { configureStaging, type StagingSettings } from './staging-settings.js';
 export { defaultStream, Stream, type StreamOptions } from './stream.js';
 export type { StreamOrderOptions } from './stream-options.js';
 export type { VirtualBufferExport, VirtualIpcDescriptor } from './virtual-ipc.js';

@@ -90,16 +90,23 @@ describe('IPC imports over the in-process stand-in (reference driver)', () => {
     });
   }
 
+  const otherKinds = [
+    ['pinned', 'device'],
+    ['device', 'pinned'],
+  ] as const;
+  /** A `kind` pool's buffer imported through its handle as an `as` pool: refused, nothing mapped. */
+  function refusedAsOtherKind(kind: 'device' | 'pinned', as: 'device' | 'pinned') {
+    const { mr, buffer } = exported(kind);
+    const importer = imported(mr, as);
+    expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(TypeError);
+    expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(/another kind of pool/);
+    expect(ipc.mapped.size).toBe(0);
+    return { mr, buffer, importer };
+  }
+
   it("a pinned pool's handle imported as DeviceMemoryResource, and the reverse, are TypeErrors before any Buffer", () => {
-    for (const [kind, as] of [
-      ['pinned', 'device'],
-      ['device', 'pinned'],
-    ] as const) {
-      const { mr, buffer } = exported(kind);
-      const importer = imported(mr, as);
-      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(TypeError);
-      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(/another kind of pool/);
-      expect(ipc.mapped.size).toBe(0);
+    for (const [kind, as] of otherKinds) {
+      const { mr, buffer, importer } = refusedAsOtherKind(kind, as);
       importer.close();
       buffer.close();
       mr.close();
@@ -107,15 +114,8 @@ describe('IPC imports over the in-process stand-in (reference driver)', () => {
   });
 
   it('once a buffer showed the imported pool is of another kind, every later use of the resource is a TypeError', () => {
-    for (const [kind, as] of [
-      ['pinned', 'device'],
-      ['device', 'pinned'],
-    ] as const) {
-      const { mr, buffer } = exported(kind);
-      const importer = imported(mr, as);
-      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(TypeError);
-      expect(() => Buffer.fromIpcDescriptor(importer, buffer.ipcDescriptor)).toThrow(/another kind of pool/);
-      expect(ipc.mapped.size).toBe(0);
+    for (const [kind, as] of otherKinds) {
+      const { mr, buffer, importer } = refusedAsOtherKind(kind, as);
       expect(() => importer.attributes).toThrow(TypeError);
       if (importer instanceof DeviceMemoryResource) {
         expect(() => importer.peerAccessibleBy).toThrow(/another kind of pool/);

@@ -14,7 +14,8 @@ import {
   MemLocationType,
   NotSupportedError,
 } from '@cumem/core-types';
-import { type Buffer, bufferBrand, driverOf } from '@cumem/memory';
+import { type Buffer, bufferBrand } from '@cumem/memory';
+import { driverOf } from '@cumem/memory/internal';
 import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 
 /** Options every batch operation takes. */

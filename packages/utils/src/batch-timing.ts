@@ -9,7 +9,8 @@
 // is timed again. Any event failure (no timing on this driver, a lost context) ends the
 // measuring for that driver and device: calls then take the fallback form.
 import { type Driver, type DriverHandle, EventFlags } from '@cumem/core-types';
-import { driverOf, type Stream } from '@cumem/memory';
+import type { Stream } from '@cumem/memory';
+import { driverOf } from '@cumem/memory/internal';
 import { type BatchForm, FormLearner, learningSettings } from './batch-learning.js';
 import type { BatchOperation } from './batch-strategy.js';
 

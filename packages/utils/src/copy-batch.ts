@@ -3,7 +3,7 @@
 // @cumem/memory issues the calls.
 import { checkSize, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { copyDeviceRanges, driverOf } from '@cumem/memory';
+import { copyDeviceRanges, driverOf } from '@cumem/memory/internal';
 import { type BatchOptions, checkBatchOptions, checkBuffers } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { beginMeasuredBatch } from './batch-timing.js';

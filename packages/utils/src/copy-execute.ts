@@ -1,10 +1,10 @@
 // Issues the driver calls of a CopyPlan: one @cumem/memory issueCopy per planned copy (memory
 // holds the dispatch: 1-D / 2-D / 3-D, JS memory endpoints, the host-pool rule).
 import type { Driver } from '@cumem/core-types';
-import { type CopySide, issueCopy } from '@cumem/memory';
+import { type CopySide, issueCopy } from '@cumem/memory/internal';
 import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
-export type { CopySide } from '@cumem/memory';
+export type { CopySide } from '@cumem/memory/internal';
 
 /**
  * The side of memory at `base`: plain device memory (the device can use it, the CPU cannot) takes

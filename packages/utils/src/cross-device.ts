@@ -3,7 +3,8 @@
 // ends the stream's device can reach stay ordinary; others go through @cumem/memory's peer path
 // (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
-import { type Buffer, bufferReachableOn, copyBetweenDevices, type Stream } from '@cumem/memory';
+import type { Buffer, Stream } from '@cumem/memory';
+import { bufferReachableOn, copyBetweenDevices } from '@cumem/memory/internal';
 
 /**
  * True when some buffer of `memories` (one per distinct memory: checkBuffers' `memories`) is

@@ -12,17 +12,14 @@ import {
   NotSupportedError,
   PointerAttribute,
 } from '@cumem/core-types';
+import { collectReleasedExports, currentDriver, DLPackCapsule, Buffer as MemoryBuffer } from '@cumem/memory';
 import {
-  collectReleasedExports,
-  currentDriver,
   DLDeviceType,
   DLPACK_FLAG_READ_ONLY,
-  DLPackCapsule,
   LegacyField,
-  Buffer as MemoryBuffer,
   TensorField,
   VersionedField,
-} from '@cumem/memory';
+} from '@cumem/memory/internal';
 import { importInterface } from './cuda-array-interface.js';
 import { DTYPES, type DType, dlpackToDType } from './dtype.js';
 import { type ConsumerStreamOptions, checkConsumerStream } from './exchange-stream-order.js';

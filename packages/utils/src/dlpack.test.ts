@@ -5,8 +5,8 @@ import {
   LegacyPinnedMemoryResource,
   Stream,
   useDriver,
-  VersionedField,
 } from '@cumem/memory';
+import { VersionedField } from '@cumem/memory/internal';
 import { referenceNativeFunction } from '@cumem/testing';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';

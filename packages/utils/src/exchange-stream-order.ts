@@ -3,7 +3,8 @@
 // event recorded on the producer's stream, waited on by the consumer's. The GPU orders the two;
 // the CPU never waits.
 import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
-import { currentDriver, defaultStream, Event, makeDeviceCurrent, Stream } from '@cumem/memory';
+import { currentDriver, defaultStream, Event, Stream } from '@cumem/memory';
+import { makeDeviceCurrent } from '@cumem/memory/internal';
 
 /** Options of the importers that take a consumer stream (`StridedMemoryView.from`, `fromDLPack`). */
 export interface ConsumerStreamOptions {

@@ -3,7 +3,7 @@
 // one `cuMemAdvise` per range after neighbouring ranges of one allocation are merged: the fewest
 // calls the driver allows.
 import { type Location, type ManagedAdvice, type MemLocation, MemLocationType } from '@cumem/core-types';
-import { adviseRange, checkManagedAdvice } from '@cumem/memory';
+import { adviseRange, checkManagedAdvice } from '@cumem/memory/internal';
 import { checkBuffers, checkLocations } from './batch-arguments.js';
 import { defaultStreamFor, driverOfTargets, targetList } from './managed-dispatch.js';
 import type { ManagedTargets } from './managed-operations.js';

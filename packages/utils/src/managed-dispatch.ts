@@ -3,17 +3,14 @@
 // calls of @cumem/memory's managed-range.ts): every argument checked before the first driver
 // call, then one range to the per-range call, several to the batch machinery.
 import { checkOptions, type Driver, describeValue } from '@cumem/core-types';
+import { Buffer, currentDriver, defaultStream, type Stream } from '@cumem/memory';
 import {
-  Buffer,
   checkDiscardSupported,
-  currentDriver,
-  defaultStream,
   discardPrefetchRange,
   discardRange,
   driverOf,
   prefetchRange,
-  type Stream,
-} from '@cumem/memory';
+} from '@cumem/memory/internal';
 import { checkBatchOptions, checkBuffers, checkLocations } from './batch-arguments.js';
 import { chooseBatchStrategy } from './batch-strategy.js';
 import { issueManaged, type ManagedOperation, type Targets } from './managed-issue.js';

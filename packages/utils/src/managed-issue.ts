@@ -3,7 +3,8 @@
 // device per size class (batch-timing.ts) and, for prefetches, per direction: the ranges bound
 // for the host and those bound for a device are two parts, each timed and chosen on its own.
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
-import { type Buffer, discardPrefetchRange, discardRange, prefetchRange, type Stream } from '@cumem/memory';
+import type { Buffer, Stream } from '@cumem/memory';
+import { discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
 import type { CheckedBatchOptions } from './batch-arguments.js';
 import type { BatchForm } from './batch-learning.js';
 import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';

@@ -1,7 +1,8 @@
 // Reaching the driver for work on a Stream of @cumem/memory: check the stream is usable, then
 // make its device's context current (driver calls use the thread's current context).
 import { CudaStateError, type Driver, describeValue } from '@cumem/core-types';
-import { bindStreamDriver, type Stream } from '@cumem/memory';
+import type { Stream } from '@cumem/memory';
+import { bindStreamDriver } from '@cumem/memory/internal';
 
 /**
  * Checks that `stream` is an open Stream, without any driver call.

@@ -4,7 +4,8 @@
 // transpose) is first rearranged on the CPU so that the driver sees a side dense in the
 // device side's order.
 import { checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
-import { defaultStream, reachableOn, type Stream } from '@cumem/memory';
+import { defaultStream, type Stream } from '@cumem/memory';
+import { reachableOn } from '@cumem/memory/internal';
 import {
   type CopySide,
   estimateHostMicroseconds,

@@ -8,14 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  collectReleasedExports,
-  DeviceMemoryResource,
-  LegacyField,
-  TensorField,
-  useDriver,
-  VersionedField,
-} from '@cumem/memory';
+import { collectReleasedExports, DeviceMemoryResource, useDriver } from '@cumem/memory';
+import { LegacyField, TensorField, VersionedField } from '@cumem/memory/internal';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { StridedLayout } from '../src/strided-layout.js';

@@ -1,15 +1,11 @@
 // Shared by the test files only (not exported from the package).
 
 import { type Driver, MemLocationType, MemRangeAttribute } from '@cumem/core-types';
-import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
-import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import type { Buffer } from '@cumem/memory';
 import type { StridedLayout } from '../src/strided-layout.js';
 
-export { patternBytes } from '@cumem/test-support';
-
-/** The adapters every test file of this package runs against (besides the reference driver). */
-export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
+// The adapters every test file of this package runs against (besides the reference driver).
+export { adapters, patternBytes } from '@cumem/test-support';
 
 /** Where the driver says a range was last prefetched: `'device:0'` or `'host'`. */
 export function lastPrefetch(driver: Driver, buffer: Buffer): string {

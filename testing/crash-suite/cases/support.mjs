@@ -3,6 +3,7 @@
 //   CUMEM_CRASH_DRIVER  'napi' | 'ffi' | 'reference'
 //   CUMEM_CRASH_LIBCUDA the library an adapter loads (the hostile fake on CPU), else libcuda.so.1
 import * as memory from '@cumem/memory';
+import * as memoryInternal from '@cumem/memory/internal';
 
 /** Selects the driver for @cumem/memory (and everything built on it) and returns it. */
 export async function setUp() {
@@ -101,7 +102,7 @@ export function checkStaleViews(views, mr, { count, size, byte, what }) {
   for (const other of others) other.close();
 }
 
-export { memory };
+export { memory, memoryInternal };
 
 /**
  * Runs this case file again as a second process (`process.argv[2] === 'child'`), with `fd` as

@@ -1,10 +1,9 @@
 // The drivers the crash cases run against: the reference driver, each adapter over the real
 // libcuda (GPU machines), and each adapter over the hostile fake libcuda (every machine with a
 // C compiler and cuda.h), and why a case is skipped on one of them.
-import type { CreateDriver, Driver, DriverCapabilities } from '@cumem/core-types';
-import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
-import { createDriver as createNapiDriver } from '@cumem/driver-napi';
+import type { Driver, DriverCapabilities } from '@cumem/core-types';
 import { buildFakeLibcuda, fakeUnavailable } from '@cumem/fake-libcuda';
+import { adapters } from '@cumem/test-support';
 import { driverMatrix, probeDriver, type TestDriver } from '@cumem/testing/vitest';
 import type { CrashCase } from './crash-cases.js';
 import type { CaseTarget } from './run-case.js';
@@ -17,8 +16,6 @@ export interface CrashTarget {
   readonly target: CaseTarget;
   readonly isFake: boolean;
 }
-
-const adapters: Record<'ffi' | 'napi', CreateDriver> = { ffi: createFfiDriver, napi: createNapiDriver };
 
 function fakeLibrary(): { path?: string; problem?: string } {
   const problem = fakeUnavailable();

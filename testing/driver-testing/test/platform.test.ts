@@ -1,6 +1,8 @@
 // Under CUMEM_FAKE_PLATFORM (package script test:platforms) the suite must see the faked
 // platform, and the reference driver must work there while the CUDA adapters refuse it.
-import { DriverUnavailableError, unsupportedPlatformError } from '@cumem/core-types';
+
+import { DriverUnavailableError } from '@cumem/core-types';
+import { unsupportedPlatformError } from '@cumem/driver-kit';
 import { describe, expect, it } from 'vitest';
 import { createReferenceDriver } from '../src/index.js';
 

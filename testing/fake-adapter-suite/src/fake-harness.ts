@@ -4,11 +4,11 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CreateDriver, Driver, EntryPointMode } from '@cumem/core-types';
-import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
-import { createDriver as createNapiDriver, nativeAddonInfo } from '@cumem/driver-napi';
+import type { Driver, EntryPointMode } from '@cumem/core-types';
+import { nativeAddonInfo } from '@cumem/driver-napi';
 import { buildFakeLibcuda, type FakeLibcudaVariant, fakeUnavailable } from '@cumem/fake-libcuda';
 import { type FakeCall, fakeCalls, fakeRequests } from '@cumem/fake-libcuda/log';
+import { adapters } from '@cumem/test-support';
 import { afterEach, beforeEach, describe } from 'vitest';
 
 export type { FakeCall };
@@ -31,7 +31,6 @@ export interface FakeHarness {
 
 const problem = fakeUnavailable();
 const scratch = problem ? '' : mkdtempSync(join(tmpdir(), 'cumem-fake-suite-'));
-const creators: Record<'ffi' | 'napi', CreateDriver> = { ffi: createFfiDriver, napi: createNapiDriver };
 
 function skipReason(adapter: 'ffi' | 'napi'): string | undefined {
   if (problem) return `skipped: not applicable: ${problem}`;
@@ -62,7 +61,7 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
     library,
     driver({ variant, entryPoints = 'auto', version = 13000 } = {}) {
       process.env.FAKE_CUDA_VERSION = String(version);
-      const driver = creators[adapter]({ libraryPath: library(variant), entryPoints });
+      const driver = adapters[adapter]({ libraryPath: library(variant), entryPoints });
       void driver.driverVersion; // loads now, with this version
       return driver;
     },

@@ -1,12 +1,11 @@
 // The real adapters the hand-off suites run against (GPU only; skipped visibly without one).
-import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
-import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import { useDriver } from '@cumem/memory';
+import { adapters } from '@cumem/test-support';
 import { describeEachDriver, type TestDriver } from '@cumem/testing/vitest';
 import { beforeAll } from 'vitest';
 import { handOffRequirement } from './python.js';
 
-export const adapters = { ffi: createFfiDriver, napi: createNapiDriver };
+export { adapters };
 
 /**
  * A hand-off suite: `body` once per GPU adapter, with that driver in use by @cumem/memory;

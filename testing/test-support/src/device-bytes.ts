@@ -13,12 +13,19 @@ export function download(buffer: CopiesToHost): Uint8Array {
   return out;
 }
 
+/** Byte equality of two views, fast on megabytes (vitest's deep equality walks element by element). */
+export function sameBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  const bytes = (view: ArrayBufferView) => Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+  return bytes(a).equals(bytes(b));
+}
+
 /**
  * Requires `actual` to equal `expected`, fast on megabytes (vitest's deep equality walks element
  * by element); a mismatch names the first differing byte.
  */
 export function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(actual.length).toBe(expected.length);
+  if (sameBytes(actual, expected)) return;
   const first = actual.findIndex((byte, i) => byte !== expected[i]);
   expect(first, `first differing byte at ${first}`).toBe(-1);
 }

@@ -1,6 +1,7 @@
 // Test support that several cumem packages share (a private workspace package, never published).
+export { adapters } from './adapters.js';
 export { withCountingDriver } from './counting-scope.js';
-export { type CopiesToHost, download, expectBytes } from './device-bytes.js';
+export { type CopiesToHost, download, expectBytes, sameBytes } from './device-bytes.js';
 export { collectGarbageUntil } from './garbage.js';
 export { type Imitation, imitationsOf } from './imitations.js';
 export { patternBytes } from './pattern-bytes.js';

@@ -4,7 +4,7 @@
 // cannot be reopened this way (ENXIO). Enough for what cumem does with descriptors (hand them
 // to the driver, close them); the real adapters call fcntl(F_DUPFD_CLOEXEC).
 import { constants, fstatSync, openSync } from 'node:fs';
-import { checkFileDescriptor, duplicateDescriptorError } from '@cumem/core-types';
+import { checkFileDescriptor, duplicateDescriptorError } from '@cumem/driver-kit';
 
 /** A new descriptor (close-on-exec, as Node opens every file) for the file `fd` refers to. */
 export function duplicateFileDescriptor(fd: number): number {

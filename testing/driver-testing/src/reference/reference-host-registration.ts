@@ -3,8 +3,8 @@ import {
   type DevicePointer,
   type DriverHandle,
   type StagedCopyOptions,
-  stagedCopySlices,
 } from '@cumem/core-types';
+import { stagedCopySlices } from '@cumem/driver-kit';
 import { cudaError } from './cuda-errors.js';
 import { ReferenceManaged } from './reference-managed.js';
 

@@ -1,6 +1,6 @@
 // One wording for each way loading the CUDA driver can fail, used by both adapters, so the same
 // failure reads the same whichever adapter met it: what went wrong, then "Possible solutions".
-import type { DriverUnavailableReason } from './errors.js';
+import { type DriverUnavailableReason, formatCudaVersion } from '@cumem/core-types';
 
 /** What an adapter saw when loading `libcuda.so.1` failed; {@link driverUnavailableMessage} words it. */
 export interface DriverLoadFailure {
@@ -22,11 +22,6 @@ export const MINIMUM_DRIVER_VERSION = 12000;
 
 /** The driver library loaded when no `libraryPath` is given: the system loader finds it. */
 export const DEFAULT_DRIVER_LIBRARY = 'libcuda.so.1';
-
-/** Formats a CUDA version number such as `12080` as `'12.8'`. */
-export function formatCudaVersion(version: number): string {
-  return `${Math.floor(version / 1000)}.${Math.floor((version % 1000) / 10)}`;
-}
 
 const lines = (problem: string, solutions: readonly string[]): string =>
   [problem, 'Possible solutions:', ...solutions.map((solution) => `- ${solution}`)].join('\n');

@@ -3,12 +3,12 @@
 // functions (the floor koffi imposes), the adapter's contract call, and the @cumem/memory
 // operation, all against a fake libcuda whose functions do almost nothing, so what is left is
 // the cost of each layer. Build the fake first: node testing/fake-libcuda/build.mjs /tmp/fakelib
-//   node packages/driver-ffi/scripts/bench-small-calls.mjs /tmp/fakelib/libcuda.so.1
+//   node bench/js/ffi-small-calls.mjs /tmp/fakelib/libcuda.so.1 (after pnpm build)
 // CPU time, best of interleaved rounds (the machines these run on are shared).
 import { createRequire } from 'node:module';
 import { MemLocationType } from '@cumem/core-types';
+import { createDriver } from '@cumem/driver-ffi';
 import * as memory from '@cumem/memory';
-import { createDriver } from '../dist/index.js';
 
 const path = process.argv[2] ?? '/tmp/fakelib/libcuda.so.1';
 const koffi = createRequire(import.meta.url)('koffi');

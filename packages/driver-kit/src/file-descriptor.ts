@@ -1,7 +1,7 @@
 // Argument checks and errors of `Driver.duplicateFileDescriptor`, shared by every adapter so
 // they throw the same errors.
 import { getSystemErrorName } from 'node:util';
-import { describeValue } from './validate.js';
+import { describeValue } from '@cumem/core-types';
 
 /** Largest descriptor number: POSIX descriptors are C `int`s. */
 const maxDescriptor = 2 ** 31 - 1;

@@ -1,7 +1,7 @@
 // The CUDA adapters (napi, ffi) load libcuda.so.1 and so run on Linux only; the pure-JS packages
 // install everywhere, so code written on a laptop imports fine and fails, when it reaches the
 // driver, with this one typed error that names the platform and the way to work there.
-import { DriverUnavailableError } from './errors.js';
+import { DriverUnavailableError } from '@cumem/core-types';
 
 /** The platforms the CUDA adapters run on (`process.platform` values). */
 export const SUPPORTED_DRIVER_PLATFORMS: readonly string[] = ['linux'];

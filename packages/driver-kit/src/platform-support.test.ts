@@ -1,5 +1,5 @@
+import { DriverUnavailableError } from '@cumem/core-types';
 import { describe, expect, it } from 'vitest';
-import { DriverUnavailableError } from './errors.js';
 import { unsupportedPlatformError } from './platform-support.js';
 
 describe('unsupportedPlatformError', () => {

@@ -1,0 +1,51 @@
+// @cumem/memory/internal: what only cumem's own packages (@cumem/utils, @cumem/interop-arrow,
+// @cumem/compute), their tests, the crash suite and the bench need from @cumem/memory. It is
+// not public API: it is left out of the API report and the API docs, and carries no semver
+// promise (a minor or patch release may change or remove any of it). Programs use the package
+// root, '@cumem/memory'.
+
+// How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
+// HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
+export {
+  type CopyShape,
+  type CopySide,
+  copyDeviceRanges,
+  type DeviceRangeCalls,
+  type DeviceRanges,
+  hostViewWrapper,
+  issueCopy,
+  sharedHostResource,
+  wrapHostView,
+} from './copy-internals.js';
+export { makeDeviceCurrent } from './device-queries.js';
+// The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
+// structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).
+export {
+  DLDeviceType,
+  DLPACK_FLAG_READ_ONLY,
+  type DLPackTensorFields,
+  dlpackStructSize,
+  LegacyField,
+  TensorField,
+  VersionedField,
+  writeDLPackStruct,
+} from './dlpack-struct.js';
+export { isRegisteredHostMemory } from './host-registration.js';
+export { noteKernelUse } from './kernel-use.js';
+// The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
+export {
+  adviseRange,
+  type CheckedAdvice,
+  checkDiscardSupported,
+  checkManagedAdvice,
+  discardPrefetchRange,
+  discardRange,
+  prefetchRange,
+} from './managed-range.js';
+export { bindStreamDriver, driverOf } from './object-driver.js';
+// Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
+// by nature: it checks nothing about its raw pointers (see its TSDoc).
+export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
+// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
+export { rangeOverrun } from './pointer-range.js';
+export { stagingSettings } from './staging-settings.js';
