@@ -42,7 +42,14 @@ export function setResizedByteSize(buffer: BufferBase, size: number): void {
   writeByteSize(buffer, size);
 }
 
-/** The state and accessors every {@link Buffer} has; not constructible on its own. */
+/**
+ * The state and accessors every `Buffer` and `ManagedBuffer` share: the type of
+ * {@link bufferBrand}'s values. Not constructible on its own; buffers come from memory resources
+ * and `Buffer.fromHandle`. Members marked internal are left out of the type declarations and are
+ * not API: they read the buffer's private state for cumem's own modules, which a program can
+ * reach at run time but cannot use to change what the memory is (pointer, size and owner live in
+ * private fields).
+ */
 export abstract class BufferBase {
   // What the memory is lives in private fields: no JavaScript can rewrite it, and the factories
   // make every Buffer non-extensible, so no own property shadows the getters below (issue 21).

@@ -41,7 +41,8 @@ export interface DLPackSource {
   readonly shape: readonly number[];
   /** In elements. */
   readonly strides: readonly number[];
-  readonly dtype: DLPackTensorFields['dtype'];
+  /** DLPack's `DLDataType`: type code (kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, ...), bits per lane, lanes. */
+  readonly dtype: { readonly code: number; readonly bits: number; readonly lanes: number };
   readonly readonly: boolean;
   /** The Buffer whose memory it is (held until the consumer is done), or undefined. */
   readonly buffer: BufferBase | undefined;

@@ -18,7 +18,7 @@ export {
 } from './allocation-tracker.js';
 export { Buffer, ownerMemoryBuffer } from './buffer.js';
 // The one test of a real Buffer (and the brand the packages above give their own classes).
-export { bufferBrand } from './buffer-base.js';
+export { BufferBase, bufferBrand } from './buffer-base.js';
 export type { FromHandleOptions } from './buffer-options.js';
 export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 export { currentResource, setCurrentResource } from './current-resource.js';
