@@ -7,5 +7,5 @@ const conditions = ['@cumem/source', 'module', 'node', 'import', 'default'];
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { name: 'crash-suite', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
+  test: { name: 'crash-suite', include: ['src/**/*.test.ts'], testTimeout: 120_000 },
 });
