@@ -100,7 +100,11 @@ export function mergeRow(row, raw, deviceName) {
     ...(row.notApplicable ? { notApplicable: row.notApplicable } : {}),
     target: describeChecks(row),
     checks,
-    pass: skipped ? null : applicable.length > 0 && applicable.every((check) => check.ok === true),
+    // A row without targets (e.g. the uncached NVRTC compile, which has no C floor) informs only.
+    pass:
+      skipped || row.checks.length === 0
+        ? null
+        : applicable.length > 0 && applicable.every((check) => check.ok === true),
     ...(skipped ? { skipped } : {}),
     ...(row.protocol ? { protocol: row.protocol } : {}),
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),

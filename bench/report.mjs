@@ -42,6 +42,8 @@ function formatCell(row, impl, ratioKey) {
 function formatPass(row) {
   const failing = row.checks.filter((check) => check.applicable && check.ok !== true);
   if (row.pass) return 'yes';
+  // Informational rows (no target): results written before merge-row.mjs said so read pass false.
+  if (row.checks.length === 0) return 'n/a (no target)';
   if (row.skipped) return `n/a (${row.skipped})`;
   return failing.length ? `**no** (${failing.map((check) => check.impl).join(', ')})` : 'n/a';
 }
