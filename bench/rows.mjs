@@ -215,7 +215,7 @@ export const ROWS = [
     unit: 'GB/s',
     description:
       'tableToDevice: 100M rows (int32 + float64, 1.2e9 bytes), columns in page-locked memory (newHostArray); variant: pageable columns (C: pinned copy of the same bytes, the limit)',
-    checks: both({ kind: 'minRatio', value: 0.8 }),
+    checks: both({ kind: 'minRatio', value: 0.99 }),
   },
   {
     id: 'arrow.tableFromDevice',
@@ -223,7 +223,7 @@ export const ROWS = [
     unit: 'GB/s',
     description:
       'tableFromDevice: the same table back into page-locked memory (default output); variant: pageable output (C: pinned copy of the same bytes, the limit)',
-    checks: both({ kind: 'minRatio', value: 0.8 }),
+    checks: both({ kind: 'minRatio', value: 0.99 }),
   },
   {
     id: 'handoff.python256MiB',
