@@ -8,8 +8,6 @@ import { DeviceMemoryResource } from './device-memory-resource.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { MemoryResource } from './memory-resource.js';
 
-const chosen = new WeakMap<DriverRuntime, Map<number, MemoryResource>>();
-
 /**
  * The resource libraries should allocate device memory from on `device`: the one set by
  * {@link setCurrentResource}, else a `DeviceMemoryResource(device)` over the device's current
@@ -61,10 +59,5 @@ export function currentResources(): Map<number, MemoryResource> {
 }
 
 function resourcesOf(runtime: DriverRuntime): Map<number, MemoryResource> {
-  let resources = chosen.get(runtime);
-  if (resources === undefined) {
-    resources = new Map();
-    chosen.set(runtime, resources);
-  }
-  return resources;
+  return runtime.currentResources;
 }

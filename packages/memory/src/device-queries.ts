@@ -1,6 +1,6 @@
 import { type Device, DeviceAttribute, type Driver } from '@cumem/core-types';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
-import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { activeRuntime } from './driver-runtime.js';
 
 /** What {@link deviceProperties} reports. Attributes a driver does not know read as their "no" value. */
 export interface DeviceProperties {
@@ -45,8 +45,6 @@ export function deviceCount(): number {
   return activeRuntime().driver.deviceGetCount();
 }
 
-const cachedProperties = new WeakMap<DriverRuntime, DeviceProperties[]>();
-
 /**
  * Properties of `device` (a Device or ordinal), asked once per driver and device.
  * @throws TypeError / RangeError for a bad device.
@@ -56,11 +54,7 @@ export function deviceProperties(device: Device | number): DeviceProperties {
   if (device === undefined) throw new TypeError('deviceProperties needs a device (a Device or an ordinal)');
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
-  let list = cachedProperties.get(runtime);
-  if (list === undefined) {
-    list = [];
-    cachedProperties.set(runtime, list);
-  }
+  const list = runtime.deviceProperties;
   let properties = list[ordinal];
   if (properties === undefined) {
     properties = queryProperties(runtime.driver, ordinal);

@@ -1,9 +1,12 @@
 // Per-driver state that every call goes through: primary contexts (retained once per device
 // and never released, as cuda.core does), which one is current, and a few cached facts.
 import type { Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import type { DeviceProperties } from './device-queries.js';
 import { currentDriver } from './driver-selection.js';
 import { KnownStreams } from './known-streams.js';
 import type { MemoryResource } from './memory-resource.js';
+import type { Stream } from './stream.js';
+import type { VirtualRange } from './virtual-ranges.js';
 
 // Which (runtime, device) this thread last made current. The CUDA current context is per OS
 // thread and each worker has its own copy of this module, so a JS variable tracks it exactly
@@ -23,6 +26,16 @@ export class DriverRuntime {
   readonly knownStreams: KnownStreams = new KnownStreams(this);
   /** The page-locked resources shared by the packages above (host-resources.ts), made on first use. */
   readonly hostResources: { legacy?: MemoryResource; pool?: MemoryResource } = {};
+  /** Each device's default stream (stream.ts), made on first use. */
+  readonly defaultStreams: Stream[] = [];
+  /** The resource `setCurrentResource` chose per device (current-resource.ts). */
+  readonly currentResources: Map<number, MemoryResource> = new Map();
+  /** `deviceProperties`, queried once per device (device-queries.ts). */
+  readonly deviceProperties: DeviceProperties[] = [];
+  /** The address ranges VirtualMemoryResources have mapped (virtual-ranges.ts). */
+  readonly virtualRanges: Set<VirtualRange> = new Set();
+  /** Device pairs "from>to" whose context peer access was enabled or found impossible (peer-copy.ts). */
+  readonly peerAccessDecided: Set<string> = new Set();
 
   constructor(readonly driver: Driver) {}
 

@@ -151,16 +151,9 @@ function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
   }
 }
 
-// Pairs (runtime, "from>to") whose context peer access was enabled or found impossible.
-const peerDecided = new WeakMap<DriverRuntime, Set<string>>();
-
 /** Lets device `from`'s primary context access `to`'s cuMemAlloc memory directly, once, where possible. */
 export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to: number): void {
-  let decided = peerDecided.get(runtime);
-  if (decided === undefined) {
-    decided = new Set();
-    peerDecided.set(runtime, decided);
-  }
+  const decided = runtime.peerAccessDecided;
   const key = `${from}>${to}`;
   if (decided.has(key)) return;
   decided.add(key);

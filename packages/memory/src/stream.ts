@@ -241,15 +241,9 @@ type StreamConstructor = new (
   isDefault: boolean,
 ) => Stream;
 
-const defaultStreams = new WeakMap<DriverRuntime, Stream[]>();
-
 /** @internal The default stream of device `ordinal` in `runtime`, created on first use. */
 export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): Stream {
-  let streams = defaultStreams.get(runtime);
-  if (streams === undefined) {
-    streams = [];
-    defaultStreams.set(runtime, streams);
-  }
+  const streams = runtime.defaultStreams;
   let stream = streams[ordinal];
   if (stream === undefined) {
     runtime.makeCurrent(ordinal);

@@ -12,27 +12,20 @@ export interface VirtualRange {
   accessOf(ordinal: number): number;
 }
 
-const ranges = new WeakMap<DriverRuntime, Set<VirtualRange>>();
-
 /** Records a live allocation (its base and size are read at each lookup: they change on a resize). */
 export function addVirtualRange(runtime: DriverRuntime, range: VirtualRange): void {
-  let set = ranges.get(runtime);
-  if (set === undefined) {
-    set = new Set();
-    ranges.set(runtime, set);
-  }
-  set.add(range);
+  runtime.virtualRanges.add(range);
 }
 
 /** Forgets a freed allocation. */
 export function deleteVirtualRange(runtime: DriverRuntime, range: VirtualRange): void {
-  ranges.get(runtime)?.delete(range);
+  runtime.virtualRanges.delete(range);
 }
 
 /** The access device `on` has to the VMM memory at `pointer`, or undefined when it is not VMM memory of cumem. */
 export function virtualAccess(runtime: DriverRuntime, pointer: bigint, on: number): number | undefined {
-  const set = ranges.get(runtime);
-  if (set === undefined || set.size === 0) return undefined;
+  const set = runtime.virtualRanges;
+  if (set.size === 0) return undefined;
   for (const range of set) {
     if (pointer >= range.base && pointer < range.base + BigInt(range.mapped)) return range.accessOf(on);
   }
