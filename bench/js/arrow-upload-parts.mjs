@@ -1,0 +1,85 @@
+// Where the time of arrow.tableToDevice / tableFromDevice goes (issue 25's 99% target): the same
+// 100M-row page-locked table as bench/js/arrow.mjs, each piece timed on its own, medians of 5.
+//   node --expose-gc bench/js/arrow-upload-parts.mjs [napi|ffi|reference]
+// Pieces: `allocate` (Context.deviceBuffer of the upload's size + close: the cuMemAlloc/cuMemFree
+// tableToDevice pays and C does not), `rangesUp` (copyRangesFromHost of the two columns into a
+// buffer made beforehand + synchronize: C's work), `tableToDevice` (+ synchronize), `rangesDown`
+// (copyRangesToHost of the stream into a HostBuffer's bytes), `tableFromDevice` (into that
+// HostBuffer). GB/s over the 1.2e9 bytes of column data, as the bench row.
+import { tableFromArrays } from 'apache-arrow';
+import { driverChoice } from './harness.mjs';
+
+const ROWS = Number(process.env.ARROW_PARTS_ROWS ?? 100_000_000);
+const TABLE_BYTES = ROWS * (4 + 8);
+const REPS = 5;
+const memory = await import('@cumem/memory');
+const arrow = await import('@cumem/interop-arrow');
+memory.useDriver(await driverChoice(process.argv[2] ?? 'napi'));
+const context = new arrow.Context(0);
+const ids = arrow.newHostArray(Int32Array, ROWS);
+const values = arrow.newHostArray(Float64Array, ROWS);
+for (let i = 0; i < ROWS; i++) {
+  ids[i] = i * 7;
+  values[i] = i * 0.25;
+}
+const table = tableFromArrays({ id: ids, value: values });
+
+function timeMs(work, reps = REPS) {
+  const samples = [];
+  for (let rep = -1; rep < reps; rep++) {
+    globalThis.gc?.();
+    const start = process.hrtime.bigint();
+    work();
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (rep >= 0) samples.push(elapsed);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
+const report = {};
+const show = (name, ms) => {
+  report[name] = { ms: Number(ms.toFixed(3)), gbPerS: Number((TABLE_BYTES / ms / 1e6).toFixed(2)) };
+};
+let uploaded = arrow.tableToDevice(table, context);
+context.synchronize();
+const size = uploaded.buffer.size;
+show(
+  'allocate',
+  timeMs(() => context.deviceBuffer(size).close()),
+);
+const target = context.deviceBuffer(size);
+const device = target[memory.ownerMemoryBuffer];
+const idBytes = new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength);
+const valueBytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+show(
+  'rangesUp',
+  timeMs(() => {
+    memory.copyRangesFromHost(device, [
+      { offset: 0, bytes: idBytes },
+      { offset: idBytes.byteLength, bytes: valueBytes },
+    ]);
+  }),
+);
+show(
+  'tableToDevice',
+  timeMs(() => {
+    uploaded.close();
+    uploaded = arrow.tableToDevice(table, context);
+    context.synchronize();
+  }),
+);
+const staging = arrow.newHostBuffer(size);
+const source = uploaded.buffer[memory.ownerMemoryBuffer];
+show(
+  'rangesDown',
+  timeMs(() => memory.copyRangesToHost(source, [{ offset: 0, bytes: staging.bytes.subarray(0, size) }])),
+);
+show(
+  'tableFromDevice',
+  timeMs(() => arrow.tableFromDevice(uploaded, { output: staging })),
+);
+console.log(JSON.stringify({ adapter: memory.currentDriver().name, streamBytes: size, ...report }));
+target.close();
+uploaded.close();
+staging.close();
