@@ -1,9 +1,9 @@
 // Where the time of vmm.allocateFree2MiB goes, per adapter: VirtualMemoryResource.allocate(2 MiB)
-// + close, with every driver call timed on its way through (a Proxy over the adapter's driver).
+// + close, with every driver call timed on its way through (a timing copy of the adapter's driver).
 //   node --expose-gc bench/js/vmm-parts.mjs [napi|ffi|reference]
 // Prints one JSON line: microseconds per pair for the whole pair, for each driver entry point
 // it called (total per pair and calls per pair), and the rest (@cumem/memory's own work plus the
-// Proxy's). The Proxy adds a little to every call, so `whole` reads a bit above the bench row.
+// wrapper's). The wrapper adds a little to every call, so `whole` reads a bit above the bench row.
 import { Device } from '@cumem/core-types';
 import { driverChoice } from './harness.mjs';
 
@@ -14,23 +14,30 @@ const adapter = await driverChoice(process.argv[2] ?? 'napi');
 memory.useDriver(adapter);
 const driver = memory.currentDriver();
 const spent = new Map();
-const timed = new Proxy(driver, {
-  get(target, name, receiver) {
-    const value = Reflect.get(target, name, receiver);
-    if (typeof value !== 'function' || typeof name !== 'string') return value;
-    return function timedCall(...args) {
-      const start = process.hrtime.bigint();
-      try {
-        return Reflect.apply(value, target, args);
-      } finally {
-        const entry = spent.get(name) ?? { ns: 0, calls: 0 };
-        entry.ns += Number(process.hrtime.bigint() - start);
-        entry.calls++;
-        spent.set(name, entry);
-      }
-    };
-  },
-});
+// A plain object in the driver's shape (the adapters' drivers are frozen, so no Proxy): every
+// method times itself and calls the adapter's; every other member is copied.
+const timed = {};
+const names = new Set();
+for (let object = driver; object && object !== Object.prototype; object = Object.getPrototypeOf(object))
+  for (const name of Object.getOwnPropertyNames(object)) if (name !== 'constructor') names.add(name);
+for (const name of names) {
+  const value = driver[name];
+  if (typeof value !== 'function') {
+    timed[name] = value;
+    continue;
+  }
+  timed[name] = (...args) => {
+    const start = process.hrtime.bigint();
+    try {
+      return Reflect.apply(value, driver, args);
+    } finally {
+      const entry = spent.get(name) ?? { ns: 0, calls: 0 };
+      entry.ns += Number(process.hrtime.bigint() - start);
+      entry.calls++;
+      spent.set(name, entry);
+    }
+  };
+}
 memory.useDriver(timed);
 const mr = new memory.VirtualMemoryResource(new Device(0));
 for (let i = 0; i < 200; i++) mr.allocate(BYTES).close();
