@@ -2,8 +2,9 @@
 // + close, with every driver call timed on its way through (a timing copy of the adapter's driver).
 //   node --expose-gc bench/js/vmm-parts.mjs [napi|ffi|reference]
 // Prints one JSON line: microseconds per pair for the whole pair, for each driver entry point
-// it called (total per pair and calls per pair), and the rest (@cumem/memory's own work plus the
-// wrapper's). The wrapper adds a little to every call, so `whole` reads a bit above the bench row.
+// it called (total per pair and calls per pair), and the rest: everything outside the timed calls
+// (@cumem/memory's JS, the wrapper's, and any time the process loses between calls). The wrapper
+// adds a little to every call, so `whole` reads a bit above the bench row.
 import { Device } from '@cumem/core-types';
 import { driverChoice } from './harness.mjs';
 
