@@ -85,6 +85,23 @@ describeEachDriver(adapters, 'copyRangesFromHost / copyRangesToHost', (entry) =>
     expect(same(readBack(target, 4 * KiB + 3 * 512 * KiB, 8), eos)).toBe(true);
   });
 
+  it('gathers many small pageable pieces that continue each other into one copy per 256 KiB', () => {
+    const piece = 100;
+    const count = 3000; // 300,000 bytes: one full gathered copy of 256 KiB or less, then the rest
+    using target = device.allocate(piece * count);
+    const pieces = Array.from({ length: count }, (_, i) => pattern(piece, i));
+    log.reset();
+    copyRangesFromHost(
+      target,
+      pieces.map((bytes, i) => ({ offset: i * piece, bytes })),
+    );
+    expect(calls()).toEqual(['memcpyHtoDAsync', 'memcpyHtoDAsync', 'streamSynchronize']);
+    const back = readBack(target, 0, piece * count);
+    for (const i of [0, 1, 2620, 2621, count - 1]) {
+      expect(same(back.subarray(i * piece, (i + 1) * piece), pieces[i]!)).toBe(true);
+    }
+  });
+
   it('stages large pageable ranges (after the queued copies) and copies a pinned one of any size directly', () => {
     using target = device.allocate(4096 * KiB);
     using host = pinned.allocate(2048 * KiB);

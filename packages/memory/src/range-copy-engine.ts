@@ -75,42 +75,59 @@ function bytesOf(view: ArrayBufferView): Uint8Array {
   return view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
-/** Copies that continue each other in the buffer and in one ArrayBuffer become one (columns allocated back to back). */
+/**
+ * Copies that continue each other in the buffer and in one ArrayBuffer become one (columns
+ * allocated back to back); with `gather`, small pieces that continue each other in the buffer
+ * are collected and joined by one CPU copy at flush (cheaper than a driver call each; joined
+ * once, so many tiny pieces cost linear time).
+ */
 class Merger {
   #offset = 0;
-  #view: Uint8Array | undefined;
+  #length = 0;
+  #parts: Uint8Array[] = [];
 
   constructor(private readonly send: (offset: number, view: Uint8Array) => void) {}
 
   push(offset: number, view: Uint8Array, gather: boolean): void {
-    const pending = this.#view;
-    if (pending !== undefined && offset === this.#offset + pending.byteLength) {
-      if (gather && pending.byteLength + view.byteLength <= gatherBytes) {
-        // Small pageable pieces: gathered by a CPU copy (cheaper than a driver call each).
-        const joined = new Uint8Array(pending.byteLength + view.byteLength);
-        joined.set(pending);
-        joined.set(view, pending.byteLength);
-        this.#view = joined;
+    const parts = this.#parts;
+    if (parts.length > 0 && offset === this.#offset + this.#length) {
+      if (gather && this.#length + view.byteLength <= gatherBytes) {
+        parts.push(view);
+        this.#length += view.byteLength;
         return;
       }
+      const last = parts[0]!;
       if (
         !gather &&
-        pending.buffer === view.buffer &&
-        view.byteOffset === pending.byteOffset + pending.byteLength
+        parts.length === 1 &&
+        last.buffer === view.buffer &&
+        view.byteOffset === last.byteOffset + last.byteLength
       ) {
-        this.#view = new Uint8Array(pending.buffer, pending.byteOffset, pending.byteLength + view.byteLength);
+        parts[0] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + view.byteLength);
+        this.#length += view.byteLength;
         return;
       }
     }
     this.flush();
     this.#offset = offset;
-    this.#view = view;
+    this.#length = view.byteLength;
+    parts.push(view);
   }
 
   flush(): void {
-    if (this.#view === undefined) return;
-    this.send(this.#offset, this.#view);
-    this.#view = undefined;
+    const parts = this.#parts;
+    if (parts.length === 0) return;
+    let view = parts[0]!;
+    if (parts.length > 1) {
+      view = new Uint8Array(this.#length);
+      let at = 0;
+      for (const part of parts) {
+        view.set(part, at);
+        at += part.byteLength;
+      }
+    }
+    parts.length = 0;
+    this.send(this.#offset, view);
   }
 }
 
