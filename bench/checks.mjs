@@ -75,7 +75,10 @@ export function evaluateChecks(row, { results, reference, deviceName, variants =
 function pairRatios(check, variants) {
   const floor = variants.c ?? {};
   const own = variants[check.impl] ?? {};
-  const pairs = Object.keys(floor).filter((pair) => typeof floor[pair] === 'number' && floor[pair] > 0);
+  // singleThreadedProcess is the floor measured otherwise (bench/c/bench.h), not a pair.
+  const pairs = Object.keys(floor).filter(
+    (pair) => pair !== 'singleThreadedProcess' && typeof floor[pair] === 'number' && floor[pair] > 0,
+  );
   if (pairs.length === 0) return { ...check, applicable: true, ok: false, note: 'missing measurement' };
   let worst = Number.POSITIVE_INFINITY;
   let worstPair = '';

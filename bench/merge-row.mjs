@@ -50,6 +50,7 @@ export function mergeRow(row, raw, deviceName) {
   const variants = {};
   const samples = {};
   const via = {};
+  const rounds = {};
   const protocolMismatch = {};
   let reference;
   const baseRow = {};
@@ -72,12 +73,18 @@ export function mergeRow(row, raw, deviceName) {
     if (entry?.variants) variants[impl] = entry.variants;
     if (Array.isArray(entry?.samples)) samples[impl] = entry.samples;
     if (entry?.via) via[impl] = entry.via;
+    if (Array.isArray(entry?.rounds)) rounds[impl] = entry.rounds;
     if (impl === 'c' && entry?.reference) reference = entry.reference;
     if (row.cFrom && typeof suiteResult.rows?.[row.cFrom]?.value === 'number')
       baseRow[impl] = suiteResult.rows[row.cFrom].value;
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
   }
+  // The floor in a single-threaded process, for comparison (bench/c/bench.h).
+  const cId = row.cFrom ?? row.id;
+  const single = raw.cSingleThread?.rows?.[cId];
+  if (results.c !== undefined && typeof single?.value === 'number' && !single.error)
+    variants.c = { ...variants.c, singleThreadedProcess: single.value };
   const checks = evaluateChecks(row, { results, reference: reference?.value, deviceName, variants, baseRow });
   const applicable = checks.filter((check) => check.applicable);
   return {
@@ -110,6 +117,7 @@ export function mergeRow(row, raw, deviceName) {
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(Object.keys(variants).length ? { variants } : {}),
+    ...(Object.keys(rounds).length ? { rounds } : {}),
     samples,
     via,
   };

@@ -59,7 +59,13 @@ export function renderMarkdown(results) {
       results.cudaDriverVersion ? (results.cudaDriverVersion / 1000).toFixed(1) : 'unknown'
     }), commit \`${String(results.commit).slice(0, 12)}\`, ${String(results.date).slice(0, 10)}. ` +
       'Each cell is the ratio to the C program on the driver API (the floor), then the median of several repetitions. ' +
-      'Times: lower is better, 1.00× C is the floor. Bandwidths: higher is better, 100% of C is the floor.',
+      'Times: lower is better, 1.00× C is the floor. Bandwidths: higher is better, 100% of C is the floor.' +
+      (results.environment?.rounds > 1
+        ? ` Each implementation ran in ${results.environment.rounds} interleaved rounds (one process each); a cell is its best round (bench/rounds.mjs).`
+        : '') +
+      (results.environment?.cProcess
+        ? ' The C floor runs with one idle thread, as Node and Python do (bench/c/bench.h).'
+        : ''),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -94,6 +100,15 @@ export function renderMarkdown(results) {
     for (const [impl, difference] of Object.entries(row.protocolMismatch ?? {}))
       notes.push(`\`${row.id}\` ${impl} measured otherwise than the row's protocol: ${difference}.`);
     const floor = row.variants?.c;
+    const single = floor?.singleThreadedProcess;
+    if (
+      typeof single === 'number' &&
+      typeof row.results.c === 'number' &&
+      Math.abs(single / row.results.c - 1) > 0.05
+    )
+      notes.push(
+        `\`${row.id}\` C in a single-threaded process: ${formatNumber(single)} ${row.unit} (${formatNumber(single / row.results.c)}× the floor with one idle thread).`,
+      );
     if (typeof floor?.before === 'number' && typeof floor?.after === 'number')
       notes.push(
         `\`${row.id}\` C floor before / after the others: ${formatNumber(floor.before)} / ${formatNumber(floor.after)} ${row.unit} (the floor is the median of both runs' repetitions).`,

@@ -6,6 +6,13 @@
 //
 //   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow,multi]
 //                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
+//                      [--rounds N (default 1; see rounds.mjs)] [--merge FILE]
+//                      [--single-thread-c SUITES (default contract,memory,utils,compute,vmm; '' for none)]
+//
+// `--merge FILE` keeps FILE's rows of the suites not run now (a bench split over two device
+// calls ends in one results file). The C floor runs in a process with one idle thread, as Node
+// and Python do (bench/c/bench.h says why); for the `--single-thread-c` suites the C program runs
+// once more single-threaded, recorded as the C variant `singleThreadedProcess`.
 //
 // Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
 // headers, python3 with cuda.core. The exit code is 0 when every row was measured by every
@@ -17,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeRow } from './merge-row.mjs';
 import { renderMarkdown } from './report.mjs';
+import { bestOfRounds } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,6 +38,9 @@ function parseArguments(argv) {
     impls: IMPLEMENTATIONS,
     budget: 330,
     timeout: 150,
+    rounds: 1,
+    merge: undefined,
+    singleThreadC: ['contract', 'memory', 'utils', 'compute', 'vmm'],
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [key, value] = [argv[i], argv[i + 1]];
@@ -39,6 +50,10 @@ function parseArguments(argv) {
     else if (key === '--impls') options.impls = value.split(',').filter((s) => IMPLEMENTATIONS.includes(s));
     else if (key === '--budget') options.budget = Number(value);
     else if (key === '--timeout') options.timeout = Number(value);
+    else if (key === '--rounds') options.rounds = Math.max(1, Math.floor(Number(value)) || 1);
+    else if (key === '--merge') options.merge = resolve(value);
+    else if (key === '--single-thread-c')
+      options.singleThreadC = value.split(',').filter((s) => SUITES.includes(s));
     else throw new Error(`unknown argument ${key}`);
   }
   return options;
@@ -135,7 +150,7 @@ function parseC(stdout, suite) {
   }
 }
 
-function spawnLimited(command, args, capture) {
+function spawnLimited(command, args, capture, env = {}) {
   const limit = Math.min(options.timeout, secondsLeft());
   if (limit < 5) return { skipped: `skipped: the ${options.budget} s budget of bench/run.mjs is spent` };
   const run = spawnSync(command, args, {
@@ -145,7 +160,7 @@ function spawnLimited(command, args, capture) {
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+    env: { ...process.env, PYTHONUNBUFFERED: '1', ...env },
   });
   let problem;
   if (run.error) problem = `${command} could not run or was stopped: ${run.error.message}`;
@@ -156,11 +171,19 @@ function spawnLimited(command, args, capture) {
 }
 
 /** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
-function runImplementation(suite, impl, compiled, rowIds) {
-  log(`${suite} / ${impl}${rowIds ? ` (again: ${rowIds.join(', ')})` : ''}`);
+function runImplementation(suite, impl, compiled, rowIds, env) {
+  const how = [
+    rowIds && `again: ${rowIds.join(', ')}`,
+    env &&
+      Object.entries(env)
+        .map((e) => e.join('='))
+        .join(' '),
+  ];
+  const said = how.filter(Boolean).join('; ');
+  log(`${suite} / ${impl}${said ? ` (${said})` : ''}`);
   if (impl === 'c') {
     if (compiled.error) return { rows: {}, error: compiled.error };
-    const run = spawnLimited(compiled.binary, rowIds ? ['--rows', rowIds.join(',')] : [], true);
+    const run = spawnLimited(compiled.binary, rowIds ? ['--rows', rowIds.join(',')] : [], true, env);
     if (run.skipped) return { rows: {}, error: run.skipped };
     const parsed = parseC(run.stdout, suite);
     if (run.problem && !parsed.error) parsed.error = run.problem;
@@ -208,13 +231,27 @@ for (const suite of options.suites) {
     }
   }
   raw[suite] = {};
-  for (const impl of options.impls) {
-    if (impl === 'c' && cNotApplicable) continue; // no C program for this suite (rows.mjs says why)
-    raw[suite][impl] = runImplementation(suite, impl, compiled);
+  const runs = {};
+  for (let round = 0; round < options.rounds; round++) {
+    for (const impl of options.impls) {
+      if (impl === 'c' && cNotApplicable) continue; // no C program for this suite (rows.mjs says why)
+      runs[impl] = [...(runs[impl] ?? []), runImplementation(suite, impl, compiled)];
+    }
+  }
+  const unitOf = (id) => suiteRows.find((row) => row.id === id || row.cFrom === id)?.unit;
+  for (const [impl, implRuns] of Object.entries(runs)) {
+    raw[suite][impl] = bestOfRounds(implRuns, unitOf);
     info[`${suite}.${impl}`] = {
       ...(raw[suite][impl].info ?? {}),
       ...(raw[suite][impl].error ? { error: raw[suite][impl].error } : {}),
     };
+  }
+  if (options.singleThreadC.includes(suite) && runs.c && !compiled.error) {
+    raw[suite].cSingleThread = runImplementation(suite, 'c', compiled, undefined, {
+      BENCH_C_SINGLE_THREAD: '1',
+    });
+    if (raw[suite].cSingleThread.error)
+      info[`${suite}.cSingleThread`] = { error: raw[suite].cSingleThread.error };
   }
   // The small-call rows' floor once more, after the others (see `floorBeforeAndAfter` in rows.mjs).
   const again = [
@@ -230,9 +267,15 @@ for (const suite of options.suites) {
 
 const cInfo = Object.values(raw).find((suite) => suite.c?.info)?.c.info ?? {};
 const deviceName = gpu.name ?? cInfo.device ?? 'unknown device';
-const rows = ROWS.filter((row) => options.suites.includes(row.suite)).map((row) =>
+const measured = ROWS.filter((row) => options.suites.includes(row.suite)).map((row) =>
   mergeRow(row, raw[row.suite], deviceName),
 );
+const merged = options.merge ? JSON.parse(readFileSync(options.merge, 'utf8')) : undefined;
+const kept = (merged?.rows ?? []).filter((row) => !options.suites.includes(row.suite));
+// Rows in rows.mjs order, whichever run measured them.
+const rows = ROWS.map(
+  (row) => measured.find((entry) => entry.id === row.id) ?? kept.find((entry) => entry.id === row.id),
+).filter(Boolean);
 const results = {
   schema: 1,
   commit: commit(),
@@ -240,12 +283,17 @@ const results = {
   driverVersion: gpu.driverVersion ?? null,
   cudaDriverVersion: cInfo.driverVersion ?? null,
   date: new Date().toISOString(),
-  seconds: Math.round((Date.now() - started) / 1000),
+  seconds: Math.round((Date.now() - started) / 1000) + (merged?.seconds ?? 0),
   environment: {
     node: process.version,
     gpuMemory: gpu.memoryTotal ?? null,
-    compilers,
-    implementations: info,
+    rounds: options.rounds,
+    cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
+    compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
+    implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
+    ...(merged
+      ? { mergedFrom: { commit: merged.commit, date: merged.date, rounds: merged.environment?.rounds ?? 1 } }
+      : {}),
   },
   rows,
   summary: {

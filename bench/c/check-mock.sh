@@ -11,7 +11,7 @@ node "$here/../../testing/fake-libcuda/build.mjs" "$work" >/dev/null
 status=0
 for source in "$here"/*.c; do
   name=$(basename "$source" .c)
-  cc -O2 -Wall -Wextra -Werror -std=c11 -I"$cuda_include" -o "$work/$name" "$source" -ldl
+  cc -O2 -Wall -Wextra -Werror -std=c11 -pthread -I"$cuda_include" -o "$work/$name" "$source" -ldl
   if LD_LIBRARY_PATH="$work" "$work/$name" >"$work/$name.json"; then
     node -e '
       const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));

@@ -12,7 +12,7 @@
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
-# (comma-separated) runs only those bench suites. Together with
+# (comma-separated) runs only those bench suites; BENCH_ROUNDS and BENCH_MERGE: see run_bench. Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
 set -u
 
@@ -120,9 +120,13 @@ run_tests() {
 
 run_bench() {
   set -o pipefail
-  # BENCH_SUITES (e.g. `multi`) limits the run to those suites (bench/run.mjs --suites).
+  # BENCH_SUITES (e.g. `multi`) limits the run to those suites (bench/run.mjs --suites);
+  # BENCH_ROUNDS runs each implementation that many interleaved times (bench/rounds.mjs);
+  # BENCH_MERGE names an earlier bench.json (carried in .device-carry/) whose other suites' rows
+  # join this run's, so a bench split over two calls ends in one results file.
   timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
-    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 |
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_ROUNDS:+--rounds "$BENCH_ROUNDS"} \
+    ${BENCH_MERGE:+--merge "$BENCH_MERGE"} 2>&1 |
     tee "$OUT/bench.log"
   local status=$?
   set +o pipefail
