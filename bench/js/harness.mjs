@@ -129,6 +129,45 @@ export function stepsUs(timed, { setup, perRep, reps, steps } = {}) {
   return samples;
 }
 
+/**
+ * stepsUs for several variants of one row, their repetitions interleaved: every variant's warm-up
+ * repetition, then repetition 1 of each variant in turn, repetition 2, ..., so a drift of the
+ * host during the row (shared machines drift by tens of percent within seconds) weighs on every
+ * variant alike instead of on whichever ran last. `timed[name](iteration)` is one step; each
+ * variant counts its own iterations from 0. A variant that throws is dropped from later
+ * repetitions. @returns per name `{ samples, steps }` or `{ error }`.
+ */
+export function interleavedStepsUs(timed, { setup, perRep, reps }) {
+  const names = Object.keys(timed);
+  const state = Object.fromEntries(names.map((name) => [name, { iteration: 0, samples: [], steps: [] }]));
+  for (let rep = -1; rep < reps; rep++) {
+    for (const name of names) {
+      const variant = state[name];
+      if (variant.error) continue;
+      try {
+        let total = 0n;
+        for (let i = 0; i < perRep; i++, variant.iteration++) {
+          if (setup) setup(variant.iteration);
+          const start = now();
+          timed[name](variant.iteration);
+          const elapsed = now() - start;
+          total += elapsed;
+          if (rep >= 0) variant.steps.push([variant.iteration, Number(elapsed) / 1000]);
+        }
+        if (rep >= 0) variant.samples.push(Number(total) / perRep / 1000);
+      } catch (error) {
+        variant.error = error;
+      }
+    }
+  }
+  return Object.fromEntries(
+    names.map((name) => {
+      const { error, samples, steps } = state[name];
+      return [name, error ? { error } : { samples, steps }];
+    }),
+  );
+}
+
 /** A row result from samples: `{ value: median, unit, samples, ...extra }`. */
 export function result(samples, unit, extra = {}) {
   return { value: median(samples), unit, samples, ...extra };

@@ -13,11 +13,11 @@ import {
   collectGarbage,
   driverChoice,
   fillPattern,
+  interleavedStepsUs,
   median,
   parseArguments,
   result,
   Suite,
-  stepsUs,
 } from './harness.mjs';
 
 const RANGES = 1024;
@@ -121,30 +121,35 @@ function directionMedians(name, steps) {
 function batchRow(operationName, operation, alternating) {
   const { base, views } = managedRanges();
   try {
-    const variants = {};
-    const directions = {};
-    for (const strategy of STRATEGIES) {
-      const batchOptions = strategyOptions(strategy);
-      variants[strategy] = () => {
-        const steps = [];
-        const samples = stepsUs(
+    const timed = Object.fromEntries(
+      STRATEGIES.map((strategy) => {
+        const batchOptions = strategyOptions(strategy);
+        return [
+          strategy,
           (i) => {
             operation(views, i, batchOptions);
             stream.sync();
           },
-          {
-            setup: (i) => resetPages(base, alternating && (i & 1) === 0),
-            perRep: MANAGED_STEPS_PER_REP,
-            reps: MANAGED_REPS,
-            steps,
-          },
-        );
+        ];
+      }),
+    );
+    const measured = interleavedStepsUs(timed, {
+      setup: (i) => resetPages(base, alternating && (i & 1) === 0),
+      perRep: MANAGED_STEPS_PER_REP,
+      reps: MANAGED_REPS,
+    });
+    const variants = {};
+    const directions = {};
+    for (const strategy of STRATEGIES) {
+      const { error, samples, steps } = measured[strategy];
+      variants[strategy] = () => {
+        if (error) throw error;
         if (alternating) Object.assign(directions, directionMedians(strategy, steps));
         return samples;
       };
     }
     const row = Suite.variants('us', 'auto', variants, {
-      via: 'default strategy (auto; loop and batch under variants)',
+      via: 'default strategy (auto; loop and batch under variants; repetitions of the three interleaved)',
       // A getter: read when the auto variant (the last) has run and learned.
       get autoChoice() {
         return autoChoice(operationName);
@@ -194,20 +199,29 @@ await suite.row('utils.copyBatch', 'us', () => {
     stream.sync();
     const sources = Array.from({ length: RANGES }, (_, i) => source.slice(i * RANGE_STRIDE, RANGE_BYTES));
     const targets = Array.from({ length: RANGES }, (_, i) => target.slice(i * RANGE_STRIDE, RANGE_BYTES));
-    const variants = {};
-    for (const strategy of STRATEGIES) {
-      const batchOptions = strategyOptions(strategy);
-      variants[strategy] = () =>
-        stepsUs(
+    const timed = Object.fromEntries(
+      STRATEGIES.map((strategy) => {
+        const batchOptions = strategyOptions(strategy);
+        return [
+          strategy,
           () => {
             utils.copyBatch(stream, targets, sources, undefined, batchOptions);
             stream.sync();
           },
-          { perRep: COPY_STEPS_PER_REP, reps: COPY_REPS },
-        );
+        ];
+      }),
+    );
+    const measured = interleavedStepsUs(timed, { perRep: COPY_STEPS_PER_REP, reps: COPY_REPS });
+    const variants = {};
+    for (const strategy of STRATEGIES) {
+      const { error, samples } = measured[strategy];
+      variants[strategy] = () => {
+        if (error) throw error;
+        return samples;
+      };
     }
     return Suite.variants('us', 'auto', variants, {
-      via: 'copyBatch, default strategy (auto; loop and batch under variants)',
+      via: 'copyBatch, default strategy (auto; loop and batch under variants; repetitions of the three interleaved)',
       get autoChoice() {
         return autoChoice('copy');
       },
