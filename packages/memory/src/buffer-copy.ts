@@ -1,7 +1,7 @@
 // Copies and fills on raw pointers, ordered on a stream. Without a stream the work goes to the
 // device's default stream and the call waits for it; with one, the call only queues the work and
 // any JS memory it touches is held until the stream has passed it.
-import { describeValue } from '@cumem/core-types';
+import { type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
 import { inStreamOrderOn } from './device-stream-order.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { isRegisteredHostMemory } from './host-registration.js';
@@ -42,6 +42,37 @@ export function copyPointers(
 // H200), so only plain device memory takes them. Everything else (pinned, managed, external
 // host memory) goes through cuMemcpyAsync with the JS memory's address: unified addressing
 // accepts pageable memory there, and the driver picks the copy direction from the pointers.
+/**
+ * Queues one copy between JS memory `view` and `pointer` on the stream `handle`: to the device
+ * when `upload`. `deviceOnly`: `pointer` is plain device memory. Every direct host copy of cumem
+ * (Buffer.copyFrom/copyTo, the range engine) is this call.
+ */
+export function directHostCopy(
+  driver: Driver,
+  upload: boolean,
+  deviceOnly: boolean,
+  pointer: bigint,
+  view: ArrayBufferView,
+  handle: DriverHandle,
+): void {
+  if (deviceOnly) {
+    if (upload) driver.memcpyHtoDAsync(pointer, view, handle);
+    else driver.memcpyDtoHAsync(view, pointer, handle);
+  } else if (upload) driver.memcpyAsync(pointer, driver.addressOf(view), view.byteLength, handle);
+  else driver.memcpyAsync(driver.addressOf(view), pointer, view.byteLength, handle);
+}
+
+/** The driver's staged copy (pinned chunks on native threads) between pageable `view` and device `pointer`. */
+export function stagedHostCopy(
+  driver: Driver,
+  upload: boolean,
+  pointer: bigint,
+  view: ArrayBufferView,
+  handle: DriverHandle,
+): void {
+  if (upload) driver.stagedCopyHtoD(pointer, view, handle, stagingSettings());
+  else driver.stagedCopyDtoH(view, pointer, handle, stagingSettings());
+}
 
 // Large copies between plain device memory and pageable JS memory go through the driver's staged
 // copy (pinned chunks on native threads), which is faster than the driver's own pageable path
@@ -64,60 +95,38 @@ export function staged(
   return deviceOnly && view.byteLength >= minBytes && isPageable(view);
 }
 
-/** All of `src` (JS memory) to `dst`; `deviceOnly`: `dst` is plain device memory. */
-export function copyFromHost(
+/**
+ * All of JS memory `view` to `pointer` (`upload`), or `view.byteLength` bytes from `pointer` into
+ * `view`: one range of the range engine's rule (range-copy-engine.ts moves many). `deviceOnly`:
+ * `pointer` is plain device memory.
+ */
+export function copyHostRange(
   runtime: DriverRuntime,
-  dst: bigint,
-  src: ArrayBufferView,
+  upload: boolean,
+  pointer: bigint,
+  view: ArrayBufferView,
   deviceOnly: boolean,
   stream: Stream | undefined,
   ordinal: number,
 ): void {
-  if (src.byteLength === 0) return;
+  if (view.byteLength === 0) return;
   // Never copy through the registration of a buffer detached since (host-registration-table.ts).
   releaseDetachedRegistrations();
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
     // Device memory of another device than the stream's: queued on its own device, in stream order.
-    inStreamOrderOn(runtime, stream, ordinal, (own) => copyFromHost(runtime, dst, src, true, own, ordinal));
+    inStreamOrderOn(runtime, stream, ordinal, (own) =>
+      copyHostRange(runtime, upload, pointer, view, true, own, ordinal),
+    );
     return;
   }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
   runtime.makeCurrent(target.ordinal);
-  const driver = runtime.driver;
-  if (staged(src, deviceOnly)) {
-    driver.stagedCopyHtoD(dst, src, target.streamHandle, stagingSettings());
+  if (staged(view, deviceOnly)) {
+    stagedHostCopy(runtime.driver, upload, pointer, view, target.streamHandle);
     return;
   }
-  if (deviceOnly) driver.memcpyHtoDAsync(dst, src, target.streamHandle);
-  else driver.memcpyAsync(dst, driver.addressOf(src), src.byteLength, target.streamHandle);
-  finish(runtime, target, stream === undefined, src);
-}
-
-/** `dst.byteLength` bytes from `src` into JS memory `dst`; `deviceOnly`: `src` is plain device memory. */
-export function copyToHost(
-  runtime: DriverRuntime,
-  dst: ArrayBufferView,
-  src: bigint,
-  deviceOnly: boolean,
-  stream: Stream | undefined,
-  ordinal: number,
-): void {
-  if (dst.byteLength === 0) return;
-  releaseDetachedRegistrations();
-  if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
-    inStreamOrderOn(runtime, stream, ordinal, (own) => copyToHost(runtime, dst, src, true, own, ordinal));
-    return;
-  }
-  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
-  runtime.makeCurrent(target.ordinal);
-  const driver = runtime.driver;
-  if (staged(dst, deviceOnly)) {
-    driver.stagedCopyDtoH(dst, src, target.streamHandle, stagingSettings());
-    return;
-  }
-  if (deviceOnly) driver.memcpyDtoHAsync(dst, src, target.streamHandle);
-  else driver.memcpyAsync(driver.addressOf(dst), src, dst.byteLength, target.streamHandle);
-  finish(runtime, target, stream === undefined, dst);
+  directHostCopy(runtime.driver, upload, deviceOnly, pointer, view, target.streamHandle);
+  finish(runtime, target, stream === undefined, view);
 }
 
 /** A fill pattern: `width` bytes (1, 2 or 4) repeating `value` (read little-endian from the pattern's bytes). */

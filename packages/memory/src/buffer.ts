@@ -2,7 +2,7 @@
 // and accessors) is BufferBase, in buffer-base.ts.
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import { BufferBase, bufferBrand, followedOwner } from './buffer-base.js';
-import { copyFromHost, copyToHost, fillPattern, fillPointer } from './buffer-copy.js';
+import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
 import type { FromHandleOptions } from './buffer-options.js';
 import { type BufferClass, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
 import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
@@ -197,7 +197,15 @@ export class Buffer extends BufferBase {
     } else {
       const view = asView(dst);
       checkSameSize(view.byteLength, this.byteSize);
-      copyToHost(this.runtime, view, this.pointer, this.isDeviceOnly(), stream, this.workDevice(null));
+      copyHostRange(
+        this.runtime,
+        false,
+        this.pointer,
+        view,
+        this.isDeviceOnly(),
+        stream,
+        this.workDevice(null),
+      );
     }
     return dst;
   }
@@ -216,7 +224,15 @@ export class Buffer extends BufferBase {
     } else if (isHostMemory(src)) {
       const view = asView(src);
       checkSameSize(this.byteSize, view.byteLength);
-      copyFromHost(this.runtime, this.pointer, view, this.isDeviceOnly(), stream, this.workDevice(null));
+      copyHostRange(
+        this.runtime,
+        true,
+        this.pointer,
+        view,
+        this.isDeviceOnly(),
+        stream,
+        this.workDevice(null),
+      );
     } else {
       throw new TypeError(
         `src must be a Buffer or JS memory (ArrayBufferView, ArrayBuffer), got ${describeValue(src)}`,

@@ -3,9 +3,8 @@
 // registered memory), small pageable ranges gathered into one copy, large pageable ranges
 // through the driver's staged copy (buffer-copy.ts's rule), and one wait at the end when the
 // caller gave no stream. No events: everything is ordered on one stream.
-import { isPageable, staged } from './buffer-copy.js';
+import { directHostCopy, isPageable, staged, stagedHostCopy } from './buffer-copy.js';
 import type { DriverRuntime } from './driver-runtime.js';
-import { stagingSettings } from './staging-settings.js';
 import type { Stream } from './stream.js';
 
 /** One range of a many-range copy: `bytes` (JS memory) at `offset` bytes into the buffer. */
@@ -51,23 +50,9 @@ function moverFor(
   upload: boolean,
 ): Mover {
   const driver = runtime.driver;
-  const settings = stagingSettings();
-  // The host-pool quirk of buffer-copy.ts: only plain device memory takes the HtoD/DtoH forms.
-  if (upload) {
-    return {
-      direct: deviceOnly
-        ? (offset, view) => driver.memcpyHtoDAsync(base + BigInt(offset), view, handle)
-        : (offset, view) =>
-            driver.memcpyAsync(base + BigInt(offset), driver.addressOf(view), view.byteLength, handle),
-      staged: (offset, view) => driver.stagedCopyHtoD(base + BigInt(offset), view, handle, settings),
-    };
-  }
   return {
-    direct: deviceOnly
-      ? (offset, view) => driver.memcpyDtoHAsync(view, base + BigInt(offset), handle)
-      : (offset, view) =>
-          driver.memcpyAsync(driver.addressOf(view), base + BigInt(offset), view.byteLength, handle),
-    staged: (offset, view) => driver.stagedCopyDtoH(view, base + BigInt(offset), handle, settings),
+    direct: (offset, view) => directHostCopy(driver, upload, deviceOnly, base + BigInt(offset), view, handle),
+    staged: (offset, view) => stagedHostCopy(driver, upload, base + BigInt(offset), view, handle),
   };
 }
 
