@@ -19,6 +19,7 @@ import {
 } from './ipc-layout.js';
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
+import { PIPELINED_READ_MIN_BYTES, readTablePipelined } from './pipelined-read.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {
@@ -179,6 +180,11 @@ export function tableFromDevice(
       : output === 'pinned'
         ? newHostBuffer(size, { device: state.device, allocator: 'pool' }).bytes
         : output.bytes.subarray(0, size);
+  // Page-locked output of a large stream: its framing first, the bodies in flight while the
+  // headers are checked and Arrow JS builds the Table (pipelined-read.ts).
+  if (output !== 'pageable' && size >= PIPELINED_READ_MIN_BYTES) {
+    return readTablePipelined(device, bytes, source instanceof DeviceTable ? source.messages : undefined);
+  }
   // A new pageable array has never been touched: memory's staged copy spreads its page faults
   // over several threads, where the driver's own copy takes them one by one.
   if (size > 0) readRange(device, 0, bytes);
