@@ -20,6 +20,7 @@ import {
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
 import { PIPELINED_READ_MIN_BYTES, readTablePipelined } from './pipelined-read.js';
+import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {
@@ -109,20 +110,24 @@ export class DeviceTable {
 }
 
 /**
- * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation,
- * column memory copied once (see {@link UploadOptions} for how it is staged).
+ * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation (or
+ * into `options.output`, device memory you keep: see {@link TableUploadOptions}), column memory
+ * copied once (see {@link UploadOptions} for how it is staged). Returns when every byte is in place.
+ * @throws TypeError / RangeError / CudaStateError for bad arguments, before any driver call.
  */
-export function tableToDevice(table: Table, context: Context, options?: UploadOptions): DeviceTable {
+export function tableToDevice(table: Table, context: Context, options?: TableUploadOptions): DeviceTable {
   if (!(context instanceof Context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
   checkArrowObject(table, 'Table', 'table');
   const upload = checkUploadOptions(options);
+  const { output } = checkOptions(options);
   const layout = layoutTable(table);
-  const buffer = context.deviceBuffer(layout.byteLength);
+  const given = output === undefined ? undefined : checkUploadOutput(output, context, layout.byteLength);
+  const buffer = given ? given.slice(0, layout.byteLength) : context.deviceBuffer(layout.byteLength);
   try {
     writeRanges(buffer, layout.chunks, upload);
   } catch (error) {
-    buffer.close();
+    buffer.close(); // frees new memory; only closes the view of an output
     throw error;
   }
   return new DeviceTable(buffer, table.schema, layout.messages, layout.batches);
