@@ -6,7 +6,16 @@ import { CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
 import { describeEachDriver } from '@cumem/testing/vitest';
-import { Dictionary, Float64, Int32, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import {
+  Dictionary,
+  Float64,
+  Int32,
+  Table,
+  tableFromIPC,
+  tableToIPC,
+  Utf8,
+  vectorFromArray,
+} from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deferredCopies } from '../test/deferred-copies.js';
 import { adapters, contextWith, sameBytes } from '../test/support.js';
@@ -15,6 +24,8 @@ import { Context } from './context.js';
 import type { CudaBuffer } from './cuda-buffer.js';
 import { type DeviceTable, tableFromDevice, tableToDevice } from './device-table.js';
 import { newHostBuffer } from './host-buffer.js';
+import { checkIpcStream } from './ipc-stream-check.js';
+import { arrowCall } from './message-decode.js';
 import { PIPELINED_READ_MIN_BYTES } from './pipelined-read.js';
 
 // int32, float64 with nulls, utf8 with nulls and a dictionary column: 100k rows are ~2.2 MB.
@@ -138,6 +149,52 @@ describe('tableFromDevice pipelined, on a driver whose copies land only when wai
       expect(queue.queued - before).toBeGreaterThan(1);
       expectSameTable(tableFromDevice(device.buffer, { output }), table);
       expect(queue.pending).toBe(0);
+    }
+  });
+
+  it('a DeviceTable whose bytes changed since: its layout is not trusted, the bytes are read once landed', () => {
+    using device = tableToDevice(twoBatches, context);
+    device.buffer.copyFromHost(tableToIPC(small, 'stream'));
+    using output = newHostBuffer(device.byteLength);
+    output.bytes.fill(0xab);
+    expectSameTable(tableFromDevice(device, { output }), small);
+    expect(queue.pending).toBe(0);
+  });
+
+  it('any corrupted stream gives what the whole-stream check and tableFromIPC give', () => {
+    using device = tableToDevice(twoBatches, context);
+    const valid = device.buffer.toBytes();
+    // Bytes of the framing (every message's prefix and metadata) and of the name offsets.
+    const spots: number[] = [];
+    for (const message of device.messages) {
+      for (let at = message.offset; at < message.offset + message.metadataLength; at += 7) spots.push(at);
+    }
+    for (const batch of device.batches) {
+      const offsets = batch.columns[2]?.buffers[1];
+      if (offsets) for (let i = 0; i < 64; i += 3) spots.push(offsets.offset + i);
+    }
+    const outcome = (read: () => Table): string => {
+      try {
+        return `table ${sameBytes(tableToIPC(read(), 'stream'), tableToIPC(twoBatches, 'stream'))}`;
+      } catch (error) {
+        return error instanceof RangeError || error instanceof TypeError ? error.name : `untyped ${error}`;
+      }
+    };
+    using output = newHostBuffer(valid.byteLength);
+    for (const at of spots) {
+      for (const value of [0x00, 0xff, (valid[at] ?? 0) ^ 0x10]) {
+        const bytes = valid.slice();
+        bytes[at] = value;
+        device.buffer.copyFromHost(bytes);
+        output.bytes.fill(0xab);
+        const pipelined = outcome(() => tableFromDevice(device, { output }));
+        expect(queue.pending).toBe(0);
+        const serial = outcome(() => {
+          checkIpcStream(bytes);
+          return arrowCall(() => tableFromIPC(bytes), 'the table');
+        });
+        expect(pipelined, `byte ${at} set to ${value}`).toBe(serial);
+      }
     }
   });
 

@@ -6,7 +6,9 @@
 // values are checked once its piece has arrived, and the Table is returned only after every
 // check passed and every copy finished. Nothing is copied twice, so a checked byte never
 // changes behind the checks. A DeviceTable's message layout only says which ranges to fetch
-// first (the device bytes may have changed since): the framing is read from the bytes copied.
+// first and where to split (the device bytes may have changed since): the framing is always
+// read from the bytes copied, and a framing byte the layout did not name is read only after
+// every copy has landed.
 
 import { copyRangesToHost, type HostRange } from '@cumem/memory';
 import { queueDownload } from '@cumem/memory/internal';
@@ -14,7 +16,12 @@ import { type Table, tableFromIPC } from 'apache-arrow';
 import type { CudaBuffer } from './cuda-buffer.js';
 import { memoryOf } from './host-copies.js';
 import type { IpcMessageLayout } from './ipc-layout.js';
-import { checkBatchValues, checkIpcMessages, frameIpcStream } from './ipc-stream-check.js';
+import {
+  checkBatchValues,
+  checkIpcMessages,
+  type FramedMessage,
+  frameIpcStream,
+} from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
 
 /**
@@ -58,8 +65,8 @@ class ArrivedBytes {
     return this.#ranges.map(([start, end]) => [start, end]);
   }
 
-  add(start: number, end: number): void {
-    const all = [...this.#ranges, [start, end] as [number, number]].sort((a, b) => a[0] - b[0]);
+  add(ranges: readonly (readonly [number, number])[]): void {
+    const all = [...this.#ranges, ...ranges].sort((a, b) => a[0] - b[0]);
     this.#ranges.length = 0;
     for (const range of all) {
       const last = this.#ranges.at(-1);
@@ -69,10 +76,17 @@ class ArrivedBytes {
   }
 }
 
-/** The ranges a layout hint says hold framing: each message's prefix and metadata, and the end marker. */
-function hintedFraming(hint: readonly IpcMessageLayout[] | undefined, size: number): [number, number][] {
-  if (!Array.isArray(hint)) return [];
+/**
+ * What a layout hint says: the ranges holding framing (each message's prefix and metadata, and
+ * the end marker after the last) and where bodies end. Only where to split: never trusted.
+ */
+function hintedLayout(
+  hint: readonly IpcMessageLayout[] | undefined,
+  size: number,
+): { framing: [number, number][]; bodyEnds: number[] } {
   const ranges: [number, number][] = [];
+  const bodyEnds: number[] = [];
+  if (!Array.isArray(hint)) return { framing: ranges, bodyEnds };
   const keep = (start: unknown, end: unknown): void => {
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return;
     const from = Math.max(0, start as number);
@@ -84,8 +98,12 @@ function hintedFraming(hint: readonly IpcMessageLayout[] | undefined, size: numb
     const { offset, metadataLength, byteLength } = message;
     keep(offset, offset + metadataLength);
     keep(offset + byteLength, offset + byteLength + 8);
+    const end = offset + byteLength;
+    if (Number.isSafeInteger(end) && end > 0 && end <= size) bodyEnds.push(end);
   }
-  return ranges;
+  const merged = new ArrivedBytes();
+  merged.add(ranges);
+  return { framing: merged.list(), bodyEnds };
 }
 
 /**
@@ -106,11 +124,32 @@ export function readTablePipelined(
   const fetchNow = (ranges: readonly [number, number][]): void => {
     if (ranges.length === 0) return;
     copyRangesToHost(memory, place(ranges)); // returns when the bytes are in place
-    for (const [start, end] of ranges) arrived.add(start, end);
+    arrived.add(ranges);
   };
-  const hinted = new ArrivedBytes();
-  for (const [start, end] of hintedFraming(hint, size)) hinted.add(start, end);
-  fetchNow(hinted.list());
+  const hinted = hintedLayout(hint, size);
+  if (hinted.framing.length > 0) {
+    // The layout names the framing: fetch it in one wait and queue every other byte at once,
+    // so the copy starts before any JS work. A framing byte the layout did not name (the
+    // device bytes changed since) is read only after every copy has landed.
+    fetchNow(hinted.framing);
+    const { pieces, pieceAt } = bodyPieces(hinted.bodyEnds, size, arrived);
+    const download = queueDownload(memory, pieces.map(place));
+    let landed = false;
+    let messages: FramedMessage[];
+    try {
+      messages = frameIpcStream(bytes, (start, end) => {
+        if (landed || arrived.covers(start, end)) return;
+        download.finish();
+        landed = true;
+      });
+    } catch (error) {
+      download.finish();
+      throw error;
+    }
+    return finishRead(download, bytes, messages, pieceAt);
+  }
+  // No layout: walk the framing first, fetching as it goes (nothing queued yet, so each fetch
+  // waits only for itself), then queue the rest.
   let fetches = 0;
   const messages = frameIpcStream(bytes, (start, end) => {
     if (arrived.covers(start, end)) return;
@@ -164,7 +203,7 @@ function bodyPieces(
 function finishRead(
   download: ReturnType<typeof queueDownload>,
   bytes: Uint8Array,
-  messages: ReturnType<typeof frameIpcStream>,
+  messages: readonly FramedMessage[],
   pieceAt: (end: number) => number,
 ): Table {
   try {
