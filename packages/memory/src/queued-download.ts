@@ -71,8 +71,9 @@ class Download implements QueuedDownload {
  * argument of every piece is checked before the first copy of that piece; if queuing a piece
  * fails, the pieces already queued are waited for before the error is thrown, so nothing writes
  * into the host memory after this returns or throws unless the returned download is pending.
- * @internal For @cumem/interop-arrow (pipelined reads); host memory should be page-locked for
- *   the copies to be asynchronous (pageable memory is copied before the call returns).
+ * For @cumem/interop-arrow's pipelined reads (exported from `@cumem/memory/internal` only).
+ * Host memory should be page-locked for the copies to be asynchronous (pageable memory is
+ * copied before the call returns).
  */
 export function queueDownload(src: Buffer, pieces: readonly (readonly HostRange[])[]): QueuedDownload {
   src.checkOpen();
