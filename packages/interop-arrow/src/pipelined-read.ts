@@ -219,7 +219,9 @@ function finishRead(
     }
     for (const batch of pending) {
       const piece = pieceAt(batch.bodyEnd);
-      if (piece >= 0) download.waitFor(piece);
+      // The last piece: one wait for the stream (which also ends the download) instead of two.
+      if (piece === download.pieces - 1) download.finish();
+      else if (piece >= 0) download.waitFor(piece);
       checkBatchValues(bytes, batch);
     }
     download.finish();
