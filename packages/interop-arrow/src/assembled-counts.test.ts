@@ -84,7 +84,10 @@ function everyType(): Table {
       new Map_(
         new Field(
           'entries',
-          new Struct([new Field('key', new Utf8(), false), new Field('value', new Int32(), true)]),
+          new Struct<{ key: Utf8; value: Int32 }>([
+            new Field('key', new Utf8(), false),
+            new Field('value', new Int32(), true),
+          ]),
           false,
         ),
       ),

@@ -10,6 +10,7 @@ import {
   Dictionary,
   Float64,
   Int32,
+  makeVector,
   Table,
   tableFromIPC,
   tableToIPC,
@@ -35,7 +36,7 @@ function bigTable(rows: number, seed = 0): Table {
   const names = Array.from({ length: rows }, (_, i) => (i % 13 === 0 ? null : `n${(i + seed) % 997}`));
   const kinds = Array.from({ length: rows }, (_, i) => ['a', 'b', 'c', null][(i + seed) % 4] ?? null);
   const table = {
-    id: vectorFromArray(ids, new Int32()),
+    id: makeVector(ids),
     value: vectorFromArray(values, new Float64()),
     name: vectorFromArray(names, new Utf8()),
     kind: vectorFromArray(kinds, new Dictionary(new Utf8(), new Int32())),

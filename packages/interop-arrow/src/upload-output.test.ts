@@ -4,7 +4,7 @@ import { CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { createReferenceDriver } from '@cumem/testing';
 import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
-import { Float64, Int32, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import { Float64, makeVector, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, countedContext, sameBytes } from '../test/support.js';
 import { Context } from './context.js';
@@ -13,10 +13,7 @@ import { layoutTable } from './ipc-layout.js';
 
 function table(rows: number, seed: number): Table {
   return new Table({
-    id: vectorFromArray(
-      Int32Array.from({ length: rows }, (_, i) => i + seed),
-      new Int32(),
-    ),
+    id: makeVector(Int32Array.from({ length: rows }, (_, i) => i + seed)),
     value: vectorFromArray(
       Array.from({ length: rows }, (_, i) => (i % 5 === 0 ? null : i / 4 + seed)),
       new Float64(),
