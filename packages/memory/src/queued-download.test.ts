@@ -1,5 +1,6 @@
 // queueDownload: pieces copied in stream order, one event each; waiting for a piece waits for it
 // and those before; a piece refused while queuing drains what was queued before the error.
+import { patternBytes } from '@cumem/test-support';
 import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
@@ -7,12 +8,6 @@ import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { queueDownload } from './queued-download.js';
-
-function pattern(size: number, seed: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  for (let i = 0; i < size; i++) bytes[i] = (i * 31 + seed) & 0xff;
-  return bytes;
-}
 
 describeEachDriver(adapters, 'queueDownload', (entry) => {
   let log: ReturnType<typeof countingDriver>['log'];
@@ -30,7 +25,7 @@ describeEachDriver(adapters, 'queueDownload', (entry) => {
   it('copies every piece, an event after each, and waits once per waitFor / finish', () => {
     const size = 3 * 65536;
     using source = device.allocate(size);
-    const expected = pattern(size, 7);
+    const expected = patternBytes(size, 7);
     source.copyFrom(expected);
     using host = pinned.allocate(size);
     const bytes = host.hostView();
@@ -59,7 +54,7 @@ describeEachDriver(adapters, 'queueDownload', (entry) => {
 
   it('a piece refused while queuing: the pieces before it are waited for, then the error', () => {
     using source = device.allocate(4096);
-    source.copyFrom(pattern(4096, 3));
+    source.copyFrom(patternBytes(4096, 3));
     using host = pinned.allocate(8192);
     const bytes = host.hostView();
     log.reset();
@@ -70,7 +65,7 @@ describeEachDriver(adapters, 'queueDownload', (entry) => {
       ]),
     ).toThrow(RangeError);
     expect(log.calls).toContain('streamSynchronize');
-    expect(bytes.subarray(0, 4096)).toEqual(pattern(4096, 3));
+    expect(bytes.subarray(0, 4096)).toEqual(patternBytes(4096, 3));
   });
 
   it('waitFor of a piece that was never queued is a RangeError; a closed source is refused', () => {
