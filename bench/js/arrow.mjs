@@ -180,7 +180,8 @@ await suite.row('arrow.tableFromDevice', 'GB/s', async () => {
       },
       {
         via:
-          'tableFromDevice(deviceTable, { output: hostBuffer }) into one HostBuffer reused across calls; ' +
+          'tableFromDevice(deviceTable, { output: hostBuffer }) into one HostBuffer reused across calls ' +
+          '(pipelined: framing first, the body copied while the headers are checked and the Table built); ' +
           "variants: output 'pinned' (a fresh pinned allocation per call) and 'pageable'",
       },
     );
