@@ -19,7 +19,7 @@ import {
 } from './ipc-layout.js';
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
-import { PIPELINED_READ_MIN_BYTES, readTablePipelined } from './pipelined-read.js';
+import { PIPELINED_READ_MIN_BYTES, readLayoutHint, readTablePipelined } from './pipelined-read.js';
 import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
@@ -171,6 +171,9 @@ export function tableFromDevice(
     throw new TypeError(
       `source must be a DeviceTable, CudaBuffer or BufferReader, got ${describeValue(source)}`,
     );
+  // A DeviceTable's layout says where to split a pipelined read; read now, as plain numbers,
+  // since its getters (the caller's) could close the source or the output.
+  const hint = source instanceof DeviceTable ? readLayoutHint(source.messages) : undefined;
   // A DeviceTable's or BufferReader's buffer is checked again: an object inheriting from one could name any object.
   cudaBufferBrand.check(device, 'the source buffer');
   const size = device.size;
@@ -188,7 +191,7 @@ export function tableFromDevice(
   // Page-locked output of a large stream: its framing first, the bodies in flight while the
   // headers are checked and Arrow JS builds the Table (pipelined-read.ts).
   if (output !== 'pageable' && size >= PIPELINED_READ_MIN_BYTES) {
-    return readTablePipelined(device, bytes, source instanceof DeviceTable ? source.messages : undefined);
+    return readTablePipelined(device, bytes, hint);
   }
   // A new pageable array has never been touched: memory's staged copy spreads its page faults
   // over several threads, where the driver's own copy takes them one by one.

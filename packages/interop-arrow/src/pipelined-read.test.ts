@@ -23,7 +23,7 @@ import { adapters, contextWith, sameBytes } from '../test/support.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import type { CudaBuffer } from './cuda-buffer.js';
-import { type DeviceTable, tableFromDevice, tableToDevice } from './device-table.js';
+import { DeviceTable, tableFromDevice, tableToDevice } from './device-table.js';
 import { newHostBuffer } from './host-buffer.js';
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
@@ -114,6 +114,40 @@ describeEachDriver(adapters, 'tableFromDevice pipelined', (entry) => {
     expect(other.byteLength).toBeLessThanOrEqual(device.byteLength);
     device.buffer.copyFromHost(other);
     expectSameTable(tableFromDevice(device), small);
+  });
+
+  it("a DeviceTable's layout is only a hint: lying, throwing or closing getters", () => {
+    using device = tableToDevice(small, context);
+    const lying = [
+      { offset: -5, metadataLength: 1e300, byteLength: Number.NaN },
+      { offset: 3, metadataLength: 2 ** 53, byteLength: 7 },
+      { offset: device.byteLength - 4, metadataLength: 100, byteLength: -1 },
+    ];
+    const throwing = [
+      {
+        get offset(): number {
+          throw new Error('a getter of the caller');
+        },
+      },
+    ];
+    for (const messages of [lying, throwing, [], [null, 1, 'x']]) {
+      const fake = new DeviceTable(device.buffer, small.schema, messages as never, device.batches);
+      expectSameTable(tableFromDevice(fake), small);
+    }
+    // A getter that closes the output runs before the output's bytes are taken.
+    const output = newHostBuffer(device.byteLength);
+    const closing = [
+      {
+        get offset(): number {
+          output.close();
+          return 0;
+        },
+        metadataLength: 8,
+        byteLength: 8,
+      },
+    ];
+    const fake = new DeviceTable(device.buffer, small.schema, closing as never, device.batches);
+    expect(() => tableFromDevice(fake, { output })).toThrow(CudaStateError);
   });
 
   it('a closed source throws CudaStateError and leaves the output untouched', () => {

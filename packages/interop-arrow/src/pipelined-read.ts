@@ -15,7 +15,6 @@ import { queueDownload } from '@cumem/memory/internal';
 import { type Table, tableFromIPC } from 'apache-arrow';
 import type { CudaBuffer } from './cuda-buffer.js';
 import { memoryOf } from './host-copies.js';
-import type { IpcMessageLayout } from './ipc-layout.js';
 import {
   checkBatchValues,
   checkIpcMessages,
@@ -76,30 +75,59 @@ class ArrivedBytes {
   }
 }
 
+/** A message's place as a layout names it: plain numbers, read once (see {@link readLayoutHint}). */
+export interface MessageHint {
+  readonly offset: number;
+  readonly metadataLength: number;
+  readonly byteLength: number;
+}
+
+/**
+ * A DeviceTable's message layout as plain numbers, each property read once, or undefined when it
+ * is not an array or a read throws. Call it before taking the output's bytes or checking the
+ * source: a layout is the caller's object, whose getters could close either.
+ */
+export function readLayoutHint(messages: unknown): MessageHint[] | undefined {
+  try {
+    if (!Array.isArray(messages)) return undefined;
+    const hint: MessageHint[] = [];
+    for (const message of messages.slice(0, maxHintRanges) as unknown[]) {
+      if (typeof message !== 'object' || message === null) continue;
+      const { offset, metadataLength, byteLength } = message as Record<string, unknown>;
+      if ([offset, metadataLength, byteLength].every((value) => Number.isSafeInteger(value))) {
+        hint.push({
+          offset: offset as number,
+          metadataLength: metadataLength as number,
+          byteLength: byteLength as number,
+        });
+      }
+    }
+    return hint;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What a layout hint says: the ranges holding framing (each message's prefix and metadata, and
  * the end marker after the last) and where bodies end. Only where to split: never trusted.
  */
 function hintedLayout(
-  hint: readonly IpcMessageLayout[] | undefined,
+  hint: readonly MessageHint[] | undefined,
   size: number,
 ): { framing: [number, number][]; bodyEnds: number[] } {
   const ranges: [number, number][] = [];
   const bodyEnds: number[] = [];
-  if (!Array.isArray(hint)) return { framing: ranges, bodyEnds };
-  const keep = (start: unknown, end: unknown): void => {
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) return;
-    const from = Math.max(0, start as number);
-    const to = Math.min(size, end as number);
+  const keep = (start: number, end: number): void => {
+    const from = Math.max(0, start);
+    const to = Math.min(size, end);
     if (from < to) ranges.push([from, to]);
   };
-  for (const message of hint.slice(0, maxHintRanges)) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { offset, metadataLength, byteLength } = message;
+  for (const { offset, metadataLength, byteLength } of hint ?? []) {
     keep(offset, offset + metadataLength);
     keep(offset + byteLength, offset + byteLength + 8);
     const end = offset + byteLength;
-    if (Number.isSafeInteger(end) && end > 0 && end <= size) bodyEnds.push(end);
+    if (end > 0 && end <= size) bodyEnds.push(end);
   }
   const merged = new ArrivedBytes();
   merged.add(ranges);
@@ -114,7 +142,7 @@ function hintedLayout(
 export function readTablePipelined(
   device: CudaBuffer,
   bytes: Uint8Array,
-  hint?: readonly IpcMessageLayout[],
+  hint?: readonly MessageHint[],
 ): Table {
   const size = bytes.byteLength;
   const { memory, start: base } = memoryOf(device);

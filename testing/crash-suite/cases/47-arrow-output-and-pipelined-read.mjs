@@ -7,7 +7,7 @@
 // freed memory faults at once.
 
 import { CudaStateError } from '@cumem/core-types';
-import { Context, newHostBuffer, tableFromDevice, tableToDevice } from '@cumem/interop-arrow';
+import { Context, DeviceTable, newHostBuffer, tableFromDevice, tableToDevice } from '@cumem/interop-arrow';
 import { Float64, Int32, Table, Utf8, vectorFromArray } from 'apache-arrow';
 import { check, collectGarbage, expectThrows, setUp } from './support.mjs';
 
@@ -69,6 +69,23 @@ output.close();
 const again = newHostBuffer(need);
 second.buffer.copyFromHost(new Int32Array([-1, 0x7ffffff0]), { position: second.messages[1].offset });
 expectThrows(RangeError, 'a metadata length past the end', () => tableFromDevice(second, { output: again }));
+// A DeviceTable whose layout's getter closes the output HostBuffer (freed pinned memory on ffi,
+// where views cannot be detached): refused before any copy into it.
+const victim = newHostBuffer(need);
+const closing = [
+  {
+    get offset() {
+      victim.close();
+      return 0;
+    },
+    metadataLength: 8,
+    byteLength: 8,
+  },
+];
+const liar = new DeviceTable(second.buffer, second.schema, closing, second.batches);
+expectThrows(CudaStateError, 'a layout getter closing the output', () =>
+  tableFromDevice(liar, { output: victim }),
+);
 second.close();
 expectThrows(CudaStateError, 'a closed source', () => tableFromDevice(second, { output: again }));
 again.close();
