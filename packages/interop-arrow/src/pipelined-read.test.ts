@@ -233,6 +233,25 @@ describe('tableFromDevice pipelined, on a driver whose copies land only when wai
     }
   });
 
+  it('many batches: more framing fetches than it makes one by one, more bodies than pieces', () => {
+    // 24 batches of ~80 KB (each past the 64 KiB framing window) and 120 batches of ~12 KB.
+    for (const [batches, rows] of [
+      [24, 4000],
+      [120, 600],
+    ] as const) {
+      let table = bigTable(rows, 0);
+      for (let i = 1; i < batches; i++) table = table.concat(bigTable(rows, i));
+      expect(table.batches.length).toBe(batches);
+      using device = tableToDevice(table, context);
+      using output = newHostBuffer(device.byteLength);
+      for (const source of [device, device.buffer]) {
+        output.bytes.fill(0xab);
+        expectSameTable(tableFromDevice(source, { output }), table);
+        expect(queue.pending).toBe(0);
+      }
+    }
+  });
+
   it('a value fault found mid-read leaves no copy in flight', () => {
     using device = tableToDevice(twoBatches, context);
     device.buffer.copyFromHost(new Int32Array([1 << 30, 5]), { position: nameOffsetsAt(device) + 4 });
