@@ -2,11 +2,19 @@
 // 100M-row page-locked table as bench/js/arrow.mjs, each piece timed on its own, medians of 5.
 //   node --expose-gc bench/js/arrow-upload-parts.mjs [napi|ffi|reference]
 // Pieces: `allocate` (Context.deviceBuffer of the upload's size + close: the cuMemAlloc/cuMemFree
-// tableToDevice pays and C does not), `rangesUp` (copyRangesFromHost of the two columns into a
-// buffer made beforehand + synchronize: C's work), `tableToDevice` (+ synchronize), `rangesDown`
-// (copyRangesToHost of the stream into a HostBuffer's bytes), `tableFromDevice` (into that
-// HostBuffer). GB/s over the 1.2e9 bytes of column data, as the bench row.
-import { tableFromArrays } from 'apache-arrow';
+// tableToDevice pays without `output`, and C does not), `layoutTable` (the upload's JS work
+// alone: Arrow JS's stream writer recording where each piece goes), `rangesUp`
+// (copyRangesFromHost of the two columns into a buffer made beforehand + synchronize: C's work),
+// `tableToDevice` (a new allocation per call, + synchronize), `tableToDeviceOutput` (into one
+// CudaBuffer kept across calls, + synchronize: the row's main variant), `rangesDown`
+// (copyRangesToHost of the stream into a HostBuffer's bytes), `checkIpcStream` and
+// `tableFromIPC` (the download's CPU work alone, on those host bytes), `tableFromDevice` (into
+// that HostBuffer: the pipelined read, which overlaps that CPU work with the copy). `serialDown`
+// = rangesDown + checkIpcStream + tableFromIPC: what the download cost before the pipelined read.
+// `upOverOutput` / `downOverRanges`: ms the Arrow call adds to the plain copy (the target: 0.2).
+// GB/s over the 1.2e9 bytes of column data, as the bench row. CPU pieces: 10 warm-ups, 21 reps,
+// after a collection each (as the row) and, as `<piece>Warm`, without.
+import { tableFromArrays, tableFromIPC } from 'apache-arrow';
 import { driverChoice } from './harness.mjs';
 
 const ROWS = Number(process.env.ARROW_PARTS_ROWS ?? 100_000_000);
@@ -14,6 +22,7 @@ const TABLE_BYTES = ROWS * (4 + 8);
 const REPS = 5;
 const memory = await import('@cumem/memory');
 const arrow = await import('@cumem/interop-arrow');
+const arrowInternal = await import('@cumem/interop-arrow/internal');
 memory.useDriver(await driverChoice(process.argv[2] ?? 'napi'));
 const context = new arrow.Context(0);
 const ids = arrow.newHostArray(Int32Array, ROWS);
@@ -24,10 +33,10 @@ for (let i = 0; i < ROWS; i++) {
 }
 const table = tableFromArrays({ id: ids, value: values });
 
-function timeMs(work, reps = REPS) {
+function timeMs(work, reps = REPS, warmups = 1, collect = true) {
   const samples = [];
-  for (let rep = -1; rep < reps; rep++) {
-    globalThis.gc?.();
+  for (let rep = -warmups; rep < reps; rep++) {
+    if (collect) globalThis.gc?.();
     const start = process.hrtime.bigint();
     work();
     const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
@@ -48,6 +57,13 @@ show(
   'allocate',
   timeMs(() => context.deviceBuffer(size).close()),
 );
+// CPU pieces twice: after a collection (as the bench row measures, which collects between
+// repetitions) and back to back without one (`...Warm`).
+const cpuPiece = (name, work) => {
+  show(name, timeMs(work, 21, 10));
+  show(`${name}Warm`, timeMs(work, 21, 10, false));
+};
+cpuPiece('layoutTable', () => arrow.layoutTable(table));
 const target = context.deviceBuffer(size);
 const device = target[memory.ownerMemoryBuffer];
 const idBytes = new Uint8Array(ids.buffer, ids.byteOffset, ids.byteLength);
@@ -69,17 +85,36 @@ show(
     context.synchronize();
   }),
 );
+const output = context.deviceBuffer(size);
+show(
+  'tableToDeviceOutput',
+  timeMs(() => {
+    uploaded.close();
+    uploaded = arrow.tableToDevice(table, context, { output });
+    context.synchronize();
+  }),
+);
 const staging = arrow.newHostBuffer(size);
 const source = uploaded.buffer[memory.ownerMemoryBuffer];
 show(
   'rangesDown',
   timeMs(() => memory.copyRangesToHost(source, [{ offset: 0, bytes: staging.bytes.subarray(0, size) }])),
 );
+const streamBytes = staging.bytes.subarray(0, size);
+cpuPiece('checkIpcStream', () => arrowInternal.checkIpcStream(streamBytes));
+cpuPiece('tableFromIPC', () => tableFromIPC(streamBytes));
 show(
   'tableFromDevice',
   timeMs(() => arrow.tableFromDevice(uploaded, { output: staging })),
 );
+show('serialDown', report.rangesDown.ms + report.checkIpcStream.ms + report.tableFromIPC.ms);
+const extra = (name, over) => {
+  report[name] = { ms: Number((report[over[0]].ms - report[over[1]].ms).toFixed(3)) };
+};
+extra('upOverOutput', ['tableToDeviceOutput', 'rangesUp']);
+extra('downOverRanges', ['tableFromDevice', 'rangesDown']);
 console.log(JSON.stringify({ adapter: memory.currentDriver().name, streamBytes: size, ...report }));
 target.close();
 uploaded.close();
+output.close();
 staging.close();

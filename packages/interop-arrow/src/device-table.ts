@@ -19,6 +19,8 @@ import {
 } from './ipc-layout.js';
 import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
+import { PIPELINED_READ_MIN_BYTES, readLayoutHint, readTablePipelined } from './pipelined-read.js';
+import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {
@@ -108,20 +110,24 @@ export class DeviceTable {
 }
 
 /**
- * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation,
- * column memory copied once (see {@link UploadOptions} for how it is staged).
+ * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation (or
+ * into `options.output`, device memory you keep: see {@link TableUploadOptions}), column memory
+ * copied once (see {@link UploadOptions} for how it is staged). Returns when every byte is in place.
+ * @throws TypeError / RangeError / CudaStateError for bad arguments, before any driver call.
  */
-export function tableToDevice(table: Table, context: Context, options?: UploadOptions): DeviceTable {
+export function tableToDevice(table: Table, context: Context, options?: TableUploadOptions): DeviceTable {
   if (!(context instanceof Context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
   checkArrowObject(table, 'Table', 'table');
   const upload = checkUploadOptions(options);
+  const { output } = checkOptions(options);
   const layout = layoutTable(table);
-  const buffer = context.deviceBuffer(layout.byteLength);
+  const given = output === undefined ? undefined : checkUploadOutput(output, context, layout.byteLength);
+  const buffer = given ? given.slice(0, layout.byteLength) : context.deviceBuffer(layout.byteLength);
   try {
     writeRanges(buffer, layout.chunks, upload);
   } catch (error) {
-    buffer.close();
+    buffer.close(); // frees new memory; only closes the view of an output
     throw error;
   }
   return new DeviceTable(buffer, table.schema, layout.messages, layout.batches);
@@ -165,6 +171,9 @@ export function tableFromDevice(
     throw new TypeError(
       `source must be a DeviceTable, CudaBuffer or BufferReader, got ${describeValue(source)}`,
     );
+  // A DeviceTable's layout says where to split a pipelined read; read now, as plain numbers,
+  // since its getters (the caller's) could close the source or the output.
+  const hint = source instanceof DeviceTable ? readLayoutHint(source.messages) : undefined;
   // A DeviceTable's or BufferReader's buffer is checked again: an object inheriting from one could name any object.
   cudaBufferBrand.check(device, 'the source buffer');
   const size = device.size;
@@ -179,6 +188,11 @@ export function tableFromDevice(
       : output === 'pinned'
         ? newHostBuffer(size, { device: state.device, allocator: 'pool' }).bytes
         : output.bytes.subarray(0, size);
+  // Page-locked output of a large stream: its framing first, the bodies in flight while the
+  // headers are checked and Arrow JS builds the Table (pipelined-read.ts).
+  if (output !== 'pageable' && size >= PIPELINED_READ_MIN_BYTES) {
+    return readTablePipelined(device, bytes, hint);
+  }
   // A new pageable array has never been touched: memory's staged copy spreads its page faults
   // over several threads, where the driver's own copy takes them one by one.
   if (size > 0) readRange(device, 0, bytes);

@@ -64,7 +64,7 @@ export function checkUploadOptions(options: UploadOptions | undefined): CheckedU
 }
 
 /** The memory Buffer holding `buffer`'s bytes and where they start in it (views resolve to their root). */
-function memoryOf(buffer: CudaBuffer): { memory: MemoryBuffer; start: number } {
+export function memoryOf(buffer: CudaBuffer): { memory: MemoryBuffer; start: number } {
   let root = buffer;
   while (root.parent !== null) root = root.parent;
   return { memory: root[ownerMemoryBuffer], start: Number(buffer.address - root.address) };

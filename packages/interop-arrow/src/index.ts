@@ -28,3 +28,4 @@ export {
   type RecordBatchLayout,
 } from './ipc-layout.js';
 export { IpcMemHandle } from './ipc-mem-handle.js';
+export type { TableUploadOptions } from './upload-output.js';

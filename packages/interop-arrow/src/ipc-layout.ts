@@ -17,6 +17,7 @@ import {
   Table,
   Vector,
 } from 'apache-arrow';
+import { assembledCounts, type ColumnCounts } from './assembled-counts.js';
 
 /** One piece of the stream: `bytes` belong at `offset`. `bytes` may view a column's own memory. */
 export interface IpcChunk {
@@ -75,11 +76,6 @@ export interface IpcStreamLayout {
   readonly batches: readonly RecordBatchLayout[];
 }
 
-interface ColumnCounts {
-  readonly nodes: number;
-  readonly buffers: number;
-}
-
 class LayoutRecorder extends RecordBatchStreamWriter {
   readonly chunks: IpcChunk[] = [];
   readonly messages: IpcMessageLayout[] = [];
@@ -102,15 +98,30 @@ class LayoutRecorder extends RecordBatchStreamWriter {
     return this;
   }
 
-  // Splitting the batch's buffer list per column needs each column's buffer count; assembling
-  // each column alone with Arrow JS's own assembler gives it for every type, nested or not.
+  // Splitting the batch's buffer list per column needs each column's node and buffer counts:
+  // read off the column types (assembled-counts.ts). Should they not add up to what Arrow JS
+  // assembled (a type or an Arrow JS version the mirror does not know), each column is
+  // assembled alone with Arrow JS's own assembler, which is exact for every type but builds
+  // every column a second time.
   protected override _assembleRecordBatch(batch: RecordBatch | Vector) {
     const assembled = super._assembleRecordBatch(batch);
     if (!(batch instanceof Vector)) {
-      this.#pendingCounts = batch.data.children.map((child) => {
-        const one = super._assembleRecordBatch(new Vector([child]));
-        return { nodes: one.nodes.length, buffers: one.bufferRegions.length };
-      });
+      const columns = batch.data.children;
+      let counts: ColumnCounts[] | undefined;
+      try {
+        counts = assembledCounts(columns);
+      } catch {
+        counts = undefined;
+      }
+      const nodes = counts?.reduce((sum, column) => sum + column.nodes, 0);
+      const buffers = counts?.reduce((sum, column) => sum + column.buffers, 0);
+      if (nodes !== assembled.nodes.length || buffers !== assembled.bufferRegions.length) {
+        counts = columns.map((child) => {
+          const one = super._assembleRecordBatch(new Vector([child]));
+          return { nodes: one.nodes.length, buffers: one.bufferRegions.length };
+        });
+      }
+      this.#pendingCounts = counts;
     }
     return assembled;
   }

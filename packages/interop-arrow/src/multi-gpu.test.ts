@@ -3,9 +3,14 @@
 // host). Reference driver with 2 devices here; the real adapters where there are 2 GPUs.
 import { canAccessPeer, setCurrentDevice, useDriver } from '@cumem/memory';
 import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
+import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { Context } from './context.js';
+import { tableFromDevice, tableToDevice } from './device-table.js';
+import { newHostBuffer } from './host-buffer.js';
+import { layoutTable } from './ipc-layout.js';
+import { PIPELINED_READ_MIN_BYTES } from './pipelined-read.js';
 
 describeEachDriverWithDevices(adapters, 2, 'CudaBuffer between devices', (entry) => {
   let log: ReturnType<typeof countingDriver>['log'];
@@ -39,5 +44,24 @@ describeEachDriverWithDevices(adapters, 2, 'CudaBuffer between devices', (entry)
     const enables = log.calls.filter((call) => call === 'contextEnablePeerAccess').length;
     expect(enables).toBe(Number(canAccessPeer(0, 1)) + Number(canAccessPeer(1, 0)));
     for (const buffer of [on0, on1, back, part]) buffer.close();
+  });
+
+  it('a large table on device 1 goes up into an output and comes back pipelined, device 0 current', () => {
+    const rows = 200_000;
+    const table = tableFromArrays({
+      id: Int32Array.from({ length: rows }, (_, i) => i * 3),
+      value: Float64Array.from({ length: rows }, (_, i) => i / 8),
+    });
+    const context1 = new Context(1);
+    setCurrentDevice(0);
+    using output = context1.newBuffer(layoutTable(table).byteLength);
+    using onDevice = tableToDevice(table, context1, { output });
+    expect(onDevice.byteLength).toBeGreaterThanOrEqual(PIPELINED_READ_MIN_BYTES);
+    using host = newHostBuffer(onDevice.byteLength, { device: 1 });
+    for (const source of [onDevice, onDevice.buffer]) {
+      const back = tableFromDevice(source, { output: host });
+      expect(back.getChild('id')?.get(rows - 1)).toBe((rows - 1) * 3);
+      expect(back.getChild('value')?.get(rows - 1)).toBe((rows - 1) / 8);
+    }
   });
 });

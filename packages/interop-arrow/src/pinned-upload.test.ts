@@ -91,7 +91,7 @@ describeEachDriver(adapters, 'tables in pinned memory', (entry) => {
   });
 
   describe('tableToDevice from pinned columns', () => {
-    it('copies each pinned column body straight from its memory, metadata gathered: the C sequence, no events', () => {
+    it('copies each pinned column body straight from its memory, metadata gathered: the C sequence, no events up', () => {
       const ids = newHostArray(Int32Array, rows);
       const values = newHostArray(Float64Array, rows);
       fill(ids, values);
@@ -118,12 +118,20 @@ describeEachDriver(adapters, 'tables in pinned memory', (entry) => {
       const stagedBytes = staged.reduce((sum, copy) => sum + copy.src.byteLength, 0);
       expect(stagedBytes).toBe(onDevice.byteLength - rows * 12);
       for (const copy of staged) expect(hostBufferOf(copy.src)).toBeUndefined(); // small pageable copies
-      // Read back into pinned memory: one copy, one wait.
+      // Read back into pinned memory, pipelined: the framing the layout names (the schema and
+      // batch metadata, back to back, and the end marker) in one wait, then the body with an
+      // event while the headers are checked and the Table built, then one wait.
       log.reset();
       const whole = tableFromDevice(onDevice);
       expect(log.calls.filter((name) => /^(memcpy|staged|event|stream)/.test(name))).toEqual([
         'memcpyDtoHAsync',
+        'memcpyDtoHAsync',
         'streamSynchronize',
+        'memcpyDtoHAsync',
+        'eventCreate',
+        'eventRecord',
+        'streamSynchronize',
+        'eventDestroy',
       ]);
       expect(whole.numRows).toBe(rows);
       const back = tableFromDevice(onDevice);

@@ -66,6 +66,8 @@ class BatchWalker {
     readonly body: Uint8Array,
     readonly metadataVersion: MetadataVersion,
     readonly dictionaryLengths: ReadonlyMap<number, number>,
+    /** False: check nodes and buffer regions only, reading no byte of `body` (still in flight). */
+    readonly readValues: boolean,
   ) {}
 
   finish(): void {
@@ -105,7 +107,10 @@ class BatchWalker {
 
   #validity(path: string, length: number, nullCount: number): ValidSlot {
     const region = this.#nextBuffer(`${path} validity`, nullCount > 0 ? Math.ceil(length / 8) : 0);
-    const bitmap = nullCount > 0 ? this.body.subarray(region.offset, region.offset + region.length) : null;
+    const bitmap =
+      nullCount > 0 && this.readValues
+        ? this.body.subarray(region.offset, region.offset + region.length)
+        : null;
     return checkValidity(bitmap, length, nullCount, path);
   }
 
@@ -113,7 +118,7 @@ class BatchWalker {
   // start. @returns the last offset: how many child values or data bytes the column uses.
   #offsets(path: string, length: number, width: 4 | 8): number {
     const region = this.#nextBuffer(`${path} offsets`, length === 0 ? 0 : (length + 1) * width);
-    if (length === 0) return 0;
+    if (length === 0 || !this.readValues) return 0;
     return checkOffsets(this.#view(region), length, width, path);
   }
 
@@ -155,7 +160,7 @@ class BatchWalker {
         if (!isCount(count)) malformed(`${path} has ${count} variadic buffers`);
         const dataLengths: number[] = [];
         for (let i = 0; i < count; i++) dataLengths.push(this.#nextBuffer(`${path} data ${i}`, 0).length);
-        checkViews(this.#view(views), length, valid, dataLengths, path);
+        if (this.readValues) checkViews(this.#view(views), length, valid, dataLengths, path);
         return length;
       }
       case Type.List:
@@ -180,11 +185,11 @@ class BatchWalker {
         const idRegion = this.#nextBuffer(`${path} type ids`, length);
         const union = type as DataType & { mode: UnionMode; typeIds: ArrayLike<number> };
         const ids = this.body.subarray(idRegion.offset, idRegion.offset + length);
-        const childOfSlot = checkUnionTypeIds(ids, length, union.typeIds, path);
+        const childOfSlot = this.readValues ? checkUnionTypeIds(ids, length, union.typeIds, path) : null;
         const dense = union.mode === UnionMode.Dense;
         const offsets = dense ? this.#nextBuffer(`${path} offsets`, length * 4) : undefined;
         const lengths = this.#children(children, path, dense ? 0 : length);
-        if (offsets) checkDenseOffsets(this.#view(offsets), childOfSlot, lengths, path);
+        if (offsets && childOfSlot) checkDenseOffsets(this.#view(offsets), childOfSlot, lengths, path);
         return length;
       }
       case Type.Dictionary: {
@@ -198,7 +203,9 @@ class BatchWalker {
         const region = this.#nextBuffer(`${path} indices`, length * indices);
         const values = this.dictionaryLengths.get(dictionary.id) ?? 0;
         const { bitWidth, isSigned } = dictionary.indices;
-        checkDictionaryIndices(this.#view(region), length, bitWidth, isSigned, valid, values, path);
+        if (this.readValues) {
+          checkDictionaryIndices(this.#view(region), length, bitWidth, isSigned, valid, values, path);
+        }
         return length;
       }
       default: {
@@ -234,8 +241,34 @@ export function checkRecordBatchBody(
   metadataVersion: MetadataVersion,
   dictionaryLengths: ReadonlyMap<number, number> = new Map(),
 ): void {
+  walkBatch(schema, header, body, metadataVersion, dictionaryLengths, true);
+}
+
+/**
+ * The checks of {@link checkRecordBatchBody} that need no byte of `body`: field nodes and
+ * buffer regions against the schema and the body's length. Enough for Arrow JS to build the
+ * batch's arrays as views (what it does) while the body is still being copied; the values must
+ * be checked with checkRecordBatchBody once they have arrived, before anything reads them.
+ */
+export function checkRecordBatchRegions(
+  schema: Schema,
+  header: RecordBatchHeader,
+  body: Uint8Array,
+  metadataVersion: MetadataVersion,
+): void {
+  walkBatch(schema, header, body, metadataVersion, new Map(), false);
+}
+
+function walkBatch(
+  schema: Schema,
+  header: RecordBatchHeader,
+  body: Uint8Array,
+  metadataVersion: MetadataVersion,
+  dictionaryLengths: ReadonlyMap<number, number>,
+  readValues: boolean,
+): void {
   if (!isCount(header.length)) malformed(`batch length ${header.length}`);
-  const walker = new BatchWalker(header, body, metadataVersion, dictionaryLengths);
+  const walker = new BatchWalker(header, body, metadataVersion, dictionaryLengths, readValues);
   for (const field of schema.fields) walker.column(field);
   walker.finish();
 }

@@ -46,4 +46,13 @@ it('the README example runs', () => {
   expect(fast.columnBuffer('score', 1).copyToHost({ position: 8 * (n - 1) })).toEqual(
     new Uint8Array(Float64Array.of((n - 1) / 2).buffer),
   );
+
+  using deviceStream = context.deviceBuffer(fast.byteLength);
+  using hostStream = newHostBuffer(fast.byteLength);
+  for (let round = 0; round < 2; round++) {
+    using upload = tableToDevice(pinnedTable, context, { output: deviceStream });
+    expect(upload.buffer.parent).toBe(deviceStream);
+    const again = tableFromDevice(upload, { output: hostStream });
+    expect(again.getChild('score')?.get(n - 1)).toBe(499999.5);
+  }
 });

@@ -48,4 +48,6 @@ export { bindStreamDriver, driverOf } from './object-driver.js';
 export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
 // The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
 export { rangeOverrun } from './pointer-range.js';
+// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
+export { type QueuedDownload, queueDownload } from './queued-download.js';
 export { stagingSettings } from './staging-settings.js';
