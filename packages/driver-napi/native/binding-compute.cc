@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -31,6 +32,7 @@ Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
               "cuLibraryLoadData");
   return BigIntValue(env, reinterpret_cast<uint64_t>(library));
 }
+CUMEM_BINDING("libraryLoadData", LibraryLoadData);
 
 Napi::Value LibraryUnload(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -39,6 +41,7 @@ Napi::Value LibraryUnload(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuLibraryUnload(reinterpret_cast<CUlibrary>(library)), "cuLibraryUnload");
   return Undefined(env);
 }
+CUMEM_BINDING("libraryUnload", LibraryUnload);
 
 Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -54,6 +57,7 @@ Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
               "cuLibraryGetKernel");
   return BigIntValue(env, reinterpret_cast<uint64_t>(kernel));
 }
+CUMEM_BINDING("libraryGetKernel", LibraryGetKernel);
 
 Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -63,6 +67,7 @@ Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(kernel)), "cuKernelGetFunction");
   return BigIntValue(env, reinterpret_cast<uint64_t>(function));
 }
+CUMEM_BINDING("kernelGetFunction", KernelGetFunction);
 
 Napi::Value FuncGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -75,6 +80,7 @@ Napi::Value FuncGetAttribute(const Napi::CallbackInfo& info) {
               "cuFuncGetAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("funcGetAttribute", FuncGetAttribute);
 
 Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -87,6 +93,7 @@ Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
               "cuFuncSetAttribute");
   return Undefined(env);
 }
+CUMEM_BINDING("funcSetAttribute", FuncSetAttribute);
 
 // funcGetParamInfo(function, index) -> [offset, size] | null past the last parameter.
 Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
@@ -107,6 +114,7 @@ Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
   pair.Set(uint32_t{1}, NumberValue(env, static_cast<double>(size)));
   return pair;
 }
+CUMEM_BINDING("funcGetParamInfo", FuncGetParamInfo);
 
 // The launch itself, shared by both forms below: `dims` is the 10-word geometry (gridX, gridY,
 // gridZ, blockX, blockY, blockZ, sharedMemBytes, clusterX, clusterY, clusterZ; cluster 0: none),
@@ -172,6 +180,7 @@ Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
          offsetBytes / sizeof(uint32_t), stream);
   return Napi::Value();
 }
+CUMEM_BINDING("launchKernelEx", LaunchKernelEx);
 
 // launchKernelArea(function, stream, area): the hot form, a raw callback reading one ArrayBuffer
 // the adapter reuses for every launch (compute-members.ts writes it): 32-bit words 0-9 the
@@ -211,6 +220,7 @@ napi_value LaunchKernelArea(napi_env env, napi_callback_info info) {
          reinterpret_cast<const uint32_t*>(static_cast<const char*>(data) + kAreaOffsets), count, stream);
   return nullptr;
 }
+CUMEM_BINDING("launchKernelArea", LaunchKernelArea);
 
 Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -224,6 +234,7 @@ Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
               "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   return IntValue(env, blocks);
 }
+CUMEM_BINDING("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks);
 
 // occupancyMaxPotentialBlockSize(function, sharedBytes, blockSizeLimit) -> [minGridSize, blockSize]
 Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
@@ -243,21 +254,7 @@ Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   pair.Set(uint32_t{1}, IntValue(env, blockSize));
   return pair;
 }
+CUMEM_BINDING("occupancyMaxPotentialBlockSize", OccupancyMaxPotentialBlockSize);
 
 }  // namespace
-
-void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<LibraryLoadData>(env, target, "libraryLoadData", state);
-  Method<LibraryUnload>(env, target, "libraryUnload", state);
-  Method<LibraryGetKernel>(env, target, "libraryGetKernel", state);
-  Method<KernelGetFunction>(env, target, "kernelGetFunction", state);
-  Method<FuncGetAttribute>(env, target, "funcGetAttribute", state);
-  Method<FuncSetAttribute>(env, target, "funcSetAttribute", state);
-  Method<FuncGetParamInfo>(env, target, "funcGetParamInfo", state);
-  Method<LaunchKernelEx>(env, target, "launchKernelEx", state);
-  RawMethod(env, target, "launchKernelArea", LaunchKernelArea, state);
-  Method<OccupancyMaxActiveBlocks>(env, target, "occupancyMaxActiveBlocksPerMultiprocessor", state);
-  Method<OccupancyMaxPotentialBlockSize>(env, target, "occupancyMaxPotentialBlockSize", state);
-}
-
 }  // namespace cumem

@@ -1,6 +1,7 @@
 // Copies and fills: 1D copies in both directions, 2D/3D pitched copies, batched copies and memsets.
 #include <cstring>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -16,6 +17,7 @@ Napi::Value MemcpyAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpyAsync(dst, src, size, reinterpret_cast<CUstream>(stream)), "cuMemcpyAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyAsync", MemcpyAsync);
 
 Napi::Value MemcpyHtoDAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -27,6 +29,7 @@ Napi::Value MemcpyHtoDAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpyHtoDAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyHtoDAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyHtoDAsync", MemcpyHtoDAsync);
 
 Napi::Value MemcpyDtoHAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -38,6 +41,7 @@ Napi::Value MemcpyDtoHAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpyDtoHAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyDtoHAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyDtoHAsync", MemcpyDtoHAsync);
 
 // Hot path (benchmarked with 8 bytes): one N-API call for the view, one for the address.
 Napi::Value MemcpyHtoD(const Napi::CallbackInfo& info) {
@@ -49,6 +53,7 @@ Napi::Value MemcpyHtoD(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyHtoD", MemcpyHtoD);
 
 Napi::Value MemcpyDtoH(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -59,6 +64,7 @@ Napi::Value MemcpyDtoH(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyDtoH", MemcpyDtoH);
 
 // One end of a pitched copy: a unified address, or JS memory (with its length, to refuse a
 // copy that would run past it).
@@ -150,6 +156,7 @@ Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpy2DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy2DAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpy2DAsync", Memcpy2DAsync);
 
 Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -190,6 +197,7 @@ Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemcpy3DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy3DAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpy3DAsync", Memcpy3DAsync);
 
 // memcpyBatchAsync(dsts, srcs, sizes, count, stream): the arrays are read in place.
 Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
@@ -241,6 +249,7 @@ Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
 #endif
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyBatchAsync", MemcpyBatchAsync);
 
 // cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`:
 // one body, instantiated per entry point, each a direct call through its loaded pointer.
@@ -259,21 +268,9 @@ Napi::Value MemsetAsync(const Napi::CallbackInfo& info) {
 constexpr char kMemsetD8[] = "cuMemsetD8Async";
 constexpr char kMemsetD16[] = "cuMemsetD16Async";
 constexpr char kMemsetD32[] = "cuMemsetD32Async";
+CUMEM_BINDING("memsetD8Async", MemsetAsync<unsigned char, &EntryPoints::cuMemsetD8Async, kMemsetD8>);
+CUMEM_BINDING("memsetD16Async", MemsetAsync<unsigned short, &EntryPoints::cuMemsetD16Async, kMemsetD16>);
+CUMEM_BINDING("memsetD32Async", MemsetAsync<unsigned int, &EntryPoints::cuMemsetD32Async, kMemsetD32>);
 
 }  // namespace
-
-void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemcpyAsync>(env, target, "memcpyAsync", state);
-  Method<MemcpyHtoDAsync>(env, target, "memcpyHtoDAsync", state);
-  Method<MemcpyDtoHAsync>(env, target, "memcpyDtoHAsync", state);
-  Method<MemcpyHtoD>(env, target, "memcpyHtoD", state);
-  Method<MemcpyDtoH>(env, target, "memcpyDtoH", state);
-  Method<Memcpy2DAsync>(env, target, "memcpy2DAsync", state);
-  Method<Memcpy3DAsync>(env, target, "memcpy3DAsync", state);
-  Method<MemcpyBatchAsync>(env, target, "memcpyBatchAsync", state);
-  Method<MemsetAsync<unsigned char, &EntryPoints::cuMemsetD8Async, kMemsetD8>>(env, target, "memsetD8Async", state);
-  Method<MemsetAsync<unsigned short, &EntryPoints::cuMemsetD16Async, kMemsetD16>>(env, target, "memsetD16Async", state);
-  Method<MemsetAsync<unsigned int, &EntryPoints::cuMemsetD32Async, kMemsetD32>>(env, target, "memsetD32Async", state);
-}
-
 }  // namespace cumem

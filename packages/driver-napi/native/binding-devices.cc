@@ -1,4 +1,5 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "staging-engine.h"
@@ -10,6 +11,7 @@ Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   return IntValue(env, state->driverVersion);
 }
+CUMEM_BINDING("driverVersion", DriverVersion);
 
 Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -26,6 +28,7 @@ Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   out.Set("kernelParameterInfo", caps.kernelParameterInfo);
   return out;
 }
+CUMEM_BINDING("capabilities", GetCapabilities);
 
 Napi::Value DeviceGetCount(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -33,6 +36,7 @@ Napi::Value DeviceGetCount(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
   return IntValue(env, count);
 }
+CUMEM_BINDING("deviceGetCount", DeviceGetCount);
 
 Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -41,6 +45,7 @@ Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetName(name, static_cast<int>(sizeof(name) - 1), device), "cuDeviceGetName");
   return Napi::String::New(env, name);
 }
+CUMEM_BINDING("deviceGetName", DeviceGetName);
 
 Napi::Value DeviceGetUuid(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -49,6 +54,7 @@ Napi::Value DeviceGetUuid(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid");
   return CopyToUint8Array(env, uuid.bytes, sizeof(uuid.bytes));
 }
+CUMEM_BINDING("deviceGetUuid", DeviceGetUuid);
 
 Napi::Value DeviceTotalMem(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -57,6 +63,7 @@ Napi::Value DeviceTotalMem(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceTotalMem(&bytes, device), "cuDeviceTotalMem");
   return NumberValue(env, static_cast<double>(bytes));
 }
+CUMEM_BINDING("deviceTotalMem", DeviceTotalMem);
 
 Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -67,6 +74,7 @@ Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
               "cuDeviceGetAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("deviceGetAttribute", DeviceGetAttribute);
 
 Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -75,6 +83,7 @@ Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetDefaultMemPool(&pool, device), "cuDeviceGetDefaultMemPool");
   return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
 }
+CUMEM_BINDING("deviceGetDefaultMemPool", DeviceGetDefaultMemPool);
 
 Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -83,6 +92,7 @@ Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetMemPool(&pool, device), "cuDeviceGetMemPool");
   return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
 }
+CUMEM_BINDING("deviceGetMemPool", DeviceGetMemPool);
 
 Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -91,6 +101,7 @@ Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
   return BigIntValue(env, reinterpret_cast<uint64_t>(context));
 }
+CUMEM_BINDING("primaryContextRetain", PrimaryContextRetain);
 
 Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -99,6 +110,7 @@ Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
   return Undefined(env);
 }
+CUMEM_BINDING("primaryContextRelease", PrimaryContextRelease);
 
 Napi::Value ContextSetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -106,6 +118,7 @@ Napi::Value ContextSetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuCtxSetCurrent(reinterpret_cast<CUcontext>(context)), "cuCtxSetCurrent");
   return Undefined(env);
 }
+CUMEM_BINDING("contextSetCurrent", ContextSetCurrent);
 
 Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -113,6 +126,7 @@ Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
   return BigIntValue(env, reinterpret_cast<uint64_t>(context));
 }
+CUMEM_BINDING("contextGetCurrent", ContextGetCurrent);
 
 // The benchmark's "trivial call", as a raw callback (see RawArguments): one branch, one driver
 // call, one small integer (an immediate in V8, so nothing is allocated).
@@ -125,12 +139,14 @@ napi_value ContextGetDevice(napi_env env, napi_callback_info info) {
   napi_create_int32(env, OrdinalOf(state, device), &out);
   return out;
 }
+CUMEM_BINDING("contextGetDevice", ContextGetDevice);
 
 Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_CHECK(state->cu.cuCtxSynchronize(), "cuCtxSynchronize");
   return Undefined(env);
 }
+CUMEM_BINDING("contextSynchronize", ContextSynchronize);
 
 Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -142,6 +158,7 @@ Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
   out.Set("total", static_cast<double>(total));
   return out;
 }
+CUMEM_BINDING("memGetInfo", MemGetInfo);
 
 Napi::Value ContextGetStreamPriorityRange(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -153,27 +170,7 @@ Napi::Value ContextGetStreamPriorityRange(const Napi::CallbackInfo& info) {
   out.Set("greatest", greatest);
   return out;
 }
+CUMEM_BINDING("contextGetStreamPriorityRange", ContextGetStreamPriorityRange);
 
 }  // namespace
-
-void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<DriverVersion>(env, target, "driverVersion", state);
-  Method<GetCapabilities>(env, target, "capabilities", state);
-  Method<DeviceGetCount>(env, target, "deviceGetCount", state);
-  Method<DeviceGetName>(env, target, "deviceGetName", state);
-  Method<DeviceGetUuid>(env, target, "deviceGetUuid", state);
-  Method<DeviceTotalMem>(env, target, "deviceTotalMem", state);
-  Method<DeviceGetAttribute>(env, target, "deviceGetAttribute", state);
-  Method<DeviceGetDefaultMemPool>(env, target, "deviceGetDefaultMemPool", state);
-  Method<DeviceGetMemPool>(env, target, "deviceGetMemPool", state);
-  Method<PrimaryContextRetain>(env, target, "primaryContextRetain", state);
-  Method<PrimaryContextRelease>(env, target, "primaryContextRelease", state);
-  Method<ContextSetCurrent>(env, target, "contextSetCurrent", state);
-  Method<ContextGetCurrent>(env, target, "contextGetCurrent", state);
-  RawMethod(env, target, "contextGetDevice", ContextGetDevice, state);
-  Method<ContextSynchronize>(env, target, "contextSynchronize", state);
-  Method<MemGetInfo>(env, target, "memGetInfo", state);
-  Method<ContextGetStreamPriorityRange>(env, target, "contextGetStreamPriorityRange", state);
-}
-
 }  // namespace cumem

@@ -2,6 +2,7 @@
 // CUdevice form, the CUDA 13 batch entry points, and range attributes.
 #include <vector>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -40,6 +41,7 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
   Succeeded(env, state, state->cu.cuMemAdvise_v8000(pointer, size, how, device), "cuMemAdvise");
   return nullptr;
 }
+CUMEM_BINDING("memAdvise", MemAdvise);
 
 // memPrefetchAsync(pointer, size, locationType, locationId, stream)
 Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
@@ -65,6 +67,7 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v8000(pointer, size, device, hStream), "cuMemPrefetchAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memPrefetchAsync", MemPrefetchAsync);
 
 bool RequireBatch(napi_env env, const DriverState* state, const char* call) {
   if (state->capabilities.batchPrefetchDiscard) return true;
@@ -160,8 +163,10 @@ Napi::Value PrefetchBatch(const Napi::CallbackInfo& info, bool discard) {
 }
 
 Napi::Value MemPrefetchBatchAsync(const Napi::CallbackInfo& info) { return PrefetchBatch(info, false); }
+CUMEM_BINDING("memPrefetchBatchAsync", MemPrefetchBatchAsync);
 
 Napi::Value MemDiscardAndPrefetchBatchAsync(const Napi::CallbackInfo& info) { return PrefetchBatch(info, true); }
+CUMEM_BINDING("memDiscardAndPrefetchBatchAsync", MemDiscardAndPrefetchBatchAsync);
 
 // memDiscardBatchAsync(pointers, sizes, count, stream)
 Napi::Value MemDiscardBatchAsync(const Napi::CallbackInfo& info) {
@@ -179,6 +184,7 @@ Napi::Value MemDiscardBatchAsync(const Napi::CallbackInfo& info) {
 #endif
   return Undefined(env);
 }
+CUMEM_BINDING("memDiscardBatchAsync", MemDiscardBatchAsync);
 
 Napi::Value MemRangeGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -191,6 +197,7 @@ Napi::Value MemRangeGetAttribute(const Napi::CallbackInfo& info) {
               "cuMemRangeGetAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("memRangeGetAttribute", MemRangeGetAttribute);
 
 Napi::Value MemRangeGetAccessedBy(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -211,17 +218,7 @@ Napi::Value MemRangeGetAccessedBy(const Napi::CallbackInfo& info) {
   }
   return out;
 }
+CUMEM_BINDING("memRangeGetAccessedBy", MemRangeGetAccessedBy);
 
 }  // namespace
-
-void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state) {
-  RawMethod(env, target, "memAdvise", MemAdvise, state);
-  Method<MemPrefetchAsync>(env, target, "memPrefetchAsync", state);
-  Method<MemPrefetchBatchAsync>(env, target, "memPrefetchBatchAsync", state);
-  Method<MemDiscardBatchAsync>(env, target, "memDiscardBatchAsync", state);
-  Method<MemDiscardAndPrefetchBatchAsync>(env, target, "memDiscardAndPrefetchBatchAsync", state);
-  Method<MemRangeGetAttribute>(env, target, "memRangeGetAttribute", state);
-  Method<MemRangeGetAccessedBy>(env, target, "memRangeGetAccessedBy", state);
-}
-
 }  // namespace cumem

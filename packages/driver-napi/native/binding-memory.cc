@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -18,6 +19,7 @@ Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemAlloc(&pointer, size), "cuMemAlloc");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("memAlloc", MemAlloc);
 
 Napi::Value MemFree(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -25,6 +27,7 @@ Napi::Value MemFree(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemFree(pointer), "cuMemFree");
   return Undefined(env);
 }
+CUMEM_BINDING("memFree", MemFree);
 
 Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -34,6 +37,7 @@ Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemHostAlloc(&pointer, size, static_cast<unsigned int>(flags)), "cuMemHostAlloc");
   return BigIntValue(env, reinterpret_cast<uint64_t>(pointer));
 }
+CUMEM_BINDING("memHostAlloc", MemHostAlloc);
 
 Napi::Value MemFreeHost(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -41,6 +45,7 @@ Napi::Value MemFreeHost(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemFreeHost(reinterpret_cast<void*>(pointer)), "cuMemFreeHost");
   return Undefined(env);
 }
+CUMEM_BINDING("memFreeHost", MemFreeHost);
 
 Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -50,6 +55,7 @@ Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemAllocManaged(&pointer, size, static_cast<unsigned int>(flags)), "cuMemAllocManaged");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("memAllocManaged", MemAllocManaged);
 
 Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -59,6 +65,7 @@ Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuIpcGetMemHandle(&handle, pointer), "cuIpcGetMemHandle");
   return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
 }
+CUMEM_BINDING("ipcGetMemHandle", IpcGetMemHandle);
 
 Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -71,6 +78,7 @@ Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("ipcOpenMemHandle", IpcOpenMemHandle);
 
 Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -78,6 +86,7 @@ Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuIpcCloseMemHandle(pointer), "cuIpcCloseMemHandle");
   return Undefined(env);
 }
+CUMEM_BINDING("ipcCloseMemHandle", IpcCloseMemHandle);
 
 Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -87,6 +96,7 @@ Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuIpcGetEventHandle(&handle, reinterpret_cast<CUevent>(event)), "cuIpcGetEventHandle");
   return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
 }
+CUMEM_BINDING("ipcGetEventHandle", IpcGetEventHandle);
 
 Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -98,6 +108,7 @@ Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
   return BigIntValue(env, reinterpret_cast<uint64_t>(event));
 }
+CUMEM_BINDING("ipcOpenEventHandle", IpcOpenEventHandle);
 
 bool IsWideAttribute(int attribute) {
   // size_t / unsigned long long answers; all others are 4 bytes or a 1-byte boolean.
@@ -118,6 +129,7 @@ Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
   if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) return IntValue(env, static_cast<int32_t>(value));
   return NumberValue(env, static_cast<double>(static_cast<uint32_t>(value)));
 }
+CUMEM_BINDING("pointerGetAttribute", PointerGetAttribute);
 
 Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -128,6 +140,7 @@ Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
               "cuPointerGetAttribute");
   return BigIntValue(env, value);
 }
+CUMEM_BINDING("pointerGetHandleAttribute", PointerGetHandleAttribute);
 
 // Not driver calls: these never load libcuda.
 constexpr size_t kLargestHostView = size_t{1} << 32;
@@ -166,6 +179,7 @@ Napi::Value HostView(const Napi::CallbackInfo& info) {
   }
   return Napi::Value(env, view);
 }
+CUMEM_BINDING("hostView", HostView);
 
 Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
@@ -174,6 +188,7 @@ Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
   return BigIntValue(env, reinterpret_cast<uint64_t>(data));
 }
+CUMEM_BINDING("addressOf", AddressOf);
 
 // Detaching an external ArrayBuffer from hostView only drops V8's reference to the memory (no
 // finalizer was given), so views over it read as length 0 and the memory stays the driver's.
@@ -188,6 +203,7 @@ Napi::Value DetachView(const Napi::CallbackInfo& info) {
   if (!detached && info.Env().IsExceptionPending()) info.Env().GetAndClearPendingException();
   return Napi::Boolean::New(env, detached);
 }
+CUMEM_BINDING("detachView", DetachView);
 
 // POSIX dup with close-on-exec (Node has no dup). Returns the new descriptor, or -errno; the
 // TS side checks the argument first and turns -errno into the shared error.
@@ -201,26 +217,7 @@ Napi::Value DuplicateFileDescriptor(const Napi::CallbackInfo& info) {
   int duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   return NumberValue(env, static_cast<double>(duplicate < 0 ? -errno : duplicate));
 }
+CUMEM_BINDING("duplicateFileDescriptor", DuplicateFileDescriptor);
 
 }  // namespace
-
-void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemAlloc>(env, target, "memAlloc", state);
-  Method<MemFree>(env, target, "memFree", state);
-  Method<MemHostAlloc>(env, target, "memHostAlloc", state);
-  Method<MemFreeHost>(env, target, "memFreeHost", state);
-  Method<MemAllocManaged>(env, target, "memAllocManaged", state);
-  Method<IpcGetMemHandle>(env, target, "ipcGetMemHandle", state);
-  Method<IpcOpenMemHandle>(env, target, "ipcOpenMemHandle", state);
-  Method<IpcCloseMemHandle>(env, target, "ipcCloseMemHandle", state);
-  Method<IpcGetEventHandle>(env, target, "ipcGetEventHandle", state);
-  Method<IpcOpenEventHandle>(env, target, "ipcOpenEventHandle", state);
-  Method<PointerGetAttribute>(env, target, "pointerGetAttribute", state);
-  Method<PointerGetHandleAttribute>(env, target, "pointerGetHandleAttribute", state);
-  Method<HostView>(env, target, "hostView", state);
-  Method<AddressOf>(env, target, "addressOf", state);
-  Method<DetachView>(env, target, "detachView", state);
-  Method<DuplicateFileDescriptor>(env, target, "duplicateFileDescriptor", state);
-}
-
 }  // namespace cumem

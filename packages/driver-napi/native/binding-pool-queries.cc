@@ -1,5 +1,6 @@
 // The pool queries of CUDA 13.0: cuMemGetMemPool / cuMemGetDefaultMemPool name the pool a
 // location (the host's, a device's) uses now or by default, without creating one.
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -40,12 +41,8 @@ Napi::Value Unsupported(const Napi::CallbackInfo& info) {
 Napi::Value MemGetMemPool(const Napi::CallbackInfo& info) { return Unsupported(info); }
 Napi::Value MemGetDefaultMemPool(const Napi::CallbackInfo& info) { return Unsupported(info); }
 #endif
+CUMEM_BINDING("memGetMemPool", MemGetMemPool);
+CUMEM_BINDING("memGetDefaultMemPool", MemGetDefaultMemPool);
 
 }  // namespace
-
-void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemGetMemPool>(env, target, "memGetMemPool", state);
-  Method<MemGetDefaultMemPool>(env, target, "memGetDefaultMemPool", state);
-}
-
 }  // namespace cumem

@@ -1,6 +1,7 @@
 // Stream-ordered pools: creation, attributes, access, the hot alloc/free pair, and IPC export.
 #include <cstring>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -46,6 +47,7 @@ Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPoolCreate(&pool, &properties), "cuMemPoolCreate");
   return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
 }
+CUMEM_BINDING("memPoolCreate", MemPoolCreate);
 
 Napi::Value MemPoolDestroy(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -53,6 +55,7 @@ Napi::Value MemPoolDestroy(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPoolDestroy(reinterpret_cast<CUmemoryPool>(pool)), "cuMemPoolDestroy");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolDestroy", MemPoolDestroy);
 
 Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -67,6 +70,7 @@ Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
               "cuMemPoolSetAttribute");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolSetAttribute", MemPoolSetAttribute);
 
 Napi::Value MemPoolGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -80,6 +84,7 @@ Napi::Value MemPoolGetAttribute(const Napi::CallbackInfo& info) {
   if (!IsByteCountAttribute(attribute)) return IntValue(env, static_cast<int32_t>(value & 0xffffffffu));
   return NumberValue(env, static_cast<double>(value));
 }
+CUMEM_BINDING("memPoolGetAttribute", MemPoolGetAttribute);
 
 // memPoolSetAccess(pool, locationType, locationId, flags)
 Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
@@ -97,6 +102,7 @@ Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), &access, 1), "cuMemPoolSetAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolSetAccess", MemPoolSetAccess);
 
 // memPoolGetAccess(pool, locationType, locationId)
 Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
@@ -113,6 +119,7 @@ Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
               "cuMemPoolGetAccess");
   return IntValue(env, static_cast<int32_t>(flags));
 }
+CUMEM_BINDING("memPoolGetAccess", MemPoolGetAccess);
 
 Napi::Value MemPoolTrimTo(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -121,6 +128,7 @@ Napi::Value MemPoolTrimTo(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPoolTrimTo(reinterpret_cast<CUmemoryPool>(pool), minBytesToKeep), "cuMemPoolTrimTo");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolTrimTo", MemPoolTrimTo);
 
 // The hot pair, as raw callbacks (see RawArguments). The new pointer is not returned: it is
 // stored in the binding's `pointerResult` BigUint64Array, from which the Driver's one-line
@@ -146,6 +154,7 @@ napi_value MemAllocFromPoolAsync(napi_env env, napi_callback_info info) {
   }
   return nullptr;
 }
+CUMEM_BINDING("memAllocFromPoolAsync", MemAllocFromPoolAsync);
 
 napi_value MemFreeAsync(napi_env env, napi_callback_info info) {
   napi_value argv[2];
@@ -159,6 +168,7 @@ napi_value MemFreeAsync(napi_env env, napi_callback_info info) {
   Succeeded(env, state, state->cu.cuMemFreeAsync(pointer, reinterpret_cast<CUstream>(stream)), "cuMemFreeAsync");
   return nullptr;
 }
+CUMEM_BINDING("memFreeAsync", MemFreeAsync);
 
 Napi::Value MemPoolExportToFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -169,6 +179,7 @@ Napi::Value MemPoolExportToFileDescriptor(const Napi::CallbackInfo& info) {
               "cuMemPoolExportToShareableHandle");
   return IntValue(env, fd);
 }
+CUMEM_BINDING("memPoolExportToFileDescriptor", MemPoolExportToFileDescriptor);
 
 Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -180,6 +191,7 @@ Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
               "cuMemPoolImportFromShareableHandle");
   return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
 }
+CUMEM_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor);
 
 Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -189,6 +201,7 @@ Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPoolExportPointer(&data, pointer), "cuMemPoolExportPointer");
   return CopyToUint8Array(env, data.reserved, sizeof(data.reserved));
 }
+CUMEM_BINDING("memPoolExportPointer", MemPoolExportPointer);
 
 Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -201,23 +214,7 @@ Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
               "cuMemPoolImportPointer");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("memPoolImportPointer", MemPoolImportPointer);
 
 }  // namespace
-
-void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemPoolCreate>(env, target, "memPoolCreate", state);
-  Method<MemPoolDestroy>(env, target, "memPoolDestroy", state);
-  Method<MemPoolSetAttribute>(env, target, "memPoolSetAttribute", state);
-  Method<MemPoolGetAttribute>(env, target, "memPoolGetAttribute", state);
-  Method<MemPoolSetAccess>(env, target, "memPoolSetAccess", state);
-  Method<MemPoolGetAccess>(env, target, "memPoolGetAccess", state);
-  Method<MemPoolTrimTo>(env, target, "memPoolTrimTo", state);
-  RawMethod(env, target, "memAllocFromPoolAsync", MemAllocFromPoolAsync, state);
-  RawMethod(env, target, "memFreeAsync", MemFreeAsync, state);
-  Method<MemPoolExportToFileDescriptor>(env, target, "memPoolExportToFileDescriptor", state);
-  Method<MemPoolImportFromFileDescriptor>(env, target, "memPoolImportFromFileDescriptor", state);
-  Method<MemPoolExportPointer>(env, target, "memPoolExportPointer", state);
-  Method<MemPoolImportPointer>(env, target, "memPoolImportPointer", state);
-}
-
 }  // namespace cumem

@@ -1,5 +1,6 @@
 // Pageable host memory: cuMemHostRegister / cuMemHostUnregister, and the staged copies of
 // staging-engine.cc. The options are checked in JS (napi-driver.ts) before these are called.
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "staging-engine.h"
 
@@ -15,6 +16,7 @@ Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemHostRegister(data, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
   return BigIntValue(env, reinterpret_cast<uint64_t>(data));
 }
+CUMEM_BINDING("memHostRegister", MemHostRegister);
 
 Napi::Value MemHostUnregister(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -22,6 +24,7 @@ Napi::Value MemHostUnregister(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemHostUnregister(reinterpret_cast<void*>(pointer)), "cuMemHostUnregister");
   return Undefined(env);
 }
+CUMEM_BINDING("memHostUnregister", MemHostUnregister);
 
 // stagedCopy(toDevice, device, view, stream, chunkBytes, threads)
 Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {
@@ -46,13 +49,7 @@ Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {
   }
   return Undefined(env);
 }
+CUMEM_BINDING("stagedCopy", StagedCopyBinding);
 
 }  // namespace
-
-void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemHostRegister>(env, target, "memHostRegister", state);
-  Method<MemHostUnregister>(env, target, "memHostUnregister", state);
-  Method<StagedCopyBinding>(env, target, "stagedCopy", state);
-}
-
 }  // namespace cumem

@@ -1,5 +1,6 @@
 // Streams and events, and the non-blocking waits that run cuStreamSynchronize /
 // cuEventSynchronize on a libuv thread-pool thread and settle a Promise.
+#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -163,6 +164,7 @@ Napi::Value StreamCreate(const Napi::CallbackInfo& info) {
               "cuStreamCreateWithPriority");
   return BigIntValue(env, reinterpret_cast<uint64_t>(stream));
 }
+CUMEM_BINDING("streamCreate", StreamCreate);
 
 Napi::Value StreamDestroy(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -170,6 +172,7 @@ Napi::Value StreamDestroy(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuStreamDestroy(reinterpret_cast<CUstream>(stream)), "cuStreamDestroy");
   return Undefined(env);
 }
+CUMEM_BINDING("streamDestroy", StreamDestroy);
 
 Napi::Value StreamSynchronize(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -177,8 +180,10 @@ Napi::Value StreamSynchronize(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream)), "cuStreamSynchronize");
   return Undefined(env);
 }
+CUMEM_BINDING("streamSynchronize", StreamSynchronize);
 
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, false); }
+CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
 
 Napi::Value StreamQuery(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -188,6 +193,7 @@ Napi::Value StreamQuery(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(result, "cuStreamQuery");
   return BoolValue(env, true);
 }
+CUMEM_BINDING("streamQuery", StreamQuery);
 
 Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -197,6 +203,7 @@ Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
               "cuStreamWaitEvent");
   return Undefined(env);
 }
+CUMEM_BINDING("streamWaitEvent", StreamWaitEvent);
 
 Napi::Value EventCreate(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -205,6 +212,7 @@ Napi::Value EventCreate(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuEventCreate(&event, static_cast<unsigned int>(flags)), "cuEventCreate");
   return BigIntValue(env, reinterpret_cast<uint64_t>(event));
 }
+CUMEM_BINDING("eventCreate", EventCreate);
 
 Napi::Value EventDestroy(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -212,6 +220,7 @@ Napi::Value EventDestroy(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuEventDestroy(reinterpret_cast<CUevent>(event)), "cuEventDestroy");
   return Undefined(env);
 }
+CUMEM_BINDING("eventDestroy", EventDestroy);
 
 Napi::Value EventRecord(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -221,6 +230,7 @@ Napi::Value EventRecord(const Napi::CallbackInfo& info) {
               "cuEventRecord");
   return Undefined(env);
 }
+CUMEM_BINDING("eventRecord", EventRecord);
 
 Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -228,8 +238,10 @@ Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuEventSynchronize(reinterpret_cast<CUevent>(event)), "cuEventSynchronize");
   return Undefined(env);
 }
+CUMEM_BINDING("eventSynchronize", EventSynchronize);
 
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, true); }
+CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);
 
 Napi::Value EventQuery(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -239,6 +251,7 @@ Napi::Value EventQuery(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(result, "cuEventQuery");
   return BoolValue(env, true);
 }
+CUMEM_BINDING("eventQuery", EventQuery);
 
 Napi::Value EventElapsedTime(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -250,23 +263,7 @@ Napi::Value EventElapsedTime(const Napi::CallbackInfo& info) {
               "cuEventElapsedTime");
   return NumberValue(env, milliseconds);
 }
+CUMEM_BINDING("eventElapsedTime", EventElapsedTime);
 
 }  // namespace
-
-void RegisterStreams(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<StreamCreate>(env, target, "streamCreate", state);
-  Method<StreamDestroy>(env, target, "streamDestroy", state);
-  Method<StreamSynchronize>(env, target, "streamSynchronize", state);
-  Method<StreamSynchronizeAsync>(env, target, "streamSynchronizeAsync", state);
-  Method<StreamQuery>(env, target, "streamQuery", state);
-  Method<StreamWaitEvent>(env, target, "streamWaitEvent", state);
-  Method<EventCreate>(env, target, "eventCreate", state);
-  Method<EventDestroy>(env, target, "eventDestroy", state);
-  Method<EventRecord>(env, target, "eventRecord", state);
-  Method<EventSynchronize>(env, target, "eventSynchronize", state);
-  Method<EventSynchronizeAsync>(env, target, "eventSynchronizeAsync", state);
-  Method<EventQuery>(env, target, "eventQuery", state);
-  Method<EventElapsedTime>(env, target, "eventElapsedTime", state);
-}
-
 }  // namespace cumem

@@ -147,23 +147,9 @@ inline Napi::Value Undefined(napi_env env) {
 /** A new Uint8Array with a copy of `size` bytes at `data`. */
 Napi::Value CopyToUint8Array(napi_env env, const void* data, size_t size);
 
-// --- Registration (one per area file) ---------------------------------------------------------
-using Register = void (*)(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterStreams(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state);
 /** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
 bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
                            std::vector<CUmemAccessDesc>* out, const char* call);
-void RegisterNativeExchange(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);
@@ -173,9 +159,14 @@ void ReleaseState(napi_env env, DriverState* state);
 // (napi_get_cb_info with room for 6 arguments plus `this`) and Napi::Value wrappers. The hot
 // functions are plain napi_callbacks instead: one napi_get_cb_info into a fixed array of exactly
 // the arguments they take, no `this`, and `nullptr` for undefined (N-API's default return value).
+// A raw callback returns its result, or nullptr for undefined or with an exception pending.
 
-/** A plain N-API callback: returns the result, or nullptr for undefined or with an exception pending. */
-using RawCallback = napi_value (*)(napi_env env, napi_callback_info info);
+/** The DriverState of a raw callback (its data pointer), loaded; nullptr with an exception pending if it cannot load. */
+inline DriverState* ReadyState(napi_env env, void* data) {
+  auto* state = static_cast<DriverState*>(data);
+  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
+  return nullptr;
+}
 
 /**
  * The first step of a raw callback: its `N` arguments (missing ones read as undefined) and its
@@ -187,9 +178,7 @@ inline DriverState* RawArguments(napi_env env, napi_callback_info info, napi_val
   size_t argc = N;
   void* data = nullptr;
   napi_get_cb_info(env, info, &argc, argv, nullptr, &data);
-  auto* state = static_cast<DriverState*>(data);
-  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
-  return nullptr;
+  return ReadyState(env, data);
 }
 
 /** RawArguments for a function of no arguments. */
@@ -197,9 +186,7 @@ inline DriverState* RawState(napi_env env, napi_callback_info info) {
   size_t argc = 0;
   void* data = nullptr;
   napi_get_cb_info(env, info, &argc, nullptr, nullptr, &data);
-  auto* state = static_cast<DriverState*>(data);
-  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
-  return nullptr;
+  return ReadyState(env, data);
 }
 
 /** A raw callback's check of a driver call: true on CUDA_SUCCESS, else a CudaError naming `call` is thrown. */
@@ -207,20 +194,6 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
   if (__builtin_expect(result == CUDA_SUCCESS, 1)) return true;
   ThrowCudaError(Napi::Env(env), state, result, call);
   return false;
-}
-
-/** Adds the raw `callback` as `target[name]`, bound to `state`, holding a reference to it like Method. */
-void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback callback, DriverState* state);
-
-/** Adds `callback` as `target[name]`, bound to `state` (read back with StateOf). */
-template <Napi::Function::Callback callback>
-void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* state) {
-  Napi::Function function = Napi::Function::New<callback>(env, name, state);
-  // The functions, not the binding object, are what the JS Driver keeps, so each holds a
-  // reference to the state.
-  state->references++;
-  function.AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); }, state);
-  target.Set(name, function);
 }
 
 }  // namespace cumem

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -67,6 +68,7 @@ Napi::Value MemGetAllocationGranularity(const Napi::CallbackInfo& info) {
               "cuMemGetAllocationGranularity");
   return NumberValue(env, static_cast<double>(granularity));
 }
+CUMEM_BINDING("memGetAllocationGranularity", MemGetAllocationGranularity);
 
 Napi::Value MemAddressReserve(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -77,6 +79,7 @@ Napi::Value MemAddressReserve(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemAddressReserve(&pointer, size, alignment, hint, 0), "cuMemAddressReserve");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("memAddressReserve", MemAddressReserve);
 
 Napi::Value MemAddressFree(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -85,6 +88,7 @@ Napi::Value MemAddressFree(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemAddressFree(pointer, size), "cuMemAddressFree");
   return Undefined(env);
 }
+CUMEM_BINDING("memAddressFree", MemAddressFree);
 
 // memCreate(size, 6 property values)
 Napi::Value MemCreate(const Napi::CallbackInfo& info) {
@@ -96,6 +100,7 @@ Napi::Value MemCreate(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemCreate(&handle, size, &prop, 0), "cuMemCreate");
   return BigIntValue(env, handle);
 }
+CUMEM_BINDING("memCreate", MemCreate);
 
 Napi::Value MemRelease(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -103,6 +108,7 @@ Napi::Value MemRelease(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemRelease(handle), "cuMemRelease");
   return Undefined(env);
 }
+CUMEM_BINDING("memRelease", MemRelease);
 
 Napi::Value MemMap(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -113,6 +119,7 @@ Napi::Value MemMap(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemMap(pointer, size, offset, handle, 0), "cuMemMap");
   return Undefined(env);
 }
+CUMEM_BINDING("memMap", MemMap);
 
 Napi::Value MemUnmap(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -121,6 +128,7 @@ Napi::Value MemUnmap(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemUnmap(pointer, size), "cuMemUnmap");
   return Undefined(env);
 }
+CUMEM_BINDING("memUnmap", MemUnmap);
 
 // memSetAccess(pointer, size, packed (type, id, flags) triples)
 Napi::Value MemSetAccess(const Napi::CallbackInfo& info) {
@@ -133,6 +141,7 @@ Napi::Value MemSetAccess(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemSetAccess(pointer, size, access.data(), access.size()), "cuMemSetAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("memSetAccess", MemSetAccess);
 
 // memGetAccess(pointer, locationType, locationId)
 Napi::Value MemGetAccess(const Napi::CallbackInfo& info) {
@@ -148,6 +157,7 @@ Napi::Value MemGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemGetAccess(&flags, &location, pointer), "cuMemGetAccess");
   return NumberValue(env, static_cast<double>(flags));
 }
+CUMEM_BINDING("memGetAccess", MemGetAccess);
 
 Napi::Value MemExportToFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -157,6 +167,7 @@ Napi::Value MemExportToFileDescriptor(const Napi::CallbackInfo& info) {
               "cuMemExportToShareableHandle");
   return IntValue(env, fd);
 }
+CUMEM_BINDING("memExportToFileDescriptor", MemExportToFileDescriptor);
 
 Napi::Value MemImportFromFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -168,6 +179,7 @@ Napi::Value MemImportFromFileDescriptor(const Napi::CallbackInfo& info) {
               "cuMemImportFromShareableHandle");
   return BigIntValue(env, handle);
 }
+CUMEM_BINDING("memImportFromFileDescriptor", MemImportFromFileDescriptor);
 
 Napi::Value MemGetAllocationPropertiesFromHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -187,22 +199,7 @@ Napi::Value MemGetAllocationPropertiesFromHandle(const Napi::CallbackInfo& info)
   out.Set("usage", static_cast<double>(prop.allocFlags.usage));
   return out;
 }
+CUMEM_BINDING("memGetAllocationPropertiesFromHandle", MemGetAllocationPropertiesFromHandle);
 
 }  // namespace
-
-void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemGetAllocationGranularity>(env, target, "memGetAllocationGranularity", state);
-  Method<MemAddressReserve>(env, target, "memAddressReserve", state);
-  Method<MemAddressFree>(env, target, "memAddressFree", state);
-  Method<MemCreate>(env, target, "memCreate", state);
-  Method<MemRelease>(env, target, "memRelease", state);
-  Method<MemMap>(env, target, "memMap", state);
-  Method<MemUnmap>(env, target, "memUnmap", state);
-  Method<MemSetAccess>(env, target, "memSetAccess", state);
-  Method<MemGetAccess>(env, target, "memGetAccess", state);
-  Method<MemExportToFileDescriptor>(env, target, "memExportToFileDescriptor", state);
-  Method<MemImportFromFileDescriptor>(env, target, "memImportFromFileDescriptor", state);
-  Method<MemGetAllocationPropertiesFromHandle>(env, target, "memGetAllocationPropertiesFromHandle", state);
-}
-
 }  // namespace cumem
