@@ -1,6 +1,5 @@
 // Module entry: `setErrorFactory(factory)` and `createBinding(libraryPath, legacy)`, which
 // returns one object of functions per driver, all bound to one DriverState.
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "staging-engine.h"
 

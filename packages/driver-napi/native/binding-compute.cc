@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -30,7 +29,7 @@ Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
   CUlibrary library = nullptr;
   CUMEM_CHECK(state->cu.cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cuLibraryLoadData");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(library));
+  return HandleValue(env, library);
 }
 CUMEM_BINDING("libraryLoadData", LibraryLoadData);
 
@@ -55,7 +54,7 @@ Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
   CUkernel kernel = nullptr;
   CUMEM_CHECK(state->cu.cuLibraryGetKernel(&kernel, reinterpret_cast<CUlibrary>(library), name.c_str()),
               "cuLibraryGetKernel");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(kernel));
+  return HandleValue(env, kernel);
 }
 CUMEM_BINDING("libraryGetKernel", LibraryGetKernel);
 
@@ -65,7 +64,7 @@ Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
   CUMEM_ADDRESS(kernel, 0);
   CUfunction function = nullptr;
   CUMEM_CHECK(state->cu.cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(kernel)), "cuKernelGetFunction");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(function));
+  return HandleValue(env, function);
 }
 CUMEM_BINDING("kernelGetFunction", KernelGetFunction);
 

@@ -1,7 +1,6 @@
 // Copies and fills: 1D copies in both directions, 2D/3D pitched copies, batched copies and memsets.
 #include <cstring>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -122,37 +121,69 @@ bool FitsHost(napi_env env, const char* call, const Endpoint& end, const char* k
   return false;
 }
 
-Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
+// What a Memcpy2D or Memcpy3D object says; a 2D copy is one slice (rows per slice = height).
+struct PitchedCopy {
+  Endpoint src, dst;
+  size_t srcPitch = 0, dstPitch = 0, srcHeight = 0, dstHeight = 0, width = 0, height = 0, depth = 1;
+};
+
+// Reads argument 0 as a Memcpy2D (`slices` false) or Memcpy3D object, field by field in the
+// order the object's type lists them; false with an exception pending.
+bool ReadPitchedCopy(napi_env env, const Napi::CallbackInfo& info, bool slices, PitchedCopy* out) {
   if (!info[0].IsObject()) {
-    napi_throw_type_error(env, nullptr, "copy must be a Memcpy2D object");
-    return Napi::Value();
+    napi_throw_type_error(env, nullptr, slices ? "copy must be a Memcpy3D object" : "copy must be a Memcpy2D object");
+    return false;
   }
   Napi::Object copy = info[0].As<Napi::Object>();
-  Endpoint src, dst;
-  size_t srcPitch, dstPitch, width, height;
-  if (!ReadEndpoint(env, copy, "src", &src) || !ReadEndpoint(env, copy, "dst", &dst) ||
-      !ReadField(env, copy, "srcPitch", &srcPitch) || !ReadField(env, copy, "dstPitch", &dstPitch) ||
-      !ReadField(env, copy, "widthInBytes", &width) || !ReadField(env, copy, "height", &height)) {
-    return Napi::Value();
+  if (!ReadEndpoint(env, copy, "src", &out->src) || !ReadEndpoint(env, copy, "dst", &out->dst) ||
+      !ReadField(env, copy, "srcPitch", &out->srcPitch) || !ReadField(env, copy, "dstPitch", &out->dstPitch)) {
+    return false;
   }
+  if (slices && (!ReadField(env, copy, "srcHeight", &out->srcHeight) ||
+                 !ReadField(env, copy, "dstHeight", &out->dstHeight))) {
+    return false;
+  }
+  if (!ReadField(env, copy, "widthInBytes", &out->width) || !ReadField(env, copy, "height", &out->height)) {
+    return false;
+  }
+  if (!slices) {
+    out->srcHeight = out->height;
+    out->dstHeight = out->height;
+    return true;
+  }
+  return ReadField(env, copy, "depth", &out->depth);
+}
+
+// Both host endpoints hold what the copy reaches.
+bool FitsHosts(napi_env env, const char* call, const PitchedCopy& copy) {
+  return FitsHost(env, call, copy.src, "src", copy.srcPitch, copy.srcHeight, copy.width, copy.height, copy.depth) &&
+         FitsHost(env, call, copy.dst, "dst", copy.dstPitch, copy.dstHeight, copy.width, copy.height, copy.depth);
+}
+
+// The fields CUDA_MEMCPY2D and CUDA_MEMCPY3D share, on a zeroed `params`.
+template <typename Params>
+void FillPitched(const PitchedCopy& copy, Params* params) {
+  params->srcMemoryType = copy.src.type;
+  params->srcHost = copy.src.host;
+  params->srcDevice = copy.src.device;
+  params->srcPitch = copy.srcPitch;
+  params->dstMemoryType = copy.dst.type;
+  params->dstHost = copy.dst.host;
+  params->dstDevice = copy.dst.device;
+  params->dstPitch = copy.dstPitch;
+  params->WidthInBytes = copy.width;
+  params->Height = copy.height;
+}
+
+Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
+  CUMEM_PROLOGUE(info);
+  PitchedCopy copy;
+  if (!ReadPitchedCopy(env, info, false, &copy)) return Napi::Value();
   CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, "memcpy2DAsync", src, "src", srcPitch, height, width, height, 1) ||
-      !FitsHost(env, "memcpy2DAsync", dst, "dst", dstPitch, height, width, height, 1)) {
-    return Napi::Value();
-  }
+  if (!FitsHosts(env, "memcpy2DAsync", copy)) return Napi::Value();
   CUDA_MEMCPY2D params;
   std::memset(&params, 0, sizeof(params));
-  params.srcMemoryType = src.type;
-  params.srcHost = src.host;
-  params.srcDevice = src.device;
-  params.srcPitch = srcPitch;
-  params.dstMemoryType = dst.type;
-  params.dstHost = dst.host;
-  params.dstDevice = dst.device;
-  params.dstPitch = dstPitch;
-  params.WidthInBytes = width;
-  params.Height = height;
+  FillPitched(copy, &params);
   CUMEM_CHECK(state->cu.cuMemcpy2DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy2DAsync");
   return Undefined(env);
 }
@@ -160,40 +191,16 @@ CUMEM_BINDING("memcpy2DAsync", Memcpy2DAsync);
 
 Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  if (!info[0].IsObject()) {
-    napi_throw_type_error(env, nullptr, "copy must be a Memcpy3D object");
-    return Napi::Value();
-  }
-  Napi::Object copy = info[0].As<Napi::Object>();
-  Endpoint src, dst;
-  size_t srcPitch, dstPitch, srcHeight, dstHeight, width, height, depth;
-  if (!ReadEndpoint(env, copy, "src", &src) || !ReadEndpoint(env, copy, "dst", &dst) ||
-      !ReadField(env, copy, "srcPitch", &srcPitch) || !ReadField(env, copy, "dstPitch", &dstPitch) ||
-      !ReadField(env, copy, "srcHeight", &srcHeight) || !ReadField(env, copy, "dstHeight", &dstHeight) ||
-      !ReadField(env, copy, "widthInBytes", &width) || !ReadField(env, copy, "height", &height) ||
-      !ReadField(env, copy, "depth", &depth)) {
-    return Napi::Value();
-  }
+  PitchedCopy copy;
+  if (!ReadPitchedCopy(env, info, true, &copy)) return Napi::Value();
   CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, "memcpy3DAsync", src, "src", srcPitch, srcHeight, width, height, depth) ||
-      !FitsHost(env, "memcpy3DAsync", dst, "dst", dstPitch, dstHeight, width, height, depth)) {
-    return Napi::Value();
-  }
+  if (!FitsHosts(env, "memcpy3DAsync", copy)) return Napi::Value();
   CUDA_MEMCPY3D params;
   std::memset(&params, 0, sizeof(params));
-  params.srcMemoryType = src.type;
-  params.srcHost = src.host;
-  params.srcDevice = src.device;
-  params.srcPitch = srcPitch;
-  params.srcHeight = srcHeight;
-  params.dstMemoryType = dst.type;
-  params.dstHost = dst.host;
-  params.dstDevice = dst.device;
-  params.dstPitch = dstPitch;
-  params.dstHeight = dstHeight;
-  params.WidthInBytes = width;
-  params.Height = height;
-  params.Depth = depth;
+  FillPitched(copy, &params);
+  params.srcHeight = copy.srcHeight;
+  params.dstHeight = copy.dstHeight;
+  params.Depth = copy.depth;
   CUMEM_CHECK(state->cu.cuMemcpy3DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy3DAsync");
   return Undefined(env);
 }

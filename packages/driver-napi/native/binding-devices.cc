@@ -1,5 +1,4 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "staging-engine.h"
@@ -81,7 +80,7 @@ Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
   CUMEM_DEVICE(device, 0, "cuDeviceGetDefaultMemPool");
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(state->cu.cuDeviceGetDefaultMemPool(&pool, device), "cuDeviceGetDefaultMemPool");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 CUMEM_BINDING("deviceGetDefaultMemPool", DeviceGetDefaultMemPool);
 
@@ -90,7 +89,7 @@ Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
   CUMEM_DEVICE(device, 0, "cuDeviceGetMemPool");
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(state->cu.cuDeviceGetMemPool(&pool, device), "cuDeviceGetMemPool");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 CUMEM_BINDING("deviceGetMemPool", DeviceGetMemPool);
 
@@ -99,7 +98,7 @@ Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
   CUMEM_DEVICE(device, 0, "cuDevicePrimaryCtxRetain");
   CUcontext context = nullptr;
   CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
+  return HandleValue(env, context);
 }
 CUMEM_BINDING("primaryContextRetain", PrimaryContextRetain);
 
@@ -112,19 +111,13 @@ Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("primaryContextRelease", PrimaryContextRelease);
 
-Napi::Value ContextSetCurrent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(context, 0);
-  CUMEM_CHECK(state->cu.cuCtxSetCurrent(reinterpret_cast<CUcontext>(context)), "cuCtxSetCurrent");
-  return Undefined(env);
-}
-CUMEM_BINDING("contextSetCurrent", ContextSetCurrent);
+CUMEM_HANDLE_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, CUcontext, context);
 
 Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUcontext context = nullptr;
   CUMEM_CHECK(state->cu.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
+  return HandleValue(env, context);
 }
 CUMEM_BINDING("contextGetCurrent", ContextGetCurrent);
 

@@ -2,7 +2,6 @@
 // CUdevice form, the CUDA 13 batch entry points, and range attributes.
 #include <vector>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -29,10 +28,7 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
 #if CUDA_VERSION >= 12020
   // The location form when it is the mode's choice, or to emulate a missing ordinal form.
   if (state->capabilities.memoryLocations || state->cu.cuMemAdvise_v8000 == nullptr) {
-    CUmemLocation location;
-    location.type = static_cast<CUmemLocationType>(type);
-    location.id = DriverLocationId(type, id);
-    Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, location), "cuMemAdvise");
+    Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, DriverLocation(type, id)), "cuMemAdvise");
     return nullptr;
   }
 #endif
@@ -55,10 +51,8 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   CUstream hStream = reinterpret_cast<CUstream>(stream);
 #if CUDA_VERSION >= 12020
   if (state->capabilities.memoryLocations || state->cu.cuMemPrefetchAsync_v8000 == nullptr) {
-    CUmemLocation location;
-    location.type = static_cast<CUmemLocationType>(type);
-    location.id = DriverLocationId(type, id);
-    CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v12020(pointer, size, location, 0, hStream), "cuMemPrefetchAsync");
+    CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v12020(pointer, size, DriverLocation(type, id), 0, hStream),
+                "cuMemPrefetchAsync");
     return Undefined(env);
   }
 #endif
@@ -127,8 +121,7 @@ bool ReadTargets(napi_env env, const DriverState* state, const Napi::CallbackInf
         !ReadSize(env, startArray.Get(i), &start, "locationStarts[i]") || !CheckLocation(env, state, type, call)) {
       return false;
     }
-    (*locations)[i].type = static_cast<CUmemLocationType>(type);
-    (*locations)[i].id = DriverLocationId(type, id);
+    (*locations)[i] = DriverLocation(type, id);
     (*starts)[i] = start;
   }
   return true;

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -21,13 +20,7 @@ Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memAlloc", MemAlloc);
 
-Napi::Value MemFree(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemFree(pointer), "cuMemFree");
-  return Undefined(env);
-}
-CUMEM_BINDING("memFree", MemFree);
+CUMEM_HANDLE_BINDING("memFree", MemFree, cuMemFree, CUdeviceptr, pointer);
 
 Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -35,17 +28,11 @@ Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
   CUMEM_INT(flags, 1);
   void* pointer = nullptr;
   CUMEM_CHECK(state->cu.cuMemHostAlloc(&pointer, size, static_cast<unsigned int>(flags)), "cuMemHostAlloc");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pointer));
+  return HandleValue(env, pointer);
 }
 CUMEM_BINDING("memHostAlloc", MemHostAlloc);
 
-Napi::Value MemFreeHost(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemFreeHost(reinterpret_cast<void*>(pointer)), "cuMemFreeHost");
-  return Undefined(env);
-}
-CUMEM_BINDING("memFreeHost", MemFreeHost);
+CUMEM_HANDLE_BINDING("memFreeHost", MemFreeHost, cuMemFreeHost, void*, pointer);
 
 Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -60,10 +47,9 @@ CUMEM_BINDING("memAllocManaged", MemAllocManaged);
 Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
-  CUipcMemHandle handle;
-  std::memset(&handle, 0, sizeof(handle));
+  CUipcMemHandle handle{};
   CUMEM_CHECK(state->cu.cuIpcGetMemHandle(&handle, pointer), "cuIpcGetMemHandle");
-  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
+  return RecordBytes(env, handle);
 }
 CUMEM_BINDING("ipcGetMemHandle", IpcGetMemHandle);
 
@@ -71,8 +57,7 @@ Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUipcMemHandle handle;
   const char* wrongSize = "handle must be the 64 bytes of ipcGetMemHandle";
-  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
-    return Napi::Value();
+  if (!ReadRecord(env, info[0], &handle, "handle", wrongSize)) return Napi::Value();
   CUMEM_INT(flags, 1);
   CUdeviceptr pointer = 0;
   CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
@@ -80,21 +65,14 @@ Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("ipcOpenMemHandle", IpcOpenMemHandle);
 
-Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuIpcCloseMemHandle(pointer), "cuIpcCloseMemHandle");
-  return Undefined(env);
-}
-CUMEM_BINDING("ipcCloseMemHandle", IpcCloseMemHandle);
+CUMEM_HANDLE_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, CUdeviceptr, pointer);
 
 Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(event, 0);
-  CUipcEventHandle handle;
-  std::memset(&handle, 0, sizeof(handle));
+  CUipcEventHandle handle{};
   CUMEM_CHECK(state->cu.cuIpcGetEventHandle(&handle, reinterpret_cast<CUevent>(event)), "cuIpcGetEventHandle");
-  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
+  return RecordBytes(env, handle);
 }
 CUMEM_BINDING("ipcGetEventHandle", IpcGetEventHandle);
 
@@ -102,11 +80,10 @@ Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUipcEventHandle handle;
   const char* wrongSize = "handle must be the 64 bytes of ipcGetEventHandle";
-  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
-    return Napi::Value();
+  if (!ReadRecord(env, info[0], &handle, "handle", wrongSize)) return Napi::Value();
   CUevent event = nullptr;
   CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(event));
+  return HandleValue(env, event);
 }
 CUMEM_BINDING("ipcOpenEventHandle", IpcOpenEventHandle);
 
@@ -186,7 +163,7 @@ Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   void* data = nullptr;
   size_t bytes = 0;
   if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
-  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+  return HandleValue(env, data);
 }
 CUMEM_BINDING("addressOf", AddressOf);
 

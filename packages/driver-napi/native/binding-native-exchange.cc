@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <string>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {

@@ -3,7 +3,6 @@
 #include <cstring>
 #include <vector>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "location-support.h"

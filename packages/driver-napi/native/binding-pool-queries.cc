@@ -1,6 +1,5 @@
 // The pool queries of CUDA 13.0: cuMemGetMemPool / cuMemGetDefaultMemPool name the pool a
 // location (the host's, a device's) uses now or by default, without creating one.
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -22,12 +21,10 @@ Napi::Value QueryPool(const Napi::CallbackInfo& info, bool current) {
     return Napi::Value();
   }
   if (!CheckLocation(env, state, locationType, call)) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUmemLocation location = LocationOf(locationType, locationId);
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(query(&pool, &location, static_cast<CUmemAllocationType>(allocationType)), call);
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 
 Napi::Value MemGetMemPool(const Napi::CallbackInfo& info) { return QueryPool(info, true); }

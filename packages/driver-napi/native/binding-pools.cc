@@ -1,7 +1,6 @@
 // Stream-ordered pools: creation, attributes, access, the hot alloc/free pair, and IPC export.
 #include <cstring>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -40,22 +39,15 @@ Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
   std::memset(&properties, 0, sizeof(properties));
   properties.allocType = static_cast<CUmemAllocationType>(allocationType);
   properties.handleTypes = static_cast<CUmemAllocationHandleType>(handleTypes);
-  properties.location.type = static_cast<CUmemLocationType>(locationType);
-  properties.location.id = locationId;
+  properties.location = LocationOf(locationType, locationId);
   properties.maxSize = maxSize;
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(state->cu.cuMemPoolCreate(&pool, &properties), "cuMemPoolCreate");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 CUMEM_BINDING("memPoolCreate", MemPoolCreate);
 
-Napi::Value MemPoolDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  CUMEM_CHECK(state->cu.cuMemPoolDestroy(reinterpret_cast<CUmemoryPool>(pool)), "cuMemPoolDestroy");
-  return Undefined(env);
-}
-CUMEM_BINDING("memPoolDestroy", MemPoolDestroy);
+CUMEM_HANDLE_BINDING("memPoolDestroy", MemPoolDestroy, cuMemPoolDestroy, CUmemoryPool, pool);
 
 Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -96,8 +88,7 @@ Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
   if (!CheckLocation(env, state, locationType, "cuMemPoolSetAccess")) return Napi::Value();
   CUmemAccessDesc access;
   std::memset(&access, 0, sizeof(access));
-  access.location.type = static_cast<CUmemLocationType>(locationType);
-  access.location.id = locationId;
+  access.location = LocationOf(locationType, locationId);
   access.flags = static_cast<CUmemAccess_flags>(flags);
   CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), &access, 1), "cuMemPoolSetAccess");
   return Undefined(env);
@@ -111,9 +102,7 @@ Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_INT(locationType, 1);
   CUMEM_INT(locationId, 2);
   if (!CheckLocation(env, state, locationType, "cuMemPoolGetAccess")) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUmemLocation location = LocationOf(locationType, locationId);
   CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   CUMEM_CHECK(state->cu.cuMemPoolGetAccess(&flags, reinterpret_cast<CUmemoryPool>(pool), &location),
               "cuMemPoolGetAccess");
@@ -185,21 +174,19 @@ Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_INT(fd, 0);
   CUmemoryPool pool = nullptr;
-  // For POSIX file descriptors the "OS handle" is the descriptor's value cast to a pointer.
-  void* handle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
-  CUMEM_CHECK(state->cu.cuMemPoolImportFromShareableHandle(&pool, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+  CUMEM_CHECK(state->cu.cuMemPoolImportFromShareableHandle(&pool, FileDescriptorHandle(fd),
+                                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
               "cuMemPoolImportFromShareableHandle");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 CUMEM_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor);
 
 Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
-  CUmemPoolPtrExportData data;
-  std::memset(&data, 0, sizeof(data));
+  CUmemPoolPtrExportData data{};
   CUMEM_CHECK(state->cu.cuMemPoolExportPointer(&data, pointer), "cuMemPoolExportPointer");
-  return CopyToUint8Array(env, data.reserved, sizeof(data.reserved));
+  return RecordBytes(env, data);
 }
 CUMEM_BINDING("memPoolExportPointer", MemPoolExportPointer);
 
@@ -208,7 +195,7 @@ Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
   CUMEM_ADDRESS(pool, 0);
   CUmemPoolPtrExportData data;
   const char* wrongSize = "data must be the 64 bytes of memPoolExportPointer";
-  if (!ReadOpaqueRecord(env, info[1], data.reserved, sizeof(data.reserved), "data", wrongSize)) return Napi::Value();
+  if (!ReadRecord(env, info[1], &data, "data", wrongSize)) return Napi::Value();
   CUdeviceptr pointer = 0;
   CUMEM_CHECK(state->cu.cuMemPoolImportPointer(&pointer, reinterpret_cast<CUmemoryPool>(pool), &data),
               "cuMemPoolImportPointer");

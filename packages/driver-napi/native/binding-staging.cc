@@ -1,6 +1,5 @@
 // Pageable host memory: cuMemHostRegister / cuMemHostUnregister, and the staged copies of
 // staging-engine.cc. The options are checked in JS (napi-driver.ts) before these are called.
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "staging-engine.h"
 
@@ -14,17 +13,11 @@ Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
   if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
   CUMEM_INT(flags, 1);
   CUMEM_CHECK(state->cu.cuMemHostRegister(data, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+  return HandleValue(env, data);
 }
 CUMEM_BINDING("memHostRegister", MemHostRegister);
 
-Napi::Value MemHostUnregister(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemHostUnregister(reinterpret_cast<void*>(pointer)), "cuMemHostUnregister");
-  return Undefined(env);
-}
-CUMEM_BINDING("memHostUnregister", MemHostUnregister);
+CUMEM_HANDLE_BINDING("memHostUnregister", MemHostUnregister, cuMemHostUnregister, void*, pointer);
 
 // stagedCopy(toDevice, device, view, stream, chunkBytes, threads)
 Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {

@@ -1,6 +1,5 @@
 // Streams and events, and the non-blocking waits that run cuStreamSynchronize /
 // cuEventSynchronize on a libuv thread-pool thread and settle a Promise.
-#include "binding-registry.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -162,25 +161,13 @@ Napi::Value StreamCreate(const Napi::CallbackInfo& info) {
   CUstream stream = nullptr;
   CUMEM_CHECK(state->cu.cuStreamCreateWithPriority(&stream, static_cast<unsigned int>(flags), priority),
               "cuStreamCreateWithPriority");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(stream));
+  return HandleValue(env, stream);
 }
 CUMEM_BINDING("streamCreate", StreamCreate);
 
-Napi::Value StreamDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_CHECK(state->cu.cuStreamDestroy(reinterpret_cast<CUstream>(stream)), "cuStreamDestroy");
-  return Undefined(env);
-}
-CUMEM_BINDING("streamDestroy", StreamDestroy);
+CUMEM_HANDLE_BINDING("streamDestroy", StreamDestroy, cuStreamDestroy, CUstream, stream);
 
-Napi::Value StreamSynchronize(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_CHECK(state->cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream)), "cuStreamSynchronize");
-  return Undefined(env);
-}
-CUMEM_BINDING("streamSynchronize", StreamSynchronize);
+CUMEM_HANDLE_BINDING("streamSynchronize", StreamSynchronize, cuStreamSynchronize, CUstream, stream);
 
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, false); }
 CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
@@ -210,17 +197,11 @@ Napi::Value EventCreate(const Napi::CallbackInfo& info) {
   CUMEM_INT(flags, 0);
   CUevent event = nullptr;
   CUMEM_CHECK(state->cu.cuEventCreate(&event, static_cast<unsigned int>(flags)), "cuEventCreate");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(event));
+  return HandleValue(env, event);
 }
 CUMEM_BINDING("eventCreate", EventCreate);
 
-Napi::Value EventDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_CHECK(state->cu.cuEventDestroy(reinterpret_cast<CUevent>(event)), "cuEventDestroy");
-  return Undefined(env);
-}
-CUMEM_BINDING("eventDestroy", EventDestroy);
+CUMEM_HANDLE_BINDING("eventDestroy", EventDestroy, cuEventDestroy, CUevent, event);
 
 Napi::Value EventRecord(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -232,13 +213,7 @@ Napi::Value EventRecord(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("eventRecord", EventRecord);
 
-Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_CHECK(state->cu.cuEventSynchronize(reinterpret_cast<CUevent>(event)), "cuEventSynchronize");
-  return Undefined(env);
-}
-CUMEM_BINDING("eventSynchronize", EventSynchronize);
+CUMEM_HANDLE_BINDING("eventSynchronize", EventSynchronize, cuEventSynchronize, CUevent, event);
 
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, true); }
 CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "binding-registry.h"
 #include "driver-state.h"
 
 namespace cumem {
@@ -113,30 +115,44 @@ inline bool ReadIntFast(napi_env env, napi_value value, int32_t* out, const char
   return ReadInt(env, value, out, name);
 }
 
+/** A new JS value made from `value` by the N-API function `Make` (napi_create_double and its like). */
+template <typename T, napi_status (*Make)(napi_env, T, napi_value*)>
+inline Napi::Value MadeValue(napi_env env, T value) {
+  napi_value out;
+  Make(env, value, &out);
+  return Napi::Value(env, out);
+}
+
 /** A new bigint holding `value`. */
 inline Napi::Value BigIntValue(napi_env env, uint64_t value) {
-  napi_value out;
-  napi_create_bigint_uint64(env, value, &out);
-  return Napi::Value(env, out);
+  return MadeValue<uint64_t, napi_create_bigint_uint64>(env, value);
+}
+inline Napi::Value NumberValue(napi_env env, double value) { return MadeValue<double, napi_create_double>(env, value); }
+inline Napi::Value IntValue(napi_env env, int32_t value) { return MadeValue<int32_t, napi_create_int32>(env, value); }
+inline Napi::Value BoolValue(napi_env env, bool value) { return MadeValue<bool, napi_get_boolean>(env, value); }
+
+/** A driver handle (a pointer type, or an integer one like CUdeviceptr) from the 64-bit value JS passes. */
+template <typename Handle>
+inline Handle AsHandle(uint64_t value) {
+  if constexpr (std::is_pointer_v<Handle>) {
+    return reinterpret_cast<Handle>(value);
+  } else {
+    return static_cast<Handle>(value);
+  }
 }
 
-inline Napi::Value NumberValue(napi_env env, double value) {
-  napi_value out;
-  napi_create_double(env, value, &out);
-  return Napi::Value(env, out);
+/** A driver handle (a pointer, or an integer one) as JS gets it: a bigint. */
+template <typename Handle>
+inline Napi::Value HandleValue(napi_env env, Handle handle) {
+  if constexpr (std::is_pointer_v<Handle>) {
+    return BigIntValue(env, reinterpret_cast<uint64_t>(handle));
+  } else {
+    return BigIntValue(env, static_cast<uint64_t>(handle));
+  }
 }
 
-inline Napi::Value IntValue(napi_env env, int32_t value) {
-  napi_value out;
-  napi_create_int32(env, value, &out);
-  return Napi::Value(env, out);
-}
-
-inline Napi::Value BoolValue(napi_env env, bool value) {
-  napi_value out;
-  napi_get_boolean(env, value, &out);
-  return Napi::Value(env, out);
-}
+/** The "OS handle" of a POSIX file descriptor in the driver's shareable-handle calls: its value cast to a pointer. */
+inline void* FileDescriptorHandle(int32_t fd) { return reinterpret_cast<void*>(static_cast<uintptr_t>(fd)); }
 
 inline Napi::Value Undefined(napi_env env) {
   napi_value out;
@@ -146,6 +162,18 @@ inline Napi::Value Undefined(napi_env env) {
 
 /** A new Uint8Array with a copy of `size` bytes at `data`. */
 Napi::Value CopyToUint8Array(napi_env env, const void* data, size_t size);
+
+/** The bytes of an opaque driver record (an IPC handle, an exported pool pointer) as a new Uint8Array. */
+template <typename Record>
+inline Napi::Value RecordBytes(napi_env env, const Record& record) {
+  return CopyToUint8Array(env, record.reserved, sizeof(record.reserved));
+}
+
+/** ReadOpaqueRecord into a record's `reserved` bytes. */
+template <typename Record>
+inline bool ReadRecord(napi_env env, napi_value value, Record* record, const char* name, const char* wrongSize) {
+  return ReadOpaqueRecord(env, value, record->reserved, sizeof(record->reserved), name, wrongSize);
+}
 
 /** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
 bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
@@ -225,3 +253,15 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
       return Napi::Value();                                      \
     }                                                            \
   } while (0)
+
+// The whole of a binding `name(argument)` that passes its one handle argument, as a `Handle`, to
+// the entry point `entry` and returns undefined (cuStreamDestroy, cuMemFree and their like).
+// `argument` names the argument in the TypeError / RangeError of a bad value.
+#define CUMEM_HANDLE_BINDING(name, Function, entry, Handle, argument)           \
+  Napi::Value Function(const Napi::CallbackInfo& info) {                        \
+    CUMEM_PROLOGUE(info);                                                       \
+    CUMEM_ADDRESS(argument, 0);                                                 \
+    CUMEM_CHECK(state->cu.entry(::cumem::AsHandle<Handle>(argument)), #entry);  \
+    return ::cumem::Undefined(env);                                             \
+  }                                                                             \
+  CUMEM_BINDING(name, Function)

@@ -3,7 +3,6 @@
 #include <cstring>
 #include <vector>
 
-#include "binding-registry.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -25,8 +24,7 @@ bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value va
   out->assign(count, CUmemAccessDesc{});
   for (size_t i = 0; i < count; i++) {
     if (!CheckLocation(env, state, packed[3 * i], call)) return false;
-    (*out)[i].location.type = static_cast<CUmemLocationType>(packed[3 * i]);
-    (*out)[i].location.id = packed[3 * i + 1];
+    (*out)[i].location = LocationOf(packed[3 * i], packed[3 * i + 1]);
     (*out)[i].flags = static_cast<CUmemAccess_flags>(packed[3 * i + 2]);
   }
   return true;
@@ -49,8 +47,7 @@ bool ReadAllocationProp(const Napi::CallbackInfo& info, const DriverState* state
   std::memset(prop, 0, sizeof(*prop));
   prop->type = static_cast<CUmemAllocationType>(values[0]);
   prop->requestedHandleTypes = static_cast<CUmemAllocationHandleType>(values[1]);
-  prop->location.type = static_cast<CUmemLocationType>(values[2]);
-  prop->location.id = values[3];
+  prop->location = LocationOf(values[2], values[3]);
   prop->allocFlags.gpuDirectRDMACapable = values[4] != 0 ? 1 : 0;
   prop->allocFlags.usage = static_cast<unsigned short>(values[5]);
   return true;
@@ -102,13 +99,7 @@ Napi::Value MemCreate(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memCreate", MemCreate);
 
-Napi::Value MemRelease(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(handle, 0);
-  CUMEM_CHECK(state->cu.cuMemRelease(handle), "cuMemRelease");
-  return Undefined(env);
-}
-CUMEM_BINDING("memRelease", MemRelease);
+CUMEM_HANDLE_BINDING("memRelease", MemRelease, cuMemRelease, CUmemGenericAllocationHandle, handle);
 
 Napi::Value MemMap(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -150,9 +141,7 @@ Napi::Value MemGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_INT(locationType, 1);
   CUMEM_INT(locationId, 2);
   if (!CheckLocation(env, state, locationType, "cuMemGetAccess")) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUmemLocation location = LocationOf(locationType, locationId);
   unsigned long long flags = 0;
   CUMEM_CHECK(state->cu.cuMemGetAccess(&flags, &location, pointer), "cuMemGetAccess");
   return NumberValue(env, static_cast<double>(flags));
@@ -172,10 +161,9 @@ CUMEM_BINDING("memExportToFileDescriptor", MemExportToFileDescriptor);
 Napi::Value MemImportFromFileDescriptor(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_INT(fd, 0);
-  // For POSIX file descriptors the "OS handle" is the descriptor's value cast to a pointer.
-  void* osHandle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
   CUmemGenericAllocationHandle handle = 0;
-  CUMEM_CHECK(state->cu.cuMemImportFromShareableHandle(&handle, osHandle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+  CUMEM_CHECK(state->cu.cuMemImportFromShareableHandle(&handle, FileDescriptorHandle(fd),
+                                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
               "cuMemImportFromShareableHandle");
   return BigIntValue(env, handle);
 }

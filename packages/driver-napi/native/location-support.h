@@ -56,4 +56,15 @@ inline CUresult LegacyDevice(DriverState* state, int type, int id, CUdevice* out
  */
 inline int DriverLocationId(int type, int id) { return type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id; }
 
+/** The CUmemLocation (type, id), as given. */
+inline CUmemLocation LocationOf(int type, int id) {
+  CUmemLocation location;
+  location.type = static_cast<CUmemLocationType>(type);
+  location.id = id;
+  return location;
+}
+
+/** The CUmemLocation cumem passes to advise and prefetch: (type, DriverLocationId(type, id)). */
+inline CUmemLocation DriverLocation(int type, int id) { return LocationOf(type, DriverLocationId(type, id)); }
+
 }  // namespace cumem
