@@ -23,9 +23,7 @@ bool Have(Napi::Env env, Fn fn, const char* name) {
 Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_HAVE(cuLibraryLoadData);
-  void* image = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &image, &bytes, "image")) return Napi::Value();
+  CUMEM_VIEW(image, bytes, 0);
   CUlibrary library = nullptr;
   CUMEM_CHECK(state->cu.cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cuLibraryLoadData");
@@ -168,14 +166,10 @@ Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
   if (!ReadOpaqueRecord(env, info[1], dims, sizeof dims, "geometry", "launchKernelEx: geometry must be 10 32-bit words")) {
     return Napi::Value();
   }
-  void* bytes = nullptr;
-  size_t byteLength = 0;
-  if (!ReadView(env, info[2], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
-  void* offsetData = nullptr;
-  size_t offsetBytes = 0;
-  if (!ReadView(env, info[3], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
+  CUMEM_VIEW(argumentBytes, byteLength, 2);
+  CUMEM_VIEW(argumentOffsets, offsetBytes, 3);
   CUMEM_ADDRESS(stream, 4);
-  Launch(env, state, function, dims, bytes, byteLength, static_cast<const uint32_t*>(offsetData),
+  Launch(env, state, function, dims, argumentBytes, byteLength, static_cast<const uint32_t*>(argumentOffsets),
          offsetBytes / sizeof(uint32_t), stream);
   return Napi::Value();
 }

@@ -21,9 +21,7 @@ CUMEM_BINDING("memcpyAsync", MemcpyAsync);
 Napi::Value MemcpyHtoDAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(dst, 0);
-  void* src = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[1], &src, &bytes, "src")) return Napi::Value();
+  CUMEM_VIEW(src, bytes, 1);
   CUMEM_ADDRESS(stream, 2);
   CUMEM_CHECK(state->cu.cuMemcpyHtoDAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyHtoDAsync");
   return Undefined(env);
@@ -32,9 +30,7 @@ CUMEM_BINDING("memcpyHtoDAsync", MemcpyHtoDAsync);
 
 Napi::Value MemcpyDtoHAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* dst = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &dst, &bytes, "dst")) return Napi::Value();
+  CUMEM_VIEW(dst, bytes, 0);
   CUMEM_ADDRESS(src, 1);
   CUMEM_ADDRESS(stream, 2);
   CUMEM_CHECK(state->cu.cuMemcpyDtoHAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyDtoHAsync");
@@ -46,9 +42,7 @@ CUMEM_BINDING("memcpyDtoHAsync", MemcpyDtoHAsync);
 Napi::Value MemcpyHtoD(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(dst, 0);
-  void* src = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[1], &src, &bytes, "src")) return Napi::Value();
+  CUMEM_VIEW(src, bytes, 1);
   CUMEM_CHECK(state->cu.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
   return Undefined(env);
 }
@@ -56,9 +50,7 @@ CUMEM_BINDING("memcpyHtoD", MemcpyHtoD);
 
 Napi::Value MemcpyDtoH(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* dst = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &dst, &bytes, "dst")) return Napi::Value();
+  CUMEM_VIEW(dst, bytes, 0);
   CUMEM_ADDRESS(src, 1);
   CUMEM_CHECK(state->cu.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   return Undefined(env);

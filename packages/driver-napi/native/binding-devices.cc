@@ -6,6 +6,18 @@
 namespace cumem {
 namespace {
 
+// The whole of a binding `name(ordinal)` that asks `entry` for the device's `Handle` (a pool, a
+// primary context) and returns it as a bigint.
+#define CUMEM_DEVICE_HANDLE_BINDING(name, Function, entry, Handle) \
+  Napi::Value Function(const Napi::CallbackInfo& info) {           \
+    CUMEM_PROLOGUE(info);                                          \
+    CUMEM_DEVICE(device, 0, #entry);                               \
+    Handle handle = nullptr;                                       \
+    CUMEM_CHECK(state->cu.entry(&handle, device), #entry);         \
+    return HandleValue(env, handle);                               \
+  }                                                                \
+  CUMEM_BINDING(name, Function)
+
 Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   return IntValue(env, state->driverVersion);
@@ -75,32 +87,11 @@ Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("deviceGetAttribute", DeviceGetAttribute);
 
-Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDeviceGetDefaultMemPool");
-  CUmemoryPool pool = nullptr;
-  CUMEM_CHECK(state->cu.cuDeviceGetDefaultMemPool(&pool, device), "cuDeviceGetDefaultMemPool");
-  return HandleValue(env, pool);
-}
-CUMEM_BINDING("deviceGetDefaultMemPool", DeviceGetDefaultMemPool);
+CUMEM_DEVICE_HANDLE_BINDING("deviceGetDefaultMemPool", DeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, CUmemoryPool);
 
-Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDeviceGetMemPool");
-  CUmemoryPool pool = nullptr;
-  CUMEM_CHECK(state->cu.cuDeviceGetMemPool(&pool, device), "cuDeviceGetMemPool");
-  return HandleValue(env, pool);
-}
-CUMEM_BINDING("deviceGetMemPool", DeviceGetMemPool);
+CUMEM_DEVICE_HANDLE_BINDING("deviceGetMemPool", DeviceGetMemPool, cuDeviceGetMemPool, CUmemoryPool);
 
-Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDevicePrimaryCtxRetain");
-  CUcontext context = nullptr;
-  CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  return HandleValue(env, context);
-}
-CUMEM_BINDING("primaryContextRetain", PrimaryContextRetain);
+CUMEM_DEVICE_HANDLE_BINDING("primaryContextRetain", PrimaryContextRetain, cuDevicePrimaryCtxRetain, CUcontext);
 
 Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);

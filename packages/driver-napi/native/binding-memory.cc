@@ -44,14 +44,7 @@ Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memAllocManaged", MemAllocManaged);
 
-Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUipcMemHandle handle{};
-  CUMEM_CHECK(state->cu.cuIpcGetMemHandle(&handle, pointer), "cuIpcGetMemHandle");
-  return RecordBytes(env, handle);
-}
-CUMEM_BINDING("ipcGetMemHandle", IpcGetMemHandle);
+CUMEM_RECORD_BINDING("ipcGetMemHandle", IpcGetMemHandle, cuIpcGetMemHandle, CUipcMemHandle, CUdeviceptr, pointer);
 
 Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -67,14 +60,7 @@ CUMEM_BINDING("ipcOpenMemHandle", IpcOpenMemHandle);
 
 CUMEM_HANDLE_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, CUdeviceptr, pointer);
 
-Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUipcEventHandle handle{};
-  CUMEM_CHECK(state->cu.cuIpcGetEventHandle(&handle, reinterpret_cast<CUevent>(event)), "cuIpcGetEventHandle");
-  return RecordBytes(env, handle);
-}
-CUMEM_BINDING("ipcGetEventHandle", IpcGetEventHandle);
+CUMEM_RECORD_BINDING("ipcGetEventHandle", IpcGetEventHandle, cuIpcGetEventHandle, CUipcEventHandle, CUevent, event);
 
 Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -160,10 +146,8 @@ CUMEM_BINDING("hostView", HostView);
 
 Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
-  void* data = nullptr;
-  size_t bytes = 0;
-  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
-  return HandleValue(env, data);
+  CUMEM_MEMORY(view, bytes, 0);
+  return HandleValue(env, view);
 }
 CUMEM_BINDING("addressOf", AddressOf);
 

@@ -181,14 +181,7 @@ Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor);
 
-Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUmemPoolPtrExportData data{};
-  CUMEM_CHECK(state->cu.cuMemPoolExportPointer(&data, pointer), "cuMemPoolExportPointer");
-  return RecordBytes(env, data);
-}
-CUMEM_BINDING("memPoolExportPointer", MemPoolExportPointer);
+CUMEM_RECORD_BINDING("memPoolExportPointer", MemPoolExportPointer, cuMemPoolExportPointer, CUmemPoolPtrExportData, CUdeviceptr, pointer);
 
 Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);

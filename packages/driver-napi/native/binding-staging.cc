@@ -8,12 +8,10 @@ namespace {
 
 Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* data = nullptr;
-  size_t bytes = 0;
-  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
+  CUMEM_MEMORY(view, bytes, 0);
   CUMEM_INT(flags, 1);
-  CUMEM_CHECK(state->cu.cuMemHostRegister(data, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
-  return HandleValue(env, data);
+  CUMEM_CHECK(state->cu.cuMemHostRegister(view, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
+  return HandleValue(env, view);
 }
 CUMEM_BINDING("memHostRegister", MemHostRegister);
 

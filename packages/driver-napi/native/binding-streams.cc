@@ -154,6 +154,14 @@ Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
   return Napi::Value(env, promise);
 }
 
+// A query's answer: CUDA_ERROR_NOT_READY is false (work still pending), success true, any other
+// result a CudaError naming `call`.
+Napi::Value Readiness(napi_env env, const DriverState* state, CUresult result, const char* call) {
+  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
+  if (!Succeeded(env, state, result, call)) return Napi::Value();
+  return BoolValue(env, true);
+}
+
 Napi::Value StreamCreate(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_INT(flags, 0);
@@ -175,10 +183,7 @@ CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
 Napi::Value StreamQuery(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(stream, 0);
-  CUresult result = state->cu.cuStreamQuery(reinterpret_cast<CUstream>(stream));
-  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
-  CUMEM_CHECK(result, "cuStreamQuery");
-  return BoolValue(env, true);
+  return Readiness(env, state, state->cu.cuStreamQuery(reinterpret_cast<CUstream>(stream)), "cuStreamQuery");
 }
 CUMEM_BINDING("streamQuery", StreamQuery);
 
@@ -221,10 +226,7 @@ CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);
 Napi::Value EventQuery(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(event, 0);
-  CUresult result = state->cu.cuEventQuery(reinterpret_cast<CUevent>(event));
-  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
-  CUMEM_CHECK(result, "cuEventQuery");
-  return BoolValue(env, true);
+  return Readiness(env, state, state->cu.cuEventQuery(reinterpret_cast<CUevent>(event)), "cuEventQuery");
 }
 CUMEM_BINDING("eventQuery", EventQuery);
 

@@ -244,6 +244,15 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
   int32_t variable;                                                                 \
   if (!::cumem::ReadInt(env, info[index], &variable, #variable)) return Napi::Value()
 
+// A JS memory argument: its first byte as `variable` (which names it in a TypeError) and its
+// length in bytes as `bytes`. CUMEM_VIEW takes an ArrayBufferView, CUMEM_MEMORY an ArrayBuffer too.
+#define CUMEM_BYTES_WITH(reader, variable, bytes, index) \
+  void* variable = nullptr;                              \
+  size_t bytes = 0;                                      \
+  if (!::cumem::reader(env, info[index], &variable, &bytes, #variable)) return Napi::Value()
+#define CUMEM_VIEW(variable, bytes, index) CUMEM_BYTES_WITH(ReadView, variable, bytes, index)
+#define CUMEM_MEMORY(variable, bytes, index) CUMEM_BYTES_WITH(ReadMemory, variable, bytes, index)
+
 // Calls `call` (an expression returning CUresult); on failure throws a CudaError naming `name`.
 #define CUMEM_CHECK(call, name)                                  \
   do {                                                           \
@@ -264,4 +273,16 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
     CUMEM_CHECK(state->cu.entry(::cumem::AsHandle<Handle>(argument)), #entry);  \
     return ::cumem::Undefined(env);                                             \
   }                                                                             \
+  CUMEM_BINDING(name, Function)
+
+// The whole of a binding `name(argument)` that asks `entry` for the opaque `Record` (an IPC
+// handle, an exported pool pointer) of its one handle argument and returns the record's bytes.
+#define CUMEM_RECORD_BINDING(name, Function, entry, Record, Handle, argument)           \
+  Napi::Value Function(const Napi::CallbackInfo& info) {                                \
+    CUMEM_PROLOGUE(info);                                                               \
+    CUMEM_ADDRESS(argument, 0);                                                         \
+    Record record{};                                                                    \
+    CUMEM_CHECK(state->cu.entry(&record, ::cumem::AsHandle<Handle>(argument)), #entry); \
+    return ::cumem::RecordBytes(env, record);                                           \
+  }                                                                                     \
   CUMEM_BINDING(name, Function)

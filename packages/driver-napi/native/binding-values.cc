@@ -38,6 +38,15 @@ size_t ElementSize(napi_typedarray_type type) {
   }
 }
 
+// The rule every numeric argument follows: a number (else a TypeError "<name><notNumber>"), whole
+// and in [lowest, highest] (else a RangeError "<name><outOfRange>").
+bool ReadWholeNumber(napi_env env, napi_value value, double lowest, double highest, double* out, const char* name,
+                     const char* notNumber, const char* outOfRange) {
+  if (napi_get_value_double(env, value, out) != napi_ok) return Throw(env, false, name, notNumber);
+  if (!(*out >= lowest && *out <= highest) || std::floor(*out) != *out) return Throw(env, true, name, outOfRange);
+  return true;
+}
+
 }  // namespace
 
 bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name) {
@@ -47,11 +56,9 @@ bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name
     return lossless || Throw(env, true, name, " must be an address in [0, 2**64)");
   }
   double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be a bigint or a number address");
-  }
-  if (!(number >= 0 && number <= kMaxSafeInteger) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a non-negative safe integer or a bigint");
+  if (!ReadWholeNumber(env, value, 0, kMaxSafeInteger, &number, name, " must be a bigint or a number address",
+                       " must be a non-negative safe integer or a bigint")) {
+    return false;
   }
   *out = static_cast<uint64_t>(number);
   return true;
@@ -59,11 +66,9 @@ bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name
 
 bool ReadSize(napi_env env, napi_value value, size_t* out, const char* name) {
   double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be a non-negative integer number");
-  }
-  if (!(number >= 0 && number <= kMaxSafeInteger) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a non-negative safe integer");
+  if (!ReadWholeNumber(env, value, 0, kMaxSafeInteger, &number, name, " must be a non-negative integer number",
+                       " must be a non-negative safe integer")) {
+    return false;
   }
   *out = static_cast<size_t>(number);
   return true;
@@ -71,11 +76,9 @@ bool ReadSize(napi_env env, napi_value value, size_t* out, const char* name) {
 
 bool ReadInt(napi_env env, napi_value value, int32_t* out, const char* name) {
   double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be an integer number");
-  }
-  if (!(number >= -2147483648.0 && number <= 4294967295.0) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a 32-bit integer");
+  if (!ReadWholeNumber(env, value, -2147483648.0, 4294967295.0, &number, name, " must be an integer number",
+                       " must be a 32-bit integer")) {
+    return false;
   }
   // Flags may use the full unsigned range; they keep their bits.
   *out = number > 2147483647.0 ? static_cast<int32_t>(static_cast<uint32_t>(number)) : static_cast<int32_t>(number);
