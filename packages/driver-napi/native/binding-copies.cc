@@ -1,22 +1,14 @@
 // Copies and fills: 1D copies in both directions, 2D/3D pitched copies, batched copies and memsets.
 #include <cstring>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
 namespace cumem {
 namespace {
 
-Napi::Value MemcpyAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(dst, 0);
-  CUMEM_ADDRESS(src, 1);
-  CUMEM_SIZE(size, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK(state->cu.cuMemcpyAsync(dst, src, size, reinterpret_cast<CUstream>(stream)), "cuMemcpyAsync");
-  return Undefined(env);
-}
-CUMEM_BINDING("memcpyAsync", MemcpyAsync);
+CUMEM_CALL_BINDING("memcpyAsync", MemcpyAsync, cuMemcpyAsync, "dst", "src", "size", "stream");
 
 Napi::Value MemcpyHtoDAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -250,26 +242,11 @@ Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memcpyBatchAsync", MemcpyBatchAsync);
 
-// cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`:
-// one body, instantiated per entry point, each a direct call through its loaded pointer.
-template <typename Element, auto Entry, const char* Name>
-Napi::Value MemsetAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(value, 1);
-  CUMEM_SIZE(count, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK((state->cu.*Entry)(pointer, static_cast<Element>(value), count, reinterpret_cast<CUstream>(stream)),
-              Name);
-  return Undefined(env);
-}
-
-constexpr char kMemsetD8[] = "cuMemsetD8Async";
-constexpr char kMemsetD16[] = "cuMemsetD16Async";
-constexpr char kMemsetD32[] = "cuMemsetD32Async";
-CUMEM_BINDING("memsetD8Async", MemsetAsync<unsigned char, &EntryPoints::cuMemsetD8Async, kMemsetD8>);
-CUMEM_BINDING("memsetD16Async", MemsetAsync<unsigned short, &EntryPoints::cuMemsetD16Async, kMemsetD16>);
-CUMEM_BINDING("memsetD32Async", MemsetAsync<unsigned int, &EntryPoints::cuMemsetD32Async, kMemsetD32>);
+// cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`,
+// which each takes as its entry point's parameter type.
+CUMEM_CALL_BINDING("memsetD8Async", MemsetD8Async, cuMemsetD8Async, "pointer", "value", "count", "stream");
+CUMEM_CALL_BINDING("memsetD16Async", MemsetD16Async, cuMemsetD16Async, "pointer", "value", "count", "stream");
+CUMEM_CALL_BINDING("memsetD32Async", MemsetD32Async, cuMemsetD32Async, "pointer", "value", "count", "stream");
 
 }  // namespace
 }  // namespace cumem

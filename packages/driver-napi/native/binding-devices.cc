@@ -1,4 +1,5 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "staging-engine.h"
@@ -102,7 +103,7 @@ Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("primaryContextRelease", PrimaryContextRelease);
 
-CUMEM_HANDLE_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, CUcontext, context);
+CUMEM_CALL_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, "context");
 
 Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);

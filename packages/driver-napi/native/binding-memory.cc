@@ -6,43 +6,21 @@
 #include <cerrno>
 #include <cstring>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
 namespace {
 
-Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAlloc(&pointer, size), "cuMemAlloc");
-  return BigIntValue(env, pointer);
-}
-CUMEM_BINDING("memAlloc", MemAlloc);
+CUMEM_QUERY_BINDING("memAlloc", MemAlloc, cuMemAlloc, "size");
 
-CUMEM_HANDLE_BINDING("memFree", MemFree, cuMemFree, CUdeviceptr, pointer);
+CUMEM_CALL_BINDING("memFree", MemFree, cuMemFree, "pointer");
 
-Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_INT(flags, 1);
-  void* pointer = nullptr;
-  CUMEM_CHECK(state->cu.cuMemHostAlloc(&pointer, size, static_cast<unsigned int>(flags)), "cuMemHostAlloc");
-  return HandleValue(env, pointer);
-}
-CUMEM_BINDING("memHostAlloc", MemHostAlloc);
+CUMEM_QUERY_BINDING("memHostAlloc", MemHostAlloc, cuMemHostAlloc, "size", "flags");
 
-CUMEM_HANDLE_BINDING("memFreeHost", MemFreeHost, cuMemFreeHost, void*, pointer);
+CUMEM_CALL_BINDING("memFreeHost", MemFreeHost, cuMemFreeHost, "pointer");
 
-Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_INT(flags, 1);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAllocManaged(&pointer, size, static_cast<unsigned int>(flags)), "cuMemAllocManaged");
-  return BigIntValue(env, pointer);
-}
-CUMEM_BINDING("memAllocManaged", MemAllocManaged);
+CUMEM_QUERY_BINDING("memAllocManaged", MemAllocManaged, cuMemAllocManaged, "size", "flags");
 
 CUMEM_RECORD_BINDING("ipcGetMemHandle", IpcGetMemHandle, cuIpcGetMemHandle, CUipcMemHandle, CUdeviceptr, pointer);
 
@@ -58,7 +36,7 @@ Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("ipcOpenMemHandle", IpcOpenMemHandle);
 
-CUMEM_HANDLE_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, CUdeviceptr, pointer);
+CUMEM_CALL_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, "pointer");
 
 CUMEM_RECORD_BINDING("ipcGetEventHandle", IpcGetEventHandle, cuIpcGetEventHandle, CUipcEventHandle, CUevent, event);
 

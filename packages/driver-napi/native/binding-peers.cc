@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "location-support.h"
@@ -45,21 +46,8 @@ Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info) {
 CUMEM_BINDING("contextEnablePeerAccess", ContextEnablePeerAccess);
 
 // memcpyPeerAsync(dst, dstContext, src, srcContext, size, stream)
-Napi::Value MemcpyPeerAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(dst, 0);
-  CUMEM_ADDRESS(dstContext, 1);
-  CUMEM_ADDRESS(src, 2);
-  CUMEM_ADDRESS(srcContext, 3);
-  CUMEM_SIZE(size, 4);
-  CUMEM_ADDRESS(stream, 5);
-  CUMEM_CHECK(state->cu.cuMemcpyPeerAsync(dst, reinterpret_cast<CUcontext>(dstContext), src,
-                                          reinterpret_cast<CUcontext>(srcContext), size,
-                                          reinterpret_cast<CUstream>(stream)),
-              "cuMemcpyPeerAsync");
-  return Undefined(env);
-}
-CUMEM_BINDING("memcpyPeerAsync", MemcpyPeerAsync);
+CUMEM_CALL_BINDING("memcpyPeerAsync", MemcpyPeerAsync, cuMemcpyPeerAsync, "dst", "dstContext", "src", "srcContext", "size",
+                   "stream");
 
 // memPoolSetAccessMany(pool, packed): packed is an Int32Array of (type, id, flags) triples.
 Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {

@@ -1,6 +1,7 @@
 // Stream-ordered pools: creation, attributes, access, the hot alloc/free pair, and IPC export.
 #include <cstring>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -47,7 +48,7 @@ Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memPoolCreate", MemPoolCreate);
 
-CUMEM_HANDLE_BINDING("memPoolDestroy", MemPoolDestroy, cuMemPoolDestroy, CUmemoryPool, pool);
+CUMEM_CALL_BINDING("memPoolDestroy", MemPoolDestroy, cuMemPoolDestroy, "pool");
 
 Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -110,14 +111,7 @@ Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memPoolGetAccess", MemPoolGetAccess);
 
-Napi::Value MemPoolTrimTo(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  CUMEM_SIZE(minBytesToKeep, 1);
-  CUMEM_CHECK(state->cu.cuMemPoolTrimTo(reinterpret_cast<CUmemoryPool>(pool), minBytesToKeep), "cuMemPoolTrimTo");
-  return Undefined(env);
-}
-CUMEM_BINDING("memPoolTrimTo", MemPoolTrimTo);
+CUMEM_CALL_BINDING("memPoolTrimTo", MemPoolTrimTo, cuMemPoolTrimTo, "pool", "minBytesToKeep");
 
 // The hot pair, as raw callbacks (see RawArguments). The new pointer is not returned: it is
 // stored in the binding's `pointerResult` BigUint64Array, from which the Driver's one-line

@@ -1,5 +1,6 @@
 // Pageable host memory: cuMemHostRegister / cuMemHostUnregister, and the staged copies of
 // staging-engine.cc. The options are checked in JS (napi-driver.ts) before these are called.
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "staging-engine.h"
 
@@ -15,7 +16,7 @@ Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memHostRegister", MemHostRegister);
 
-CUMEM_HANDLE_BINDING("memHostUnregister", MemHostUnregister, cuMemHostUnregister, void*, pointer);
+CUMEM_CALL_BINDING("memHostUnregister", MemHostUnregister, cuMemHostUnregister, "pointer");
 
 // stagedCopy(toDevice, device, view, stream, chunkBytes, threads)
 Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {

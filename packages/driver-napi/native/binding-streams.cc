@@ -1,5 +1,6 @@
 // Streams and events, and the non-blocking waits that run cuStreamSynchronize /
 // cuEventSynchronize on a libuv thread-pool thread and settle a Promise.
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -162,20 +163,11 @@ Napi::Value Readiness(napi_env env, const DriverState* state, CUresult result, c
   return BoolValue(env, true);
 }
 
-Napi::Value StreamCreate(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(flags, 0);
-  CUMEM_INT(priority, 1);
-  CUstream stream = nullptr;
-  CUMEM_CHECK(state->cu.cuStreamCreateWithPriority(&stream, static_cast<unsigned int>(flags), priority),
-              "cuStreamCreateWithPriority");
-  return HandleValue(env, stream);
-}
-CUMEM_BINDING("streamCreate", StreamCreate);
+CUMEM_QUERY_BINDING("streamCreate", StreamCreate, cuStreamCreateWithPriority, "flags", "priority");
 
-CUMEM_HANDLE_BINDING("streamDestroy", StreamDestroy, cuStreamDestroy, CUstream, stream);
+CUMEM_CALL_BINDING("streamDestroy", StreamDestroy, cuStreamDestroy, "stream");
 
-CUMEM_HANDLE_BINDING("streamSynchronize", StreamSynchronize, cuStreamSynchronize, CUstream, stream);
+CUMEM_CALL_BINDING("streamSynchronize", StreamSynchronize, cuStreamSynchronize, "stream");
 
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, false); }
 CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
@@ -197,28 +189,13 @@ Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("streamWaitEvent", StreamWaitEvent);
 
-Napi::Value EventCreate(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(flags, 0);
-  CUevent event = nullptr;
-  CUMEM_CHECK(state->cu.cuEventCreate(&event, static_cast<unsigned int>(flags)), "cuEventCreate");
-  return HandleValue(env, event);
-}
-CUMEM_BINDING("eventCreate", EventCreate);
+CUMEM_QUERY_BINDING("eventCreate", EventCreate, cuEventCreate, "flags");
 
-CUMEM_HANDLE_BINDING("eventDestroy", EventDestroy, cuEventDestroy, CUevent, event);
+CUMEM_CALL_BINDING("eventDestroy", EventDestroy, cuEventDestroy, "event");
 
-Napi::Value EventRecord(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_ADDRESS(stream, 1);
-  CUMEM_CHECK(state->cu.cuEventRecord(reinterpret_cast<CUevent>(event), reinterpret_cast<CUstream>(stream)),
-              "cuEventRecord");
-  return Undefined(env);
-}
-CUMEM_BINDING("eventRecord", EventRecord);
+CUMEM_CALL_BINDING("eventRecord", EventRecord, cuEventRecord, "event", "stream");
 
-CUMEM_HANDLE_BINDING("eventSynchronize", EventSynchronize, cuEventSynchronize, CUevent, event);
+CUMEM_CALL_BINDING("eventSynchronize", EventSynchronize, cuEventSynchronize, "event");
 
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, true); }
 CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);

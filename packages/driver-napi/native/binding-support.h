@@ -263,18 +263,6 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
     }                                                            \
   } while (0)
 
-// The whole of a binding `name(argument)` that passes its one handle argument, as a `Handle`, to
-// the entry point `entry` and returns undefined (cuStreamDestroy, cuMemFree and their like).
-// `argument` names the argument in the TypeError / RangeError of a bad value.
-#define CUMEM_HANDLE_BINDING(name, Function, entry, Handle, argument)           \
-  Napi::Value Function(const Napi::CallbackInfo& info) {                        \
-    CUMEM_PROLOGUE(info);                                                       \
-    CUMEM_ADDRESS(argument, 0);                                                 \
-    CUMEM_CHECK(state->cu.entry(::cumem::AsHandle<Handle>(argument)), #entry);  \
-    return ::cumem::Undefined(env);                                             \
-  }                                                                             \
-  CUMEM_BINDING(name, Function)
-
 // The whole of a binding `name(argument)` that asks `entry` for the opaque `Record` (an IPC
 // handle, an exported pool pointer) of its one handle argument and returns the record's bytes.
 #define CUMEM_RECORD_BINDING(name, Function, entry, Record, Handle, argument)           \

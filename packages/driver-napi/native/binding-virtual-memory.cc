@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -78,14 +79,7 @@ Napi::Value MemAddressReserve(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memAddressReserve", MemAddressReserve);
 
-Napi::Value MemAddressFree(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_CHECK(state->cu.cuMemAddressFree(pointer, size), "cuMemAddressFree");
-  return Undefined(env);
-}
-CUMEM_BINDING("memAddressFree", MemAddressFree);
+CUMEM_CALL_BINDING("memAddressFree", MemAddressFree, cuMemAddressFree, "pointer", "size");
 
 // memCreate(size, 6 property values)
 Napi::Value MemCreate(const Napi::CallbackInfo& info) {
@@ -99,7 +93,7 @@ Napi::Value MemCreate(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memCreate", MemCreate);
 
-CUMEM_HANDLE_BINDING("memRelease", MemRelease, cuMemRelease, CUmemGenericAllocationHandle, handle);
+CUMEM_CALL_BINDING("memRelease", MemRelease, cuMemRelease, "handle");
 
 Napi::Value MemMap(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -112,14 +106,7 @@ Napi::Value MemMap(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memMap", MemMap);
 
-Napi::Value MemUnmap(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_CHECK(state->cu.cuMemUnmap(pointer, size), "cuMemUnmap");
-  return Undefined(env);
-}
-CUMEM_BINDING("memUnmap", MemUnmap);
+CUMEM_CALL_BINDING("memUnmap", MemUnmap, cuMemUnmap, "pointer", "size");
 
 // memSetAccess(pointer, size, packed (type, id, flags) triples)
 Napi::Value MemSetAccess(const Napi::CallbackInfo& info) {
