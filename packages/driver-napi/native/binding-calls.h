@@ -6,6 +6,7 @@
 // direct call through its loaded pointer that a hand-written body would.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -38,80 +39,117 @@ inline bool ReadArgument(napi_env env, napi_value value, T* out, const char* nam
   }
 }
 
-/** An out-parameter's value as JS gets it: a handle as a bigint, a size_t as a number, an int as an int. */
+/** An out-parameter's value as JS gets it: a handle as a bigint, a size_t or a float as a number, an int as an int. */
 template <typename T>
 inline Napi::Value ResultValue(napi_env env, T value) {
   if constexpr (std::is_pointer_v<T> || std::is_same_v<T, unsigned long long>) {
     return HandleValue(env, value);
-  } else if constexpr (std::is_same_v<T, size_t>) {
+  } else if constexpr (std::is_same_v<T, size_t> || std::is_floating_point_v<T>) {
     return NumberValue(env, static_cast<double>(value));
   } else {
     return IntValue(env, static_cast<int32_t>(value));
   }
 }
 
-// The entry point's arguments from info[0..], or false with an exception pending.
-template <typename... Params, size_t... I>
-inline bool ReadArguments(const Napi::CallbackInfo& info, const char* const* names, std::tuple<Params...>* out,
-                          std::index_sequence<I...>) {
-  napi_env env = info.Env();
+/** A query's answer: CUDA_ERROR_NOT_READY is false (work still pending), success true, else a CudaError naming `call`. */
+inline Napi::Value Readiness(napi_env env, const DriverState* state, CUresult result, const char* call) {
+  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
+  if (!Succeeded(env, state, result, call)) return Napi::Value();
+  return BoolValue(env, true);
+}
+
+/** The names of a binding's JS arguments, in order (they name the argument in a TypeError / RangeError). */
+template <typename... Names>
+constexpr std::array<const char*, sizeof...(Names)> ArgumentNames(Names... names) {
+  return {names...};
+}
+
+// The first N entry-point arguments from info[0..N); the rest (flags the contract does not
+// expose) stay 0. False with an exception pending.
+template <size_t N, typename... Params, size_t... I>
+inline bool ReadArguments(const Napi::CallbackInfo& info, const std::array<const char*, N>& names,
+                          [[maybe_unused]] std::tuple<Params...>* out, std::index_sequence<I...>) {
+  static_assert(N <= sizeof...(Params), "more JS arguments than the entry point takes");
+  [[maybe_unused]] napi_env env = info.Env();
   return (ReadArgument(env, info[I], &std::get<I>(*out), names[I]) && ...);
 }
 
-template <auto Entry, typename... Params>
-inline Napi::Value CallWith(const Napi::CallbackInfo& info, DriverState* state, const char* const* names,
-                            const char* call, CUresult (*)(Params...)) {
-  std::tuple<Params...> arguments;
-  if (!ReadArguments(info, names, &arguments, std::index_sequence_for<Params...>{})) return Napi::Value();
-  const CUresult result = std::apply(state->cu.*Entry, arguments);
-  if (!Succeeded(info.Env(), state, result, call)) return Napi::Value();
+// Reads the arguments and calls `Entry` (after `out`, when the entry point has an out-parameter
+// first): false, with an exception pending, if an argument is refused; else the driver's result.
+template <auto Entry, size_t N, typename... Params>
+inline bool Invoke(const Napi::CallbackInfo& info, const DriverState* state, const std::array<const char*, N>& names,
+                   CUresult (*)(Params...), CUresult* result) {
+  std::tuple<Params...> arguments{};
+  if (!ReadArguments(info, names, &arguments, std::make_index_sequence<N>{})) return false;
+  *result = std::apply(state->cu.*Entry, arguments);
+  return true;
+}
+
+template <auto Entry, size_t N, typename Out, typename... Params>
+inline bool Invoke(const Napi::CallbackInfo& info, const DriverState* state, const std::array<const char*, N>& names,
+                   CUresult (*)(Out*, Params...), CUresult* result, Out* out) {
+  std::tuple<Params...> arguments{};
+  if (!ReadArguments(info, names, &arguments, std::make_index_sequence<N>{})) return false;
+  *result = std::apply([&](Params... values) { return (state->cu.*Entry)(out, values...); }, arguments);
+  return true;
+}
+
+// The type an entry point writes through its first (out-) parameter.
+template <typename Out, typename... Params>
+Out OutTypeOf(CUresult (*)(Out*, Params...));
+template <auto Entry>
+using EntryOut = decltype(OutTypeOf(std::declval<const EntryPoints&>().*Entry));
+
+/** A binding that calls `Entry` with its arguments and returns undefined. */
+template <auto Entry, size_t N>
+Napi::Value CallEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
+  DriverState* state = StateOf(info);
+  CUresult result;
+  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result) ||
+      !Succeeded(info.Env(), state, result, call)) {
+    return Napi::Value();
+  }
   return Undefined(info.Env());
 }
 
-template <auto Entry, typename Out, typename... Params>
-inline Napi::Value QueryWith(const Napi::CallbackInfo& info, DriverState* state, const char* const* names,
-                             const char* call, CUresult (*)(Out*, Params...)) {
-  std::tuple<Params...> arguments;
-  if (!ReadArguments(info, names, &arguments, std::index_sequence_for<Params...>{})) return Napi::Value();
-  Out out{};
-  const CUresult result =
-      std::apply([&](Params... values) { return (state->cu.*Entry)(&out, values...); }, arguments);
-  if (!Succeeded(info.Env(), state, result, call)) return Napi::Value();
-  return ResultValue(info.Env(), out);
-}
-
-/** A binding that calls `Entry` with its arguments (named `names`) and returns undefined. */
-template <auto Entry>
-Napi::Value CallEntry(const Napi::CallbackInfo& info, const char* const* names, const char* call) {
+/** A binding that calls the query `Entry` (cuStreamQuery, cuEventQuery) and returns whether the work is done. */
+template <auto Entry, size_t N>
+Napi::Value ReadyEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   DriverState* state = StateOf(info);
-  if (!EnsureReady(info.Env(), state)) return Napi::Value();
-  return CallWith<Entry>(info, state, names, call, state->cu.*Entry);
+  CUresult result;
+  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result)) {
+    return Napi::Value();
+  }
+  return Readiness(info.Env(), state, result, call);
 }
 
 /** A binding that calls `Entry` with an out-parameter first and its arguments after, and returns the out value. */
-template <auto Entry>
-Napi::Value QueryEntry(const Napi::CallbackInfo& info, const char* const* names, const char* call) {
+template <auto Entry, size_t N>
+Napi::Value QueryEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   DriverState* state = StateOf(info);
-  if (!EnsureReady(info.Env(), state)) return Napi::Value();
-  return QueryWith<Entry>(info, state, names, call, state->cu.*Entry);
+  CUresult result;
+  EntryOut<Entry> out{};
+  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result, &out) ||
+      !Succeeded(info.Env(), state, result, call)) {
+    return Napi::Value();
+  }
+  return ResultValue(info.Env(), out);
 }
 
 }  // namespace cumem
 
-// The whole of a binding `name(...)` that passes its arguments, named by the strings after
-// `entry`, to the entry point `entry` and returns undefined (cuMemFree, cuMemcpyAsync and their like).
-#define CUMEM_CALL_BINDING(name, Function, entry, ...)                                        \
-  constexpr const char* CUMEM_CONCAT(Function, Arguments)[] = {__VA_ARGS__};                  \
-  Napi::Value Function(const Napi::CallbackInfo& info) {                                      \
-    return ::cumem::CallEntry<&::cumem::EntryPoints::entry>(info, CUMEM_CONCAT(Function, Arguments), #entry); \
-  }                                                                                           \
+// The whole of a binding `name(...)` made by `Kind` (CallEntry, QueryEntry, ReadyEntry) from the
+// entry point `entry`, its JS arguments named by the strings after `entry`.
+#define CUMEM_ENTRY_BINDING(Kind, name, Function, entry, ...)                                           \
+  constexpr auto CUMEM_CONCAT(Function, Arguments) = ::cumem::ArgumentNames(__VA_ARGS__);              \
+  Napi::Value Function(const Napi::CallbackInfo& info) {                                                \
+    return ::cumem::Kind<&::cumem::EntryPoints::entry>(info, CUMEM_CONCAT(Function, Arguments), #entry); \
+  }                                                                                                     \
   CUMEM_BINDING(name, Function)
 
-// The same for an entry point whose first parameter is an out-parameter (cuMemAlloc,
-// cuStreamCreateWithPriority...): the binding returns what the driver wrote there.
-#define CUMEM_QUERY_BINDING(name, Function, entry, ...)                                        \
-  constexpr const char* CUMEM_CONCAT(Function, Arguments)[] = {__VA_ARGS__};                   \
-  Napi::Value Function(const Napi::CallbackInfo& info) {                                       \
-    return ::cumem::QueryEntry<&::cumem::EntryPoints::entry>(info, CUMEM_CONCAT(Function, Arguments), #entry); \
-  }                                                                                            \
-  CUMEM_BINDING(name, Function)
+// `name(...)` passes its arguments to `entry` and returns undefined (cuMemFree, cuMemcpyAsync...).
+#define CUMEM_CALL_BINDING(...) CUMEM_ENTRY_BINDING(CallEntry, __VA_ARGS__)
+// `name(...)` returns what `entry` wrote through its first parameter (cuMemAlloc, cuEventCreate...).
+#define CUMEM_QUERY_BINDING(...) CUMEM_ENTRY_BINDING(QueryEntry, __VA_ARGS__)
+// `name(...)` returns whether `entry` (cuStreamQuery, cuEventQuery) found the work done.
+#define CUMEM_READY_BINDING(...) CUMEM_ENTRY_BINDING(ReadyEntry, __VA_ARGS__)

@@ -42,13 +42,7 @@ Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("capabilities", GetCapabilities);
 
-Napi::Value DeviceGetCount(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  int count = 0;
-  CUMEM_CHECK(state->cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
-  return IntValue(env, count);
-}
-CUMEM_BINDING("deviceGetCount", DeviceGetCount);
+CUMEM_QUERY_BINDING("deviceGetCount", DeviceGetCount, cuDeviceGetCount);
 
 Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -105,13 +99,7 @@ CUMEM_BINDING("primaryContextRelease", PrimaryContextRelease);
 
 CUMEM_CALL_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, "context");
 
-Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUcontext context = nullptr;
-  CUMEM_CHECK(state->cu.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-  return HandleValue(env, context);
-}
-CUMEM_BINDING("contextGetCurrent", ContextGetCurrent);
+CUMEM_QUERY_BINDING("contextGetCurrent", ContextGetCurrent, cuCtxGetCurrent);
 
 // The benchmark's "trivial call", as a raw callback (see RawArguments): one branch, one driver
 // call, one small integer (an immediate in V8, so nothing is allocated).
@@ -126,12 +114,7 @@ napi_value ContextGetDevice(napi_env env, napi_callback_info info) {
 }
 CUMEM_BINDING("contextGetDevice", ContextGetDevice);
 
-Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_CHECK(state->cu.cuCtxSynchronize(), "cuCtxSynchronize");
-  return Undefined(env);
-}
-CUMEM_BINDING("contextSynchronize", ContextSynchronize);
+CUMEM_CALL_BINDING("contextSynchronize", ContextSynchronize, cuCtxSynchronize);
 
 Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);

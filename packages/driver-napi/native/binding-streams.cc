@@ -155,14 +155,6 @@ Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
   return Napi::Value(env, promise);
 }
 
-// A query's answer: CUDA_ERROR_NOT_READY is false (work still pending), success true, any other
-// result a CudaError naming `call`.
-Napi::Value Readiness(napi_env env, const DriverState* state, CUresult result, const char* call) {
-  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
-  if (!Succeeded(env, state, result, call)) return Napi::Value();
-  return BoolValue(env, true);
-}
-
 CUMEM_QUERY_BINDING("streamCreate", StreamCreate, cuStreamCreateWithPriority, "flags", "priority");
 
 CUMEM_CALL_BINDING("streamDestroy", StreamDestroy, cuStreamDestroy, "stream");
@@ -172,22 +164,9 @@ CUMEM_CALL_BINDING("streamSynchronize", StreamSynchronize, cuStreamSynchronize, 
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, false); }
 CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
 
-Napi::Value StreamQuery(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  return Readiness(env, state, state->cu.cuStreamQuery(reinterpret_cast<CUstream>(stream)), "cuStreamQuery");
-}
-CUMEM_BINDING("streamQuery", StreamQuery);
+CUMEM_READY_BINDING("streamQuery", StreamQuery, cuStreamQuery, "stream");
 
-Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_ADDRESS(event, 1);
-  CUMEM_CHECK(state->cu.cuStreamWaitEvent(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUevent>(event), 0),
-              "cuStreamWaitEvent");
-  return Undefined(env);
-}
-CUMEM_BINDING("streamWaitEvent", StreamWaitEvent);
+CUMEM_CALL_BINDING("streamWaitEvent", StreamWaitEvent, cuStreamWaitEvent, "stream", "event");
 
 CUMEM_QUERY_BINDING("eventCreate", EventCreate, cuEventCreate, "flags");
 
@@ -200,24 +179,9 @@ CUMEM_CALL_BINDING("eventSynchronize", EventSynchronize, cuEventSynchronize, "ev
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, true); }
 CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);
 
-Napi::Value EventQuery(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  return Readiness(env, state, state->cu.cuEventQuery(reinterpret_cast<CUevent>(event)), "cuEventQuery");
-}
-CUMEM_BINDING("eventQuery", EventQuery);
+CUMEM_READY_BINDING("eventQuery", EventQuery, cuEventQuery, "event");
 
-Napi::Value EventElapsedTime(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(start, 0);
-  CUMEM_ADDRESS(end, 1);
-  float milliseconds = 0;
-  CUMEM_CHECK(state->cu.cuEventElapsedTime(&milliseconds, reinterpret_cast<CUevent>(start),
-                                           reinterpret_cast<CUevent>(end)),
-              "cuEventElapsedTime");
-  return NumberValue(env, milliseconds);
-}
-CUMEM_BINDING("eventElapsedTime", EventElapsedTime);
+CUMEM_QUERY_BINDING("eventElapsedTime", EventElapsedTime, cuEventElapsedTime, "start", "end");
 
 }  // namespace
 }  // namespace cumem

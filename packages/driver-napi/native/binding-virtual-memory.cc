@@ -68,16 +68,7 @@ Napi::Value MemGetAllocationGranularity(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("memGetAllocationGranularity", MemGetAllocationGranularity);
 
-Napi::Value MemAddressReserve(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_SIZE(alignment, 1);
-  CUMEM_ADDRESS(hint, 2);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAddressReserve(&pointer, size, alignment, hint, 0), "cuMemAddressReserve");
-  return BigIntValue(env, pointer);
-}
-CUMEM_BINDING("memAddressReserve", MemAddressReserve);
+CUMEM_QUERY_BINDING("memAddressReserve", MemAddressReserve, cuMemAddressReserve, "size", "alignment", "hint");
 
 CUMEM_CALL_BINDING("memAddressFree", MemAddressFree, cuMemAddressFree, "pointer", "size");
 
@@ -95,16 +86,7 @@ CUMEM_BINDING("memCreate", MemCreate);
 
 CUMEM_CALL_BINDING("memRelease", MemRelease, cuMemRelease, "handle");
 
-Napi::Value MemMap(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_SIZE(offset, 2);
-  CUMEM_ADDRESS(handle, 3);
-  CUMEM_CHECK(state->cu.cuMemMap(pointer, size, offset, handle, 0), "cuMemMap");
-  return Undefined(env);
-}
-CUMEM_BINDING("memMap", MemMap);
+CUMEM_CALL_BINDING("memMap", MemMap, cuMemMap, "pointer", "size", "offset", "handle");
 
 CUMEM_CALL_BINDING("memUnmap", MemUnmap, cuMemUnmap, "pointer", "size");
 
