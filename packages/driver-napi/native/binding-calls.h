@@ -17,13 +17,22 @@
 namespace cumem {
 
 /**
- * Reads one argument as the entry-point parameter type T: a handle (any pointer, or an
+ * The RangeError message for a view of the wrong length where the driver record T (passed by
+ * value, like CUipcMemHandle) is expected: specialized beside the bindings that take one.
+ */
+template <typename T>
+struct RecordSizeError;
+
+/**
+ * Reads one argument as the entry-point parameter type T: a driver record (by ReadRecord), a handle (any pointer, or an
  * unsigned long long like CUdeviceptr) by ReadAddress, a size_t by ReadSize, any other integer
  * or enum by ReadInt (flags keep their bits, as static_cast gives them).
  */
 template <typename T>
 inline bool ReadArgument(napi_env env, napi_value value, T* out, const char* name) {
-  if constexpr (std::is_pointer_v<T> || std::is_same_v<T, unsigned long long>) {
+  if constexpr (std::is_class_v<T>) {
+    return ReadRecord(env, value, out, name, RecordSizeError<T>::kMessage);
+  } else if constexpr (std::is_pointer_v<T> || std::is_same_v<T, unsigned long long>) {
     uint64_t address;
     if (!ReadAddress(env, value, &address, name)) return false;
     *out = AsHandle<T>(address);

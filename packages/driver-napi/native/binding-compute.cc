@@ -20,6 +20,14 @@ bool Have(Napi::Env env, Fn fn, const char* name) {
 #define CUMEM_HAVE(name) \
   if (!Have(env, state->cu.name, #name)) return Napi::Value()
 
+// [first, second]: the answer of the members that return two numbers.
+Napi::Value Pair(napi_env env, Napi::Value first, Napi::Value second) {
+  Napi::Array pair = Napi::Array::New(env, 2);
+  pair.Set(uint32_t{0}, first);
+  pair.Set(uint32_t{1}, second);
+  return pair;
+}
+
 Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_HAVE(cuLibraryLoadData);
@@ -106,10 +114,7 @@ Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
   CUresult result = state->cu.cuFuncGetParamInfo(reinterpret_cast<CUfunction>(function), index, &offset, &size);
   if (result == CUDA_ERROR_INVALID_VALUE) return info.Env().Null();
   CUMEM_CHECK(result, "cuFuncGetParamInfo");
-  Napi::Array pair = Napi::Array::New(info.Env(), 2);
-  pair.Set(uint32_t{0}, NumberValue(env, static_cast<double>(offset)));
-  pair.Set(uint32_t{1}, NumberValue(env, static_cast<double>(size)));
-  return pair;
+  return Pair(env, NumberValue(env, static_cast<double>(offset)), NumberValue(env, static_cast<double>(size)));
 }
 CUMEM_BINDING("funcGetParamInfo", FuncGetParamInfo);
 
@@ -242,10 +247,7 @@ Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, reinterpret_cast<CUfunction>(function),
                                                          nullptr, sharedBytes, limit),
               "cuOccupancyMaxPotentialBlockSize");
-  Napi::Array pair = Napi::Array::New(info.Env(), 2);
-  pair.Set(uint32_t{0}, IntValue(env, minGridSize));
-  pair.Set(uint32_t{1}, IntValue(env, blockSize));
-  return pair;
+  return Pair(env, IntValue(env, minGridSize), IntValue(env, blockSize));
 }
 CUMEM_BINDING("occupancyMaxPotentialBlockSize", OccupancyMaxPotentialBlockSize);
 

@@ -116,27 +116,27 @@ CUMEM_BINDING("contextGetDevice", ContextGetDevice);
 
 CUMEM_CALL_BINDING("contextSynchronize", ContextSynchronize, cuCtxSynchronize);
 
-Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
+// An entry point that answers two numbers of type T through its two parameters, as { first, second }.
+template <typename T, auto Entry>
+Napi::Value NumberPair(const Napi::CallbackInfo& info, const char* first, const char* second, const char* call) {
   CUMEM_PROLOGUE(info);
-  size_t free = 0;
-  size_t total = 0;
-  CUMEM_CHECK(state->cu.cuMemGetInfo(&free, &total), "cuMemGetInfo");
+  T a = 0;
+  T b = 0;
+  CUMEM_CHECK((state->cu.*Entry)(&a, &b), call);
   Napi::Object out = Napi::Object::New(env);
-  out.Set("free", static_cast<double>(free));
-  out.Set("total", static_cast<double>(total));
+  out.Set(first, static_cast<double>(a));
+  out.Set(second, static_cast<double>(b));
   return out;
+}
+
+Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
+  return NumberPair<size_t, &EntryPoints::cuMemGetInfo>(info, "free", "total", "cuMemGetInfo");
 }
 CUMEM_BINDING("memGetInfo", MemGetInfo);
 
 Napi::Value ContextGetStreamPriorityRange(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  int least = 0;
-  int greatest = 0;
-  CUMEM_CHECK(state->cu.cuCtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange");
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("least", least);
-  out.Set("greatest", greatest);
-  return out;
+  return NumberPair<int, &EntryPoints::cuCtxGetStreamPriorityRange>(info, "least", "greatest",
+                                                                     "cuCtxGetStreamPriorityRange");
 }
 CUMEM_BINDING("contextGetStreamPriorityRange", ContextGetStreamPriorityRange);
 

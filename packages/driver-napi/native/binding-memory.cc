@@ -10,6 +10,17 @@
 #include "binding-support.h"
 
 namespace cumem {
+
+// The IPC handles the open bindings take, as the get bindings gave them.
+template <>
+struct RecordSizeError<CUipcMemHandle> {
+  static constexpr const char* kMessage = "handle must be the 64 bytes of ipcGetMemHandle";
+};
+template <>
+struct RecordSizeError<CUipcEventHandle> {
+  static constexpr const char* kMessage = "handle must be the 64 bytes of ipcGetEventHandle";
+};
+
 namespace {
 
 CUMEM_QUERY_BINDING("memAlloc", MemAlloc, cuMemAlloc, "size");
@@ -24,32 +35,13 @@ CUMEM_QUERY_BINDING("memAllocManaged", MemAllocManaged, cuMemAllocManaged, "size
 
 CUMEM_RECORD_BINDING("ipcGetMemHandle", IpcGetMemHandle, cuIpcGetMemHandle, CUipcMemHandle, CUdeviceptr, pointer);
 
-Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUipcMemHandle handle;
-  const char* wrongSize = "handle must be the 64 bytes of ipcGetMemHandle";
-  if (!ReadRecord(env, info[0], &handle, "handle", wrongSize)) return Napi::Value();
-  CUMEM_INT(flags, 1);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
-  return BigIntValue(env, pointer);
-}
-CUMEM_BINDING("ipcOpenMemHandle", IpcOpenMemHandle);
+CUMEM_QUERY_BINDING("ipcOpenMemHandle", IpcOpenMemHandle, cuIpcOpenMemHandle, "handle", "flags");
 
 CUMEM_CALL_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, "pointer");
 
 CUMEM_RECORD_BINDING("ipcGetEventHandle", IpcGetEventHandle, cuIpcGetEventHandle, CUipcEventHandle, CUevent, event);
 
-Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUipcEventHandle handle;
-  const char* wrongSize = "handle must be the 64 bytes of ipcGetEventHandle";
-  if (!ReadRecord(env, info[0], &handle, "handle", wrongSize)) return Napi::Value();
-  CUevent event = nullptr;
-  CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
-  return HandleValue(env, event);
-}
-CUMEM_BINDING("ipcOpenEventHandle", IpcOpenEventHandle);
+CUMEM_QUERY_BINDING("ipcOpenEventHandle", IpcOpenEventHandle, cuIpcOpenEventHandle, "handle");
 
 bool IsWideAttribute(int attribute) {
   // size_t / unsigned long long answers; all others are 4 bytes or a 1-byte boolean.
