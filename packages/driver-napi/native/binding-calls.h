@@ -145,6 +145,47 @@ Napi::Value QueryEntry(const Napi::CallbackInfo& info, const std::array<const ch
   return ResultValue(info.Env(), out);
 }
 
+// The shareable-handle entry points with a POSIX file descriptor: the handle type is
+// CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, and any parameter after it (flags) is 0.
+template <typename Handle, typename... Rest>
+inline CUresult ExportToFileDescriptor(CUresult (*entry)(void*, Handle, CUmemAllocationHandleType, Rest...),
+                                       int* fd, uint64_t handle) {
+  return entry(fd, AsHandle<Handle>(handle), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, Rest{}...);
+}
+template <typename Out, typename... Rest>
+inline CUresult ImportFromFileDescriptor(CUresult (*entry)(Out*, void*, CUmemAllocationHandleType, Rest...), Out* out,
+                                         int32_t fd) {
+  return entry(out, FileDescriptorHandle(fd), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, Rest{}...);
+}
+
+/** A binding that exports its one handle argument through `Entry` and returns the POSIX file descriptor. */
+template <auto Entry, size_t N>
+Napi::Value ExportEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
+  static_assert(N == 1, "one argument: the handle");
+  DriverState* state = StateOf(info);
+  uint64_t handle;
+  int fd = -1;
+  if (!EnsureReady(info.Env(), state) || !ReadAddress(info.Env(), info[0], &handle, names[0]) ||
+      !Succeeded(info.Env(), state, ExportToFileDescriptor(state->cu.*Entry, &fd, handle), call)) {
+    return Napi::Value();
+  }
+  return IntValue(info.Env(), fd);
+}
+
+/** A binding that imports a POSIX file descriptor (its one argument) through `Entry` and returns the handle. */
+template <auto Entry, size_t N>
+Napi::Value ImportEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
+  static_assert(N == 1, "one argument: the file descriptor");
+  DriverState* state = StateOf(info);
+  int32_t fd;
+  EntryOut<Entry> out{};
+  if (!EnsureReady(info.Env(), state) || !ReadInt(info.Env(), info[0], &fd, names[0]) ||
+      !Succeeded(info.Env(), state, ImportFromFileDescriptor(state->cu.*Entry, &out, fd), call)) {
+    return Napi::Value();
+  }
+  return ResultValue(info.Env(), out);
+}
+
 }  // namespace cumem
 
 // The whole of a binding `name(...)` made by `Kind` (CallEntry, QueryEntry, ReadyEntry) from the
@@ -162,3 +203,7 @@ Napi::Value QueryEntry(const Napi::CallbackInfo& info, const std::array<const ch
 #define CUMEM_QUERY_BINDING(...) CUMEM_ENTRY_BINDING(QueryEntry, __VA_ARGS__)
 // `name(...)` returns whether `entry` (cuStreamQuery, cuEventQuery) found the work done.
 #define CUMEM_READY_BINDING(...) CUMEM_ENTRY_BINDING(ReadyEntry, __VA_ARGS__)
+// `name(handle)` returns the POSIX file descriptor `entry` exports the handle as.
+#define CUMEM_EXPORT_BINDING(...) CUMEM_ENTRY_BINDING(ExportEntry, __VA_ARGS__)
+// `name(fd)` returns the handle `entry` imports the POSIX file descriptor as.
+#define CUMEM_IMPORT_BINDING(...) CUMEM_ENTRY_BINDING(ImportEntry, __VA_ARGS__)

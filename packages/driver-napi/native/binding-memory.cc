@@ -50,7 +50,9 @@ bool IsWideAttribute(int attribute) {
          attribute == CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID;
 }
 
-Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
+// pointerGetAttribute(pointer, attribute) as a number, or as a bigint (`handle`: the attributes
+// that hold an address or a handle).
+Napi::Value PointerAttribute(const Napi::CallbackInfo& info, bool handle) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
   CUMEM_INT(attribute, 1);
@@ -58,21 +60,16 @@ Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
   uint64_t value = 0;
   CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
               "cuPointerGetAttribute");
+  if (handle) return BigIntValue(env, value);
   if (IsWideAttribute(attribute)) return NumberValue(env, static_cast<double>(value));
   if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) return IntValue(env, static_cast<int32_t>(value));
   return NumberValue(env, static_cast<double>(static_cast<uint32_t>(value)));
 }
+
+Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) { return PointerAttribute(info, false); }
 CUMEM_BINDING("pointerGetAttribute", PointerGetAttribute);
 
-Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(attribute, 1);
-  uint64_t value = 0;
-  CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
-              "cuPointerGetAttribute");
-  return BigIntValue(env, value);
-}
+Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) { return PointerAttribute(info, true); }
 CUMEM_BINDING("pointerGetHandleAttribute", PointerGetHandleAttribute);
 
 // Not driver calls: these never load libcuda.

@@ -100,10 +100,7 @@ CUMEM_BINDING("memPoolSetAccess", MemPoolSetAccess);
 Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pool, 0);
-  CUMEM_INT(locationType, 1);
-  CUMEM_INT(locationId, 2);
-  if (!CheckLocation(env, state, locationType, "cuMemPoolGetAccess")) return Napi::Value();
-  CUmemLocation location = LocationOf(locationType, locationId);
+  CUMEM_LOCATION(location, 1, "cuMemPoolGetAccess");
   CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   CUMEM_CHECK(state->cu.cuMemPoolGetAccess(&flags, reinterpret_cast<CUmemoryPool>(pool), &location),
               "cuMemPoolGetAccess");
@@ -153,27 +150,11 @@ napi_value MemFreeAsync(napi_env env, napi_callback_info info) {
 }
 CUMEM_BINDING("memFreeAsync", MemFreeAsync);
 
-Napi::Value MemPoolExportToFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  int fd = -1;
-  CUMEM_CHECK(state->cu.cuMemPoolExportToShareableHandle(&fd, reinterpret_cast<CUmemoryPool>(pool),
-                                                         CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemPoolExportToShareableHandle");
-  return IntValue(env, fd);
-}
-CUMEM_BINDING("memPoolExportToFileDescriptor", MemPoolExportToFileDescriptor);
+CUMEM_EXPORT_BINDING("memPoolExportToFileDescriptor", MemPoolExportToFileDescriptor, cuMemPoolExportToShareableHandle,
+                     "pool");
 
-Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(fd, 0);
-  CUmemoryPool pool = nullptr;
-  CUMEM_CHECK(state->cu.cuMemPoolImportFromShareableHandle(&pool, FileDescriptorHandle(fd),
-                                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemPoolImportFromShareableHandle");
-  return HandleValue(env, pool);
-}
-CUMEM_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor);
+CUMEM_IMPORT_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor,
+                     cuMemPoolImportFromShareableHandle, "fd");
 
 CUMEM_RECORD_BINDING("memPoolExportPointer", MemPoolExportPointer, cuMemPoolExportPointer, CUmemPoolPtrExportData, CUdeviceptr, pointer);
 

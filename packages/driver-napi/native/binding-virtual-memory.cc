@@ -107,36 +107,17 @@ CUMEM_BINDING("memSetAccess", MemSetAccess);
 Napi::Value MemGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(locationType, 1);
-  CUMEM_INT(locationId, 2);
-  if (!CheckLocation(env, state, locationType, "cuMemGetAccess")) return Napi::Value();
-  CUmemLocation location = LocationOf(locationType, locationId);
+  CUMEM_LOCATION(location, 1, "cuMemGetAccess");
   unsigned long long flags = 0;
   CUMEM_CHECK(state->cu.cuMemGetAccess(&flags, &location, pointer), "cuMemGetAccess");
   return NumberValue(env, static_cast<double>(flags));
 }
 CUMEM_BINDING("memGetAccess", MemGetAccess);
 
-Napi::Value MemExportToFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(handle, 0);
-  int fd = -1;
-  CUMEM_CHECK(state->cu.cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemExportToShareableHandle");
-  return IntValue(env, fd);
-}
-CUMEM_BINDING("memExportToFileDescriptor", MemExportToFileDescriptor);
+CUMEM_EXPORT_BINDING("memExportToFileDescriptor", MemExportToFileDescriptor, cuMemExportToShareableHandle, "handle");
 
-Napi::Value MemImportFromFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(fd, 0);
-  CUmemGenericAllocationHandle handle = 0;
-  CUMEM_CHECK(state->cu.cuMemImportFromShareableHandle(&handle, FileDescriptorHandle(fd),
-                                                       CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
-              "cuMemImportFromShareableHandle");
-  return BigIntValue(env, handle);
-}
-CUMEM_BINDING("memImportFromFileDescriptor", MemImportFromFileDescriptor);
+CUMEM_IMPORT_BINDING("memImportFromFileDescriptor", MemImportFromFileDescriptor, cuMemImportFromShareableHandle,
+                     "fd");
 
 Napi::Value MemGetAllocationPropertiesFromHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);

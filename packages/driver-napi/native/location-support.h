@@ -68,3 +68,11 @@ inline CUmemLocation LocationOf(int type, int id) {
 inline CUmemLocation DriverLocation(int type, int id) { return LocationOf(type, DriverLocationId(type, id)); }
 
 }  // namespace cumem
+
+// Arguments `index` and `index + 1` (locationType, locationId) as the CUmemLocation `variable`,
+// after CheckLocation's refusal of what the driver lacks (reported under `call`).
+#define CUMEM_LOCATION(variable, index, call)                                       \
+  CUMEM_INT(locationType, index);                                                   \
+  CUMEM_INT(locationId, (index) + 1);                                               \
+  if (!::cumem::CheckLocation(env, state, locationType, call)) return Napi::Value(); \
+  CUmemLocation variable = ::cumem::LocationOf(locationType, locationId)
