@@ -109,12 +109,24 @@ Out OutTypeOf(CUresult (*)(Out*, Params...));
 template <auto Entry>
 using EntryOut = decltype(OutTypeOf(std::declval<const EntryPoints&>().*Entry));
 
+// The first step of every binding here: the driver loaded and, for an optional entry point
+// (kOptional), resolved.
+template <auto Entry, bool kOptional>
+inline bool EntryReady(const Napi::CallbackInfo& info, DriverState* state, const char* call) {
+  if (!EnsureReady(info.Env(), state)) return false;
+  if constexpr (kOptional) {
+    return Have(info.Env(), state->cu.*Entry, call);
+  } else {
+    return true;
+  }
+}
+
 /** A binding that calls `Entry` with its arguments and returns undefined. */
-template <auto Entry, size_t N>
+template <auto Entry, bool kOptional = false, size_t N>
 Napi::Value CallEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   DriverState* state = StateOf(info);
   CUresult result;
-  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result) ||
+  if (!EntryReady<Entry, kOptional>(info, state, call) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result) ||
       !Succeeded(info.Env(), state, result, call)) {
     return Napi::Value();
   }
@@ -122,23 +134,23 @@ Napi::Value CallEntry(const Napi::CallbackInfo& info, const std::array<const cha
 }
 
 /** A binding that calls the query `Entry` (cuStreamQuery, cuEventQuery) and returns whether the work is done. */
-template <auto Entry, size_t N>
+template <auto Entry, bool kOptional = false, size_t N>
 Napi::Value ReadyEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   DriverState* state = StateOf(info);
   CUresult result;
-  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result)) {
+  if (!EntryReady<Entry, kOptional>(info, state, call) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result)) {
     return Napi::Value();
   }
   return Readiness(info.Env(), state, result, call);
 }
 
 /** A binding that calls `Entry` with an out-parameter first and its arguments after, and returns the out value. */
-template <auto Entry, size_t N>
+template <auto Entry, bool kOptional = false, size_t N>
 Napi::Value QueryEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   DriverState* state = StateOf(info);
   CUresult result;
   EntryOut<Entry> out{};
-  if (!EnsureReady(info.Env(), state) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result, &out) ||
+  if (!EntryReady<Entry, kOptional>(info, state, call) || !Invoke<Entry>(info, state, names, state->cu.*Entry, &result, &out) ||
       !Succeeded(info.Env(), state, result, call)) {
     return Napi::Value();
   }
@@ -159,13 +171,13 @@ inline CUresult ImportFromFileDescriptor(CUresult (*entry)(Out*, void*, CUmemAll
 }
 
 /** A binding that exports its one handle argument through `Entry` and returns the POSIX file descriptor. */
-template <auto Entry, size_t N>
+template <auto Entry, bool kOptional = false, size_t N>
 Napi::Value ExportEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   static_assert(N == 1, "one argument: the handle");
   DriverState* state = StateOf(info);
   uint64_t handle;
   int fd = -1;
-  if (!EnsureReady(info.Env(), state) || !ReadAddress(info.Env(), info[0], &handle, names[0]) ||
+  if (!EntryReady<Entry, kOptional>(info, state, call) || !ReadAddress(info.Env(), info[0], &handle, names[0]) ||
       !Succeeded(info.Env(), state, ExportToFileDescriptor(state->cu.*Entry, &fd, handle), call)) {
     return Napi::Value();
   }
@@ -173,17 +185,29 @@ Napi::Value ExportEntry(const Napi::CallbackInfo& info, const std::array<const c
 }
 
 /** A binding that imports a POSIX file descriptor (its one argument) through `Entry` and returns the handle. */
-template <auto Entry, size_t N>
+template <auto Entry, bool kOptional = false, size_t N>
 Napi::Value ImportEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names, const char* call) {
   static_assert(N == 1, "one argument: the file descriptor");
   DriverState* state = StateOf(info);
   int32_t fd;
   EntryOut<Entry> out{};
-  if (!EnsureReady(info.Env(), state) || !ReadInt(info.Env(), info[0], &fd, names[0]) ||
+  if (!EntryReady<Entry, kOptional>(info, state, call) || !ReadInt(info.Env(), info[0], &fd, names[0]) ||
       !Succeeded(info.Env(), state, ImportFromFileDescriptor(state->cu.*Entry, &out, fd), call)) {
     return Napi::Value();
   }
   return ResultValue(info.Env(), out);
+}
+
+/** CallEntry and QueryEntry for an optional entry point: a NotSupportedError where the library lacks it. */
+template <auto Entry, size_t N>
+Napi::Value OptionalCallEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names,
+                              const char* call) {
+  return CallEntry<Entry, true>(info, names, call);
+}
+template <auto Entry, size_t N>
+Napi::Value OptionalQueryEntry(const Napi::CallbackInfo& info, const std::array<const char*, N>& names,
+                               const char* call) {
+  return QueryEntry<Entry, true>(info, names, call);
 }
 
 }  // namespace cumem
@@ -203,6 +227,9 @@ Napi::Value ImportEntry(const Napi::CallbackInfo& info, const std::array<const c
 #define CUMEM_QUERY_BINDING(...) CUMEM_ENTRY_BINDING(QueryEntry, __VA_ARGS__)
 // `name(...)` returns whether `entry` (cuStreamQuery, cuEventQuery) found the work done.
 #define CUMEM_READY_BINDING(...) CUMEM_ENTRY_BINDING(ReadyEntry, __VA_ARGS__)
+// The same two for an optional entry point (the compute entry points).
+#define CUMEM_OPTIONAL_CALL_BINDING(...) CUMEM_ENTRY_BINDING(OptionalCallEntry, __VA_ARGS__)
+#define CUMEM_OPTIONAL_QUERY_BINDING(...) CUMEM_ENTRY_BINDING(OptionalQueryEntry, __VA_ARGS__)
 // `name(handle)` returns the POSIX file descriptor `entry` exports the handle as.
 #define CUMEM_EXPORT_BINDING(...) CUMEM_ENTRY_BINDING(ExportEntry, __VA_ARGS__)
 // `name(fd)` returns the handle `entry` imports the POSIX file descriptor as.

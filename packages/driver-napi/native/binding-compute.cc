@@ -5,17 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
 namespace {
-
-template <typename Fn>
-bool Have(Napi::Env env, Fn fn, const char* name) {
-  if (fn != nullptr) return true;
-  ThrowNotSupported(env, std::string(name) + " is missing from this libcuda");
-  return false;
-}
 
 #define CUMEM_HAVE(name) \
   if (!Have(env, state->cu.name, #name)) return Napi::Value()
@@ -39,14 +33,7 @@ Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("libraryLoadData", LibraryLoadData);
 
-Napi::Value LibraryUnload(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuLibraryUnload);
-  CUMEM_ADDRESS(library, 0);
-  CUMEM_CHECK(state->cu.cuLibraryUnload(reinterpret_cast<CUlibrary>(library)), "cuLibraryUnload");
-  return Undefined(env);
-}
-CUMEM_BINDING("libraryUnload", LibraryUnload);
+CUMEM_OPTIONAL_CALL_BINDING("libraryUnload", LibraryUnload, cuLibraryUnload, "library");
 
 Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -64,28 +51,9 @@ Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("libraryGetKernel", LibraryGetKernel);
 
-Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuKernelGetFunction);
-  CUMEM_ADDRESS(kernel, 0);
-  CUfunction function = nullptr;
-  CUMEM_CHECK(state->cu.cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(kernel)), "cuKernelGetFunction");
-  return HandleValue(env, function);
-}
-CUMEM_BINDING("kernelGetFunction", KernelGetFunction);
+CUMEM_OPTIONAL_QUERY_BINDING("kernelGetFunction", KernelGetFunction, cuKernelGetFunction, "kernel");
 
-Napi::Value FuncGetAttribute(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuFuncGetAttribute);
-  CUMEM_INT(attribute, 0);
-  CUMEM_ADDRESS(function, 1);
-  int value = 0;
-  CUMEM_CHECK(state->cu.cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(attribute),
-                                           reinterpret_cast<CUfunction>(function)),
-              "cuFuncGetAttribute");
-  return IntValue(env, value);
-}
-CUMEM_BINDING("funcGetAttribute", FuncGetAttribute);
+CUMEM_OPTIONAL_QUERY_BINDING("funcGetAttribute", FuncGetAttribute, cuFuncGetAttribute, "attribute", "function");
 
 Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -220,19 +188,8 @@ napi_value LaunchKernelArea(napi_env env, napi_callback_info info) {
 }
 CUMEM_BINDING("launchKernelArea", LaunchKernelArea);
 
-Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuOccupancyMaxActiveBlocksPerMultiprocessor);
-  CUMEM_ADDRESS(function, 0);
-  CUMEM_INT(blockSize, 1);
-  CUMEM_SIZE(sharedBytes, 2);
-  int blocks = 0;
-  CUMEM_CHECK(state->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<CUfunction>(function),
-                                                                    blockSize, sharedBytes),
-              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  return IntValue(env, blocks);
-}
-CUMEM_BINDING("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks);
+CUMEM_OPTIONAL_QUERY_BINDING("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks,
+                             cuOccupancyMaxActiveBlocksPerMultiprocessor, "function", "blockSize", "sharedBytes");
 
 // occupancyMaxPotentialBlockSize(function, sharedBytes, blockSizeLimit) -> [minGridSize, blockSize]
 Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {

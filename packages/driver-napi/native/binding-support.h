@@ -43,6 +43,14 @@ void ThrowNotSupported(Napi::Env env, const std::string& message);
  */
 bool ApplyCapabilities(Napi::Env env, DriverState* state);
 
+/** False, with a NotSupportedError "<call> is missing from this libcuda", when the optional entry point `fn` did not resolve. */
+template <typename Fn>
+inline bool Have(Napi::Env env, Fn fn, const char* call) {
+  if (fn != nullptr) return true;
+  ThrowNotSupported(env, std::string(call) + " is missing from this libcuda");
+  return false;
+}
+
 /** Loads the driver if needed; false (with a pending exception) when it is unavailable. */
 inline bool EnsureReady(Napi::Env env, DriverState* state) {
   if (state->status == LoadStatus::Ready) return true;
