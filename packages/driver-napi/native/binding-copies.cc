@@ -1,5 +1,6 @@
 // Copies and fills: 1D copies in both directions, 2D/3D pitched copies, batched copies and memsets.
 #include <cstring>
+#include <type_traits>
 
 #include "binding-calls.h"
 #include "binding-support.h"
@@ -144,49 +145,44 @@ bool FitsHosts(napi_env env, const char* call, const PitchedCopy& copy) {
          FitsHost(env, call, copy.dst, "dst", copy.dstPitch, copy.dstHeight, copy.width, copy.height, copy.depth);
 }
 
-// The fields CUDA_MEMCPY2D and CUDA_MEMCPY3D share, on a zeroed `params`.
-template <typename Params>
-void FillPitched(const PitchedCopy& copy, Params* params) {
-  params->srcMemoryType = copy.src.type;
-  params->srcHost = copy.src.host;
-  params->srcDevice = copy.src.device;
-  params->srcPitch = copy.srcPitch;
-  params->dstMemoryType = copy.dst.type;
-  params->dstHost = copy.dst.host;
-  params->dstDevice = copy.dst.device;
-  params->dstPitch = copy.dstPitch;
-  params->WidthInBytes = copy.width;
-  params->Height = copy.height;
+// memcpy2DAsync(copy, stream) and memcpy3DAsync(copy, stream): Params is CUDA_MEMCPY2D or
+// CUDA_MEMCPY3D, filled from the copy object once its host ends are known to hold what it reaches.
+template <typename Params, auto Entry>
+Napi::Value PitchedCopyAsync(const Napi::CallbackInfo& info, const char* member, const char* call) {
+  constexpr bool kSlices = std::is_same_v<Params, CUDA_MEMCPY3D>;
+  CUMEM_PROLOGUE(info);
+  PitchedCopy copy;
+  if (!ReadPitchedCopy(env, info, kSlices, &copy)) return Napi::Value();
+  CUMEM_ADDRESS(stream, 1);
+  if (!FitsHosts(env, member, copy)) return Napi::Value();
+  Params params;
+  std::memset(&params, 0, sizeof(params));
+  params.srcMemoryType = copy.src.type;
+  params.srcHost = copy.src.host;
+  params.srcDevice = copy.src.device;
+  params.srcPitch = copy.srcPitch;
+  params.dstMemoryType = copy.dst.type;
+  params.dstHost = copy.dst.host;
+  params.dstDevice = copy.dst.device;
+  params.dstPitch = copy.dstPitch;
+  params.WidthInBytes = copy.width;
+  params.Height = copy.height;
+  if constexpr (kSlices) {
+    params.srcHeight = copy.srcHeight;
+    params.dstHeight = copy.dstHeight;
+    params.Depth = copy.depth;
+  }
+  CUMEM_CHECK((state->cu.*Entry)(&params, reinterpret_cast<CUstream>(stream)), call);
+  return Undefined(env);
 }
 
 Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  PitchedCopy copy;
-  if (!ReadPitchedCopy(env, info, false, &copy)) return Napi::Value();
-  CUMEM_ADDRESS(stream, 1);
-  if (!FitsHosts(env, "memcpy2DAsync", copy)) return Napi::Value();
-  CUDA_MEMCPY2D params;
-  std::memset(&params, 0, sizeof(params));
-  FillPitched(copy, &params);
-  CUMEM_CHECK(state->cu.cuMemcpy2DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy2DAsync");
-  return Undefined(env);
+  return PitchedCopyAsync<CUDA_MEMCPY2D, &EntryPoints::cuMemcpy2DAsync>(info, "memcpy2DAsync", "cuMemcpy2DAsync");
 }
 CUMEM_BINDING("memcpy2DAsync", Memcpy2DAsync);
 
 Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  PitchedCopy copy;
-  if (!ReadPitchedCopy(env, info, true, &copy)) return Napi::Value();
-  CUMEM_ADDRESS(stream, 1);
-  if (!FitsHosts(env, "memcpy3DAsync", copy)) return Napi::Value();
-  CUDA_MEMCPY3D params;
-  std::memset(&params, 0, sizeof(params));
-  FillPitched(copy, &params);
-  params.srcHeight = copy.srcHeight;
-  params.dstHeight = copy.dstHeight;
-  params.Depth = copy.depth;
-  CUMEM_CHECK(state->cu.cuMemcpy3DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy3DAsync");
-  return Undefined(env);
+  return PitchedCopyAsync<CUDA_MEMCPY3D, &EntryPoints::cuMemcpy3DAsync>(info, "memcpy3DAsync", "cuMemcpy3DAsync");
 }
 CUMEM_BINDING("memcpy3DAsync", Memcpy3DAsync);
 
