@@ -24,9 +24,9 @@ template <typename T>
 struct RecordSizeError;
 
 /**
- * Reads one argument as the entry-point parameter type T: a driver record (by ReadRecord), a handle (any pointer, or an
- * unsigned long long like CUdeviceptr) by ReadAddress, a size_t by ReadSize, any other integer
- * or enum by ReadInt (flags keep their bits, as static_cast gives them).
+ * Reads one argument as the entry-point parameter type T: a driver record by ReadRecord, a handle
+ * (any pointer, or an unsigned long long like CUdeviceptr) by ReadAddress, a size_t by ReadSize,
+ * any other integer or enum by ReadInt (flags keep their bits, as static_cast gives them).
  */
 template <typename T>
 inline bool ReadArgument(napi_env env, napi_value value, T* out, const char* name) {
