@@ -13,12 +13,34 @@ void ReleaseState(napi_env env, DriverState* state) {
   delete state;
 }
 
-void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback callback, DriverState* state) {
-  napi_value function;
-  NAPI_THROW_IF_FAILED_VOID(env, napi_create_function(env, name, NAPI_AUTO_LENGTH, callback, state, &function));
-  state->references++;
-  Napi::Function(env, function).AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); }, state);
-  target.Set(name, function);
+namespace {
+// The registered bindings, in registration order. Zero-initialized before any BindingEntry's
+// constructor runs (static initialization), so the order of files does not matter.
+const BindingEntry* firstBinding = nullptr;
+BindingEntry* lastBinding = nullptr;
+}  // namespace
+
+BindingEntry::BindingEntry(const char* name, napi_callback callback) noexcept : name(name), callback(callback) {
+  if (lastBinding == nullptr) {
+    firstBinding = this;
+  } else {
+    lastBinding->next = this;
+  }
+  lastBinding = this;
+}
+
+void AddBindings(Napi::Env env, Napi::Object target, DriverState* state) {
+  for (const BindingEntry* entry = firstBinding; entry != nullptr; entry = entry->next) {
+    napi_value function;
+    NAPI_THROW_IF_FAILED_VOID(env,
+                              napi_create_function(env, entry->name, NAPI_AUTO_LENGTH, entry->callback, state, &function));
+    // The functions, not the binding object, are what the JS Driver keeps, so each holds a
+    // reference to the state.
+    state->references++;
+    Napi::Function(env, function).AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); },
+                                               state);
+    target.Set(entry->name, function);
+  }
 }
 
 bool ApplyCapabilities(Napi::Env env, DriverState* state) {
@@ -81,12 +103,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   }
   state->pointerResult = static_cast<uint64_t*>(slot);
   binding.Set("pointerResult", pointerResult);
-  for (Register area : {RegisterDevices, RegisterStreams, RegisterPools, RegisterMemory, RegisterCopies,
-                        RegisterManaged, RegisterPeers, RegisterStaging, RegisterPoolQueries,
-                        RegisterCompute, RegisterVirtualMemory,
-                        RegisterNativeExchange}) {
-    area(env, binding, state);
-  }
+  AddBindings(env, binding, state);
   ReleaseState(env, state);
   return binding;
 }

@@ -5,40 +5,35 @@
 #include <string>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
 namespace {
 
-template <typename Fn>
-bool Have(Napi::Env env, Fn fn, const char* name) {
-  if (fn != nullptr) return true;
-  ThrowNotSupported(env, std::string(name) + " is missing from this libcuda");
-  return false;
-}
-
 #define CUMEM_HAVE(name) \
   if (!Have(env, state->cu.name, #name)) return Napi::Value()
+
+// [first, second]: the answer of the members that return two numbers.
+Napi::Value Pair(napi_env env, Napi::Value first, Napi::Value second) {
+  Napi::Array pair = Napi::Array::New(env, 2);
+  pair.Set(uint32_t{0}, first);
+  pair.Set(uint32_t{1}, second);
+  return pair;
+}
 
 Napi::Value LibraryLoadData(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_HAVE(cuLibraryLoadData);
-  void* image = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &image, &bytes, "image")) return Napi::Value();
+  CUMEM_VIEW(image, bytes, 0);
   CUlibrary library = nullptr;
   CUMEM_CHECK(state->cu.cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0),
               "cuLibraryLoadData");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(library));
+  return HandleValue(env, library);
 }
+CUMEM_BINDING("libraryLoadData", LibraryLoadData);
 
-Napi::Value LibraryUnload(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuLibraryUnload);
-  CUMEM_ADDRESS(library, 0);
-  CUMEM_CHECK(state->cu.cuLibraryUnload(reinterpret_cast<CUlibrary>(library)), "cuLibraryUnload");
-  return Undefined(env);
-}
+CUMEM_OPTIONAL_CALL_BINDING("libraryUnload", LibraryUnload, cuLibraryUnload, "library");
 
 Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -52,29 +47,13 @@ Napi::Value LibraryGetKernel(const Napi::CallbackInfo& info) {
   CUkernel kernel = nullptr;
   CUMEM_CHECK(state->cu.cuLibraryGetKernel(&kernel, reinterpret_cast<CUlibrary>(library), name.c_str()),
               "cuLibraryGetKernel");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(kernel));
+  return HandleValue(env, kernel);
 }
+CUMEM_BINDING("libraryGetKernel", LibraryGetKernel);
 
-Napi::Value KernelGetFunction(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuKernelGetFunction);
-  CUMEM_ADDRESS(kernel, 0);
-  CUfunction function = nullptr;
-  CUMEM_CHECK(state->cu.cuKernelGetFunction(&function, reinterpret_cast<CUkernel>(kernel)), "cuKernelGetFunction");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(function));
-}
+CUMEM_OPTIONAL_QUERY_BINDING("kernelGetFunction", KernelGetFunction, cuKernelGetFunction, "kernel");
 
-Napi::Value FuncGetAttribute(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuFuncGetAttribute);
-  CUMEM_INT(attribute, 0);
-  CUMEM_ADDRESS(function, 1);
-  int value = 0;
-  CUMEM_CHECK(state->cu.cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(attribute),
-                                           reinterpret_cast<CUfunction>(function)),
-              "cuFuncGetAttribute");
-  return IntValue(env, value);
-}
+CUMEM_OPTIONAL_QUERY_BINDING("funcGetAttribute", FuncGetAttribute, cuFuncGetAttribute, "attribute", "function");
 
 Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -87,6 +66,7 @@ Napi::Value FuncSetAttribute(const Napi::CallbackInfo& info) {
               "cuFuncSetAttribute");
   return Undefined(env);
 }
+CUMEM_BINDING("funcSetAttribute", FuncSetAttribute);
 
 // funcGetParamInfo(function, index) -> [offset, size] | null past the last parameter.
 Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
@@ -102,11 +82,9 @@ Napi::Value FuncGetParamInfo(const Napi::CallbackInfo& info) {
   CUresult result = state->cu.cuFuncGetParamInfo(reinterpret_cast<CUfunction>(function), index, &offset, &size);
   if (result == CUDA_ERROR_INVALID_VALUE) return info.Env().Null();
   CUMEM_CHECK(result, "cuFuncGetParamInfo");
-  Napi::Array pair = Napi::Array::New(info.Env(), 2);
-  pair.Set(uint32_t{0}, NumberValue(env, static_cast<double>(offset)));
-  pair.Set(uint32_t{1}, NumberValue(env, static_cast<double>(size)));
-  return pair;
+  return Pair(env, NumberValue(env, static_cast<double>(offset)), NumberValue(env, static_cast<double>(size)));
 }
+CUMEM_BINDING("funcGetParamInfo", FuncGetParamInfo);
 
 // The launch itself, shared by both forms below: `dims` is the 10-word geometry (gridX, gridY,
 // gridZ, blockX, blockY, blockZ, sharedMemBytes, clusterX, clusterY, clusterZ; cluster 0: none),
@@ -161,17 +139,14 @@ Napi::Value LaunchKernelEx(const Napi::CallbackInfo& info) {
   if (!ReadOpaqueRecord(env, info[1], dims, sizeof dims, "geometry", "launchKernelEx: geometry must be 10 32-bit words")) {
     return Napi::Value();
   }
-  void* bytes = nullptr;
-  size_t byteLength = 0;
-  if (!ReadView(env, info[2], &bytes, &byteLength, "argumentBytes")) return Napi::Value();
-  void* offsetData = nullptr;
-  size_t offsetBytes = 0;
-  if (!ReadView(env, info[3], &offsetData, &offsetBytes, "argumentOffsets")) return Napi::Value();
+  CUMEM_VIEW(argumentBytes, byteLength, 2);
+  CUMEM_VIEW(argumentOffsets, offsetBytes, 3);
   CUMEM_ADDRESS(stream, 4);
-  Launch(env, state, function, dims, bytes, byteLength, static_cast<const uint32_t*>(offsetData),
+  Launch(env, state, function, dims, argumentBytes, byteLength, static_cast<const uint32_t*>(argumentOffsets),
          offsetBytes / sizeof(uint32_t), stream);
   return Napi::Value();
 }
+CUMEM_BINDING("launchKernelEx", LaunchKernelEx);
 
 // launchKernelArea(function, stream, area): the hot form, a raw callback reading one ArrayBuffer
 // the adapter reuses for every launch (compute-members.ts writes it): 32-bit words 0-9 the
@@ -211,19 +186,10 @@ napi_value LaunchKernelArea(napi_env env, napi_callback_info info) {
          reinterpret_cast<const uint32_t*>(static_cast<const char*>(data) + kAreaOffsets), count, stream);
   return nullptr;
 }
+CUMEM_BINDING("launchKernelArea", LaunchKernelArea);
 
-Napi::Value OccupancyMaxActiveBlocks(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_HAVE(cuOccupancyMaxActiveBlocksPerMultiprocessor);
-  CUMEM_ADDRESS(function, 0);
-  CUMEM_INT(blockSize, 1);
-  CUMEM_SIZE(sharedBytes, 2);
-  int blocks = 0;
-  CUMEM_CHECK(state->cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, reinterpret_cast<CUfunction>(function),
-                                                                    blockSize, sharedBytes),
-              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  return IntValue(env, blocks);
-}
+CUMEM_OPTIONAL_QUERY_BINDING("occupancyMaxActiveBlocksPerMultiprocessor", OccupancyMaxActiveBlocks,
+                             cuOccupancyMaxActiveBlocksPerMultiprocessor, "function", "blockSize", "sharedBytes");
 
 // occupancyMaxPotentialBlockSize(function, sharedBytes, blockSizeLimit) -> [minGridSize, blockSize]
 Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
@@ -238,26 +204,9 @@ Napi::Value OccupancyMaxPotentialBlockSize(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuOccupancyMaxPotentialBlockSize(&minGridSize, &blockSize, reinterpret_cast<CUfunction>(function),
                                                          nullptr, sharedBytes, limit),
               "cuOccupancyMaxPotentialBlockSize");
-  Napi::Array pair = Napi::Array::New(info.Env(), 2);
-  pair.Set(uint32_t{0}, IntValue(env, minGridSize));
-  pair.Set(uint32_t{1}, IntValue(env, blockSize));
-  return pair;
+  return Pair(env, IntValue(env, minGridSize), IntValue(env, blockSize));
 }
+CUMEM_BINDING("occupancyMaxPotentialBlockSize", OccupancyMaxPotentialBlockSize);
 
 }  // namespace
-
-void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<LibraryLoadData>(env, target, "libraryLoadData", state);
-  Method<LibraryUnload>(env, target, "libraryUnload", state);
-  Method<LibraryGetKernel>(env, target, "libraryGetKernel", state);
-  Method<KernelGetFunction>(env, target, "kernelGetFunction", state);
-  Method<FuncGetAttribute>(env, target, "funcGetAttribute", state);
-  Method<FuncSetAttribute>(env, target, "funcSetAttribute", state);
-  Method<FuncGetParamInfo>(env, target, "funcGetParamInfo", state);
-  Method<LaunchKernelEx>(env, target, "launchKernelEx", state);
-  RawMethod(env, target, "launchKernelArea", LaunchKernelArea, state);
-  Method<OccupancyMaxActiveBlocks>(env, target, "occupancyMaxActiveBlocksPerMultiprocessor", state);
-  Method<OccupancyMaxPotentialBlockSize>(env, target, "occupancyMaxPotentialBlockSize", state);
-}
-
 }  // namespace cumem

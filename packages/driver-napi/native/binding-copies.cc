@@ -1,64 +1,54 @@
 // Copies and fills: 1D copies in both directions, 2D/3D pitched copies, batched copies and memsets.
 #include <cstring>
+#include <type_traits>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
 namespace cumem {
 namespace {
 
-Napi::Value MemcpyAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(dst, 0);
-  CUMEM_ADDRESS(src, 1);
-  CUMEM_SIZE(size, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK(state->cu.cuMemcpyAsync(dst, src, size, reinterpret_cast<CUstream>(stream)), "cuMemcpyAsync");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memcpyAsync", MemcpyAsync, cuMemcpyAsync, "dst", "src", "size", "stream");
 
 Napi::Value MemcpyHtoDAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(dst, 0);
-  void* src = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[1], &src, &bytes, "src")) return Napi::Value();
+  CUMEM_VIEW(src, bytes, 1);
   CUMEM_ADDRESS(stream, 2);
   CUMEM_CHECK(state->cu.cuMemcpyHtoDAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyHtoDAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyHtoDAsync", MemcpyHtoDAsync);
 
 Napi::Value MemcpyDtoHAsync(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* dst = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &dst, &bytes, "dst")) return Napi::Value();
+  CUMEM_VIEW(dst, bytes, 0);
   CUMEM_ADDRESS(src, 1);
   CUMEM_ADDRESS(stream, 2);
   CUMEM_CHECK(state->cu.cuMemcpyDtoHAsync(dst, src, bytes, reinterpret_cast<CUstream>(stream)), "cuMemcpyDtoHAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyDtoHAsync", MemcpyDtoHAsync);
 
 // Hot path (benchmarked with 8 bytes): one N-API call for the view, one for the address.
 Napi::Value MemcpyHtoD(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(dst, 0);
-  void* src = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[1], &src, &bytes, "src")) return Napi::Value();
+  CUMEM_VIEW(src, bytes, 1);
   CUMEM_CHECK(state->cu.cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyHtoD", MemcpyHtoD);
 
 Napi::Value MemcpyDtoH(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* dst = nullptr;
-  size_t bytes = 0;
-  if (!ReadView(env, info[0], &dst, &bytes, "dst")) return Napi::Value();
+  CUMEM_VIEW(dst, bytes, 0);
   CUMEM_ADDRESS(src, 1);
   CUMEM_CHECK(state->cu.cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyDtoH", MemcpyDtoH);
 
 // One end of a pitched copy: a unified address, or JS memory (with its length, to refuse a
 // copy that would run past it).
@@ -116,80 +106,85 @@ bool FitsHost(napi_env env, const char* call, const Endpoint& end, const char* k
   return false;
 }
 
-Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
+// What a Memcpy2D or Memcpy3D object says; a 2D copy is one slice (rows per slice = height).
+struct PitchedCopy {
+  Endpoint src, dst;
+  size_t srcPitch = 0, dstPitch = 0, srcHeight = 0, dstHeight = 0, width = 0, height = 0, depth = 1;
+};
+
+// Reads argument 0 as a Memcpy2D (`slices` false) or Memcpy3D object, field by field in the
+// order the object's type lists them; false with an exception pending.
+bool ReadPitchedCopy(napi_env env, const Napi::CallbackInfo& info, bool slices, PitchedCopy* out) {
   if (!info[0].IsObject()) {
-    napi_throw_type_error(env, nullptr, "copy must be a Memcpy2D object");
-    return Napi::Value();
+    napi_throw_type_error(env, nullptr, slices ? "copy must be a Memcpy3D object" : "copy must be a Memcpy2D object");
+    return false;
   }
   Napi::Object copy = info[0].As<Napi::Object>();
-  Endpoint src, dst;
-  size_t srcPitch, dstPitch, width, height;
-  if (!ReadEndpoint(env, copy, "src", &src) || !ReadEndpoint(env, copy, "dst", &dst) ||
-      !ReadField(env, copy, "srcPitch", &srcPitch) || !ReadField(env, copy, "dstPitch", &dstPitch) ||
-      !ReadField(env, copy, "widthInBytes", &width) || !ReadField(env, copy, "height", &height)) {
-    return Napi::Value();
+  if (!ReadEndpoint(env, copy, "src", &out->src) || !ReadEndpoint(env, copy, "dst", &out->dst) ||
+      !ReadField(env, copy, "srcPitch", &out->srcPitch) || !ReadField(env, copy, "dstPitch", &out->dstPitch)) {
+    return false;
   }
+  if (slices && (!ReadField(env, copy, "srcHeight", &out->srcHeight) ||
+                 !ReadField(env, copy, "dstHeight", &out->dstHeight))) {
+    return false;
+  }
+  if (!ReadField(env, copy, "widthInBytes", &out->width) || !ReadField(env, copy, "height", &out->height)) {
+    return false;
+  }
+  if (!slices) {
+    out->srcHeight = out->height;
+    out->dstHeight = out->height;
+    return true;
+  }
+  return ReadField(env, copy, "depth", &out->depth);
+}
+
+// Both host endpoints hold what the copy reaches.
+bool FitsHosts(napi_env env, const char* call, const PitchedCopy& copy) {
+  return FitsHost(env, call, copy.src, "src", copy.srcPitch, copy.srcHeight, copy.width, copy.height, copy.depth) &&
+         FitsHost(env, call, copy.dst, "dst", copy.dstPitch, copy.dstHeight, copy.width, copy.height, copy.depth);
+}
+
+// memcpy2DAsync(copy, stream) and memcpy3DAsync(copy, stream): Params is CUDA_MEMCPY2D or
+// CUDA_MEMCPY3D, filled from the copy object once its host ends are known to hold what it reaches.
+template <typename Params, auto Entry>
+Napi::Value PitchedCopyAsync(const Napi::CallbackInfo& info, const char* member, const char* call) {
+  constexpr bool kSlices = std::is_same_v<Params, CUDA_MEMCPY3D>;
+  CUMEM_PROLOGUE(info);
+  PitchedCopy copy;
+  if (!ReadPitchedCopy(env, info, kSlices, &copy)) return Napi::Value();
   CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, "memcpy2DAsync", src, "src", srcPitch, height, width, height, 1) ||
-      !FitsHost(env, "memcpy2DAsync", dst, "dst", dstPitch, height, width, height, 1)) {
-    return Napi::Value();
-  }
-  CUDA_MEMCPY2D params;
+  if (!FitsHosts(env, member, copy)) return Napi::Value();
+  Params params;
   std::memset(&params, 0, sizeof(params));
-  params.srcMemoryType = src.type;
-  params.srcHost = src.host;
-  params.srcDevice = src.device;
-  params.srcPitch = srcPitch;
-  params.dstMemoryType = dst.type;
-  params.dstHost = dst.host;
-  params.dstDevice = dst.device;
-  params.dstPitch = dstPitch;
-  params.WidthInBytes = width;
-  params.Height = height;
-  CUMEM_CHECK(state->cu.cuMemcpy2DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy2DAsync");
+  params.srcMemoryType = copy.src.type;
+  params.srcHost = copy.src.host;
+  params.srcDevice = copy.src.device;
+  params.srcPitch = copy.srcPitch;
+  params.dstMemoryType = copy.dst.type;
+  params.dstHost = copy.dst.host;
+  params.dstDevice = copy.dst.device;
+  params.dstPitch = copy.dstPitch;
+  params.WidthInBytes = copy.width;
+  params.Height = copy.height;
+  if constexpr (kSlices) {
+    params.srcHeight = copy.srcHeight;
+    params.dstHeight = copy.dstHeight;
+    params.Depth = copy.depth;
+  }
+  CUMEM_CHECK((state->cu.*Entry)(&params, reinterpret_cast<CUstream>(stream)), call);
   return Undefined(env);
 }
 
-Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  if (!info[0].IsObject()) {
-    napi_throw_type_error(env, nullptr, "copy must be a Memcpy3D object");
-    return Napi::Value();
-  }
-  Napi::Object copy = info[0].As<Napi::Object>();
-  Endpoint src, dst;
-  size_t srcPitch, dstPitch, srcHeight, dstHeight, width, height, depth;
-  if (!ReadEndpoint(env, copy, "src", &src) || !ReadEndpoint(env, copy, "dst", &dst) ||
-      !ReadField(env, copy, "srcPitch", &srcPitch) || !ReadField(env, copy, "dstPitch", &dstPitch) ||
-      !ReadField(env, copy, "srcHeight", &srcHeight) || !ReadField(env, copy, "dstHeight", &dstHeight) ||
-      !ReadField(env, copy, "widthInBytes", &width) || !ReadField(env, copy, "height", &height) ||
-      !ReadField(env, copy, "depth", &depth)) {
-    return Napi::Value();
-  }
-  CUMEM_ADDRESS(stream, 1);
-  if (!FitsHost(env, "memcpy3DAsync", src, "src", srcPitch, srcHeight, width, height, depth) ||
-      !FitsHost(env, "memcpy3DAsync", dst, "dst", dstPitch, dstHeight, width, height, depth)) {
-    return Napi::Value();
-  }
-  CUDA_MEMCPY3D params;
-  std::memset(&params, 0, sizeof(params));
-  params.srcMemoryType = src.type;
-  params.srcHost = src.host;
-  params.srcDevice = src.device;
-  params.srcPitch = srcPitch;
-  params.srcHeight = srcHeight;
-  params.dstMemoryType = dst.type;
-  params.dstHost = dst.host;
-  params.dstDevice = dst.device;
-  params.dstPitch = dstPitch;
-  params.dstHeight = dstHeight;
-  params.WidthInBytes = width;
-  params.Height = height;
-  params.Depth = depth;
-  CUMEM_CHECK(state->cu.cuMemcpy3DAsync(&params, reinterpret_cast<CUstream>(stream)), "cuMemcpy3DAsync");
-  return Undefined(env);
+Napi::Value Memcpy2DAsync(const Napi::CallbackInfo& info) {
+  return PitchedCopyAsync<CUDA_MEMCPY2D, &EntryPoints::cuMemcpy2DAsync>(info, "memcpy2DAsync", "cuMemcpy2DAsync");
 }
+CUMEM_BINDING("memcpy2DAsync", Memcpy2DAsync);
+
+Napi::Value Memcpy3DAsync(const Napi::CallbackInfo& info) {
+  return PitchedCopyAsync<CUDA_MEMCPY3D, &EntryPoints::cuMemcpy3DAsync>(info, "memcpy3DAsync", "cuMemcpy3DAsync");
+}
+CUMEM_BINDING("memcpy3DAsync", Memcpy3DAsync);
 
 // memcpyBatchAsync(dsts, srcs, sizes, count, stream): the arrays are read in place.
 Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
@@ -241,39 +236,13 @@ Napi::Value MemcpyBatchAsync(const Napi::CallbackInfo& info) {
 #endif
   return Undefined(env);
 }
+CUMEM_BINDING("memcpyBatchAsync", MemcpyBatchAsync);
 
-// cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`:
-// one body, instantiated per entry point, each a direct call through its loaded pointer.
-template <typename Element, auto Entry, const char* Name>
-Napi::Value MemsetAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(value, 1);
-  CUMEM_SIZE(count, 2);
-  CUMEM_ADDRESS(stream, 3);
-  CUMEM_CHECK((state->cu.*Entry)(pointer, static_cast<Element>(value), count, reinterpret_cast<CUstream>(stream)),
-              Name);
-  return Undefined(env);
-}
-
-constexpr char kMemsetD8[] = "cuMemsetD8Async";
-constexpr char kMemsetD16[] = "cuMemsetD16Async";
-constexpr char kMemsetD32[] = "cuMemsetD32Async";
+// cuMemsetD8Async, cuMemsetD16Async and cuMemsetD32Async differ only in the width of `value`,
+// which each takes as its entry point's parameter type.
+CUMEM_CALL_BINDING("memsetD8Async", MemsetD8Async, cuMemsetD8Async, "pointer", "value", "count", "stream");
+CUMEM_CALL_BINDING("memsetD16Async", MemsetD16Async, cuMemsetD16Async, "pointer", "value", "count", "stream");
+CUMEM_CALL_BINDING("memsetD32Async", MemsetD32Async, cuMemsetD32Async, "pointer", "value", "count", "stream");
 
 }  // namespace
-
-void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemcpyAsync>(env, target, "memcpyAsync", state);
-  Method<MemcpyHtoDAsync>(env, target, "memcpyHtoDAsync", state);
-  Method<MemcpyDtoHAsync>(env, target, "memcpyDtoHAsync", state);
-  Method<MemcpyHtoD>(env, target, "memcpyHtoD", state);
-  Method<MemcpyDtoH>(env, target, "memcpyDtoH", state);
-  Method<Memcpy2DAsync>(env, target, "memcpy2DAsync", state);
-  Method<Memcpy3DAsync>(env, target, "memcpy3DAsync", state);
-  Method<MemcpyBatchAsync>(env, target, "memcpyBatchAsync", state);
-  Method<MemsetAsync<unsigned char, &EntryPoints::cuMemsetD8Async, kMemsetD8>>(env, target, "memsetD8Async", state);
-  Method<MemsetAsync<unsigned short, &EntryPoints::cuMemsetD16Async, kMemsetD16>>(env, target, "memsetD16Async", state);
-  Method<MemsetAsync<unsigned int, &EntryPoints::cuMemsetD32Async, kMemsetD32>>(env, target, "memsetD32Async", state);
-}
-
 }  // namespace cumem

@@ -1,4 +1,5 @@
 // Devices, primary contexts and the current context; plus the driver's version and capabilities.
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "staging-engine.h"
@@ -6,10 +7,23 @@
 namespace cumem {
 namespace {
 
+// The whole of a binding `name(ordinal)` that asks `entry` for the device's `Handle` (a pool, a
+// primary context) and returns it as a bigint.
+#define CUMEM_DEVICE_HANDLE_BINDING(name, Function, entry, Handle) \
+  Napi::Value Function(const Napi::CallbackInfo& info) {           \
+    CUMEM_PROLOGUE(info);                                          \
+    CUMEM_DEVICE(device, 0, #entry);                               \
+    Handle handle = nullptr;                                       \
+    CUMEM_CHECK(state->cu.entry(&handle, device), #entry);         \
+    return HandleValue(env, handle);                               \
+  }                                                                \
+  CUMEM_BINDING(name, Function)
+
 Napi::Value DriverVersion(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   return IntValue(env, state->driverVersion);
 }
+CUMEM_BINDING("driverVersion", DriverVersion);
 
 Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -26,13 +40,9 @@ Napi::Value GetCapabilities(const Napi::CallbackInfo& info) {
   out.Set("kernelParameterInfo", caps.kernelParameterInfo);
   return out;
 }
+CUMEM_BINDING("capabilities", GetCapabilities);
 
-Napi::Value DeviceGetCount(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  int count = 0;
-  CUMEM_CHECK(state->cu.cuDeviceGetCount(&count), "cuDeviceGetCount");
-  return IntValue(env, count);
-}
+CUMEM_QUERY_BINDING("deviceGetCount", DeviceGetCount, cuDeviceGetCount);
 
 Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -41,6 +51,7 @@ Napi::Value DeviceGetName(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetName(name, static_cast<int>(sizeof(name) - 1), device), "cuDeviceGetName");
   return Napi::String::New(env, name);
 }
+CUMEM_BINDING("deviceGetName", DeviceGetName);
 
 Napi::Value DeviceGetUuid(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -49,6 +60,7 @@ Napi::Value DeviceGetUuid(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceGetUuid(&uuid, device), "cuDeviceGetUuid");
   return CopyToUint8Array(env, uuid.bytes, sizeof(uuid.bytes));
 }
+CUMEM_BINDING("deviceGetUuid", DeviceGetUuid);
 
 Napi::Value DeviceTotalMem(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -57,6 +69,7 @@ Napi::Value DeviceTotalMem(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceTotalMem(&bytes, device), "cuDeviceTotalMem");
   return NumberValue(env, static_cast<double>(bytes));
 }
+CUMEM_BINDING("deviceTotalMem", DeviceTotalMem);
 
 Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -67,30 +80,13 @@ Napi::Value DeviceGetAttribute(const Napi::CallbackInfo& info) {
               "cuDeviceGetAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("deviceGetAttribute", DeviceGetAttribute);
 
-Napi::Value DeviceGetDefaultMemPool(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDeviceGetDefaultMemPool");
-  CUmemoryPool pool = nullptr;
-  CUMEM_CHECK(state->cu.cuDeviceGetDefaultMemPool(&pool, device), "cuDeviceGetDefaultMemPool");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
-}
+CUMEM_DEVICE_HANDLE_BINDING("deviceGetDefaultMemPool", DeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, CUmemoryPool);
 
-Napi::Value DeviceGetMemPool(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDeviceGetMemPool");
-  CUmemoryPool pool = nullptr;
-  CUMEM_CHECK(state->cu.cuDeviceGetMemPool(&pool, device), "cuDeviceGetMemPool");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
-}
+CUMEM_DEVICE_HANDLE_BINDING("deviceGetMemPool", DeviceGetMemPool, cuDeviceGetMemPool, CUmemoryPool);
 
-Napi::Value PrimaryContextRetain(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_DEVICE(device, 0, "cuDevicePrimaryCtxRetain");
-  CUcontext context = nullptr;
-  CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
-}
+CUMEM_DEVICE_HANDLE_BINDING("primaryContextRetain", PrimaryContextRetain, cuDevicePrimaryCtxRetain, CUcontext);
 
 Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -99,20 +95,11 @@ Napi::Value PrimaryContextRelease(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
   return Undefined(env);
 }
+CUMEM_BINDING("primaryContextRelease", PrimaryContextRelease);
 
-Napi::Value ContextSetCurrent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(context, 0);
-  CUMEM_CHECK(state->cu.cuCtxSetCurrent(reinterpret_cast<CUcontext>(context)), "cuCtxSetCurrent");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, "context");
 
-Napi::Value ContextGetCurrent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUcontext context = nullptr;
-  CUMEM_CHECK(state->cu.cuCtxGetCurrent(&context), "cuCtxGetCurrent");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(context));
-}
+CUMEM_QUERY_BINDING("contextGetCurrent", ContextGetCurrent, cuCtxGetCurrent);
 
 // The benchmark's "trivial call", as a raw callback (see RawArguments): one branch, one driver
 // call, one small integer (an immediate in V8, so nothing is allocated).
@@ -125,55 +112,33 @@ napi_value ContextGetDevice(napi_env env, napi_callback_info info) {
   napi_create_int32(env, OrdinalOf(state, device), &out);
   return out;
 }
+CUMEM_BINDING("contextGetDevice", ContextGetDevice);
 
-Napi::Value ContextSynchronize(const Napi::CallbackInfo& info) {
+CUMEM_CALL_BINDING("contextSynchronize", ContextSynchronize, cuCtxSynchronize);
+
+// An entry point that answers two numbers of type T through its two parameters, as { first, second }.
+template <typename T, auto Entry>
+Napi::Value NumberPair(const Napi::CallbackInfo& info, const char* first, const char* second, const char* call) {
   CUMEM_PROLOGUE(info);
-  CUMEM_CHECK(state->cu.cuCtxSynchronize(), "cuCtxSynchronize");
-  return Undefined(env);
+  T a = 0;
+  T b = 0;
+  CUMEM_CHECK((state->cu.*Entry)(&a, &b), call);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set(first, static_cast<double>(a));
+  out.Set(second, static_cast<double>(b));
+  return out;
 }
 
 Napi::Value MemGetInfo(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  size_t free = 0;
-  size_t total = 0;
-  CUMEM_CHECK(state->cu.cuMemGetInfo(&free, &total), "cuMemGetInfo");
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("free", static_cast<double>(free));
-  out.Set("total", static_cast<double>(total));
-  return out;
+  return NumberPair<size_t, &EntryPoints::cuMemGetInfo>(info, "free", "total", "cuMemGetInfo");
 }
+CUMEM_BINDING("memGetInfo", MemGetInfo);
 
 Napi::Value ContextGetStreamPriorityRange(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  int least = 0;
-  int greatest = 0;
-  CUMEM_CHECK(state->cu.cuCtxGetStreamPriorityRange(&least, &greatest), "cuCtxGetStreamPriorityRange");
-  Napi::Object out = Napi::Object::New(env);
-  out.Set("least", least);
-  out.Set("greatest", greatest);
-  return out;
+  return NumberPair<int, &EntryPoints::cuCtxGetStreamPriorityRange>(info, "least", "greatest",
+                                                                     "cuCtxGetStreamPriorityRange");
 }
+CUMEM_BINDING("contextGetStreamPriorityRange", ContextGetStreamPriorityRange);
 
 }  // namespace
-
-void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<DriverVersion>(env, target, "driverVersion", state);
-  Method<GetCapabilities>(env, target, "capabilities", state);
-  Method<DeviceGetCount>(env, target, "deviceGetCount", state);
-  Method<DeviceGetName>(env, target, "deviceGetName", state);
-  Method<DeviceGetUuid>(env, target, "deviceGetUuid", state);
-  Method<DeviceTotalMem>(env, target, "deviceTotalMem", state);
-  Method<DeviceGetAttribute>(env, target, "deviceGetAttribute", state);
-  Method<DeviceGetDefaultMemPool>(env, target, "deviceGetDefaultMemPool", state);
-  Method<DeviceGetMemPool>(env, target, "deviceGetMemPool", state);
-  Method<PrimaryContextRetain>(env, target, "primaryContextRetain", state);
-  Method<PrimaryContextRelease>(env, target, "primaryContextRelease", state);
-  Method<ContextSetCurrent>(env, target, "contextSetCurrent", state);
-  Method<ContextGetCurrent>(env, target, "contextGetCurrent", state);
-  RawMethod(env, target, "contextGetDevice", ContextGetDevice, state);
-  Method<ContextSynchronize>(env, target, "contextSynchronize", state);
-  Method<MemGetInfo>(env, target, "memGetInfo", state);
-  Method<ContextGetStreamPriorityRange>(env, target, "contextGetStreamPriorityRange", state);
-}
-
 }  // namespace cumem

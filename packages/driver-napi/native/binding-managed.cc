@@ -28,10 +28,7 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
 #if CUDA_VERSION >= 12020
   // The location form when it is the mode's choice, or to emulate a missing ordinal form.
   if (state->capabilities.memoryLocations || state->cu.cuMemAdvise_v8000 == nullptr) {
-    CUmemLocation location;
-    location.type = static_cast<CUmemLocationType>(type);
-    location.id = DriverLocationId(type, id);
-    Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, location), "cuMemAdvise");
+    Succeeded(env, state, state->cu.cuMemAdvise_v12020(pointer, size, how, DriverLocation(type, id)), "cuMemAdvise");
     return nullptr;
   }
 #endif
@@ -40,6 +37,7 @@ napi_value MemAdvise(napi_env env, napi_callback_info info) {
   Succeeded(env, state, state->cu.cuMemAdvise_v8000(pointer, size, how, device), "cuMemAdvise");
   return nullptr;
 }
+CUMEM_BINDING("memAdvise", MemAdvise);
 
 // memPrefetchAsync(pointer, size, locationType, locationId, stream)
 Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
@@ -53,10 +51,8 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   CUstream hStream = reinterpret_cast<CUstream>(stream);
 #if CUDA_VERSION >= 12020
   if (state->capabilities.memoryLocations || state->cu.cuMemPrefetchAsync_v8000 == nullptr) {
-    CUmemLocation location;
-    location.type = static_cast<CUmemLocationType>(type);
-    location.id = DriverLocationId(type, id);
-    CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v12020(pointer, size, location, 0, hStream), "cuMemPrefetchAsync");
+    CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v12020(pointer, size, DriverLocation(type, id), 0, hStream),
+                "cuMemPrefetchAsync");
     return Undefined(env);
   }
 #endif
@@ -65,6 +61,7 @@ Napi::Value MemPrefetchAsync(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemPrefetchAsync_v8000(pointer, size, device, hStream), "cuMemPrefetchAsync");
   return Undefined(env);
 }
+CUMEM_BINDING("memPrefetchAsync", MemPrefetchAsync);
 
 bool RequireBatch(napi_env env, const DriverState* state, const char* call) {
   if (state->capabilities.batchPrefetchDiscard) return true;
@@ -124,8 +121,7 @@ bool ReadTargets(napi_env env, const DriverState* state, const Napi::CallbackInf
         !ReadSize(env, startArray.Get(i), &start, "locationStarts[i]") || !CheckLocation(env, state, type, call)) {
       return false;
     }
-    (*locations)[i].type = static_cast<CUmemLocationType>(type);
-    (*locations)[i].id = DriverLocationId(type, id);
+    (*locations)[i] = DriverLocation(type, id);
     (*starts)[i] = start;
   }
   return true;
@@ -160,8 +156,10 @@ Napi::Value PrefetchBatch(const Napi::CallbackInfo& info, bool discard) {
 }
 
 Napi::Value MemPrefetchBatchAsync(const Napi::CallbackInfo& info) { return PrefetchBatch(info, false); }
+CUMEM_BINDING("memPrefetchBatchAsync", MemPrefetchBatchAsync);
 
 Napi::Value MemDiscardAndPrefetchBatchAsync(const Napi::CallbackInfo& info) { return PrefetchBatch(info, true); }
+CUMEM_BINDING("memDiscardAndPrefetchBatchAsync", MemDiscardAndPrefetchBatchAsync);
 
 // memDiscardBatchAsync(pointers, sizes, count, stream)
 Napi::Value MemDiscardBatchAsync(const Napi::CallbackInfo& info) {
@@ -179,6 +177,7 @@ Napi::Value MemDiscardBatchAsync(const Napi::CallbackInfo& info) {
 #endif
   return Undefined(env);
 }
+CUMEM_BINDING("memDiscardBatchAsync", MemDiscardBatchAsync);
 
 Napi::Value MemRangeGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -191,6 +190,7 @@ Napi::Value MemRangeGetAttribute(const Napi::CallbackInfo& info) {
               "cuMemRangeGetAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("memRangeGetAttribute", MemRangeGetAttribute);
 
 Napi::Value MemRangeGetAccessedBy(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -211,17 +211,7 @@ Napi::Value MemRangeGetAccessedBy(const Napi::CallbackInfo& info) {
   }
   return out;
 }
+CUMEM_BINDING("memRangeGetAccessedBy", MemRangeGetAccessedBy);
 
 }  // namespace
-
-void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state) {
-  RawMethod(env, target, "memAdvise", MemAdvise, state);
-  Method<MemPrefetchAsync>(env, target, "memPrefetchAsync", state);
-  Method<MemPrefetchBatchAsync>(env, target, "memPrefetchBatchAsync", state);
-  Method<MemDiscardBatchAsync>(env, target, "memDiscardBatchAsync", state);
-  Method<MemDiscardAndPrefetchBatchAsync>(env, target, "memDiscardAndPrefetchBatchAsync", state);
-  Method<MemRangeGetAttribute>(env, target, "memRangeGetAttribute", state);
-  Method<MemRangeGetAccessedBy>(env, target, "memRangeGetAccessedBy", state);
-}
-
 }  // namespace cumem

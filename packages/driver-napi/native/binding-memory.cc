@@ -6,98 +6,42 @@
 #include <cerrno>
 #include <cstring>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
+
+// The IPC handles the open bindings take, as the get bindings gave them.
+template <>
+struct RecordSizeError<CUipcMemHandle> {
+  static constexpr const char* kMessage = "handle must be the 64 bytes of ipcGetMemHandle";
+};
+template <>
+struct RecordSizeError<CUipcEventHandle> {
+  static constexpr const char* kMessage = "handle must be the 64 bytes of ipcGetEventHandle";
+};
+
 namespace {
 
-Napi::Value MemAlloc(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAlloc(&pointer, size), "cuMemAlloc");
-  return BigIntValue(env, pointer);
-}
+CUMEM_QUERY_BINDING("memAlloc", MemAlloc, cuMemAlloc, "size");
 
-Napi::Value MemFree(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemFree(pointer), "cuMemFree");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memFree", MemFree, cuMemFree, "pointer");
 
-Napi::Value MemHostAlloc(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_INT(flags, 1);
-  void* pointer = nullptr;
-  CUMEM_CHECK(state->cu.cuMemHostAlloc(&pointer, size, static_cast<unsigned int>(flags)), "cuMemHostAlloc");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pointer));
-}
+CUMEM_QUERY_BINDING("memHostAlloc", MemHostAlloc, cuMemHostAlloc, "size", "flags");
 
-Napi::Value MemFreeHost(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemFreeHost(reinterpret_cast<void*>(pointer)), "cuMemFreeHost");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memFreeHost", MemFreeHost, cuMemFreeHost, "pointer");
 
-Napi::Value MemAllocManaged(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_INT(flags, 1);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAllocManaged(&pointer, size, static_cast<unsigned int>(flags)), "cuMemAllocManaged");
-  return BigIntValue(env, pointer);
-}
+CUMEM_QUERY_BINDING("memAllocManaged", MemAllocManaged, cuMemAllocManaged, "size", "flags");
 
-Napi::Value IpcGetMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUipcMemHandle handle;
-  std::memset(&handle, 0, sizeof(handle));
-  CUMEM_CHECK(state->cu.cuIpcGetMemHandle(&handle, pointer), "cuIpcGetMemHandle");
-  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
-}
+CUMEM_RECORD_BINDING("ipcGetMemHandle", IpcGetMemHandle, cuIpcGetMemHandle, CUipcMemHandle, CUdeviceptr, pointer);
 
-Napi::Value IpcOpenMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUipcMemHandle handle;
-  const char* wrongSize = "handle must be the 64 bytes of ipcGetMemHandle";
-  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
-    return Napi::Value();
-  CUMEM_INT(flags, 1);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuIpcOpenMemHandle(&pointer, handle, static_cast<unsigned int>(flags)), "cuIpcOpenMemHandle");
-  return BigIntValue(env, pointer);
-}
+CUMEM_QUERY_BINDING("ipcOpenMemHandle", IpcOpenMemHandle, cuIpcOpenMemHandle, "handle", "flags");
 
-Napi::Value IpcCloseMemHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuIpcCloseMemHandle(pointer), "cuIpcCloseMemHandle");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("ipcCloseMemHandle", IpcCloseMemHandle, cuIpcCloseMemHandle, "pointer");
 
-Napi::Value IpcGetEventHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUipcEventHandle handle;
-  std::memset(&handle, 0, sizeof(handle));
-  CUMEM_CHECK(state->cu.cuIpcGetEventHandle(&handle, reinterpret_cast<CUevent>(event)), "cuIpcGetEventHandle");
-  return CopyToUint8Array(env, handle.reserved, sizeof(handle.reserved));
-}
+CUMEM_RECORD_BINDING("ipcGetEventHandle", IpcGetEventHandle, cuIpcGetEventHandle, CUipcEventHandle, CUevent, event);
 
-Napi::Value IpcOpenEventHandle(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUipcEventHandle handle;
-  const char* wrongSize = "handle must be the 64 bytes of ipcGetEventHandle";
-  if (!ReadOpaqueRecord(env, info[0], handle.reserved, sizeof(handle.reserved), "handle", wrongSize))
-    return Napi::Value();
-  CUevent event = nullptr;
-  CUMEM_CHECK(state->cu.cuIpcOpenEventHandle(&event, handle), "cuIpcOpenEventHandle");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(event));
-}
+CUMEM_QUERY_BINDING("ipcOpenEventHandle", IpcOpenEventHandle, cuIpcOpenEventHandle, "handle");
 
 bool IsWideAttribute(int attribute) {
   // size_t / unsigned long long answers; all others are 4 bytes or a 1-byte boolean.
@@ -106,7 +50,9 @@ bool IsWideAttribute(int attribute) {
          attribute == CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID;
 }
 
-Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
+// pointerGetAttribute(pointer, attribute) as a number, or as a bigint (`handle`: the attributes
+// that hold an address or a handle).
+Napi::Value PointerAttribute(const Napi::CallbackInfo& info, bool handle) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
   CUMEM_INT(attribute, 1);
@@ -114,20 +60,17 @@ Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) {
   uint64_t value = 0;
   CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
               "cuPointerGetAttribute");
+  if (handle) return BigIntValue(env, value);
   if (IsWideAttribute(attribute)) return NumberValue(env, static_cast<double>(value));
   if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) return IntValue(env, static_cast<int32_t>(value));
   return NumberValue(env, static_cast<double>(static_cast<uint32_t>(value)));
 }
 
-Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(attribute, 1);
-  uint64_t value = 0;
-  CUMEM_CHECK(state->cu.cuPointerGetAttribute(&value, static_cast<CUpointer_attribute>(attribute), pointer),
-              "cuPointerGetAttribute");
-  return BigIntValue(env, value);
-}
+Napi::Value PointerGetAttribute(const Napi::CallbackInfo& info) { return PointerAttribute(info, false); }
+CUMEM_BINDING("pointerGetAttribute", PointerGetAttribute);
+
+Napi::Value PointerGetHandleAttribute(const Napi::CallbackInfo& info) { return PointerAttribute(info, true); }
+CUMEM_BINDING("pointerGetHandleAttribute", PointerGetHandleAttribute);
 
 // Not driver calls: these never load libcuda.
 constexpr size_t kLargestHostView = size_t{1} << 32;
@@ -166,14 +109,14 @@ Napi::Value HostView(const Napi::CallbackInfo& info) {
   }
   return Napi::Value(env, view);
 }
+CUMEM_BINDING("hostView", HostView);
 
 Napi::Value AddressOf(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
-  void* data = nullptr;
-  size_t bytes = 0;
-  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
-  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+  CUMEM_MEMORY(view, bytes, 0);
+  return HandleValue(env, view);
 }
+CUMEM_BINDING("addressOf", AddressOf);
 
 // Detaching an external ArrayBuffer from hostView only drops V8's reference to the memory (no
 // finalizer was given), so views over it read as length 0 and the memory stays the driver's.
@@ -188,6 +131,7 @@ Napi::Value DetachView(const Napi::CallbackInfo& info) {
   if (!detached && info.Env().IsExceptionPending()) info.Env().GetAndClearPendingException();
   return Napi::Boolean::New(env, detached);
 }
+CUMEM_BINDING("detachView", DetachView);
 
 // POSIX dup with close-on-exec (Node has no dup). Returns the new descriptor, or -errno; the
 // TS side checks the argument first and turns -errno into the shared error.
@@ -201,26 +145,7 @@ Napi::Value DuplicateFileDescriptor(const Napi::CallbackInfo& info) {
   int duplicate = fcntl(fd, F_DUPFD_CLOEXEC, 0);
   return NumberValue(env, static_cast<double>(duplicate < 0 ? -errno : duplicate));
 }
+CUMEM_BINDING("duplicateFileDescriptor", DuplicateFileDescriptor);
 
 }  // namespace
-
-void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemAlloc>(env, target, "memAlloc", state);
-  Method<MemFree>(env, target, "memFree", state);
-  Method<MemHostAlloc>(env, target, "memHostAlloc", state);
-  Method<MemFreeHost>(env, target, "memFreeHost", state);
-  Method<MemAllocManaged>(env, target, "memAllocManaged", state);
-  Method<IpcGetMemHandle>(env, target, "ipcGetMemHandle", state);
-  Method<IpcOpenMemHandle>(env, target, "ipcOpenMemHandle", state);
-  Method<IpcCloseMemHandle>(env, target, "ipcCloseMemHandle", state);
-  Method<IpcGetEventHandle>(env, target, "ipcGetEventHandle", state);
-  Method<IpcOpenEventHandle>(env, target, "ipcOpenEventHandle", state);
-  Method<PointerGetAttribute>(env, target, "pointerGetAttribute", state);
-  Method<PointerGetHandleAttribute>(env, target, "pointerGetHandleAttribute", state);
-  Method<HostView>(env, target, "hostView", state);
-  Method<AddressOf>(env, target, "addressOf", state);
-  Method<DetachView>(env, target, "detachView", state);
-  Method<DuplicateFileDescriptor>(env, target, "duplicateFileDescriptor", state);
-}
-
 }  // namespace cumem

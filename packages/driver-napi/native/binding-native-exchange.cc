@@ -19,6 +19,7 @@ Napi::Value NativeReleaseFunction(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   return BigIntValue(env, reinterpret_cast<uint64_t>(state->cu.cuDriverGetVersion));
 }
+CUMEM_BINDING("nativeReleaseFunction", NativeReleaseFunction);
 
 Napi::Value ReadNativeMemory(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
@@ -52,6 +53,7 @@ Napi::Value ReadNativeMemory(const Napi::CallbackInfo& info) {
   }
   return Napi::Value(env, view);
 }
+CUMEM_BINDING("readNativeMemory", ReadNativeMemory);
 
 Napi::Value CallNativeFunction(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();
@@ -61,13 +63,7 @@ Napi::Value CallNativeFunction(const Napi::CallbackInfo& info) {
   reinterpret_cast<void (*)(void*)>(fn)(reinterpret_cast<void*>(arg));
   return Undefined(env);
 }
+CUMEM_BINDING("callNativeFunction", CallNativeFunction);
 
 }  // namespace
-
-void RegisterNativeExchange(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<NativeReleaseFunction>(env, target, "nativeReleaseFunction", state);
-  Method<ReadNativeMemory>(env, target, "readNativeMemory", state);
-  Method<CallNativeFunction>(env, target, "callNativeFunction", state);
-}
-
 }  // namespace cumem

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "device-handles.h"
 #include "location-support.h"
@@ -19,6 +20,7 @@ Napi::Value DeviceCanAccessPeer(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuDeviceCanAccessPeer(&can, device, peer), "cuDeviceCanAccessPeer");
   return Napi::Boolean::New(env, can != 0);
 }
+CUMEM_BINDING("deviceCanAccessPeer", DeviceCanAccessPeer);
 
 // deviceGetP2PAttribute(attribute, srcOrdinal, dstOrdinal)
 Napi::Value DeviceGetP2PAttribute(const Napi::CallbackInfo& info) {
@@ -31,6 +33,7 @@ Napi::Value DeviceGetP2PAttribute(const Napi::CallbackInfo& info) {
               "cuDeviceGetP2PAttribute");
   return IntValue(env, value);
 }
+CUMEM_BINDING("deviceGetP2PAttribute", DeviceGetP2PAttribute);
 
 // contextEnablePeerAccess(peerContext): CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED counts as success.
 Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info) {
@@ -40,22 +43,11 @@ Napi::Value ContextEnablePeerAccess(const Napi::CallbackInfo& info) {
   if (result != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) CUMEM_CHECK(result, "cuCtxEnablePeerAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("contextEnablePeerAccess", ContextEnablePeerAccess);
 
 // memcpyPeerAsync(dst, dstContext, src, srcContext, size, stream)
-Napi::Value MemcpyPeerAsync(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(dst, 0);
-  CUMEM_ADDRESS(dstContext, 1);
-  CUMEM_ADDRESS(src, 2);
-  CUMEM_ADDRESS(srcContext, 3);
-  CUMEM_SIZE(size, 4);
-  CUMEM_ADDRESS(stream, 5);
-  CUMEM_CHECK(state->cu.cuMemcpyPeerAsync(dst, reinterpret_cast<CUcontext>(dstContext), src,
-                                          reinterpret_cast<CUcontext>(srcContext), size,
-                                          reinterpret_cast<CUstream>(stream)),
-              "cuMemcpyPeerAsync");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memcpyPeerAsync", MemcpyPeerAsync, cuMemcpyPeerAsync, "dst", "dstContext", "src", "srcContext", "size",
+                   "stream");
 
 // memPoolSetAccessMany(pool, packed): packed is an Int32Array of (type, id, flags) triples.
 Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {
@@ -69,15 +61,7 @@ Napi::Value MemPoolSetAccessMany(const Napi::CallbackInfo& info) {
               "cuMemPoolSetAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolSetAccessMany", MemPoolSetAccessMany);
 
 }  // namespace
-
-void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<DeviceCanAccessPeer>(env, target, "deviceCanAccessPeer", state);
-  Method<DeviceGetP2PAttribute>(env, target, "deviceGetP2PAttribute", state);
-  Method<ContextEnablePeerAccess>(env, target, "contextEnablePeerAccess", state);
-  Method<MemcpyPeerAsync>(env, target, "memcpyPeerAsync", state);
-  Method<MemPoolSetAccessMany>(env, target, "memPoolSetAccessMany", state);
-}
-
 }  // namespace cumem

@@ -21,12 +21,10 @@ Napi::Value QueryPool(const Napi::CallbackInfo& info, bool current) {
     return Napi::Value();
   }
   if (!CheckLocation(env, state, locationType, call)) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUmemLocation location = LocationOf(locationType, locationId);
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(query(&pool, &location, static_cast<CUmemAllocationType>(allocationType)), call);
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
 
 Napi::Value MemGetMemPool(const Napi::CallbackInfo& info) { return QueryPool(info, true); }
@@ -40,12 +38,8 @@ Napi::Value Unsupported(const Napi::CallbackInfo& info) {
 Napi::Value MemGetMemPool(const Napi::CallbackInfo& info) { return Unsupported(info); }
 Napi::Value MemGetDefaultMemPool(const Napi::CallbackInfo& info) { return Unsupported(info); }
 #endif
+CUMEM_BINDING("memGetMemPool", MemGetMemPool);
+CUMEM_BINDING("memGetDefaultMemPool", MemGetDefaultMemPool);
 
 }  // namespace
-
-void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemGetMemPool>(env, target, "memGetMemPool", state);
-  Method<MemGetDefaultMemPool>(env, target, "memGetDefaultMemPool", state);
-}
-
 }  // namespace cumem

@@ -1,6 +1,7 @@
 // Stream-ordered pools: creation, attributes, access, the hot alloc/free pair, and IPC export.
 #include <cstring>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -39,20 +40,15 @@ Napi::Value MemPoolCreate(const Napi::CallbackInfo& info) {
   std::memset(&properties, 0, sizeof(properties));
   properties.allocType = static_cast<CUmemAllocationType>(allocationType);
   properties.handleTypes = static_cast<CUmemAllocationHandleType>(handleTypes);
-  properties.location.type = static_cast<CUmemLocationType>(locationType);
-  properties.location.id = locationId;
+  properties.location = LocationOf(locationType, locationId);
   properties.maxSize = maxSize;
   CUmemoryPool pool = nullptr;
   CUMEM_CHECK(state->cu.cuMemPoolCreate(&pool, &properties), "cuMemPoolCreate");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
+  return HandleValue(env, pool);
 }
+CUMEM_BINDING("memPoolCreate", MemPoolCreate);
 
-Napi::Value MemPoolDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  CUMEM_CHECK(state->cu.cuMemPoolDestroy(reinterpret_cast<CUmemoryPool>(pool)), "cuMemPoolDestroy");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memPoolDestroy", MemPoolDestroy, cuMemPoolDestroy, "pool");
 
 Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -67,6 +63,7 @@ Napi::Value MemPoolSetAttribute(const Napi::CallbackInfo& info) {
               "cuMemPoolSetAttribute");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolSetAttribute", MemPoolSetAttribute);
 
 Napi::Value MemPoolGetAttribute(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -80,6 +77,7 @@ Napi::Value MemPoolGetAttribute(const Napi::CallbackInfo& info) {
   if (!IsByteCountAttribute(attribute)) return IntValue(env, static_cast<int32_t>(value & 0xffffffffu));
   return NumberValue(env, static_cast<double>(value));
 }
+CUMEM_BINDING("memPoolGetAttribute", MemPoolGetAttribute);
 
 // memPoolSetAccess(pool, locationType, locationId, flags)
 Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
@@ -91,36 +89,26 @@ Napi::Value MemPoolSetAccess(const Napi::CallbackInfo& info) {
   if (!CheckLocation(env, state, locationType, "cuMemPoolSetAccess")) return Napi::Value();
   CUmemAccessDesc access;
   std::memset(&access, 0, sizeof(access));
-  access.location.type = static_cast<CUmemLocationType>(locationType);
-  access.location.id = locationId;
+  access.location = LocationOf(locationType, locationId);
   access.flags = static_cast<CUmemAccess_flags>(flags);
   CUMEM_CHECK(state->cu.cuMemPoolSetAccess(reinterpret_cast<CUmemoryPool>(pool), &access, 1), "cuMemPoolSetAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("memPoolSetAccess", MemPoolSetAccess);
 
 // memPoolGetAccess(pool, locationType, locationId)
 Napi::Value MemPoolGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pool, 0);
-  CUMEM_INT(locationType, 1);
-  CUMEM_INT(locationId, 2);
-  if (!CheckLocation(env, state, locationType, "cuMemPoolGetAccess")) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUMEM_LOCATION(location, 1, "cuMemPoolGetAccess");
   CUmemAccess_flags flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
   CUMEM_CHECK(state->cu.cuMemPoolGetAccess(&flags, reinterpret_cast<CUmemoryPool>(pool), &location),
               "cuMemPoolGetAccess");
   return IntValue(env, static_cast<int32_t>(flags));
 }
+CUMEM_BINDING("memPoolGetAccess", MemPoolGetAccess);
 
-Napi::Value MemPoolTrimTo(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  CUMEM_SIZE(minBytesToKeep, 1);
-  CUMEM_CHECK(state->cu.cuMemPoolTrimTo(reinterpret_cast<CUmemoryPool>(pool), minBytesToKeep), "cuMemPoolTrimTo");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memPoolTrimTo", MemPoolTrimTo, cuMemPoolTrimTo, "pool", "minBytesToKeep");
 
 // The hot pair, as raw callbacks (see RawArguments). The new pointer is not returned: it is
 // stored in the binding's `pointerResult` BigUint64Array, from which the Driver's one-line
@@ -146,6 +134,7 @@ napi_value MemAllocFromPoolAsync(napi_env env, napi_callback_info info) {
   }
   return nullptr;
 }
+CUMEM_BINDING("memAllocFromPoolAsync", MemAllocFromPoolAsync);
 
 napi_value MemFreeAsync(napi_env env, napi_callback_info info) {
   napi_value argv[2];
@@ -159,65 +148,28 @@ napi_value MemFreeAsync(napi_env env, napi_callback_info info) {
   Succeeded(env, state, state->cu.cuMemFreeAsync(pointer, reinterpret_cast<CUstream>(stream)), "cuMemFreeAsync");
   return nullptr;
 }
+CUMEM_BINDING("memFreeAsync", MemFreeAsync);
 
-Napi::Value MemPoolExportToFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pool, 0);
-  int fd = -1;
-  CUMEM_CHECK(state->cu.cuMemPoolExportToShareableHandle(&fd, reinterpret_cast<CUmemoryPool>(pool),
-                                                         CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemPoolExportToShareableHandle");
-  return IntValue(env, fd);
-}
+CUMEM_EXPORT_BINDING("memPoolExportToFileDescriptor", MemPoolExportToFileDescriptor, cuMemPoolExportToShareableHandle,
+                     "pool");
 
-Napi::Value MemPoolImportFromFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(fd, 0);
-  CUmemoryPool pool = nullptr;
-  // For POSIX file descriptors the "OS handle" is the descriptor's value cast to a pointer.
-  void* handle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
-  CUMEM_CHECK(state->cu.cuMemPoolImportFromShareableHandle(&pool, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemPoolImportFromShareableHandle");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(pool));
-}
+CUMEM_IMPORT_BINDING("memPoolImportFromFileDescriptor", MemPoolImportFromFileDescriptor,
+                     cuMemPoolImportFromShareableHandle, "fd");
 
-Napi::Value MemPoolExportPointer(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUmemPoolPtrExportData data;
-  std::memset(&data, 0, sizeof(data));
-  CUMEM_CHECK(state->cu.cuMemPoolExportPointer(&data, pointer), "cuMemPoolExportPointer");
-  return CopyToUint8Array(env, data.reserved, sizeof(data.reserved));
-}
+CUMEM_RECORD_BINDING("memPoolExportPointer", MemPoolExportPointer, cuMemPoolExportPointer, CUmemPoolPtrExportData, CUdeviceptr, pointer);
 
 Napi::Value MemPoolImportPointer(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pool, 0);
   CUmemPoolPtrExportData data;
   const char* wrongSize = "data must be the 64 bytes of memPoolExportPointer";
-  if (!ReadOpaqueRecord(env, info[1], data.reserved, sizeof(data.reserved), "data", wrongSize)) return Napi::Value();
+  if (!ReadRecord(env, info[1], &data, "data", wrongSize)) return Napi::Value();
   CUdeviceptr pointer = 0;
   CUMEM_CHECK(state->cu.cuMemPoolImportPointer(&pointer, reinterpret_cast<CUmemoryPool>(pool), &data),
               "cuMemPoolImportPointer");
   return BigIntValue(env, pointer);
 }
+CUMEM_BINDING("memPoolImportPointer", MemPoolImportPointer);
 
 }  // namespace
-
-void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemPoolCreate>(env, target, "memPoolCreate", state);
-  Method<MemPoolDestroy>(env, target, "memPoolDestroy", state);
-  Method<MemPoolSetAttribute>(env, target, "memPoolSetAttribute", state);
-  Method<MemPoolGetAttribute>(env, target, "memPoolGetAttribute", state);
-  Method<MemPoolSetAccess>(env, target, "memPoolSetAccess", state);
-  Method<MemPoolGetAccess>(env, target, "memPoolGetAccess", state);
-  Method<MemPoolTrimTo>(env, target, "memPoolTrimTo", state);
-  RawMethod(env, target, "memAllocFromPoolAsync", MemAllocFromPoolAsync, state);
-  RawMethod(env, target, "memFreeAsync", MemFreeAsync, state);
-  Method<MemPoolExportToFileDescriptor>(env, target, "memPoolExportToFileDescriptor", state);
-  Method<MemPoolImportFromFileDescriptor>(env, target, "memPoolImportFromFileDescriptor", state);
-  Method<MemPoolExportPointer>(env, target, "memPoolExportPointer", state);
-  Method<MemPoolImportPointer>(env, target, "memPoolImportPointer", state);
-}
-
 }  // namespace cumem

@@ -1,5 +1,6 @@
 // Pageable host memory: cuMemHostRegister / cuMemHostUnregister, and the staged copies of
 // staging-engine.cc. The options are checked in JS (napi-driver.ts) before these are called.
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "staging-engine.h"
 
@@ -8,20 +9,14 @@ namespace {
 
 Napi::Value MemHostRegister(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
-  void* data = nullptr;
-  size_t bytes = 0;
-  if (!ReadMemory(env, info[0], &data, &bytes, "view")) return Napi::Value();
+  CUMEM_MEMORY(view, bytes, 0);
   CUMEM_INT(flags, 1);
-  CUMEM_CHECK(state->cu.cuMemHostRegister(data, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(data));
+  CUMEM_CHECK(state->cu.cuMemHostRegister(view, bytes, static_cast<unsigned int>(flags)), "cuMemHostRegister");
+  return HandleValue(env, view);
 }
+CUMEM_BINDING("memHostRegister", MemHostRegister);
 
-Napi::Value MemHostUnregister(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_CHECK(state->cu.cuMemHostUnregister(reinterpret_cast<void*>(pointer)), "cuMemHostUnregister");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memHostUnregister", MemHostUnregister, cuMemHostUnregister, "pointer");
 
 // stagedCopy(toDevice, device, view, stream, chunkBytes, threads)
 Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {
@@ -46,13 +41,7 @@ Napi::Value StagedCopyBinding(const Napi::CallbackInfo& info) {
   }
   return Undefined(env);
 }
+CUMEM_BINDING("stagedCopy", StagedCopyBinding);
 
 }  // namespace
-
-void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemHostRegister>(env, target, "memHostRegister", state);
-  Method<MemHostUnregister>(env, target, "memHostUnregister", state);
-  Method<StagedCopyBinding>(env, target, "stagedCopy", state);
-}
-
 }  // namespace cumem

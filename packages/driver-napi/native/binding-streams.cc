@@ -1,5 +1,6 @@
 // Streams and events, and the non-blocking waits that run cuStreamSynchronize /
 // cuEventSynchronize on a libuv thread-pool thread and settle a Promise.
+#include "binding-calls.h"
 #include "binding-support.h"
 
 namespace cumem {
@@ -154,119 +155,33 @@ Napi::Value StartWait(const Napi::CallbackInfo& info, bool isEvent) {
   return Napi::Value(env, promise);
 }
 
-Napi::Value StreamCreate(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(flags, 0);
-  CUMEM_INT(priority, 1);
-  CUstream stream = nullptr;
-  CUMEM_CHECK(state->cu.cuStreamCreateWithPriority(&stream, static_cast<unsigned int>(flags), priority),
-              "cuStreamCreateWithPriority");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(stream));
-}
+CUMEM_QUERY_BINDING("streamCreate", StreamCreate, cuStreamCreateWithPriority, "flags", "priority");
 
-Napi::Value StreamDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_CHECK(state->cu.cuStreamDestroy(reinterpret_cast<CUstream>(stream)), "cuStreamDestroy");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("streamDestroy", StreamDestroy, cuStreamDestroy, "stream");
 
-Napi::Value StreamSynchronize(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_CHECK(state->cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream)), "cuStreamSynchronize");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("streamSynchronize", StreamSynchronize, cuStreamSynchronize, "stream");
 
 Napi::Value StreamSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, false); }
+CUMEM_BINDING("streamSynchronizeAsync", StreamSynchronizeAsync);
 
-Napi::Value StreamQuery(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUresult result = state->cu.cuStreamQuery(reinterpret_cast<CUstream>(stream));
-  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
-  CUMEM_CHECK(result, "cuStreamQuery");
-  return BoolValue(env, true);
-}
+CUMEM_READY_BINDING("streamQuery", StreamQuery, cuStreamQuery, "stream");
 
-Napi::Value StreamWaitEvent(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(stream, 0);
-  CUMEM_ADDRESS(event, 1);
-  CUMEM_CHECK(state->cu.cuStreamWaitEvent(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUevent>(event), 0),
-              "cuStreamWaitEvent");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("streamWaitEvent", StreamWaitEvent, cuStreamWaitEvent, "stream", "event");
 
-Napi::Value EventCreate(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(flags, 0);
-  CUevent event = nullptr;
-  CUMEM_CHECK(state->cu.cuEventCreate(&event, static_cast<unsigned int>(flags)), "cuEventCreate");
-  return BigIntValue(env, reinterpret_cast<uint64_t>(event));
-}
+CUMEM_QUERY_BINDING("eventCreate", EventCreate, cuEventCreate, "flags");
 
-Napi::Value EventDestroy(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_CHECK(state->cu.cuEventDestroy(reinterpret_cast<CUevent>(event)), "cuEventDestroy");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("eventDestroy", EventDestroy, cuEventDestroy, "event");
 
-Napi::Value EventRecord(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_ADDRESS(stream, 1);
-  CUMEM_CHECK(state->cu.cuEventRecord(reinterpret_cast<CUevent>(event), reinterpret_cast<CUstream>(stream)),
-              "cuEventRecord");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("eventRecord", EventRecord, cuEventRecord, "event", "stream");
 
-Napi::Value EventSynchronize(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUMEM_CHECK(state->cu.cuEventSynchronize(reinterpret_cast<CUevent>(event)), "cuEventSynchronize");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("eventSynchronize", EventSynchronize, cuEventSynchronize, "event");
 
 Napi::Value EventSynchronizeAsync(const Napi::CallbackInfo& info) { return StartWait(info, true); }
+CUMEM_BINDING("eventSynchronizeAsync", EventSynchronizeAsync);
 
-Napi::Value EventQuery(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(event, 0);
-  CUresult result = state->cu.cuEventQuery(reinterpret_cast<CUevent>(event));
-  if (result == CUDA_ERROR_NOT_READY) return BoolValue(env, false);
-  CUMEM_CHECK(result, "cuEventQuery");
-  return BoolValue(env, true);
-}
+CUMEM_READY_BINDING("eventQuery", EventQuery, cuEventQuery, "event");
 
-Napi::Value EventElapsedTime(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(start, 0);
-  CUMEM_ADDRESS(end, 1);
-  float milliseconds = 0;
-  CUMEM_CHECK(state->cu.cuEventElapsedTime(&milliseconds, reinterpret_cast<CUevent>(start),
-                                           reinterpret_cast<CUevent>(end)),
-              "cuEventElapsedTime");
-  return NumberValue(env, milliseconds);
-}
+CUMEM_QUERY_BINDING("eventElapsedTime", EventElapsedTime, cuEventElapsedTime, "start", "end");
 
 }  // namespace
-
-void RegisterStreams(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<StreamCreate>(env, target, "streamCreate", state);
-  Method<StreamDestroy>(env, target, "streamDestroy", state);
-  Method<StreamSynchronize>(env, target, "streamSynchronize", state);
-  Method<StreamSynchronizeAsync>(env, target, "streamSynchronizeAsync", state);
-  Method<StreamQuery>(env, target, "streamQuery", state);
-  Method<StreamWaitEvent>(env, target, "streamWaitEvent", state);
-  Method<EventCreate>(env, target, "eventCreate", state);
-  Method<EventDestroy>(env, target, "eventDestroy", state);
-  Method<EventRecord>(env, target, "eventRecord", state);
-  Method<EventSynchronize>(env, target, "eventSynchronize", state);
-  Method<EventSynchronizeAsync>(env, target, "eventSynchronizeAsync", state);
-  Method<EventQuery>(env, target, "eventQuery", state);
-  Method<EventElapsedTime>(env, target, "eventElapsedTime", state);
-}
-
 }  // namespace cumem

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "binding-registry.h"
 #include "driver-state.h"
 
 namespace cumem {
@@ -40,6 +42,14 @@ void ThrowNotSupported(Napi::Env env, const std::string& message);
  * exception) when the call threw.
  */
 bool ApplyCapabilities(Napi::Env env, DriverState* state);
+
+/** False, with a NotSupportedError "<call> is missing from this libcuda", when the optional entry point `fn` did not resolve. */
+template <typename Fn>
+inline bool Have(Napi::Env env, Fn fn, const char* call) {
+  if (fn != nullptr) return true;
+  ThrowNotSupported(env, std::string(call) + " is missing from this libcuda");
+  return false;
+}
 
 /** Loads the driver if needed; false (with a pending exception) when it is unavailable. */
 inline bool EnsureReady(Napi::Env env, DriverState* state) {
@@ -113,30 +123,44 @@ inline bool ReadIntFast(napi_env env, napi_value value, int32_t* out, const char
   return ReadInt(env, value, out, name);
 }
 
+/** A new JS value made from `value` by the N-API function `Make` (napi_create_double and its like). */
+template <typename T, napi_status (*Make)(napi_env, T, napi_value*)>
+inline Napi::Value MadeValue(napi_env env, T value) {
+  napi_value out;
+  Make(env, value, &out);
+  return Napi::Value(env, out);
+}
+
 /** A new bigint holding `value`. */
 inline Napi::Value BigIntValue(napi_env env, uint64_t value) {
-  napi_value out;
-  napi_create_bigint_uint64(env, value, &out);
-  return Napi::Value(env, out);
+  return MadeValue<uint64_t, napi_create_bigint_uint64>(env, value);
+}
+inline Napi::Value NumberValue(napi_env env, double value) { return MadeValue<double, napi_create_double>(env, value); }
+inline Napi::Value IntValue(napi_env env, int32_t value) { return MadeValue<int32_t, napi_create_int32>(env, value); }
+inline Napi::Value BoolValue(napi_env env, bool value) { return MadeValue<bool, napi_get_boolean>(env, value); }
+
+/** A driver handle (a pointer type, or an integer one like CUdeviceptr) from the 64-bit value JS passes. */
+template <typename Handle>
+inline Handle AsHandle(uint64_t value) {
+  if constexpr (std::is_pointer_v<Handle>) {
+    return reinterpret_cast<Handle>(value);
+  } else {
+    return static_cast<Handle>(value);
+  }
 }
 
-inline Napi::Value NumberValue(napi_env env, double value) {
-  napi_value out;
-  napi_create_double(env, value, &out);
-  return Napi::Value(env, out);
+/** A driver handle (a pointer, or an integer one) as JS gets it: a bigint. */
+template <typename Handle>
+inline Napi::Value HandleValue(napi_env env, Handle handle) {
+  if constexpr (std::is_pointer_v<Handle>) {
+    return BigIntValue(env, reinterpret_cast<uint64_t>(handle));
+  } else {
+    return BigIntValue(env, static_cast<uint64_t>(handle));
+  }
 }
 
-inline Napi::Value IntValue(napi_env env, int32_t value) {
-  napi_value out;
-  napi_create_int32(env, value, &out);
-  return Napi::Value(env, out);
-}
-
-inline Napi::Value BoolValue(napi_env env, bool value) {
-  napi_value out;
-  napi_get_boolean(env, value, &out);
-  return Napi::Value(env, out);
-}
+/** The "OS handle" of a POSIX file descriptor in the driver's shareable-handle calls: its value cast to a pointer. */
+inline void* FileDescriptorHandle(int32_t fd) { return reinterpret_cast<void*>(static_cast<uintptr_t>(fd)); }
 
 inline Napi::Value Undefined(napi_env env) {
   napi_value out;
@@ -147,23 +171,21 @@ inline Napi::Value Undefined(napi_env env) {
 /** A new Uint8Array with a copy of `size` bytes at `data`. */
 Napi::Value CopyToUint8Array(napi_env env, const void* data, size_t size);
 
-// --- Registration (one per area file) ---------------------------------------------------------
-using Register = void (*)(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterDevices(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterStreams(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPools(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterMemory(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterCopies(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterManaged(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPeers(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterStaging(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterPoolQueries(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterCompute(Napi::Env env, Napi::Object target, DriverState* state);
-void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state);
+/** The bytes of an opaque driver record (an IPC handle, an exported pool pointer) as a new Uint8Array. */
+template <typename Record>
+inline Napi::Value RecordBytes(napi_env env, const Record& record) {
+  return CopyToUint8Array(env, record.reserved, sizeof(record.reserved));
+}
+
+/** ReadOpaqueRecord into a record's `reserved` bytes. */
+template <typename Record>
+inline bool ReadRecord(napi_env env, napi_value value, Record* record, const char* name, const char* wrongSize) {
+  return ReadOpaqueRecord(env, value, record->reserved, sizeof(record->reserved), name, wrongSize);
+}
+
 /** Reads packed (type, id, flags) int32 triples into access descriptors; false with an exception pending. */
 bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value value,
                            std::vector<CUmemAccessDesc>* out, const char* call);
-void RegisterNativeExchange(Napi::Env env, Napi::Object target, DriverState* state);
 
 /** Drops one reference to `state`; the last one frees it (and its `pointerResult` buffer). */
 void ReleaseState(napi_env env, DriverState* state);
@@ -173,9 +195,14 @@ void ReleaseState(napi_env env, DriverState* state);
 // (napi_get_cb_info with room for 6 arguments plus `this`) and Napi::Value wrappers. The hot
 // functions are plain napi_callbacks instead: one napi_get_cb_info into a fixed array of exactly
 // the arguments they take, no `this`, and `nullptr` for undefined (N-API's default return value).
+// A raw callback returns its result, or nullptr for undefined or with an exception pending.
 
-/** A plain N-API callback: returns the result, or nullptr for undefined or with an exception pending. */
-using RawCallback = napi_value (*)(napi_env env, napi_callback_info info);
+/** The DriverState of a raw callback (its data pointer), loaded; nullptr with an exception pending if it cannot load. */
+inline DriverState* ReadyState(napi_env env, void* data) {
+  auto* state = static_cast<DriverState*>(data);
+  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
+  return nullptr;
+}
 
 /**
  * The first step of a raw callback: its `N` arguments (missing ones read as undefined) and its
@@ -187,9 +214,7 @@ inline DriverState* RawArguments(napi_env env, napi_callback_info info, napi_val
   size_t argc = N;
   void* data = nullptr;
   napi_get_cb_info(env, info, &argc, argv, nullptr, &data);
-  auto* state = static_cast<DriverState*>(data);
-  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
-  return nullptr;
+  return ReadyState(env, data);
 }
 
 /** RawArguments for a function of no arguments. */
@@ -197,9 +222,7 @@ inline DriverState* RawState(napi_env env, napi_callback_info info) {
   size_t argc = 0;
   void* data = nullptr;
   napi_get_cb_info(env, info, &argc, nullptr, nullptr, &data);
-  auto* state = static_cast<DriverState*>(data);
-  if (state->status == LoadStatus::Ready || EnsureReady(Napi::Env(env), state)) return state;
-  return nullptr;
+  return ReadyState(env, data);
 }
 
 /** A raw callback's check of a driver call: true on CUDA_SUCCESS, else a CudaError naming `call` is thrown. */
@@ -207,20 +230,6 @@ inline bool Succeeded(napi_env env, const DriverState* state, CUresult result, c
   if (__builtin_expect(result == CUDA_SUCCESS, 1)) return true;
   ThrowCudaError(Napi::Env(env), state, result, call);
   return false;
-}
-
-/** Adds the raw `callback` as `target[name]`, bound to `state`, holding a reference to it like Method. */
-void RawMethod(Napi::Env env, Napi::Object target, const char* name, RawCallback callback, DriverState* state);
-
-/** Adds `callback` as `target[name]`, bound to `state` (read back with StateOf). */
-template <Napi::Function::Callback callback>
-void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* state) {
-  Napi::Function function = Napi::Function::New<callback>(env, name, state);
-  // The functions, not the binding object, are what the JS Driver keeps, so each holds a
-  // reference to the state.
-  state->references++;
-  function.AddFinalizer([](Napi::Env env, DriverState* data) { ReleaseState(env, data); }, state);
-  target.Set(name, function);
 }
 
 }  // namespace cumem
@@ -243,6 +252,15 @@ void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* s
   int32_t variable;                                                                 \
   if (!::cumem::ReadInt(env, info[index], &variable, #variable)) return Napi::Value()
 
+// A JS memory argument: its first byte as `variable` (which names it in a TypeError) and its
+// length in bytes as `bytes`. CUMEM_VIEW takes an ArrayBufferView, CUMEM_MEMORY an ArrayBuffer too.
+#define CUMEM_BYTES_WITH(reader, variable, bytes, index) \
+  void* variable = nullptr;                              \
+  size_t bytes = 0;                                      \
+  if (!::cumem::reader(env, info[index], &variable, &bytes, #variable)) return Napi::Value()
+#define CUMEM_VIEW(variable, bytes, index) CUMEM_BYTES_WITH(ReadView, variable, bytes, index)
+#define CUMEM_MEMORY(variable, bytes, index) CUMEM_BYTES_WITH(ReadMemory, variable, bytes, index)
+
 // Calls `call` (an expression returning CUresult); on failure throws a CudaError naming `name`.
 #define CUMEM_CHECK(call, name)                                  \
   do {                                                           \
@@ -252,3 +270,15 @@ void Method(Napi::Env env, Napi::Object target, const char* name, DriverState* s
       return Napi::Value();                                      \
     }                                                            \
   } while (0)
+
+// The whole of a binding `name(argument)` that asks `entry` for the opaque `Record` (an IPC
+// handle, an exported pool pointer) of its one handle argument and returns the record's bytes.
+#define CUMEM_RECORD_BINDING(name, Function, entry, Record, Handle, argument)           \
+  Napi::Value Function(const Napi::CallbackInfo& info) {                                \
+    CUMEM_PROLOGUE(info);                                                               \
+    CUMEM_ADDRESS(argument, 0);                                                         \
+    Record record{};                                                                    \
+    CUMEM_CHECK(state->cu.entry(&record, ::cumem::AsHandle<Handle>(argument)), #entry); \
+    return ::cumem::RecordBytes(env, record);                                           \
+  }                                                                                     \
+  CUMEM_BINDING(name, Function)

@@ -38,6 +38,20 @@ size_t ElementSize(napi_typedarray_type type) {
   }
 }
 
+// The rule every numeric argument follows: a number (else a TypeError "<name><notNumber>"), whole
+// and in [lowest, highest] (else a RangeError "<name><outOfRange>"), stored as a T.
+template <typename T>
+bool ReadWholeNumber(napi_env env, napi_value value, double lowest, double highest, T* out, const char* name,
+                     const char* notNumber, const char* outOfRange) {
+  double number;
+  if (napi_get_value_double(env, value, &number) != napi_ok) return Throw(env, false, name, notNumber);
+  if (!(number >= lowest && number <= highest) || std::floor(number) != number) {
+    return Throw(env, true, name, outOfRange);
+  }
+  *out = static_cast<T>(number);
+  return true;
+}
+
 }  // namespace
 
 bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name) {
@@ -46,36 +60,20 @@ bool ReadAddress(napi_env env, napi_value value, uint64_t* out, const char* name
   if (status == napi_ok) {
     return lossless || Throw(env, true, name, " must be an address in [0, 2**64)");
   }
-  double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be a bigint or a number address");
-  }
-  if (!(number >= 0 && number <= kMaxSafeInteger) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a non-negative safe integer or a bigint");
-  }
-  *out = static_cast<uint64_t>(number);
-  return true;
+  return ReadWholeNumber(env, value, 0, kMaxSafeInteger, out, name, " must be a bigint or a number address",
+                         " must be a non-negative safe integer or a bigint");
 }
 
 bool ReadSize(napi_env env, napi_value value, size_t* out, const char* name) {
-  double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be a non-negative integer number");
-  }
-  if (!(number >= 0 && number <= kMaxSafeInteger) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a non-negative safe integer");
-  }
-  *out = static_cast<size_t>(number);
-  return true;
+  return ReadWholeNumber(env, value, 0, kMaxSafeInteger, out, name, " must be a non-negative integer number",
+                         " must be a non-negative safe integer");
 }
 
 bool ReadInt(napi_env env, napi_value value, int32_t* out, const char* name) {
-  double number;
-  if (napi_get_value_double(env, value, &number) != napi_ok) {
-    return Throw(env, false, name, " must be an integer number");
-  }
-  if (!(number >= -2147483648.0 && number <= 4294967295.0) || std::floor(number) != number) {
-    return Throw(env, true, name, " must be a 32-bit integer");
+  double number = 0;
+  if (!ReadWholeNumber(env, value, -2147483648.0, 4294967295.0, &number, name, " must be an integer number",
+                       " must be a 32-bit integer")) {
+    return false;
   }
   // Flags may use the full unsigned range; they keep their bits.
   *out = number > 2147483647.0 ? static_cast<int32_t>(static_cast<uint32_t>(number)) : static_cast<int32_t>(number);

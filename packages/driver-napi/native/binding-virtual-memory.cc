@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "binding-calls.h"
 #include "binding-support.h"
 #include "location-support.h"
 
@@ -24,8 +25,7 @@ bool ReadAccessDescriptors(napi_env env, const DriverState* state, napi_value va
   out->assign(count, CUmemAccessDesc{});
   for (size_t i = 0; i < count; i++) {
     if (!CheckLocation(env, state, packed[3 * i], call)) return false;
-    (*out)[i].location.type = static_cast<CUmemLocationType>(packed[3 * i]);
-    (*out)[i].location.id = packed[3 * i + 1];
+    (*out)[i].location = LocationOf(packed[3 * i], packed[3 * i + 1]);
     (*out)[i].flags = static_cast<CUmemAccess_flags>(packed[3 * i + 2]);
   }
   return true;
@@ -48,8 +48,7 @@ bool ReadAllocationProp(const Napi::CallbackInfo& info, const DriverState* state
   std::memset(prop, 0, sizeof(*prop));
   prop->type = static_cast<CUmemAllocationType>(values[0]);
   prop->requestedHandleTypes = static_cast<CUmemAllocationHandleType>(values[1]);
-  prop->location.type = static_cast<CUmemLocationType>(values[2]);
-  prop->location.id = values[3];
+  prop->location = LocationOf(values[2], values[3]);
   prop->allocFlags.gpuDirectRDMACapable = values[4] != 0 ? 1 : 0;
   prop->allocFlags.usage = static_cast<unsigned short>(values[5]);
   return true;
@@ -67,24 +66,11 @@ Napi::Value MemGetAllocationGranularity(const Napi::CallbackInfo& info) {
               "cuMemGetAllocationGranularity");
   return NumberValue(env, static_cast<double>(granularity));
 }
+CUMEM_BINDING("memGetAllocationGranularity", MemGetAllocationGranularity);
 
-Napi::Value MemAddressReserve(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_SIZE(size, 0);
-  CUMEM_SIZE(alignment, 1);
-  CUMEM_ADDRESS(hint, 2);
-  CUdeviceptr pointer = 0;
-  CUMEM_CHECK(state->cu.cuMemAddressReserve(&pointer, size, alignment, hint, 0), "cuMemAddressReserve");
-  return BigIntValue(env, pointer);
-}
+CUMEM_QUERY_BINDING("memAddressReserve", MemAddressReserve, cuMemAddressReserve, "size", "alignment", "hint");
 
-Napi::Value MemAddressFree(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_CHECK(state->cu.cuMemAddressFree(pointer, size), "cuMemAddressFree");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memAddressFree", MemAddressFree, cuMemAddressFree, "pointer", "size");
 
 // memCreate(size, 6 property values)
 Napi::Value MemCreate(const Napi::CallbackInfo& info) {
@@ -96,31 +82,13 @@ Napi::Value MemCreate(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemCreate(&handle, size, &prop, 0), "cuMemCreate");
   return BigIntValue(env, handle);
 }
+CUMEM_BINDING("memCreate", MemCreate);
 
-Napi::Value MemRelease(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(handle, 0);
-  CUMEM_CHECK(state->cu.cuMemRelease(handle), "cuMemRelease");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memRelease", MemRelease, cuMemRelease, "handle");
 
-Napi::Value MemMap(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_SIZE(offset, 2);
-  CUMEM_ADDRESS(handle, 3);
-  CUMEM_CHECK(state->cu.cuMemMap(pointer, size, offset, handle, 0), "cuMemMap");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memMap", MemMap, cuMemMap, "pointer", "size", "offset", "handle");
 
-Napi::Value MemUnmap(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(pointer, 0);
-  CUMEM_SIZE(size, 1);
-  CUMEM_CHECK(state->cu.cuMemUnmap(pointer, size), "cuMemUnmap");
-  return Undefined(env);
-}
+CUMEM_CALL_BINDING("memUnmap", MemUnmap, cuMemUnmap, "pointer", "size");
 
 // memSetAccess(pointer, size, packed (type, id, flags) triples)
 Napi::Value MemSetAccess(const Napi::CallbackInfo& info) {
@@ -133,41 +101,23 @@ Napi::Value MemSetAccess(const Napi::CallbackInfo& info) {
   CUMEM_CHECK(state->cu.cuMemSetAccess(pointer, size, access.data(), access.size()), "cuMemSetAccess");
   return Undefined(env);
 }
+CUMEM_BINDING("memSetAccess", MemSetAccess);
 
 // memGetAccess(pointer, locationType, locationId)
 Napi::Value MemGetAccess(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
   CUMEM_ADDRESS(pointer, 0);
-  CUMEM_INT(locationType, 1);
-  CUMEM_INT(locationId, 2);
-  if (!CheckLocation(env, state, locationType, "cuMemGetAccess")) return Napi::Value();
-  CUmemLocation location;
-  location.type = static_cast<CUmemLocationType>(locationType);
-  location.id = locationId;
+  CUMEM_LOCATION(location, 1, "cuMemGetAccess");
   unsigned long long flags = 0;
   CUMEM_CHECK(state->cu.cuMemGetAccess(&flags, &location, pointer), "cuMemGetAccess");
   return NumberValue(env, static_cast<double>(flags));
 }
+CUMEM_BINDING("memGetAccess", MemGetAccess);
 
-Napi::Value MemExportToFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_ADDRESS(handle, 0);
-  int fd = -1;
-  CUMEM_CHECK(state->cu.cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
-              "cuMemExportToShareableHandle");
-  return IntValue(env, fd);
-}
+CUMEM_EXPORT_BINDING("memExportToFileDescriptor", MemExportToFileDescriptor, cuMemExportToShareableHandle, "handle");
 
-Napi::Value MemImportFromFileDescriptor(const Napi::CallbackInfo& info) {
-  CUMEM_PROLOGUE(info);
-  CUMEM_INT(fd, 0);
-  // For POSIX file descriptors the "OS handle" is the descriptor's value cast to a pointer.
-  void* osHandle = reinterpret_cast<void*>(static_cast<uintptr_t>(fd));
-  CUmemGenericAllocationHandle handle = 0;
-  CUMEM_CHECK(state->cu.cuMemImportFromShareableHandle(&handle, osHandle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
-              "cuMemImportFromShareableHandle");
-  return BigIntValue(env, handle);
-}
+CUMEM_IMPORT_BINDING("memImportFromFileDescriptor", MemImportFromFileDescriptor, cuMemImportFromShareableHandle,
+                     "fd");
 
 Napi::Value MemGetAllocationPropertiesFromHandle(const Napi::CallbackInfo& info) {
   CUMEM_PROLOGUE(info);
@@ -187,22 +137,7 @@ Napi::Value MemGetAllocationPropertiesFromHandle(const Napi::CallbackInfo& info)
   out.Set("usage", static_cast<double>(prop.allocFlags.usage));
   return out;
 }
+CUMEM_BINDING("memGetAllocationPropertiesFromHandle", MemGetAllocationPropertiesFromHandle);
 
 }  // namespace
-
-void RegisterVirtualMemory(Napi::Env env, Napi::Object target, DriverState* state) {
-  Method<MemGetAllocationGranularity>(env, target, "memGetAllocationGranularity", state);
-  Method<MemAddressReserve>(env, target, "memAddressReserve", state);
-  Method<MemAddressFree>(env, target, "memAddressFree", state);
-  Method<MemCreate>(env, target, "memCreate", state);
-  Method<MemRelease>(env, target, "memRelease", state);
-  Method<MemMap>(env, target, "memMap", state);
-  Method<MemUnmap>(env, target, "memUnmap", state);
-  Method<MemSetAccess>(env, target, "memSetAccess", state);
-  Method<MemGetAccess>(env, target, "memGetAccess", state);
-  Method<MemExportToFileDescriptor>(env, target, "memExportToFileDescriptor", state);
-  Method<MemImportFromFileDescriptor>(env, target, "memImportFromFileDescriptor", state);
-  Method<MemGetAllocationPropertiesFromHandle>(env, target, "memGetAllocationPropertiesFromHandle", state);
-}
-
 }  // namespace cumem

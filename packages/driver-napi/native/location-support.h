@@ -56,4 +56,23 @@ inline CUresult LegacyDevice(DriverState* state, int type, int id, CUdevice* out
  */
 inline int DriverLocationId(int type, int id) { return type == CU_MEM_LOCATION_TYPE_HOST ? 0 : id; }
 
+/** The CUmemLocation (type, id), as given. */
+inline CUmemLocation LocationOf(int type, int id) {
+  CUmemLocation location;
+  location.type = static_cast<CUmemLocationType>(type);
+  location.id = id;
+  return location;
+}
+
+/** The CUmemLocation cumem passes to advise and prefetch: (type, DriverLocationId(type, id)). */
+inline CUmemLocation DriverLocation(int type, int id) { return LocationOf(type, DriverLocationId(type, id)); }
+
 }  // namespace cumem
+
+// Arguments `index` and `index + 1` (locationType, locationId) as the CUmemLocation `variable`,
+// after CheckLocation's refusal of what the driver lacks (reported under `call`).
+#define CUMEM_LOCATION(variable, index, call)                                       \
+  CUMEM_INT(locationType, index);                                                   \
+  CUMEM_INT(locationId, (index) + 1);                                               \
+  if (!::cumem::CheckLocation(env, state, locationType, call)) return Napi::Value(); \
+  CUmemLocation variable = ::cumem::LocationOf(locationType, locationId)
