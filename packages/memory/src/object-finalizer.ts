@@ -5,16 +5,22 @@
 /** Frees one driver object; must not touch the JS object it belonged to. */
 export type Release = () => void;
 
-const registry = new FinalizationRegistry<Release>((release) => {
+/**
+ * Runs a finalizer's `release`; a failure becomes a `CumemWarning` naming `what` was dropped
+ * (`'object'`, `'buffer'`), since a finalizer must not throw.
+ */
+export function releaseOrWarn(release: Release, what: string): void {
   try {
     release();
   } catch (error) {
     process.emitWarning(
-      `cumem: releasing a dropped object failed: ${(error as Error).message}`,
+      `cumem: releasing a dropped ${what} failed: ${(error as Error).message}`,
       'CumemWarning',
     );
   }
-});
+}
+
+const registry = new FinalizationRegistry<Release>((release) => releaseOrWarn(release, 'object'));
 
 /** Calls `release` after `target` is garbage-collected, unless {@link forgetFinalizer} ran first. */
 export function registerFinalizer(target: object, release: Release): void {
