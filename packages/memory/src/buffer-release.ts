@@ -13,7 +13,8 @@
 // The WeakRef is made only for buffers that outlive their batch (not on the allocate/close hot
 // path), and not at all when recovery is turned off (setOutOfMemoryRecovery).
 import { clearKeptObjects, garbageCollector } from './garbage-collection.js';
-import { type Release, releaseOrWarn } from './object-finalizer.js';
+import type { Release } from './object-finalizer.js';
+import { runOrWarn } from './warn-on-failure.js';
 
 /** One registered buffer's release; `release` null once done (closed or released). */
 export class ReleaseRecord {
@@ -51,7 +52,7 @@ function runRelease(record: ReleaseRecord): boolean {
   if (release === null) return false;
   record.release = null;
   liveRecords--;
-  releaseOrWarn(release, 'buffer');
+  runOrWarn(release, 'releasing a dropped buffer');
   return true;
 }
 

@@ -2,25 +2,14 @@
 // without close(). A failure cannot be thrown from a finalizer (it would crash the process), so
 // it becomes a process warning instead of disappearing.
 
+import { runOrWarn } from './warn-on-failure.js';
+
 /** Frees one driver object; must not touch the JS object it belonged to. */
 export type Release = () => void;
 
-/**
- * Runs a finalizer's `release`; a failure becomes a `CumemWarning` naming `what` was dropped
- * (`'object'`, `'buffer'`), since a finalizer must not throw.
- */
-export function releaseOrWarn(release: Release, what: string): void {
-  try {
-    release();
-  } catch (error) {
-    process.emitWarning(
-      `cumem: releasing a dropped ${what} failed: ${(error as Error).message}`,
-      'CumemWarning',
-    );
-  }
-}
-
-const registry = new FinalizationRegistry<Release>((release) => releaseOrWarn(release, 'object'));
+const registry = new FinalizationRegistry<Release>((release) =>
+  runOrWarn(release, 'releasing a dropped object'),
+);
 
 /** Calls `release` after `target` is garbage-collected, unless {@link forgetFinalizer} ran first. */
 export function registerFinalizer(target: object, release: Release): void {
