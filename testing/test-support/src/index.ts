@@ -5,5 +5,6 @@ export { type CopiesToHost, download, expectBytes, sameBytes } from './device-by
 export { collectGarbageUntil } from './garbage.js';
 export { type Imitation, imitationsOf } from './imitations.js';
 export { patternBytes } from './pattern-bytes.js';
+export { skipWithoutPeerAccess } from './peer-access.js';
 export { poolSharingDrivers } from './pool-sharing.js';
 export { argumentLists, fuzzEntryPoints, runsPerEntryPoint, specialValues } from './public-api-fuzz.js';
