@@ -1,12 +1,17 @@
 // Streams and events; the two non-blocking waits poll (completion-poll.ts says why).
 
 import type { DriverHandle } from '@cumem/core-types';
-import { pollUntilDone } from './completion-poll.js';
+import { CUDA_ERROR_NOT_READY, pollUntilDone } from './completion-poll.js';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 
-const CUDA_ERROR_NOT_READY = 600;
+/** A query's answer: true when the work is done, false for CUDA_ERROR_NOT_READY; other results throw. */
+function completed(state: DriverState, result: number, call: 'cuStreamQuery' | 'cuEventQuery'): boolean {
+  if (result === CUDA_ERROR_NOT_READY) return false;
+  state.check(result, call);
+  return true;
+}
 
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
   state.check(
@@ -56,10 +61,7 @@ function queryInContext(state: DriverState, context: DriverHandle, stream: Drive
 }
 
 export function streamQuery(state: DriverState, stream: DriverHandle): boolean {
-  const result = state.native.cuStreamQuery(stream);
-  if (result === CUDA_ERROR_NOT_READY) return false;
-  state.check(result, 'cuStreamQuery');
-  return true;
+  return completed(state, state.native.cuStreamQuery(stream), 'cuStreamQuery');
 }
 
 export function streamWaitEvent(state: DriverState, stream: DriverHandle, event: DriverHandle): void {
@@ -91,10 +93,7 @@ export function eventSynchronizeAsync(state: DriverState, event: DriverHandle): 
 }
 
 export function eventQuery(state: DriverState, event: DriverHandle): boolean {
-  const result = state.native.cuEventQuery(event);
-  if (result === CUDA_ERROR_NOT_READY) return false;
-  state.check(result, 'cuEventQuery');
-  return true;
+  return completed(state, state.native.cuEventQuery(event), 'cuEventQuery');
 }
 
 export function eventElapsedTime(state: DriverState, start: DriverHandle, end: DriverHandle): number {
