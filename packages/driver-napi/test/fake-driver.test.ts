@@ -34,6 +34,11 @@ function fakeDriver(
 }
 
 const requested = (): Map<string, number[]> => fakeRequests(log);
+/** The ABI versions the addon asked the fake for, per entry point named in `expected`. */
+const expectRequested = (expected: Record<string, number[]>): void => {
+  const abi = requested();
+  for (const [name, versions] of Object.entries(expected)) expect(abi.get(name), name).toEqual(versions);
+};
 
 // Compiling the fake (a C library) and loading it take seconds on a busy two-core machine
 // (issue 21: a case timed out at vitest's default 5 s under turbo's parallel load): the
@@ -56,15 +61,16 @@ describeFake(
 
     it('resolves each entry point at the ABI its typedef has (cuCtxGetDevice at 2000 on a CUDA 13 driver)', () => {
       fakeDriver(13000);
-      const abi = requested();
-      expect(abi.get('cuCtxGetDevice')).toEqual([2000]);
-      expect(abi.get('cuCtxSynchronize')).toEqual([2000]);
-      expect(abi.get('cuMemcpyDtoH')).toEqual([3020]);
-      expect(abi.get('cuStreamDestroy')).toEqual([4000]);
-      expect(abi.get('cuMemcpyBatchAsync')).toEqual([13000]);
-      expect(abi.get('cuMemPrefetchBatchAsync')).toEqual([13000]);
-      expect(abi.get('cuEventElapsedTime')).toEqual([12080]);
-      expect(abi.get('cuMemAdvise')).toEqual([8000, 12020]);
+      expectRequested({
+        cuCtxGetDevice: [2000],
+        cuCtxSynchronize: [2000],
+        cuMemcpyDtoH: [3020],
+        cuStreamDestroy: [4000],
+        cuMemcpyBatchAsync: [13000],
+        cuMemPrefetchBatchAsync: [13000],
+        cuEventElapsedTime: [12080],
+        cuMemAdvise: [8000, 12020],
+      });
     });
 
     it('asks an older driver for the older ABIs only', () => {
@@ -88,10 +94,11 @@ describeFake(
 
     it('resolves the peer entry points at their ABIs', () => {
       fakeDriver(13000);
-      const abi = requested();
-      expect(abi.get('cuDeviceCanAccessPeer')).toEqual([4000]);
-      expect(abi.get('cuDeviceGetP2PAttribute')).toEqual([8000]);
-      expect(abi.get('cuMemcpyPeerAsync')).toEqual([4000]);
+      expectRequested({
+        cuDeviceCanAccessPeer: [4000],
+        cuDeviceGetP2PAttribute: [8000],
+        cuMemcpyPeerAsync: [4000],
+      });
     });
 
     it('keeps the hot members native, and the accessors lazy on a frozen Driver', () => {
