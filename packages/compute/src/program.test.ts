@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverUnavailableError, NotSupportedError } from '@cumem/core-types';
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { expectEvery } from '@cumem/test-support';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
@@ -104,9 +105,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
       uint32(64),
     );
     stream.sync();
-    const host = new Float32Array(64);
-    out.copyTo(host);
-    expect(host.every((x) => x === 9)).toBe(true);
+    expectEvery(out, Float32Array, 9);
     out.close();
     code.close();
   });
@@ -139,9 +138,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
         uint32(128),
       );
       stream.sync();
-      const host = new Float32Array(128);
-      x.copyTo(host);
-      expect(host.every((v) => v === 3)).toBe(true);
+      expectEvery(x, Float32Array, 3);
       if (!entry.isReference) {
         launch(
           stream,
@@ -152,9 +149,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
           uint32(128),
         );
         stream.sync();
-        const ints = new Int32Array(128);
-        x.copyTo(ints);
-        expect(ints.every((v) => v === -7)).toBe(true);
+        expectEvery(x, Int32Array, -7);
       }
       x.close();
       code.close();
