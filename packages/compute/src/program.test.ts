@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverUnavailableError, NotSupportedError } from '@cumem/core-types';
-import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import type { DeviceMemoryResource, Stream } from '@cumem/memory';
 import { expectEvery } from '@cumem/test-support';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, useDeviceZero } from '../test/support.js';
 import {
   CompileError,
   clearCompileCache,
@@ -83,9 +83,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
   let cacheDirectory: string;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    pool = new DeviceMemoryResource(0);
-    stream = Stream.create(0);
+    ({ pool, stream } = useDeviceZero(entry.driver));
     cacheDirectory = mkdtempSync(join(tmpdir(), 'cumem-nvrtc-'));
   });
   afterAll(() => {
