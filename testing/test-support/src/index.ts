@@ -10,7 +10,7 @@ export {
   sameBytes,
 } from './device-bytes.js';
 export { collectGarbageUntil } from './garbage.js';
-export { type Imitation, imitationsOf } from './imitations.js';
+export { type Imitation, imitationsOf, refuseImitations } from './imitations.js';
 export { patternBytes } from './pattern-bytes.js';
 export { skipWithoutPeerAccess } from './peer-access.js';
 export { poolSharingDrivers } from './pool-sharing.js';
