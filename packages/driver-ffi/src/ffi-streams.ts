@@ -6,13 +6,6 @@ import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 
-/** A query's answer: true when the work is done, false for CUDA_ERROR_NOT_READY; other results throw. */
-function completed(state: DriverState, result: number, call: 'cuStreamQuery' | 'cuEventQuery'): boolean {
-  if (result === CUDA_ERROR_NOT_READY) return false;
-  state.check(result, call);
-  return true;
-}
-
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
   state.check(
     state.native.cuStreamCreateWithPriority(state.scratch.address, flags, priority),
@@ -61,7 +54,10 @@ function queryInContext(state: DriverState, context: DriverHandle, stream: Drive
 }
 
 export function streamQuery(state: DriverState, stream: DriverHandle): boolean {
-  return completed(state, state.native.cuStreamQuery(stream), 'cuStreamQuery');
+  const result = state.native.cuStreamQuery(stream);
+  if (result === CUDA_ERROR_NOT_READY) return false;
+  state.check(result, 'cuStreamQuery');
+  return true;
 }
 
 export function streamWaitEvent(state: DriverState, stream: DriverHandle, event: DriverHandle): void {
@@ -93,7 +89,10 @@ export function eventSynchronizeAsync(state: DriverState, event: DriverHandle): 
 }
 
 export function eventQuery(state: DriverState, event: DriverHandle): boolean {
-  return completed(state, state.native.cuEventQuery(event), 'cuEventQuery');
+  const result = state.native.cuEventQuery(event);
+  if (result === CUDA_ERROR_NOT_READY) return false;
+  state.check(result, 'cuEventQuery');
+  return true;
 }
 
 export function eventElapsedTime(state: DriverState, start: DriverHandle, end: DriverHandle): number {
