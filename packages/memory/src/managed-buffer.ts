@@ -175,7 +175,7 @@ export class ManagedBuffer extends Buffer {
    * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
    */
   prefetch(location: Location, options?: StreamOrderOptions): void {
-    this.#movePages(location, options, 'prefetch', prefetchRange);
+    this.movePages(location, options, 'prefetch', prefetchRange);
   }
 
   /**
@@ -201,11 +201,11 @@ export class ManagedBuffer extends Buffer {
    * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
    */
   discardPrefetch(location: Location, options?: StreamOrderOptions): void {
-    this.#movePages(location, options, 'discardPrefetch', discardPrefetchRange);
+    this.movePages(location, options, 'discardPrefetch', discardPrefetchRange);
   }
 
   // prefetch and discardPrefetch: the same checks and stream order around a different move.
-  #movePages(
+  private movePages(
     location: Location,
     options: StreamOrderOptions | undefined,
     method: string,
