@@ -1,9 +1,9 @@
 import { CudaStateError, LaunchDeviceAttribute } from '@cumem/core-types';
-import { type Buffer, DeviceMemoryResource, ownerMemoryBuffer, Stream, useDriver } from '@cumem/memory';
+import { type Buffer, type DeviceMemoryResource, ownerMemoryBuffer, Stream } from '@cumem/memory';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, useDeviceZero } from '../test/support.js';
 import {
   bool,
   float32,
@@ -23,9 +23,7 @@ describeEachDriver(adapters, 'launch', (entry) => {
   let code: ObjectCode;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    pool = new DeviceMemoryResource(0);
-    stream = Stream.create(0);
+    ({ pool, stream } = useDeviceZero(entry.driver));
     code = ObjectCode.fromPTX(referenceKernelsPTX);
   });
   afterAll(() => {

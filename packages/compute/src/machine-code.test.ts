@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeviceAttribute } from '@cumem/core-types';
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import { expectEvery } from '@cumem/test-support';
 import {
   describeEachDriver,
   describeEachDriverWithDevices,
@@ -43,9 +44,7 @@ function fillAndCheck(code: ObjectCode, ordinal: number, value: number): void {
     uint32(4096),
   );
   stream.sync();
-  const host = new Float32Array(4096);
-  out.copyTo(host);
-  expect(host.every((x) => x === value)).toBe(true);
+  expectEvery(out, Float32Array, value);
   out.close();
   stream.close();
 }

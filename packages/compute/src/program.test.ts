@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverUnavailableError, NotSupportedError } from '@cumem/core-types';
-import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
+import type { DeviceMemoryResource, Stream } from '@cumem/memory';
+import { expectEvery } from '@cumem/test-support';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, useDeviceZero } from '../test/support.js';
 import {
   CompileError,
   clearCompileCache,
@@ -82,9 +83,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
   let cacheDirectory: string;
 
   beforeAll(() => {
-    useDriver(entry.driver);
-    pool = new DeviceMemoryResource(0);
-    stream = Stream.create(0);
+    ({ pool, stream } = useDeviceZero(entry.driver));
     cacheDirectory = mkdtempSync(join(tmpdir(), 'cumem-nvrtc-'));
   });
   afterAll(() => {
@@ -104,9 +103,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
       uint32(64),
     );
     stream.sync();
-    const host = new Float32Array(64);
-    out.copyTo(host);
-    expect(host.every((x) => x === 9)).toBe(true);
+    expectEvery(out, Float32Array, 9);
     out.close();
     code.close();
   });
@@ -139,9 +136,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
         uint32(128),
       );
       stream.sync();
-      const host = new Float32Array(128);
-      x.copyTo(host);
-      expect(host.every((v) => v === 3)).toBe(true);
+      expectEvery(x, Float32Array, 3);
       if (!entry.isReference) {
         launch(
           stream,
@@ -152,9 +147,7 @@ describeEachDriver(adapters, 'Program', (entry) => {
           uint32(128),
         );
         stream.sync();
-        const ints = new Int32Array(128);
-        x.copyTo(ints);
-        expect(ints.every((v) => v === -7)).toBe(true);
+        expectEvery(x, Int32Array, -7);
       }
       x.close();
       code.close();

@@ -16,7 +16,7 @@
 /** Returns the CUresult of one query: 0 done, 600 (CUDA_ERROR_NOT_READY) pending, else failed. */
 export type CompletionQuery = () => number;
 
-const CUDA_ERROR_NOT_READY = 600;
+export const CUDA_ERROR_NOT_READY = 600;
 const spinMs = 0.2;
 
 /**

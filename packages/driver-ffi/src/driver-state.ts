@@ -1,4 +1,4 @@
-import type { DriverCapabilities } from '@cumem/core-types';
+import type { Driver, DriverCapabilities } from '@cumem/core-types';
 import type { Bindings } from './bindings.js';
 import type { DescribeResult, ErrorCheck } from './error-check.js';
 import type { Koffi } from './koffi-module.js';
@@ -23,3 +23,12 @@ export interface DriverState {
   /** The library path koffi loaded (the staging workers load the same one). */
   readonly libraryPath: string;
 }
+
+/**
+ * The type of an area module's function for contract member `K`: the loaded state, then the
+ * member's parameters. The parameter lists live once, in the contract; a type only, so the area
+ * functions stay plain functions (nothing added per call).
+ */
+export type StateMember<K extends keyof Driver> = Driver[K] extends (...args: infer A) => infer R
+  ? (state: DriverState, ...args: A) => R
+  : never;

@@ -8,7 +8,7 @@ import {
   type Memcpy3D,
   MemoryType,
 } from '@cumem/core-types';
-import type { DriverState } from './driver-state.js';
+import type { DriverState, StateMember } from './driver-state.js';
 import { handleArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
@@ -170,14 +170,14 @@ function copyEnds(call: string, copy: Memcpy2D, srcRows: number, dstRows: number
   };
 }
 
-export function memcpyBatchAsync(
-  state: DriverState,
-  dsts: BigUint64Array,
-  srcs: BigUint64Array,
-  sizes: BigUint64Array,
-  count: number,
-  stream: DriverHandle,
-): void {
+export const memcpyBatchAsync: StateMember<'memcpyBatchAsync'> = (
+  state,
+  dsts,
+  srcs,
+  sizes,
+  count,
+  stream,
+) => {
   if (!state.capabilities.batchMemcpy) {
     throw notSupported(state, 'cuMemcpyBatchAsync', 'batchMemcpy');
   }
@@ -217,7 +217,7 @@ export function memcpyBatchAsync(
       'cuMemcpyBatchAsync',
     );
   }
-}
+};
 
 /** Throws RangeError when an array the driver reads `count` entries from is shorter. */
 export function requireLength(call: string, count: number, arrays: Record<string, { length: number }>): void {
@@ -227,41 +227,23 @@ export function requireLength(call: string, count: number, arrays: Record<string
   }
 }
 
-export function memsetD8Async(
-  state: DriverState,
-  pointer: DevicePointer,
-  value: number,
-  count: number,
-  stream: DriverHandle,
-): void {
+export const memsetD8Async: StateMember<'memsetD8Async'> = (state, pointer, value, count, stream) => {
   state.check(
     state.native.cuMemsetD8Async(handleArgument(pointer), value & 0xff, count, handleArgument(stream)),
     'cuMemsetD8Async',
   );
-}
+};
 
-export function memsetD16Async(
-  state: DriverState,
-  pointer: DevicePointer,
-  value: number,
-  count: number,
-  stream: DriverHandle,
-): void {
+export const memsetD16Async: StateMember<'memsetD16Async'> = (state, pointer, value, count, stream) => {
   state.check(
     state.native.cuMemsetD16Async(handleArgument(pointer), value & 0xffff, count, handleArgument(stream)),
     'cuMemsetD16Async',
   );
-}
+};
 
-export function memsetD32Async(
-  state: DriverState,
-  pointer: DevicePointer,
-  value: number,
-  count: number,
-  stream: DriverHandle,
-): void {
+export const memsetD32Async: StateMember<'memsetD32Async'> = (state, pointer, value, count, stream) => {
   state.check(
     state.native.cuMemsetD32Async(handleArgument(pointer), value >>> 0, count, handleArgument(stream)),
     'cuMemsetD32Async',
   );
-}
+};

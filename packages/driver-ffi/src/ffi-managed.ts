@@ -11,7 +11,7 @@ import {
   MemLocationType,
 } from '@cumem/core-types';
 import { driverLocationId } from '@cumem/driver-kit';
-import type { DriverState } from './driver-state.js';
+import type { DriverState, StateMember } from './driver-state.js';
 import { requireLength } from './ffi-copies.js';
 import { deviceGetCount, deviceHandle } from './ffi-devices.js';
 import { handleArgument } from './handle-argument.js';
@@ -118,16 +118,21 @@ function encodeLocations(state: DriverState, locations: readonly MemLocation[], 
   return encoded;
 }
 
-function prefetchBatch(
-  state: DriverState,
-  call: 'cuMemPrefetchBatchAsync' | 'cuMemDiscardAndPrefetchBatchAsync',
-  pointers: BigUint64Array,
-  sizes: BigUint64Array,
-  count: number,
-  locations: readonly MemLocation[],
-  locationStarts: readonly number[],
-  stream: DriverHandle,
-): void {
+type BatchPrefetchCall = 'cuMemPrefetchBatchAsync' | 'cuMemDiscardAndPrefetchBatchAsync';
+/** Both batched prefetch members take the same parameters (the contract's memPrefetchBatchAsync). */
+type BatchPrefetch = StateMember<'memPrefetchBatchAsync'>;
+
+// The contract's parameters, then which of the two entry points (same parameters) to call.
+const prefetchBatch: (...args: [...Parameters<BatchPrefetch>, call: BatchPrefetchCall]) => void = (
+  state,
+  pointers,
+  sizes,
+  count,
+  locations,
+  locationStarts,
+  stream,
+  call,
+) => {
   if (!state.capabilities.batchPrefetchDiscard) throw notSupported(state, call, 'batchPrefetchDiscard');
   requireLength(call, count, { pointers, sizes });
   if (locationStarts.length !== locations.length) {
@@ -143,48 +148,22 @@ function prefetchBatch(
       ? state.native.cuMemPrefetchBatchAsync
       : state.native.cuMemDiscardAndPrefetchBatchAsync;
   state.check(fn!(pointers, sizes, count, encoded, starts, locations.length, 0, stream), call);
-}
+};
 
-export function memPrefetchBatchAsync(
-  state: DriverState,
-  pointers: BigUint64Array,
-  sizes: BigUint64Array,
-  count: number,
-  locations: readonly MemLocation[],
-  locationStarts: readonly number[],
-  stream: DriverHandle,
-): void {
-  prefetchBatch(state, 'cuMemPrefetchBatchAsync', pointers, sizes, count, locations, locationStarts, stream);
-}
+// (state, pointers, sizes, count, locations, locationStarts, stream), as the contract has them.
+export const memPrefetchBatchAsync: BatchPrefetch = (t, p, z, n, l, k, s) =>
+  prefetchBatch(t, p, z, n, l, k, s, 'cuMemPrefetchBatchAsync');
 
-export function memDiscardAndPrefetchBatchAsync(
-  state: DriverState,
-  pointers: BigUint64Array,
-  sizes: BigUint64Array,
-  count: number,
-  locations: readonly MemLocation[],
-  locationStarts: readonly number[],
-  stream: DriverHandle,
-): void {
-  prefetchBatch(
-    state,
-    'cuMemDiscardAndPrefetchBatchAsync',
-    pointers,
-    sizes,
-    count,
-    locations,
-    locationStarts,
-    stream,
-  );
-}
+export const memDiscardAndPrefetchBatchAsync: BatchPrefetch = (t, p, z, n, l, k, s) =>
+  prefetchBatch(t, p, z, n, l, k, s, 'cuMemDiscardAndPrefetchBatchAsync');
 
-export function memDiscardBatchAsync(
-  state: DriverState,
-  pointers: BigUint64Array,
-  sizes: BigUint64Array,
-  count: number,
-  stream: DriverHandle,
-): void {
+export const memDiscardBatchAsync: StateMember<'memDiscardBatchAsync'> = (
+  state,
+  pointers,
+  sizes,
+  count,
+  stream,
+) => {
   if (!state.capabilities.batchPrefetchDiscard) {
     throw notSupported(state, 'cuMemDiscardBatchAsync', 'batchPrefetchDiscard');
   }
@@ -194,7 +173,7 @@ export function memDiscardBatchAsync(
     state.native.cuMemDiscardBatchAsync!(pointers, sizes, count, 0, stream),
     'cuMemDiscardBatchAsync',
   );
-}
+};
 
 export function memRangeGetAttribute(
   state: DriverState,

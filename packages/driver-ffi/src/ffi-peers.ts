@@ -1,8 +1,8 @@
 // Several devices: peer queries, context peer access, peer copies and pool access for many
 // locations at once.
 
-import type { DevicePointer, DriverHandle, MemAccessDescriptor, MemLocation } from '@cumem/core-types';
-import type { DriverState } from './driver-state.js';
+import type { DriverHandle, MemAccessDescriptor, MemLocation } from '@cumem/core-types';
+import type { DriverState, StateMember } from './driver-state.js';
 import { deviceHandle } from './ffi-devices.js';
 import { requireLocationSupported } from './location-support.js';
 
@@ -39,20 +39,20 @@ export function contextEnablePeerAccess(state: DriverState, peerContext: DriverH
   if (result !== peerAccessAlreadyEnabled) state.check(result, 'cuCtxEnablePeerAccess');
 }
 
-export function memcpyPeerAsync(
-  state: DriverState,
-  dst: DevicePointer,
-  dstContext: DriverHandle,
-  src: DevicePointer,
-  srcContext: DriverHandle,
-  size: number,
-  stream: DriverHandle,
-): void {
+export const memcpyPeerAsync: StateMember<'memcpyPeerAsync'> = (
+  state,
+  dst,
+  dstContext,
+  src,
+  srcContext,
+  size,
+  stream,
+) => {
   state.check(
     state.native.cuMemcpyPeerAsync(dst, dstContext, src, srcContext, size, stream),
     'cuMemcpyPeerAsync',
   );
-}
+};
 
 /**
  * `CUmemAccessDesc` records packed as cuda.h lays them out: `{ { int type; int id; } location;

@@ -12,6 +12,7 @@ import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
+import { exportFileDescriptor } from './shareable-handles.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
 const lastIntAttribute = 3;
@@ -105,13 +106,7 @@ export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream:
 }
 
 export function memPoolExportToFileDescriptor(state: DriverState, pool: DriverHandle): number {
-  const { address, i32 } = state.scratch;
-  i32[0] = -1;
-  state.check(
-    state.native.cuMemPoolExportToShareableHandle(address, pool, MemHandleType.PosixFileDescriptor, 0),
-    'cuMemPoolExportToShareableHandle',
-  );
-  return i32[0]!;
+  return exportFileDescriptor(state, 'cuMemPoolExportToShareableHandle', pool);
 }
 
 export function memPoolImportFromFileDescriptor(state: DriverState, fd: number): DriverHandle {

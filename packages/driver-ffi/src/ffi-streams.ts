@@ -1,12 +1,10 @@
 // Streams and events; the two non-blocking waits poll (completion-poll.ts says why).
 
 import type { DriverHandle } from '@cumem/core-types';
-import { pollUntilDone } from './completion-poll.js';
+import { CUDA_ERROR_NOT_READY, pollUntilDone } from './completion-poll.js';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
-
-const CUDA_ERROR_NOT_READY = 600;
 
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
   state.check(

@@ -11,6 +11,7 @@ import {
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
 import { requireLocationSupported } from './location-support.js';
+import { exportFileDescriptor } from './shareable-handles.js';
 
 /** `CUmemAllocationProp` as koffi writes it (reserved bytes and win32HandleMetaData zero). */
 function allocationProp(state: DriverState, properties: MemAllocationProperties, call: string): object {
@@ -137,13 +138,7 @@ export function memGetAccess(state: DriverState, pointer: DevicePointer, locatio
 }
 
 export function memExportToFileDescriptor(state: DriverState, handle: DriverHandle): number {
-  const { address, i32 } = state.scratch;
-  i32[0] = -1;
-  state.check(
-    state.native.cuMemExportToShareableHandle(address, handle, MemHandleType.PosixFileDescriptor, 0),
-    'cuMemExportToShareableHandle',
-  );
-  return i32[0]!;
+  return exportFileDescriptor(state, 'cuMemExportToShareableHandle', handle);
 }
 
 export function memImportFromFileDescriptor(state: DriverState, fd: number): DriverHandle {

@@ -10,15 +10,13 @@ describe('the ffi adapter off Linux', () => {
   it.each(['darwin', 'win32'])('on %s, fails with a typed error naming the platform', (platform) => {
     vi.spyOn(process, 'platform', 'get').mockReturnValue(platform as NodeJS.Platform);
     const driver = createDriver();
-    let thrown: unknown;
-    try {
-      driver.deviceGetCount();
-    } catch (error) {
-      thrown = error;
-    }
-    expect(DriverUnavailableError.isInstance(thrown)).toBe(true);
-    expect((thrown as DriverUnavailableError).reason).toBe('library-missing');
-    expect((thrown as Error).message).toContain('The ffi adapter runs on Linux only');
-    expect((thrown as Error).message).toContain(`this is ${platform}-${process.arch}`);
+    expect(() => driver.deviceGetCount()).toThrow(DriverUnavailableError);
+    expect(() => driver.deviceGetCount()).toThrow(
+      expect.objectContaining({
+        reason: 'library-missing',
+        message: expect.stringContaining('The ffi adapter runs on Linux only'),
+      }),
+    );
+    expect(() => driver.deviceGetCount()).toThrow(`this is ${platform}-${process.arch}`);
   });
 });

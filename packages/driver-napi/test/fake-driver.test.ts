@@ -34,6 +34,11 @@ function fakeDriver(
 }
 
 const requested = (): Map<string, number[]> => fakeRequests(log);
+/** The ABI versions the addon asked the fake for, per entry point named in `expected`. */
+const expectRequested = (expected: Record<string, number[]>): void => {
+  const abi = requested();
+  for (const [name, versions] of Object.entries(expected)) expect(abi.get(name), name).toEqual(versions);
+};
 
 /** Each named entry point was asked for at exactly these ABI versions since the last load. */
 function expectRequested(expected: Record<string, number[]>): void {

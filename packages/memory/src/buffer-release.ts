@@ -14,6 +14,7 @@
 // path), and not at all when recovery is turned off (setOutOfMemoryRecovery).
 import { clearKeptObjects, garbageCollector } from './garbage-collection.js';
 import type { Release } from './object-finalizer.js';
+import { runOrWarn } from './warn-on-failure.js';
 
 /** One registered buffer's release; `release` null once done (closed or released). */
 export class ReleaseRecord {
@@ -51,14 +52,7 @@ function runRelease(record: ReleaseRecord): boolean {
   if (release === null) return false;
   record.release = null;
   liveRecords--;
-  try {
-    release();
-  } catch (error) {
-    process.emitWarning(
-      `cumem: releasing a dropped buffer failed: ${(error as Error).message}`,
-      'CumemWarning',
-    );
-  }
+  runOrWarn(release, 'releasing a dropped buffer');
   return true;
 }
 

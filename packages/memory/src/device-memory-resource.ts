@@ -1,11 +1,8 @@
 import {
-  checkBoolean,
   checkOptions,
-  checkSize,
   type Device,
   DeviceAttribute,
   MemLocationType,
-  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
@@ -17,11 +14,11 @@ import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-v
 import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
   checkInterprocess,
-  createOwnedPool,
+  checkPoolOptions,
+  currentPoolSetup,
   importPoolResource,
-  keepAllReleaseThreshold,
+  ownedPoolSetup,
   type PoolSetup,
-  poolUuid,
 } from './pool-setup.js';
 
 /** Options for {@link DeviceMemoryResource}. Giving any (even `{}`) creates a pool the resource owns. */
@@ -138,25 +135,16 @@ function createDevicePool(
     releaseThreshold,
     ipcEnabled = false,
   } = checkOptions(options, 'DeviceMemoryResource options');
-  checkSize(maxSize, 'maxSize');
-  if (releaseThreshold !== undefined) checkSize(releaseThreshold, 'releaseThreshold');
-  checkBoolean(ipcEnabled, 'ipcEnabled');
+  checkPoolOptions(maxSize, releaseThreshold, ipcEnabled);
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
   if (ipcEnabled) checkInterprocess(runtime, 'DeviceMemoryResource({ ipcEnabled: true })');
   runtime.makeCurrent(ordinal);
   checkPoolsSupported(runtime, ordinal);
-  const driver = runtime.driver;
-  if (options === undefined) {
-    const pool = driver.deviceGetMemPool(ordinal);
-    if (driver.memPoolGetAttribute(pool, MemPoolAttribute.ReleaseThreshold) === 0) {
-      driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
-    }
-    return { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
-  }
+  if (options === undefined)
+    return currentPoolSetup(runtime, runtime.driver.deviceGetMemPool(ordinal), ordinal);
   const location = { type: MemLocationType.Device, id: ordinal };
-  const pool = createOwnedPool(driver, location, maxSize, releaseThreshold, ipcEnabled);
-  return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
+  return ownedPoolSetup(runtime, ordinal, location, maxSize, releaseThreshold, ipcEnabled);
 }
 
 function checkPoolsSupported(runtime: DriverRuntime, ordinal: number): void {

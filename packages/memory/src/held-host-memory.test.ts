@@ -12,6 +12,13 @@ async function collected(refs: WeakRef<object>[]): Promise<boolean> {
   return collectGarbageUntil(() => refs.every((ref) => ref.deref() === undefined), 20);
 }
 
+/** `refs` stay held until `stream.sync()`, which releases them. */
+async function expectHeldUntilSync(stream: Stream, refs: WeakRef<object>[]): Promise<void> {
+  expect(await collected(refs)).toBe(false);
+  stream.sync();
+  expect(await collected(refs)).toBe(true);
+}
+
 /** Holds `count` new views of `bytes` each on `stream`; returns weak references to them. */
 function holdViews(stream: Stream, count: number, bytes: number): WeakRef<object>[] {
   const refs: WeakRef<object>[] = [];
@@ -48,9 +55,7 @@ describeEachDriver(adapters, 'held host memory', (entry) => {
   it('the open group stays held until a sync, and is then released', async () => {
     const stream = Stream.create();
     const refs = holdViews(stream, 3, 4096);
-    expect(await collected(refs)).toBe(false);
-    stream.sync();
-    expect(await collected(refs)).toBe(true);
+    await expectHeldUntilSync(stream, refs);
     stream.close();
   });
 
@@ -63,9 +68,7 @@ describeEachDriver(adapters, 'held host memory', (entry) => {
     const during = holdViews(stream, 2, 4096);
     await waiting;
     expect(await collected(before)).toBe(true);
-    expect(await collected(during)).toBe(false);
-    stream.sync();
-    expect(await collected(during)).toBe(true);
+    await expectHeldUntilSync(stream, during);
     stream.close();
   });
 

@@ -9,6 +9,7 @@
 //   every undetached view was garbage-collected.
 import type { Driver } from '@cumem/core-types';
 import type { Release } from './object-finalizer.js';
+import { runOrWarn } from './warn-on-failure.js';
 
 /** The views one buffer handed out, held weakly so that dropping a view leaks nothing. */
 export type ViewList = WeakRef<ArrayBuffer>[];
@@ -109,15 +110,7 @@ interface PendingRelease {
 const viewCollected = new FinalizationRegistry<PendingRelease>((pending) => {
   pending.count--;
   if (pending.count !== 0) return;
-  try {
-    pending.release();
-  } catch (error) {
-    // A finalizer must not throw (it would crash the process): the failure becomes a warning.
-    process.emitWarning(
-      `cumem: releasing memory after its last host view was collected failed: ${(error as Error).message}`,
-      'CumemWarning',
-    );
-  }
+  runOrWarn(pending.release, 'releasing memory after its last host view was collected');
 });
 
 /** Calls `release` once every ArrayBuffer in `views` has been garbage-collected. */

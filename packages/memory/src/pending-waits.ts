@@ -9,6 +9,8 @@
 // (the adapters make sure of that), and the handle goes with the process's other undisposed
 // objects of that Worker.
 
+import { runOrWarn } from './warn-on-failure.js';
+
 const waiting = new Map<object, number>();
 
 /**
@@ -24,15 +26,8 @@ export function holdDuringWait(owner: object, wait: Promise<void>, settled: () =
       return;
     }
     waiting.delete(owner);
-    try {
-      settled();
-    } catch (error) {
-      // The wait's own outcome is what the caller asked for; a failed deferred destroy is reported.
-      process.emitWarning(
-        `cumem: releasing an object after its wait failed: ${(error as Error).message}`,
-        'CumemWarning',
-      );
-    }
+    // The wait's own outcome is what the caller asked for; a failed deferred destroy is reported.
+    runOrWarn(settled, 'releasing an object after its wait');
   };
   return wait.then(release, (error: unknown) => {
     release();

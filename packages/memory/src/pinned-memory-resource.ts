@@ -1,16 +1,13 @@
 import {
   CudaError,
-  checkBoolean,
   checkInteger,
   checkOptions,
-  checkSize,
   DeviceAttribute,
   type DriverHandle,
   MemAccessFlags,
   MemAllocationType,
   type MemLocation,
   MemLocationType,
-  MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
@@ -20,11 +17,11 @@ import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
   checkInterprocess,
-  createOwnedPool,
+  checkPoolOptions,
+  currentPoolSetup,
   importPoolResource,
-  keepAllReleaseThreshold,
+  ownedPoolSetup,
   type PoolSetup,
-  poolUuid,
 } from './pool-setup.js';
 
 /** Options for {@link PinnedMemoryResource}. */
@@ -125,9 +122,7 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
   checkInteger(numaId, 'numaId');
   if (numaId < -1)
     throw new RangeError(`numaId must be a NUMA node (>= 0) or -1 for "placed by the OS", got ${numaId}`);
-  checkSize(maxSize, 'maxSize');
-  if (releaseThreshold !== undefined) checkSize(releaseThreshold, 'releaseThreshold');
-  checkBoolean(ipcEnabled, 'ipcEnabled');
+  checkPoolOptions(maxSize, releaseThreshold, ipcEnabled);
   const runtime = activeRuntime();
   const capabilities = runtime.capabilities;
   if (!capabilities.hostMemoryPools) {
@@ -157,18 +152,8 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
   }
   const location: MemLocation =
     node >= 0 ? { type: MemLocationType.HostNuma, id: node } : { type: MemLocationType.Host, id: 0 };
-  const driver = runtime.driver;
-  const pool = createOwnedPool(driver, location, maxSize, releaseThreshold, ipcEnabled);
-  grantEveryDevice(runtime, pool);
-  const setup = {
-    runtime,
-    pool,
-    owned: true,
-    ipcEnabled,
-    mapped: false,
-    ordinal,
-    uuid: poolUuid(ipcEnabled),
-  };
+  const setup = ownedPoolSetup(runtime, ordinal, location, maxSize, releaseThreshold, ipcEnabled);
+  grantEveryDevice(runtime, setup.pool);
   return { setup, numaId: node };
 }
 
@@ -181,19 +166,15 @@ function createPinnedPool(options: PinnedMemoryResourceOptions | undefined): Pin
  * pool of its own, which copies at page-locked speed for sure.
  */
 function driverHostPool(runtime: DriverRuntime, ordinal: number): PinnedPool | undefined {
-  const driver = runtime.driver;
-  let pool: DriverHandle;
+  let setup: PoolSetup;
   try {
-    pool = driver.memGetMemPool({ type: MemLocationType.Host, id: 0 }, MemAllocationType.Pinned);
-    if (driver.memPoolGetAttribute(pool, MemPoolAttribute.ReleaseThreshold) === 0) {
-      driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
-    }
-    grantAccess(runtime, pool);
+    const host = { type: MemLocationType.Host, id: 0 };
+    setup = currentPoolSetup(runtime, runtime.driver.memGetMemPool(host, MemAllocationType.Pinned), ordinal);
+    grantAccess(runtime, setup.pool);
   } catch (error) {
     if (error instanceof CudaError) return undefined;
     throw error;
   }
-  const setup = { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
   return { setup, numaId: -1 };
 }
 

@@ -2,6 +2,7 @@
 // the one imported from another process, and the checks both make first.
 import { randomUUID } from 'node:crypto';
 import {
+  checkBoolean,
   checkSize,
   type Driver,
   type DriverHandle,
@@ -67,6 +68,43 @@ export function createOwnedPool(
     throw error;
   }
   return pool;
+}
+
+/** @internal Checks the options both pool resources take: byte sizes, and a boolean `ipcEnabled`. */
+export function checkPoolOptions(
+  maxSize: number,
+  releaseThreshold: number | undefined,
+  ipcEnabled: boolean,
+): void {
+  checkSize(maxSize, 'maxSize');
+  if (releaseThreshold !== undefined) checkSize(releaseThreshold, 'releaseThreshold');
+  checkBoolean(ipcEnabled, 'ipcEnabled');
+}
+
+/** @internal A new pool the resource owns at `location` ({@link createOwnedPool}), as its setup. */
+export function ownedPoolSetup(
+  runtime: DriverRuntime,
+  ordinal: number,
+  location: MemLocation,
+  maxSize: number,
+  releaseThreshold: number | undefined,
+  ipcEnabled: boolean,
+): PoolSetup {
+  const pool = createOwnedPool(runtime.driver, location, maxSize, releaseThreshold, ipcEnabled);
+  return { runtime, pool, owned: true, ipcEnabled, mapped: false, ordinal, uuid: poolUuid(ipcEnabled) };
+}
+
+/**
+ * @internal The driver's current pool (of a device, or of the host) as a resource's, not owned:
+ * a release threshold of 0 (the driver's default: give memory back at every synchronization)
+ * becomes "keep everything"; nothing else of the pool changes.
+ */
+export function currentPoolSetup(runtime: DriverRuntime, pool: DriverHandle, ordinal: number): PoolSetup {
+  const driver = runtime.driver;
+  if (driver.memPoolGetAttribute(pool, MemPoolAttribute.ReleaseThreshold) === 0) {
+    driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
+  }
+  return { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
 }
 
 /**

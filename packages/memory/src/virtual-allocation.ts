@@ -4,6 +4,7 @@
 // undoes the steps before it, newest first, so no range, chunk or mapping leaks.
 import type { Driver, MemAccessDescriptor } from '@cumem/core-types';
 import type { VirtualRange } from './virtual-ranges.js';
+import { runOrWarn } from './warn-on-failure.js';
 
 /** A physical chunk and where it is mapped, as an offset from the allocation's start. */
 export interface VirtualChunk {
@@ -81,14 +82,7 @@ export class Transaction {
       return body(transaction);
     } catch (error) {
       for (const step of transaction.steps.reverse()) {
-        try {
-          step();
-        } catch (undoError) {
-          process.emitWarning(
-            `cumem: undoing a failed VirtualMemoryResource step failed: ${(undoError as Error).message}`,
-            'CumemWarning',
-          );
-        }
+        runOrWarn(step, 'undoing a failed VirtualMemoryResource step');
       }
       throw error;
     }

@@ -55,6 +55,10 @@ export interface BatchStrategyRule {
   readonly evidence: string;
 }
 
+// The rows measured on one machine (bench/ in C) for the CUDA 13.0 entry points.
+const measuredOnH200 = 'measured, H200 + driver 580.159.04 (CUDA 13.0)';
+const cuda13Onwards = { minDriverVersion: 13000, maxDriverVersion: Number.POSITIVE_INFINITY } as const;
+
 /**
  * What `'auto'` falls back to where the device cannot time (events failed), first matching row
  * wins; rows without a measurement choose the loop. Measured on the H200 above: `bench/` times
@@ -63,42 +67,38 @@ export interface BatchStrategyRule {
 export const BATCH_STRATEGY_TABLE: readonly BatchStrategyRule[] = Object.freeze([
   {
     operation: 'prefetch',
-    minDriverVersion: 13000,
-    maxDriverVersion: Number.POSITIVE_INFINITY,
+    ...cuda13Onwards,
     kind: 'split',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB, every step all ranges one way: ' +
+      `${measuredOnH200}, C, 1024 x 64 KiB, every step all ranges one way: ` +
       'to the device batch 31287 / loop 61911 us and 28792 / 35849 us (two runs); ' +
       'to the host loop 19800 / batch 24009 us and 17465 / 28980 us',
   },
   {
     operation: 'discardPrefetch',
-    minDriverVersion: 13000,
-    maxDriverVersion: Number.POSITIVE_INFINITY,
+    ...cuda13Onwards,
     kind: 'split',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB, every step all ranges one way: ' +
+      `${measuredOnH200}, C, 1024 x 64 KiB, every step all ranges one way: ` +
       'to the device batch 31407 / loop 40402 us and 24323 / 23733 us (two runs); ' +
       'to the host loop 15454 / batch 28929 us and 12925 / 24617 us',
   },
   {
     operation: 'discard',
-    minDriverVersion: 13000,
-    maxDriverVersion: Number.POSITIVE_INFINITY,
+    ...cuda13Onwards,
     kind: 'batch',
     chunkSize: Number.POSITIVE_INFINITY,
-    evidence: 'measured, H200 + driver 580.159.04 (CUDA 13.0), C, 1024 x 64 KiB: loop 8478 us, batch 6945 us',
+    evidence: `${measuredOnH200}, C, 1024 x 64 KiB: loop 8478 us, batch 6945 us`,
   },
   {
     operation: 'copy',
-    minDriverVersion: 13000,
-    maxDriverVersion: Number.POSITIVE_INFINITY,
+    ...cuda13Onwards,
     kind: 'batch',
     chunkSize: Number.POSITIVE_INFINITY,
     evidence:
-      'measured, H200 + driver 580.159.04 (CUDA 13.0), 1024 x 64 KiB device to device: C loop 3064 us, ' +
+      `${measuredOnH200}, 1024 x 64 KiB device to device: C loop 3064 us, ` +
       'batch 2967 us; cumem batch 3332-3361 us, loop 3567-3857 us (a JS call per range costs more than C)',
   },
   {

@@ -29,3 +29,17 @@ export function expectBytes(actual: Uint8Array, expected: Uint8Array): void {
   const first = actual.findIndex((byte, i) => byte !== expected[i]);
   expect(first, `first differing byte at ${first}`).toBe(-1);
 }
+
+/** A typed-array type `expectEvery` reads elements as. */
+export type ElementArray = Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor;
+
+/**
+ * Requires every element of `buffer`, read as `type`, to be `value` (what a fill kernel wrote);
+ * a mismatch names the first differing element.
+ */
+export function expectEvery(buffer: CopiesToHost, type: ElementArray, value: number): void {
+  const elements = new type(buffer.size / type.BYTES_PER_ELEMENT);
+  buffer.copyTo(new Uint8Array(elements.buffer));
+  const first = elements.findIndex((element) => element !== value);
+  expect(first, `first element other than ${value} at ${first}`).toBe(-1);
+}

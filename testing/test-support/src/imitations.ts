@@ -1,5 +1,7 @@
 // Objects that imitate a real cumem object (issue 21, "duck-typed buffers"): each must be refused
 // with a TypeError before any driver call by every safe API that takes the real kind.
+import type { DriverCallLog } from '@cumem/testing';
+import { expect } from 'vitest';
 
 /** One imitation and what it is, for test titles. */
 export interface Imitation {
@@ -70,4 +72,22 @@ export function imitationsOf(
       }),
     },
   ];
+}
+
+/**
+ * Hands each imitation of `real` (see {@link imitationsOf}; `other` as there) to `refuse`, which
+ * asserts the refusals, and requires that none of them reached the driver: `log` (a counting
+ * driver's) records no call from the start of `refuse` to its end.
+ */
+export function refuseImitations<T extends object>(
+  log: DriverCallLog,
+  real: T,
+  refuse: (fake: T, what: string) => void,
+  other?: { handle: bigint; size: number },
+): void {
+  for (const { what, value } of imitationsOf(real, other)) {
+    log.reset();
+    refuse(value as T, what);
+    expect(log.calls, what).toEqual([]);
+  }
 }

@@ -1,9 +1,17 @@
 // Test support that several cumem packages share (a private workspace package, never published).
 export { adapters } from './adapters.js';
 export { withCountingDriver } from './counting-scope.js';
-export { type CopiesToHost, download, expectBytes, sameBytes } from './device-bytes.js';
+export {
+  type CopiesToHost,
+  download,
+  type ElementArray,
+  expectBytes,
+  expectEvery,
+  sameBytes,
+} from './device-bytes.js';
 export { collectGarbageUntil } from './garbage.js';
-export { type Imitation, imitationsOf } from './imitations.js';
+export { type Imitation, imitationsOf, refuseImitations } from './imitations.js';
 export { patternBytes } from './pattern-bytes.js';
+export { skipWithoutPeerAccess } from './peer-access.js';
 export { poolSharingDrivers } from './pool-sharing.js';
 export { argumentLists, fuzzEntryPoints, runsPerEntryPoint, specialValues } from './public-api-fuzz.js';
