@@ -40,12 +40,6 @@ const expectRequested = (expected: Record<string, number[]>): void => {
   for (const [name, versions] of Object.entries(expected)) expect(abi.get(name), name).toEqual(versions);
 };
 
-/** Each named entry point was asked for at exactly these ABI versions since the last load. */
-function expectRequested(expected: Record<string, number[]>): void {
-  const abi = requested();
-  for (const [name, versions] of Object.entries(expected)) expect(abi.get(name), name).toEqual(versions);
-}
-
 // Compiling the fake (a C library) and loading it take seconds on a busy two-core machine
 // (issue 21: a case timed out at vitest's default 5 s under turbo's parallel load): the
 // compiles happen once, in beforeAll, and every case gets a generous limit.

@@ -20,7 +20,6 @@ import {
   checkDiscardSupported,
   discardPrefetchRange,
   discardRange,
-  type MoveRange,
   prefetchRange,
 } from './managed-range.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -175,7 +174,19 @@ export class ManagedBuffer extends Buffer {
    * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
    */
   prefetch(location: Location, options?: StreamOrderOptions): void {
-    this.movePages(location, options, 'prefetch', prefetchRange);
+    checkLocation(location, 'location');
+    const stream = this.checkStream(streamOption(options));
+    this.checkOpen();
+    checkNumaSupported(this.runtime, location, 'prefetch');
+    const target = this.orderOn(stream);
+    prefetchRange(
+      this.runtime.driver,
+      this.pointer,
+      this.byteSize,
+      locationToMemLocation(location),
+      target.streamHandle,
+    );
+    this.finish(target, stream);
   }
 
   /**
@@ -201,22 +212,12 @@ export class ManagedBuffer extends Buffer {
    * @throws TypeError for a non-location; NotSupportedError for a NUMA host on a driver without them.
    */
   discardPrefetch(location: Location, options?: StreamOrderOptions): void {
-    this.movePages(location, options, 'discardPrefetch', discardPrefetchRange);
-  }
-
-  // prefetch and discardPrefetch: the same checks and stream order around a different move.
-  private movePages(
-    location: Location,
-    options: StreamOrderOptions | undefined,
-    method: string,
-    move: MoveRange,
-  ): void {
     checkLocation(location, 'location');
     const stream = this.checkStream(streamOption(options));
     this.checkOpen();
-    checkNumaSupported(this.runtime, location, method);
+    checkNumaSupported(this.runtime, location, 'discardPrefetch');
     const target = this.orderOn(stream);
-    move(
+    discardPrefetchRange(
       this.runtime.driver,
       this.pointer,
       this.byteSize,

@@ -76,24 +76,21 @@ export function adviseRange(
   driver.memAdvise(pointer, size, advice, location);
 }
 
-/** Moves the pages of one range (`size` bytes at `pointer`) to `location`, ordered on `stream`. */
-export type MoveRange = (
-  driver: Driver,
-  pointer: bigint,
-  size: number,
-  location: MemLocation,
-  stream: bigint,
-) => void;
-
 /**
  * `cuMemPrefetchAsync` on one range.
  *
  * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
  * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
  */
-export const prefetchRange: MoveRange = (driver, pointer, size, location, stream) => {
+export function prefetchRange(
+  driver: Driver,
+  pointer: bigint,
+  size: number,
+  location: MemLocation,
+  stream: bigint,
+): void {
   driver.memPrefetchAsync(pointer, size, location, stream);
-};
+}
 
 /**
  * Discards one range: `cuMemDiscardBatchAsync` with one range (the driver has no single-range
@@ -118,7 +115,13 @@ export function discardRange(driver: Driver, pointer: bigint, size: number, stre
  * **Unsafe:** the range goes to the driver unchecked (see the file header): for @cumem/utils,
  * which checks it against open ManagedBuffers; users call ManagedBuffer's methods or utils'.
  */
-export const discardPrefetchRange: MoveRange = (driver, pointer, size, location, stream) => {
+export function discardPrefetchRange(
+  driver: Driver,
+  pointer: bigint,
+  size: number,
+  location: MemLocation,
+  stream: bigint,
+): void {
   if (!driver.capabilities.batchPrefetchDiscard) {
     driver.memPrefetchAsync(pointer, size, location, stream);
     return;
@@ -127,7 +130,7 @@ export const discardPrefetchRange: MoveRange = (driver, pointer, size, location,
   oneSize[0] = BigInt(size);
   oneLocation[0] = location;
   driver.memDiscardAndPrefetchBatchAsync(onePointer, oneSize, 1, oneLocation, oneStart, stream);
-};
+}
 
 /**
  * Refuses discard where the driver cannot do it, before the driver is touched.
