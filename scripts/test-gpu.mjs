@@ -126,7 +126,9 @@ const EXCLUSIVE_FILES = [
 // (a worker that dies takes the whole shared run down with "Channel closed") then costs that file
 // alone, and the summary names it.
 async function runIsolated() {
-  const all = testFiles();
+  // File filters (vitest's: a path containing the text) apply here too, as in a shared run.
+  const filters = vitestArguments.filter((arg) => !arg.startsWith('-'));
+  const all = testFiles().filter((file) => filters.length === 0 || filters.some((text) => file.includes(text)));
   const exclusive = (file) => EXCLUSIVE_FILES.some((pattern) => pattern.test(file));
   const files = all.filter((file) => !exclusive(file));
   const exclusiveFiles = all.filter(exclusive);
