@@ -128,7 +128,9 @@ const EXCLUSIVE_FILES = [
 async function runIsolated() {
   // File filters (vitest's: a path containing the text) apply here too, as in a shared run.
   const filters = vitestArguments.filter((arg) => !arg.startsWith('-'));
-  const all = testFiles().filter((file) => filters.length === 0 || filters.some((text) => file.includes(text)));
+  const all = testFiles().filter(
+    (file) => filters.length === 0 || filters.some((text) => file.includes(text)),
+  );
   const exclusive = (file) => EXCLUSIVE_FILES.some((pattern) => pattern.test(file));
   const files = all.filter((file) => !exclusive(file));
   const exclusiveFiles = all.filter(exclusive);
