@@ -112,20 +112,10 @@ export function bandwidthGBps(batch, bytes, { perRep, reps }) {
  * timed step's `[i, microseconds]` is pushed to it. Same loop as measure_steps in bench/c/utils.c.
  */
 export function stepsUs(timed, { setup, perRep, reps, steps } = {}) {
-  let iteration = 0;
-  const samples = [];
-  for (let rep = -1; rep < reps; rep++) {
-    let total = 0n;
-    for (let i = 0; i < perRep; i++, iteration++) {
-      if (setup) setup(iteration);
-      const start = now();
-      timed(iteration);
-      const elapsed = now() - start;
-      total += elapsed;
-      if (rep >= 0 && steps) steps.push([iteration, Number(elapsed) / 1000]);
-    }
-    if (rep >= 0) samples.push(Number(total) / perRep / 1000);
-  }
+  // One variant of interleavedStepsUs: the same loop, so the two cannot drift apart.
+  const { error, samples, steps: taken } = interleavedStepsUs({ only: timed }, { setup, perRep, reps }).only;
+  if (error) throw error;
+  if (steps) steps.push(...taken);
   return samples;
 }
 
