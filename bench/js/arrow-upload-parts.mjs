@@ -113,6 +113,50 @@ const extra = (name, over) => {
 };
 extra('upOverOutput', ['tableToDeviceOutput', 'rangesUp']);
 extra('downOverRanges', ['tableFromDevice', 'rangesDown']);
+// Back to back, as the bench row runs: every repetition runs each upload once, in a rotating
+// order, with no collection, after 10 untimed rounds: `driverPair` (the adapter's two
+// memcpyAsync + streamSynchronize, the C floor's calls), `rangesUpBodies` (copyRangesFromHost of
+// the two columns at their stream offsets), `rangesUpAll` (the layout's every chunk, framing
+// included, layout computed beforehand) and `tableToDeviceOutput`. Medians and minima in ms.
+const layout = arrow.layoutTable(table);
+const bodies = layout.chunks.filter((chunk) => chunk.bytes.byteLength >= 1 << 20);
+const driver = memory.currentDriver();
+const streamHandle = memory.defaultStream(0).handle;
+const base = device.handle;
+const backToBack = {
+  driverPair: () => {
+    for (const chunk of bodies)
+      driver.memcpyAsync(
+        base + BigInt(chunk.offset),
+        driver.addressOf(chunk.bytes),
+        chunk.bytes.byteLength,
+        streamHandle,
+      );
+    driver.streamSynchronize(streamHandle);
+  },
+  rangesUpBodies: () => memory.copyRangesFromHost(device, bodies),
+  rangesUpAll: () => memory.copyRangesFromHost(device, layout.chunks),
+  tableToDeviceOutput: () => arrow.tableToDevice(table, context, { output }).close(),
+};
+const names = Object.keys(backToBack);
+const spans = Object.fromEntries(names.map((name) => [name, []]));
+for (let rep = -10; rep < 25; rep++) {
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(rep + 10 + k) % names.length];
+    const start = process.hrtime.bigint();
+    backToBack[name]();
+    if (rep >= 0) spans[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+}
+report.backToBack = Object.fromEntries(
+  names.map((name) => {
+    const sorted = spans[name].sort((a, b) => a - b);
+    return [
+      name,
+      { medianMs: Number(sorted[sorted.length >> 1].toFixed(3)), minMs: Number(sorted[0].toFixed(3)) },
+    ];
+  }),
+);
 console.log(JSON.stringify({ adapter: memory.currentDriver().name, streamBytes: size, ...report }));
 target.close();
 uploaded.close();
