@@ -3,6 +3,7 @@
 // columns in place. Coming back is one device-to-host copy and tableFromIPC over it.
 
 import { checkInteger, checkOptions, describeValue } from '@cumem/core-types';
+import type { Buffer as MemoryBuffer } from '@cumem/memory';
 import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
@@ -10,10 +11,11 @@ import { Context } from './context.js';
 import { contextState } from './context-internals.js';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostBuffer, hostBufferBrand, newHostBuffer } from './host-buffer.js';
-import { checkUploadOptions, readRange, type UploadOptions, writeRanges } from './host-copies.js';
+import { checkUploadOptions, memoryOf, readRange, type UploadOptions, writeRanges } from './host-copies.js';
 import {
   type ColumnChunkLayout,
   type IpcMessageLayout,
+  type IpcStreamLayout,
   layoutTable,
   type RecordBatchLayout,
 } from './ipc-layout.js';
@@ -21,6 +23,7 @@ import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
 import { PIPELINED_READ_MIN_BYTES, readLayoutHint, readTablePipelined } from './pipelined-read.js';
 import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
+import { abandonBodyCopies, remainingChunks, type StartedBodies, startBodyCopies } from './upload-speculation.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {
@@ -121,16 +124,31 @@ export function tableToDevice(table: Table, context: Context, options?: TableUpl
   checkArrowObject(table, 'Table', 'table');
   const upload = checkUploadOptions(options);
   const { output } = checkOptions(options);
-  const layout = layoutTable(table);
-  const given = output === undefined ? undefined : checkUploadOutput(output, context, layout.byteLength);
+  // Into a given output, bodies whose place is known already start moving (upload-speculation.ts).
+  const early = output === undefined ? undefined : startBodies(table, checkUploadOutput(output, context, 0));
+  let layout: IpcStreamLayout;
+  let given: CudaBuffer | undefined;
+  try {
+    layout = layoutTable(table);
+    given = output === undefined ? undefined : checkUploadOutput(output, context, layout.byteLength);
+  } catch (error) {
+    if (early) abandonBodyCopies(early.started, early.memory);
+    throw error;
+  }
   const buffer = given ? given.slice(0, layout.byteLength) : context.deviceBuffer(layout.byteLength);
   try {
-    writeRanges(buffer, layout.chunks, upload);
+    writeRanges(buffer, early ? remainingChunks(table, early.started, layout) : layout.chunks, upload);
   } catch (error) {
+    if (early) abandonBodyCopies(early.started, early.memory);
     buffer.close(); // frees new memory; only closes the view of an output
     throw error;
   }
   return new DeviceTable(buffer, table.schema, layout.messages, layout.batches);
+}
+
+function startBodies(table: Table, output: CudaBuffer): { started: StartedBodies; memory: MemoryBuffer } {
+  const { memory, start } = memoryOf(output);
+  return { started: startBodyCopies(table, memory, start, output.size), memory };
 }
 
 /**

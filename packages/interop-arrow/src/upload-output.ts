@@ -19,6 +19,11 @@ export interface TableUploadOptions extends UploadOptions {
    * while `DeviceTable.close()` closes only the view and leaves `output` open for the next
    * upload. Writing `output` again overwrites the table's stream: a DeviceTable read after
    * that reads the new bytes (they are checked again as any stream from device memory is).
+   * Bytes of `output` past the stream are not kept: uploading a table whose schema object was
+   * uploaded before with the same row count and column sizes starts its column copies before
+   * the stream is laid out, at the places found last time, and if the layout then differs
+   * (the schema was changed in place) they may land anywhere within `output` before the stream
+   * is written whole.
    */
   readonly output?: CudaBuffer;
 }

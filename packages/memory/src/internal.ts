@@ -50,4 +50,6 @@ export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.
 export { rangeOverrun } from './pointer-range.js';
 // Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
 export { type QueuedDownload, queueDownload } from './queued-download.js';
+// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
+export { queueUpload, waitForQueuedUploads } from './queued-upload.js';
 export { stagingSettings } from './staging-settings.js';

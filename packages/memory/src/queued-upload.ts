@@ -1,0 +1,34 @@
+// Uploads queued ahead of the rest of a call: @cumem/interop-arrow's tableToDevice starts the
+// copies of column bodies whose place in the stream it already knows, then runs Arrow JS's
+// writer while they move, then writes the rest with copyRangesFromHost, which waits for the
+// same stream and so for these copies too.
+import type { Buffer } from './buffer.js';
+import { isPageable } from './buffer-copy.js';
+import { copyRangesFromHost, type HostRange } from './host-range-copies.js';
+import { runtimeDefaultStream, type Stream } from './stream.js';
+
+/** The stream copyRangesFromHost without a `stream` option orders `dst`'s copies on. */
+function defaultStreamOf(dst: Buffer): Stream {
+  dst.checkOpen();
+  return runtimeDefaultStream(dst.runtime, dst.workDevice(null));
+}
+
+/**
+ * Queues the copies of `ranges` into `dst` on the stream a later `copyRangesFromHost(dst, ...)`
+ * without a stream uses, and returns at once: that later call (or {@link waitForQueuedUploads})
+ * returns only after these copies are done too. Only page-locked ranges are queued (a pageable
+ * one would be copied before returning, which gains nothing); returns how many were queued.
+ * Checks as copyRangesFromHost does, before any driver call; the stream holds the JS memory until
+ * it has passed it. For @cumem/interop-arrow (exported from `@cumem/memory/internal` only).
+ */
+export function queueUpload(dst: Buffer, ranges: readonly HostRange[]): number {
+  const pinned = ranges.filter((range) => ArrayBuffer.isView(range?.bytes) && !isPageable(range.bytes));
+  if (pinned.length === 0) return 0;
+  copyRangesFromHost(dst, pinned, { stream: defaultStreamOf(dst) });
+  return pinned.length;
+}
+
+/** Waits for the copies {@link queueUpload} queued into `dst` (when the call that queued them gives up). */
+export function waitForQueuedUploads(dst: Buffer): void {
+  defaultStreamOf(dst).sync();
+}
