@@ -12,6 +12,10 @@ import { driverChoice, median, parseArguments, result, Suite } from './harness.m
 const ROWS = Number(process.env.ARROW_BENCH_ROWS ?? 100_000_000);
 const TABLE_BYTES = ROWS * (4 + 8);
 const REPS = 5;
+// Timed calls of the row's value (reused output, after the JIT warm-up): each is one 22 ms copy,
+// so a host hiccup moves one sample by 2-4%; the median of 9 (C: of 5 samples of 3 tables each)
+// keeps two bad samples from setting it.
+const REPS_WARM = 9;
 // Untimed calls before the timed ones of a variant that reuses its output. Arrow JS's writer and
 // reader reach V8's optimizing tier only after several calls: on 1x H100, layoutTable took
 // 0.6-0.9 ms in each of its first six calls and 0.15-0.3 ms from the eighth on (against a 22 ms
@@ -147,7 +151,7 @@ async function uploadSamples(table, upload, keep) {
       arrow.tableToDevice(smallPinnedTable, context, upload).close();
       context.synchronize();
     }
-    samples = await repeat(-1, REPS);
+    samples = await repeat(-1, REPS_WARM);
   }
   if (keep) onDevice = last;
   else last.close();
@@ -194,9 +198,9 @@ async function downloadSamples(download) {
   if (!onDevice) throw new Error('no table on the device (tableToDevice failed)');
   const reused = typeof download?.output === 'object';
   let back;
-  const repeat = async (first) => {
+  const repeat = async (first, reps = REPS) => {
     const samples = [];
-    for (let rep = first; rep < REPS; rep++) {
+    for (let rep = first; rep < reps; rep++) {
       back = undefined;
       if (!reused) await settle();
       const start = process.hrtime.bigint();
@@ -215,7 +219,7 @@ async function downloadSamples(download) {
     } finally {
       small.close();
     }
-    samples = await repeat(0);
+    samples = await repeat(0, REPS_WARM);
   }
   if (back.numRows !== ROWS) throw new Error(`read back ${back.numRows} rows, wrote ${ROWS}`);
   const idColumn = back.getChild('id');
