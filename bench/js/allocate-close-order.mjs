@@ -1,0 +1,37 @@
+// Does memory.deviceAllocateClose4KiB depend on when in the process it is measured? The row is
+// the first of its suite; on 1x H100 (51b9792) its FFI value was 1875 ns while the same batch
+// measured a second later in the same process (its `whole` variant) took 1273 ns. This runs the
+// row's exact protocol (callsNs: one untimed repetition, median of 11 of 100,000 pairs) three
+// times in a row on fresh resources, then the adapter's bare driver pair the same way.
+//   node --expose-gc bench/js/allocate-close-order.mjs ffi|napi|reference
+import { Device } from '@cumem/core-types';
+import { callsNs, driverChoice, median } from './harness.mjs';
+
+const memory = await import('@cumem/memory');
+memory.useDriver(await driverChoice(process.argv[2] ?? 'reference'));
+const device = new Device(0);
+const stream = memory.Stream.create(device, { nonBlocking: true });
+const onStream = { stream };
+const report = { adapter: memory.currentDriver().name, rounds: [] };
+const started = process.hrtime.bigint();
+for (let round = 0; round < 3; round++) {
+  const resource = new memory.DeviceMemoryResource(device);
+  const { samples } = callsNs((n) => {
+    for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
+    stream.sync();
+  }, 100_000);
+  report.rounds.push({
+    atSeconds: Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)),
+    medianNs: Number(median(samples).toFixed(1)),
+    samples: samples.map((value) => Math.round(value)),
+  });
+}
+const driver = memory.currentDriver();
+const pool = new memory.DeviceMemoryResource(device).handle;
+const { samples } = callsNs((n) => {
+  for (let i = 0; i < n; i++)
+    driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, stream.handle), stream.handle);
+  driver.streamSynchronize(stream.handle);
+}, 100_000);
+report.driverPairNs = Number(median(samples).toFixed(1));
+console.log(JSON.stringify(report));
