@@ -3,13 +3,16 @@
 // rewrites the table between the bench markers of README.md, and files the results under
 // bench/results/<date>-<device>-<commit>.json.
 //
-//   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save]
+//   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]
+// --second-host: the table between the second-host markers (`<!-- bench-second-host:start -->`),
+// for issue 26's second machine.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const START_MARKER = '<!-- bench:start -->';
 export const END_MARKER = '<!-- bench:end -->';
+const SECOND_HOST_MARKERS = ['<!-- bench-second-host:start -->', '<!-- bench-second-host:end -->'];
 
 const COLUMNS = [
   ['ffi', 'ffiVsC', 'FFI (koffi)'],
@@ -121,12 +124,12 @@ export function renderMarkdown(results) {
 }
 
 /** Replaces what lies between the bench markers of `readme` with `table`; false when the markers are missing. */
-export function rewriteReadme(readmePath, table) {
+export function rewriteReadme(readmePath, table, [startMarker, endMarker] = [START_MARKER, END_MARKER]) {
   const text = readFileSync(readmePath, 'utf8');
-  const start = text.indexOf(START_MARKER);
-  const end = text.indexOf(END_MARKER);
+  const start = text.indexOf(startMarker);
+  const end = text.indexOf(endMarker);
   if (start < 0 || end < start) return false;
-  const updated = `${text.slice(0, start + START_MARKER.length)}\n${table}\n${text.slice(end)}`;
+  const updated = `${text.slice(0, start + startMarker.length)}\n${table}\n${text.slice(end)}`;
   writeFileSync(readmePath, updated);
   return true;
 }
@@ -146,7 +149,7 @@ function main(argv) {
   const input = argv.find((arg) => !arg.startsWith('--') && argv[argv.indexOf(arg) - 1] !== '--readme');
   if (!input) {
     process.stderr.write(
-      'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save]\n',
+      'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]\n',
     );
     return 2;
   }
@@ -156,11 +159,10 @@ function main(argv) {
   if (!argv.includes('--no-readme')) {
     const readmeIndex = argv.indexOf('--readme');
     const readme = readmeIndex >= 0 ? resolve(argv[readmeIndex + 1]) : join(here, '..', 'README.md');
+    const markers = argv.includes('--second-host') ? SECOND_HOST_MARKERS : [START_MARKER, END_MARKER];
     if (!existsSync(readme)) process.stderr.write(`no ${readme}: README not updated\n`);
-    else if (!rewriteReadme(readme, table)) {
-      process.stderr.write(
-        `${readme} has no ${START_MARKER} ... ${END_MARKER} markers: README not updated\n`,
-      );
+    else if (!rewriteReadme(readme, table, markers)) {
+      process.stderr.write(`${readme} has no ${markers[0]} ... ${markers[1]} markers: README not updated\n`);
       return 1;
     } else process.stderr.write(`updated the table in ${readme}\n`);
   }
