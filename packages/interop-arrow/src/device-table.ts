@@ -23,7 +23,12 @@ import { checkIpcStream } from './ipc-stream-check.js';
 import { arrowCall } from './message-decode.js';
 import { PIPELINED_READ_MIN_BYTES, readLayoutHint, readTablePipelined } from './pipelined-read.js';
 import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
-import { abandonBodyCopies, remainingChunks, type StartedBodies, startBodyCopies } from './upload-speculation.js';
+import {
+  abandonBodyCopies,
+  remainingChunks,
+  type StartedBodies,
+  startBodyCopies,
+} from './upload-speculation.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
 export interface DeviceColumn {

@@ -81,7 +81,12 @@ export interface StartedBodies {
  * starts `start` bytes into it, `room` bytes of it are the output's) where an earlier upload of
  * the same schema and numbers placed them. Returns at once.
  */
-export function startBodyCopies(table: Table, memory: MemoryBuffer, start: number, room: number): StartedBodies {
+export function startBodyCopies(
+  table: Table,
+  memory: MemoryBuffer,
+  start: number,
+  room: number,
+): StartedBodies {
   const flat = flatBodies(table);
   const prediction = flat === undefined ? undefined : predictions.get(table.schema);
   if (flat === undefined || prediction === undefined) return { flat, queued: [] };
@@ -104,7 +109,11 @@ function sameView(a: Uint8Array, b: Uint8Array): boolean {
  * The pieces of `layout` still to write after the started copies, and the prediction for the next
  * upload of this schema: every piece when a started copy is not exactly a piece of the layout.
  */
-export function remainingChunks(table: Table, started: StartedBodies, layout: IpcStreamLayout): readonly IpcChunk[] {
+export function remainingChunks(
+  table: Table,
+  started: StartedBodies,
+  layout: IpcStreamLayout,
+): readonly IpcChunk[] {
   const chunks = layout.chunks;
   const byOffset = new Map<number, IpcChunk>();
   for (const chunk of chunks) byOffset.set(chunk.offset, chunk);
