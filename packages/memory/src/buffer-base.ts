@@ -3,21 +3,7 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
 import type { ReleaseRecord } from './buffer-release.js';
-import {
-  addFlags,
-  allocationStreamOf,
-  byteSizeOf,
-  flagsOf,
-  hasBufferState,
-  infoOf,
-  ownerObjectOf,
-  parentOf,
-  pointerOf,
-  resourceOf,
-  runtimeOf,
-  setInfo,
-  stampBufferState,
-} from './buffer-state.js';
+import { BufferState } from './buffer-state.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -32,6 +18,22 @@ import type { Stream } from './stream.js';
 
 // The writer of a resized buffer's size, for virtual-resize.ts.
 export { setResizedByteSize } from './buffer-state.js';
+
+// The readers of the private facts (buffer-state.ts), as constants of this module.
+const {
+  has: hasBufferState,
+  runtime: runtimeOf,
+  pointer: pointerOf,
+  byteSize: byteSizeOf,
+  resource: resourceOf,
+  allocationStream: allocationStreamOf,
+  parent: parentOf,
+  ownerObject: ownerObjectOf,
+  flags: flagsOf,
+  addFlags,
+  info: infoOf,
+  setInfo,
+} = BufferState;
 
 /**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
@@ -90,7 +92,7 @@ export abstract class BufferBase {
     parent?: BufferBase | null,
   ) {
     if (token !== bufferToken) throw BufferBase.#noPublicConstructor(new.target.name);
-    stampBufferState(
+    new BufferState(
       this,
       runtime as DriverRuntime,
       handle as bigint,
@@ -105,9 +107,8 @@ export abstract class BufferBase {
     this.releaseRecord = null;
   }
 
-  // A private member keeps the published type nominal (`#private` in the .d.ts), as the fields
-  // did: an object of the same shape does not type-check as a BufferBase. Static: an instance
-  // member would make the class need a member initializer again.
+  // Keeps the published type nominal (`#private` in the .d.ts) as the fields did; static, since
+  // an instance member would give the class a member initializer again (buffer-state.ts).
   static #noPublicConstructor(name: string): TypeError {
     return new TypeError(
       `${name} has no public constructor: use a memory resource's allocate(), Buffer.fromHandle() or slice() to get one`,
