@@ -62,7 +62,17 @@ const location = { type: 1, id: 0 };
 const live = new LiveAllocations(resource);
 const counted = new LiveAllocations(resource);
 counted.account();
-const deferred = { needsFinalizer: () => false, finalizerRelease: () => () => {}, markRegistered() {} };
+// A new object per call, as allocate hands deferRelease a new Buffer (young objects cost the
+// batch differently from one old object stored again and again).
+class Deferred {
+  needsFinalizer() {
+    return false;
+  }
+  finalizerRelease() {
+    return () => {};
+  }
+  markRegistered() {}
+}
 const sink = [];
 
 const allocateClose = (mr) => (n) => {
@@ -126,7 +136,7 @@ const batches = {
     for (let i = 0; i < n; i++) sink[i & 7] = Object.preventExtensions({ i });
   },
   deferReleaseBatch: (n) => {
-    for (let i = 0; i < n; i++) deferRelease(deferred);
+    for (let i = 0; i < n; i++) deferRelease(new Deferred());
   },
   // The advice setter and the driver call under it.
   readMostlySet: (n) => {
