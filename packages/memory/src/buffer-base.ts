@@ -20,20 +20,9 @@ import type { Stream } from './stream.js';
 export { setResizedByteSize } from './buffer-state.js';
 
 // The readers of the private facts (buffer-state.ts), as constants of this module.
-const {
-  has: hasBufferState,
-  runtime: runtimeOf,
-  pointer: pointerOf,
-  byteSize: byteSizeOf,
-  resource: resourceOf,
-  allocationStream: allocationStreamOf,
-  parent: parentOf,
-  ownerObject: ownerObjectOf,
-  flags: flagsOf,
-  addFlags,
-  info: infoOf,
-  setInfo,
-} = BufferState;
+const { has: hasBufferState, runtime: runtimeOf, pointer: pointerOf, byteSize: byteSizeOf } = BufferState;
+const { resource: resourceOf, allocationStream: allocationStreamOf, parent: parentOf } = BufferState;
+const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, info: infoOf, setInfo } = BufferState;
 
 /**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
