@@ -3,6 +3,7 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
 import type { ReleaseRecord } from './buffer-release.js';
+import { BufferState } from './buffer-state.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -14,6 +15,14 @@ import type { Release } from './object-finalizer.js';
 import { type PointerInfo, queryPointer } from './pointer-info.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';
+
+// The writer of a resized buffer's size, for virtual-resize.ts.
+export { setResizedByteSize } from './buffer-state.js';
+
+// The readers of the private facts (buffer-state.ts), as constants of this module.
+const { has: hasBufferState, runtime: runtimeOf, pointer: pointerOf, byteSize: byteSizeOf } = BufferState;
+const { resource: resourceOf, allocationStream: allocationStreamOf, parent: parentOf } = BufferState;
+const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, info: infoOf, setInfo } = BufferState;
 
 /**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
@@ -29,18 +38,8 @@ export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerM
  */
 export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
   'Buffer of @cumem/memory',
-  (value) => isBufferObject(value),
+  hasBufferState,
 );
-let isBufferObject: (value: object) => boolean;
-let writeByteSize: (buffer: BufferBase, size: number) => void;
-
-/**
- * Sets the size of a buffer whose allocation a `VirtualMemoryResource` grew or shrank in place:
- * the one writer of that private fact, for @cumem/memory's own modules (not exported by the package).
- */
-export function setResizedByteSize(buffer: BufferBase, size: number): void {
-  writeByteSize(buffer, size);
-}
 
 /**
  * The state and accessors every `Buffer` and `ManagedBuffer` share: the type of
@@ -51,22 +50,14 @@ export function setResizedByteSize(buffer: BufferBase, size: number): void {
  * private fields).
  */
 export abstract class BufferBase {
-  // What the memory is lives in private fields: no JavaScript can rewrite it, and the factories
-  // make every Buffer non-extensible, so no own property shadows the getters below (issue 21).
-  readonly #runtime: DriverRuntime;
-  readonly #pointer: bigint;
-  #byteSize: number;
-  readonly #resource: MemoryResource | null;
-  readonly #allocationStream: Stream | undefined;
-  readonly #parent: BufferBase | null;
-  readonly #ownerObject: unknown;
-  #flags: number;
-  #info: PointerInfo | undefined = undefined;
+  // What the memory is lives in private fields (buffer-state.ts): no JavaScript can rewrite it,
+  // and the factories make every Buffer non-extensible, so no own property shadows the getters
+  // below (issue 21). No instance fields (buffer-state.ts says why): these two are assigned.
   // The host views handed out over memory this buffer owns; null until the first one, so a
   // buffer that never made a view pays nothing on allocate and close.
-  /** @internal */ protected views: ViewList | null = null;
+  /** @internal */ declare protected views: ViewList | null;
   // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
-  /** @internal */ protected releaseRecord: ReleaseRecord | null = null;
+  /** @internal */ declare protected releaseRecord: ReleaseRecord | null;
 
   /**
    * Not for use: a Buffer comes from a memory resource's `allocate`, {@link Buffer.fromHandle}
@@ -89,53 +80,55 @@ export abstract class BufferBase {
     flags?: number,
     parent?: BufferBase | null,
   ) {
-    if (token !== bufferToken) {
-      throw new TypeError(
-        `${new.target.name} has no public constructor: use a memory resource's allocate(), Buffer.fromHandle() or slice() to get one`,
-      );
-    }
-    this.#runtime = runtime as DriverRuntime;
-    this.#pointer = handle as bigint;
-    this.#byteSize = size as number;
-    this.#resource = resource as MemoryResource | null;
-    this.#ownerObject = owner;
-    this.#allocationStream = stream;
-    this.#flags = flags as number;
-    this.#parent = parent as BufferBase | null;
+    if (token !== bufferToken) throw BufferBase.#noPublicConstructor(new.target.name);
+    new BufferState(
+      this,
+      runtime as DriverRuntime,
+      handle as bigint,
+      size as number,
+      resource as MemoryResource | null,
+      owner,
+      stream,
+      flags as number,
+      parent as BufferBase | null,
+    );
+    this.views = null;
+    this.releaseRecord = null;
   }
 
-  static {
-    isBufferObject = (value) => #pointer in value;
-    writeByteSize = (buffer, size) => {
-      buffer.#byteSize = size;
-    };
+  // Keeps the published type nominal (`#private` in the .d.ts) as the fields did; static, since
+  // an instance member would give the class a member initializer again (buffer-state.ts).
+  static #noPublicConstructor(name: string): TypeError {
+    return new TypeError(
+      `${name} has no public constructor: use a memory resource's allocate(), Buffer.fromHandle() or slice() to get one`,
+    );
   }
 
   /** @internal */ get runtime(): DriverRuntime {
-    return this.#runtime;
+    return runtimeOf(this);
   }
   /** @internal */ get pointer(): bigint {
-    return this.#pointer;
+    return pointerOf(this);
   }
   /** @internal */ get byteSize(): number {
-    return this.#byteSize;
+    return byteSizeOf(this);
   }
   /** @internal */ get resource(): MemoryResource | null {
-    return this.#resource;
+    return resourceOf(this);
   }
   /** @internal */ get allocationStream(): Stream | undefined {
-    return this.#allocationStream;
+    return allocationStreamOf(this);
   }
   /** @internal */ get parent(): BufferBase | null {
-    return this.#parent;
+    return parentOf(this);
   }
   /** @internal The state bits (owns, closedFlag, ...). */
   protected get flags(): number {
-    return this.#flags;
+    return flagsOf(this);
   }
   /** @internal Marks the buffer closed, for good: no method clears a flag. */
   protected markClosed(): void {
-    this.#flags |= closedFlag;
+    addFlags(this, closedFlag);
   }
 
   /** Size in bytes. */
@@ -160,7 +153,7 @@ export abstract class BufferBase {
 
   /** The object keeping external memory alive (for slices: the parent buffer), or null. */
   get owner(): unknown {
-    return this.#ownerObject;
+    return ownerObjectOf(this);
   }
 
   /** The device can use the memory. */
@@ -213,10 +206,10 @@ export abstract class BufferBase {
     // operations ask this of thousands of slices per call.
     let buffer: BufferBase | null = this;
     do {
-      const flags = buffer.#flags;
+      const flags = flagsOf(buffer);
       if ((flags & closedFlag) !== 0) return true;
-      if ((flags & followsOwner) !== 0 && ownerIsClosed(buffer.#ownerObject)) return true;
-      buffer = buffer.#parent;
+      if ((flags & followsOwner) !== 0 && ownerIsClosed(ownerObjectOf(buffer))) return true;
+      buffer = parentOf(buffer);
     } while (buffer !== null);
     return false;
   }
@@ -232,11 +225,11 @@ export abstract class BufferBase {
 
   /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
   checkOpen(): void {
-    const flags = this.#flags;
+    const flags = flagsOf(this);
     if (
       (flags & closedFlag) !== 0 ||
       this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(this.#ownerObject))
+      ((flags & followsOwner) !== 0 && ownerIsClosed(ownerObjectOf(this)))
     ) {
       throw CudaStateError.closed(this.typeName);
     }
@@ -246,9 +239,11 @@ export abstract class BufferBase {
   memoryOwner(): BufferBase {
     let buffer: BufferBase = this;
     for (;;) {
-      if (buffer.#parent !== null) buffer = buffer.#parent;
+      const parent = parentOf(buffer);
+      if (parent !== null) buffer = parent;
       else {
-        const next = (buffer.#flags & followsOwner) !== 0 ? bufferOfOwnerObject(buffer.#ownerObject) : null;
+        const next =
+          (flagsOf(buffer) & followsOwner) !== 0 ? bufferOfOwnerObject(ownerObjectOf(buffer)) : null;
         if (next === null) return buffer;
         buffer = next;
       }
@@ -258,7 +253,7 @@ export abstract class BufferBase {
   /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
   recordView(view: ArrayBuffer): void {
     keepOwnerAlive(view, this);
-    if ((this.#flags & owns) !== 0) this.views = trackView(this.views, view);
+    if ((flagsOf(this) & owns) !== 0) this.views = trackView(this.views, view);
   }
 
   /** @internal The stream, refused when it belongs to another driver. */
@@ -286,7 +281,7 @@ export abstract class BufferBase {
 
   /** @internal */
   needsFinalizer(): boolean {
-    return (this.#flags & (owns | closedFlag)) === owns;
+    return (flagsOf(this) & (owns | closedFlag)) === owns;
   }
 
   /** @internal */
@@ -305,8 +300,8 @@ export abstract class BufferBase {
   /** @internal The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts). */
   markRegistered(record: ReleaseRecord): void {
     this.releaseRecord = record;
-    this.#flags |= registered;
-    this.#resource?.liveAllocations()?.settle(this.#pointer);
+    addFlags(this, registered);
+    resourceOf(this)?.liveAllocations()?.settle(pointerOf(this));
   }
 
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
@@ -314,11 +309,13 @@ export abstract class BufferBase {
 
   /** @internal How external memory is accessible, from pointer attributes (asked once). */
   protected pointerInfo(): PointerInfo {
-    if (this.#info === undefined) {
-      this.#info =
-        this.#parent !== null ? this.#parent.pointerInfo() : queryPointer(this.#runtime, this.#pointer);
+    let info = infoOf(this);
+    if (info === undefined) {
+      const parent = parentOf(this);
+      info = parent !== null ? parent.pointerInfo() : queryPointer(runtimeOf(this), pointerOf(this));
+      setInfo(this, info);
     }
-    return this.#info;
+    return info;
   }
 }
 

@@ -1,0 +1,69 @@
+// The private facts moved from BufferBase's fields to BufferState (buffer-state.ts) for speed:
+// what a program can see of a Buffer at run time stays as it was, and the facts stay private,
+// per object and unforgeable.
+import { createReferenceDriver } from '@cumem/testing/vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Buffer } from './buffer.js';
+import { BufferBase, bufferBrand, setResizedByteSize } from './buffer-base.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { useDriver } from './driver-selection.js';
+import { ManagedBuffer } from './managed-buffer.js';
+import { ManagedMemoryResource } from './managed-memory-resource.js';
+
+describe('BufferState', () => {
+  beforeAll(() => useDriver(createReferenceDriver()));
+
+  it('leaves the prototype chain and own properties of a buffer as they were', () => {
+    expect(Object.getPrototypeOf(BufferBase.prototype)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(BufferBase)).toBe(Function.prototype);
+    expect(Object.getPrototypeOf(Buffer.prototype)).toBe(BufferBase.prototype);
+    expect(Object.getPrototypeOf(ManagedBuffer.prototype)).toBe(Buffer.prototype);
+    using buffer = new DeviceMemoryResource(0).allocate(64);
+    using slice = buffer.slice(8, 8);
+    using managed = new ManagedMemoryResource().allocate(64);
+    // Only the two internal slots BufferBase always had (now assigned, not declared as fields).
+    expect(Reflect.ownKeys(buffer)).toEqual(['views', 'releaseRecord']);
+    expect(Reflect.ownKeys(slice)).toEqual(['views', 'releaseRecord']);
+    expect(Reflect.ownKeys(managed).slice(0, 2)).toEqual(['views', 'releaseRecord']);
+    for (const value of [buffer, slice, managed]) {
+      expect(Object.isExtensible(value)).toBe(false);
+      expect(Object.getPrototypeOf(value)).toBe(value.constructor.prototype);
+    }
+    // Nothing of BufferState shows on the classes a program can reach.
+    for (const object of [BufferBase, BufferBase.prototype, Buffer, Buffer.prototype]) {
+      expect(Reflect.ownKeys(object).some((key) => String(key).toLowerCase().includes('state'))).toBe(false);
+    }
+  });
+
+  it('keeps each buffer its own facts', () => {
+    const mr = new DeviceMemoryResource(0);
+    const first = mr.allocate(64);
+    const second = mr.allocate(128);
+    expect(first.handle).not.toBe(second.handle);
+    expect([first.size, second.size]).toEqual([64, 128]);
+    first.close();
+    expect([first.isClosed, second.isClosed]).toEqual([true, false]);
+    expect(() => first.fill(0)).toThrow(/closed/);
+    second.fill(1);
+    setResizedByteSize(second, 96);
+    expect([first.size, second.size]).toEqual([64, 96]);
+    setResizedByteSize(second, 128);
+    second.close();
+  });
+
+  it('has no constructor a program can use, and its facts cannot be read off an imitation', () => {
+    using buffer = new DeviceMemoryResource(0).allocate(64);
+    const BufferClass = Buffer as unknown as new (...parts: unknown[]) => Buffer;
+    expect(() => new BufferClass()).toThrow(/no public constructor/);
+    expect(() => new BufferClass(Symbol('cumem.buffer'), buffer.memoryResource, 0n, 64)).toThrow(
+      /no public constructor/,
+    );
+    const inheriting = Object.create(buffer) as Buffer;
+    expect(bufferBrand.has(inheriting)).toBe(false);
+    expect(() => inheriting.size).toThrow(TypeError);
+    expect(() => inheriting.isClosed).toThrow(TypeError);
+    const proxy = new Proxy(buffer, {});
+    expect(bufferBrand.has(proxy)).toBe(false);
+    expect(() => proxy.handle).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,110 @@
+// What a Buffer is (its pointer, size, owner chain and state bits) lives in private fields, so
+// that no JavaScript can read or rewrite it and no imitation has it (issue 21). The fields are
+// BufferState's, stamped onto the buffer by BufferBase's constructor, not BufferBase's own: on
+// Node 20's V8 a super() call into a class with instance fields, private or public, is never
+// inlined (TurboFan gives up on FindNonDefaultConstructorOrConstruct for such a class), which
+// cost ~35 ns of each allocate + close (bench/js/allocate-close-parts.mjs, `bufferObject`), a
+// fifth of @cumem/memory's share. BufferState is only ever constructed directly, around the
+// object its base constructor returns, and no class a Buffer is made through declares fields.
+// Private fields stamped this way are as private as declared ones: only this module can add or
+// read them, and they are neither inherited nor seen through a Proxy.
+import type { BufferBase } from './buffer-base.js';
+import type { DriverRuntime } from './driver-runtime.js';
+import type { MemoryResource } from './memory-resource.js';
+import type { PointerInfo } from './pointer-info.js';
+import type { Stream } from './stream.js';
+
+/** A base constructor that returns the object given: the subclass's fields are added to it. */
+class ReturnsTarget {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the return override stamps fields onto `target`
+    return target;
+  }
+}
+
+/**
+ * @internal Constructed (`new BufferState(buffer, ...)`) only in BufferBase's constructor, where
+ * it gives the new buffer its private facts; its static members read and write them, and throw
+ * a TypeError for an object it did not stamp (an imitation). buffer-base.ts keeps them in
+ * constants of its own: a call through an imported binding costs ~1 ns more per read on Node 20.
+ */
+export class BufferState extends ReturnsTarget {
+  readonly #runtime: DriverRuntime;
+  readonly #pointer: bigint;
+  #byteSize: number;
+  readonly #resource: MemoryResource | null;
+  readonly #allocationStream: Stream | undefined;
+  readonly #parent: BufferBase | null;
+  readonly #ownerObject: unknown;
+  #flags: number;
+  #info: PointerInfo | undefined;
+
+  constructor(
+    target: BufferBase,
+    runtime: DriverRuntime,
+    pointer: bigint,
+    size: number,
+    resource: MemoryResource | null,
+    owner: unknown,
+    stream: Stream | undefined,
+    flags: number,
+    parent: BufferBase | null,
+  ) {
+    super(target);
+    this.#runtime = runtime;
+    this.#pointer = pointer;
+    this.#byteSize = size;
+    this.#resource = resource;
+    this.#ownerObject = owner;
+    this.#allocationStream = stream;
+    this.#flags = flags;
+    this.#parent = parent;
+    this.#info = undefined;
+  }
+
+  static has(value: object): boolean {
+    return #pointer in value;
+  }
+  static runtime(buffer: BufferBase): DriverRuntime {
+    return (buffer as unknown as BufferState).#runtime;
+  }
+  static pointer(buffer: BufferBase): bigint {
+    return (buffer as unknown as BufferState).#pointer;
+  }
+  static byteSize(buffer: BufferBase): number {
+    return (buffer as unknown as BufferState).#byteSize;
+  }
+  static setByteSize(buffer: BufferBase, size: number): void {
+    (buffer as unknown as BufferState).#byteSize = size;
+  }
+  static resource(buffer: BufferBase): MemoryResource | null {
+    return (buffer as unknown as BufferState).#resource;
+  }
+  static allocationStream(buffer: BufferBase): Stream | undefined {
+    return (buffer as unknown as BufferState).#allocationStream;
+  }
+  static parent(buffer: BufferBase): BufferBase | null {
+    return (buffer as unknown as BufferState).#parent;
+  }
+  static ownerObject(buffer: BufferBase): unknown {
+    return (buffer as unknown as BufferState).#ownerObject;
+  }
+  static flags(buffer: BufferBase): number {
+    return (buffer as unknown as BufferState).#flags;
+  }
+  static addFlags(buffer: BufferBase, bits: number): void {
+    (buffer as unknown as BufferState).#flags |= bits;
+  }
+  static info(buffer: BufferBase): PointerInfo | undefined {
+    return (buffer as unknown as BufferState).#info;
+  }
+  static setInfo(buffer: BufferBase, info: PointerInfo): void {
+    (buffer as unknown as BufferState).#info = info;
+  }
+}
+
+/**
+ * Sets the size of a buffer whose allocation a `VirtualMemoryResource` grew or shrank in place:
+ * the one writer of that private fact, for @cumem/memory's own modules (not exported by the package).
+ */
+export const setResizedByteSize: (buffer: BufferBase, size: number) => void = BufferState.setByteSize;

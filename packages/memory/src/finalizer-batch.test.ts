@@ -1,0 +1,57 @@
+// The finalizer batch (buffer-release.ts) flushes a full batch before it queues the next buffer,
+// not as the buffer that fills it arrives: that buffer is not registered at once (its close a
+// moment later would only cancel it), and is still freed when dropped.
+import { createReferenceDriver } from '@cumem/testing/vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { collectGarbage } from '../test/garbage.js';
+import { flushDeferredReleases } from './buffer-release.js';
+import { DeviceMemoryResource } from './device-memory-resource.js';
+import { useDriver } from './driver-selection.js';
+import { defaultStream } from './stream.js';
+
+const batchSize = 256;
+
+// The resource's Set of settled pointers: a buffer enters it when the batch registers it.
+const settled = (mr: DeviceMemoryResource) =>
+  (mr.liveAllocations() as unknown as { pointers: Set<number> }).pointers.size;
+
+describe('finalizer batch', () => {
+  beforeAll(() => useDriver(createReferenceDriver()));
+
+  it('does not register the buffer that fills the batch at once, but with the next flush', () => {
+    const mr = new DeviceMemoryResource(0, {});
+    flushDeferredReleases();
+    for (let index = 0; index < batchSize - 1; index++) mr.allocate(4096).close();
+    const open = mr.allocate(4096);
+    // The batch is full and not yet flushed: the buffer just made is not registered.
+    expect(settled(mr)).toBe(0);
+    expect(mr.liveAllocations().count).toBe(1);
+    // The next allocate flushes it first: the buffer, still open, is registered then.
+    mr.allocate(4096).close();
+    expect(settled(mr)).toBe(1);
+    open.close();
+    expect(mr.liveAllocations().count).toBe(0);
+    defaultStream(0).sync();
+    expect(mr.attributes.usedMemCurrent).toBe(0);
+    mr.close();
+  });
+
+  it('frees that buffer when it is dropped', async () => {
+    const mr = new DeviceMemoryResource(0, {});
+    flushDeferredReleases();
+    (() => {
+      for (let index = 0; index < batchSize - 1; index++) mr.allocate(4096).close();
+      mr.allocate(65_536);
+    })();
+    expect(mr.attributes.usedMemCurrent).toBe(65_536);
+    await new Promise((resolve) => setImmediate(resolve));
+    await collectGarbage(
+      50,
+      () => mr.attributes.usedMemCurrent === 0,
+      () => defaultStream(0).sync(),
+    );
+    expect(mr.attributes.usedMemCurrent).toBe(0);
+    expect(mr.liveAllocations().count).toBe(0);
+    mr.close();
+  });
+});
