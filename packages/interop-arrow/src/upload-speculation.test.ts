@@ -3,7 +3,7 @@
 // prediction still leaves exactly tableToIPC's bytes.
 import type { Driver } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
-import { describeEachDriver } from '@cumem/testing/vitest';
+import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { RecordBatch, Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, sameBytes } from '../test/support.js';
@@ -30,19 +30,9 @@ function streamOnDevice(device: DeviceTable): Uint8Array {
 /** `inner` with the byte count of every host-to-device copy recorded, in call order. */
 function recordingUploads(inner: Driver): { driver: Driver; sizes: number[] } {
   const sizes: number[] = [];
-  const driver = new Proxy(inner, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      if (property === 'memcpyHtoDAsync' || property === 'memcpyAsync') {
-        return (...args: unknown[]) => {
-          const size = property === 'memcpyAsync' ? args[2] : (args[1] as ArrayBufferView).byteLength;
-          sizes.push(Number(size));
-          return Reflect.apply(value, target, args);
-        };
-      }
-      return (...args: unknown[]) => Reflect.apply(value, target, args);
-    },
+  const { driver } = countingDriver(inner, (name, args) => {
+    if (name === 'memcpyAsync') sizes.push(Number(args[2]));
+    else if (name === 'memcpyHtoDAsync') sizes.push((args[1] as ArrayBufferView).byteLength);
   });
   return { driver, sizes };
 }

@@ -31,8 +31,13 @@ type Method = (...args: unknown[]) => unknown;
  * forwarded, getters running with the inner driver as `this`. The wrapper function of a method
  * is made once per member, so
  * a call through the wrapper allocates nothing beyond the inner call.
+ * @param observe called before each logged call with its member name and arguments (a test
+ *   that asserts on what a call carried, e.g. the sizes of copies, in order).
  */
-export function countingDriver(inner: Driver): { driver: Driver; log: DriverCallLog } {
+export function countingDriver(
+  inner: Driver,
+  observe?: (name: string, args: readonly unknown[]) => void,
+): { driver: Driver; log: DriverCallLog } {
   const calls: string[] = [];
   const log: DriverCallLog = {
     calls,
@@ -50,6 +55,7 @@ export function countingDriver(inner: Driver): { driver: Driver; log: DriverCall
     const wrapper: Method = counted
       ? (...args) => {
           calls.push(property);
+          observe?.(property, args);
           return Reflect.apply(original, inner, args);
         }
       : (...args) => Reflect.apply(original, inner, args);
