@@ -24,10 +24,10 @@ import { arrowCall } from './message-decode.js';
 import { PIPELINED_READ_MIN_BYTES, readLayoutHint, readTablePipelined } from './pipelined-read.js';
 import { checkUploadOutput, type TableUploadOptions } from './upload-output.js';
 import {
-  abandonBodyCopies,
   remainingChunks,
   type StartedBodies,
   startBodyCopies,
+  waitForBodyCopies,
 } from './upload-speculation.js';
 
 /** One column of a {@link DeviceTable}: its field and, per record batch, where its buffers are. */
@@ -137,14 +137,17 @@ export function tableToDevice(table: Table, context: Context, options?: TableUpl
     layout = layoutTable(table);
     given = output === undefined ? undefined : checkUploadOutput(output, context, layout.byteLength);
   } catch (error) {
-    if (early) abandonBodyCopies(early.started, early.memory);
+    if (early) waitForBodyCopies(early.started, early.memory);
     throw error;
   }
   const buffer = given ? given.slice(0, layout.byteLength) : context.deviceBuffer(layout.byteLength);
   try {
-    writeRanges(buffer, early ? remainingChunks(table, early.started, layout) : layout.chunks, upload);
+    const chunks = early ? remainingChunks(table, early.started, layout) : layout.chunks;
+    writeRanges(buffer, chunks, upload);
+    // writeRanges waits for the stream only when it copies something.
+    if (early && chunks.length === 0) waitForBodyCopies(early.started, early.memory);
   } catch (error) {
-    if (early) abandonBodyCopies(early.started, early.memory);
+    if (early) waitForBodyCopies(early.started, early.memory);
     buffer.close(); // frees new memory; only closes the view of an output
     throw error;
   }

@@ -93,11 +93,11 @@ export function startBodyCopies(
   if (!sameShape(prediction.shape, flat.shape) || prediction.streamBytes > room) return { flat, queued: [] };
   const queued = flat.bodies.map((bytes, column) => ({ offset: prediction.offsets[column]!, bytes }));
   const placed = queued.map(({ offset, bytes }) => ({ offset: start + offset, bytes }));
-  return { flat, queued: queueUpload(memory, placed) === queued.length ? queued : [] };
+  return { flat, queued: queueUpload(memory, placed) ? queued : [] };
 }
 
-/** Waits for the started copies (the call that started them failed). */
-export function abandonBodyCopies(started: StartedBodies, memory: MemoryBuffer): void {
+/** Waits for the started copies (the call that started them failed, or wrote nothing after them). */
+export function waitForBodyCopies(started: StartedBodies, memory: MemoryBuffer): void {
   if (started.queued.length > 0) waitForQueuedUploads(memory);
 }
 

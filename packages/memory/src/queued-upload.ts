@@ -16,16 +16,16 @@ function defaultStreamOf(dst: Buffer): Stream {
 /**
  * Queues the copies of `ranges` into `dst` on the stream a later `copyRangesFromHost(dst, ...)`
  * without a stream uses, and returns at once: that later call (or {@link waitForQueuedUploads})
- * returns only after these copies are done too. Only page-locked ranges are queued (a pageable
- * one would be copied before returning, which gains nothing); returns how many were queued.
- * Checks as copyRangesFromHost does, before any driver call; the stream holds the JS memory until
- * it has passed it. For @cumem/interop-arrow (exported from `@cumem/memory/internal` only).
+ * returns only after these copies are done too. All or nothing: when any range is pageable
+ * (it would be copied before returning, which gains nothing), none is queued and this returns
+ * false. Checks as copyRangesFromHost does, before any driver call; the stream holds the JS
+ * memory until it has passed it. For @cumem/interop-arrow (exported from `@cumem/memory/internal` only).
  */
-export function queueUpload(dst: Buffer, ranges: readonly HostRange[]): number {
-  const pinned = ranges.filter((range) => ArrayBuffer.isView(range?.bytes) && !isPageable(range.bytes));
-  if (pinned.length === 0) return 0;
-  copyRangesFromHost(dst, pinned, { stream: defaultStreamOf(dst) });
-  return pinned.length;
+export function queueUpload(dst: Buffer, ranges: readonly HostRange[]): boolean {
+  if (ranges.length === 0) return false;
+  for (const range of ranges) if (!ArrayBuffer.isView(range?.bytes) || isPageable(range.bytes)) return false;
+  copyRangesFromHost(dst, ranges, { stream: defaultStreamOf(dst) });
+  return true;
 }
 
 /** Waits for the copies {@link queueUpload} queued into `dst` (when the call that queued them gives up). */
