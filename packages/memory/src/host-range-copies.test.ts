@@ -2,15 +2,15 @@
 // program would make (pinned ranges straight from where they are, small pageable ranges
 // gathered, large pageable ones staged, one wait, no events), and hostile input refused before
 // any driver call.
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
+import { countedResources } from '../test/counted-resources.js';
 import type { Buffer } from './buffer.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { useDriver } from './driver-selection.js';
+import type { DeviceMemoryResource } from './device-memory-resource.js';
 import { copyRangesFromHost, copyRangesToHost } from './host-range-copies.js';
 import { isBufferHostView } from './host-views.js';
-import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+import type { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { configureStaging, stagingSettings } from './staging-settings.js';
 import { Stream } from './stream.js';
 
@@ -29,18 +29,14 @@ function same(a: Uint8Array, b: Uint8Array): boolean {
 const copyCalls = /^(memcpy|staged|event|stream(Synchronize|WaitEvent))/;
 
 describeEachDriver(adapters, 'copyRangesFromHost / copyRangesToHost', (entry) => {
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
   let device: DeviceMemoryResource;
   let pinned: LegacyPinnedMemoryResource;
   const saved = stagingSettings();
   const calls = (): string[] => log.calls.filter((name) => copyCalls.test(name));
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    device = new DeviceMemoryResource(0);
-    pinned = new LegacyPinnedMemoryResource();
+    ({ log, device, pinned } = countedResources(entry.driver));
     // 1 MiB: large pageable ranges in these tests are staged, as 64 MiB ones are by default.
     configureStaging({ ...saved, minBytes: 1024 * KiB });
   });

@@ -1,25 +1,21 @@
 // queueDownload: pieces copied in stream order, one event each; waiting for a piece waits for it
 // and those before; a piece refused while queuing drains what was queued before the error.
 import { patternBytes } from '@cumem/test-support';
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { useDriver } from './driver-selection.js';
-import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+import { countedResources } from '../test/counted-resources.js';
+import type { DeviceMemoryResource } from './device-memory-resource.js';
+import type { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { queueDownload } from './queued-download.js';
 
 describeEachDriver(adapters, 'queueDownload', (entry) => {
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
   let device: DeviceMemoryResource;
   let pinned: LegacyPinnedMemoryResource;
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    device = new DeviceMemoryResource(0);
-    pinned = new LegacyPinnedMemoryResource();
+    ({ log, device, pinned } = countedResources(entry.driver));
   });
 
   it('copies every piece, an event after each, and waits once per waitFor / finish', () => {

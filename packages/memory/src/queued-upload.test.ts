@@ -1,27 +1,23 @@
 // queueUpload: page-locked ranges queued on the buffer's default stream without a wait, all or
 // nothing; the later copyRangesFromHost (or waitForQueuedUploads) waits for them.
-import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { useDriver } from './driver-selection.js';
+import { countedResources } from '../test/counted-resources.js';
+import type { DeviceMemoryResource } from './device-memory-resource.js';
 import { copyRangesFromHost, copyRangesToHost } from './host-range-copies.js';
-import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
+import type { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { queueUpload, waitForQueuedUploads } from './queued-upload.js';
 
 describeEachDriver(adapters, 'queueUpload', (entry) => {
-  let log: ReturnType<typeof countingDriver>['log'];
+  let log: DriverCallLog;
   let device: DeviceMemoryResource;
   let pinned: LegacyPinnedMemoryResource;
   const copiesAndWaits = (): string[] =>
     log.calls.filter((name) => name.startsWith('memcpy') || name === 'streamSynchronize');
 
   beforeAll(() => {
-    const counted = countingDriver(entry.driver);
-    log = counted.log;
-    useDriver(counted.driver);
-    device = new DeviceMemoryResource(0);
-    pinned = new LegacyPinnedMemoryResource();
+    ({ log, device, pinned } = countedResources(entry.driver));
   });
 
   it('queues page-locked ranges without waiting; the next range copy waits for them', () => {
