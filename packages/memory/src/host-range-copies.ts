@@ -85,6 +85,15 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
   );
 }
 
+/**
+ * The stream {@link copyRangesFromHost} / {@link copyRangesToHost} order a buffer's copies on when
+ * given none: the default stream of the device the buffer's memory works on. Copies queued on it
+ * beforehand (queued-upload.ts, queued-download.ts) are therefore waited for by such a call.
+ */
+export function rangeCopyStream(buffer: Buffer): Stream {
+  return runtimeDefaultStream(buffer.runtime, buffer.workDevice(null));
+}
+
 function run(
   buffer: unknown,
   ranges: unknown,
@@ -121,7 +130,7 @@ function run(
     inStreamOrderOn(runtime, stream, ordinal, (own) => go(own, true));
     return;
   }
-  go(stream ?? runtimeDefaultStream(runtime, ordinal), stream !== undefined);
+  go(stream ?? rangeCopyStream(target), stream !== undefined);
 }
 
 /**

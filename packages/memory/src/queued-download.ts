@@ -6,8 +6,8 @@
 import { EventFlags } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
 import { createEvent, type Event } from './event.js';
-import { copyRangesToHost, type HostRange } from './host-range-copies.js';
-import { runtimeDefaultStream, type Stream } from './stream.js';
+import { copyRangesToHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
+import type { Stream } from './stream.js';
 
 /**
  * Pieces of a download queued on one stream. The host memory of every piece is written by the
@@ -77,7 +77,7 @@ class Download implements QueuedDownload {
  */
 export function queueDownload(src: Buffer, pieces: readonly (readonly HostRange[])[]): QueuedDownload {
   src.checkOpen();
-  const download = new Download(runtimeDefaultStream(src.runtime, src.workDevice(null)));
+  const download = new Download(rangeCopyStream(src));
   try {
     for (const ranges of pieces) download.queue(src, ranges);
   } catch (error) {

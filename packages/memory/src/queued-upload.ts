@@ -4,13 +4,13 @@
 // same stream and so for these copies too.
 import type { Buffer } from './buffer.js';
 import { isPageable } from './buffer-copy.js';
-import { copyRangesFromHost, type HostRange } from './host-range-copies.js';
-import { runtimeDefaultStream, type Stream } from './stream.js';
+import { copyRangesFromHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
+import type { Stream } from './stream.js';
 
-/** The stream copyRangesFromHost without a `stream` option orders `dst`'s copies on. */
+/** `dst`'s range-copy stream, once `dst` is known open. */
 function defaultStreamOf(dst: Buffer): Stream {
   dst.checkOpen();
-  return runtimeDefaultStream(dst.runtime, dst.workDevice(null));
+  return rangeCopyStream(dst);
 }
 
 /**
