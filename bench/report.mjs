@@ -68,6 +68,9 @@ export function renderMarkdown(results) {
         : '') +
       (results.environment?.cProcess
         ? ' The C floor runs with one idle thread, as Node and Python do (bench/c/bench.h).'
+        : '') +
+      (typeof results.environment?.processGate === 'object'
+        ? " Every implementation's processes ran in the host's fast mode, the same rule for each (bench/process-gate.mjs)."
         : ''),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',

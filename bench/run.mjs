@@ -8,22 +8,25 @@
 //                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
 //                      [--rounds N (default 1; see rounds.mjs)] [--merge FILE]
 //                      [--single-thread-c SUITES (default contract,memory,utils,compute,vmm; '' for none)]
+//                      [--process-gate on|off (default on)]
 //
 // `--merge FILE` keeps FILE's rows of the suites not run now (a bench split over two device
 // calls ends in one results file). The C floor runs in a process with one idle thread, as Node
 // and Python do (bench/c/bench.h says why); for the `--single-thread-c` suites the C program runs
-// once more single-threaded, recorded as the C variant `singleThreadedProcess`.
+// once more single-threaded, recorded as the C variant `singleThreadedProcess`. Every process is
+// measured in the host's fast mode: process-gate.mjs says why and how.
 //
 // Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
 // headers, python3 with cuda.core. The exit code is 0 when every row was measured by every
 // implementation asked for, 1 otherwise; targets missed do not change it (see `pass`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeRow } from './merge-row.mjs';
 import { renderMarkdown } from './report.mjs';
+import { CALIBRATION_PROCESSES, calibrate, gatedRun, MARGIN } from './process-gate.mjs';
 import { bestOfRounds } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
 
@@ -41,6 +44,7 @@ function parseArguments(argv) {
     rounds: 1,
     merge: undefined,
     singleThreadC: ['contract', 'memory', 'utils', 'compute', 'vmm'],
+    processGate: true,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [key, value] = [argv[i], argv[i + 1]];
@@ -52,6 +56,7 @@ function parseArguments(argv) {
     else if (key === '--timeout') options.timeout = Number(value);
     else if (key === '--rounds') options.rounds = Math.max(1, Math.floor(Number(value)) || 1);
     else if (key === '--merge') options.merge = resolve(value);
+    else if (key === '--process-gate') options.processGate = value !== 'off';
     else if (key === '--single-thread-c')
       options.singleThreadC = value.split(',').filter((s) => SUITES.includes(s));
     else throw new Error(`unknown argument ${key}`);
@@ -167,7 +172,39 @@ function spawnLimited(command, args, capture, env = {}) {
   else if (run.signal)
     problem = `${command} ended by ${run.signal}${run.signal === 'SIGKILL' ? ` (limit ${Math.round(limit)} s?)` : ''}`;
   else if (run.status !== 0) problem = `${command} exited with ${run.status}`;
-  return { stdout: run.stdout ?? '', problem };
+  return { stdout: run.stdout ?? '', problem, status: run.status };
+}
+
+// The process-mode gate (process-gate.mjs): limits per implementation, from calibration-only
+// processes started before its first suite process.
+const gateLimits = {};
+const gateCalibrations = {};
+const gateOut = join(scratch, 'process-gate.json');
+
+function readGateTimes() {
+  if (!existsSync(gateOut)) return undefined;
+  try {
+    return JSON.parse(readFileSync(gateOut, 'utf8'));
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(gateOut, { force: true });
+  }
+}
+
+/** `spawn(extraEnv)` through the gate of `impl`, calibrating it first when needed. */
+function gated(impl, spawn) {
+  if (!options.processGate) return { run: spawn({}) };
+  if (!(impl in gateLimits)) {
+    const { limits, calibrations } = calibrate(() => {
+      spawn({ BENCH_PROCESS_GATE: 'calibrate', BENCH_PROCESS_GATE_OUT: gateOut });
+      return readGateTimes();
+    });
+    gateLimits[impl] = limits;
+    gateCalibrations[impl] = calibrations;
+    log(`${impl}: process gate ${limits ? JSON.stringify(limits) : 'off (no calibration)'}`);
+  }
+  return gatedRun((extra) => spawn({ ...extra, BENCH_PROCESS_GATE_OUT: gateOut }), gateLimits[impl], readGateTimes);
 }
 
 /** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
@@ -183,21 +220,25 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
   log(`${suite} / ${impl}${said ? ` (${said})` : ''}`);
   if (impl === 'c') {
     if (compiled.error) return { rows: {}, error: compiled.error };
-    const run = spawnLimited(compiled.binary, rowIds ? ['--rows', rowIds.join(',')] : [], true, env);
+    const args = rowIds ? ['--rows', rowIds.join(',')] : [];
+    const { run, gate } = gated(impl, (extra) => spawnLimited(compiled.binary, args, true, { ...env, ...extra }));
     if (run.skipped) return { rows: {}, error: run.skipped };
     const parsed = parseC(run.stdout, suite);
     if (run.problem && !parsed.error) parsed.error = run.problem;
+    if (gate) parsed.info = { ...(parsed.info ?? {}), processGate: gate };
     return parsed;
   }
   const out = join(scratch, `${suite}-${impl}.json`);
-  const run =
+  const { run, gate } = gated(impl, (extra) =>
     impl === 'cudaCore'
-      ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false)
+      ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false, extra)
       : spawnLimited(
           process.execPath,
           ['--expose-gc', join(here, 'js', `${suite}.mjs`), '--driver', impl, '--out', out],
           false,
-        );
+          extra,
+        ),
+  );
   if (run.skipped) return { rows: {}, error: run.skipped };
   let parsed = { rows: {} };
   if (existsSync(out)) {
@@ -208,6 +249,7 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
     }
   }
   if (run.problem) parsed.error = parsed.error ? `${parsed.error}; ${run.problem}` : run.problem;
+  if (gate) parsed.info = { ...(parsed.info ?? {}), processGate: gate };
   return parsed;
 }
 
@@ -289,6 +331,13 @@ const results = {
     gpuMemory: gpu.memoryTotal ?? null,
     rounds: options.rounds,
     cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
+    processGate: options.processGate
+      ? {
+          rule: `each implementation's processes run in the host's fast mode (bench/process-gate.mjs): limit = ${MARGIN} x the fastest of ${CALIBRATION_PROCESSES} calibrations`,
+          limits: { ...(merged?.environment?.processGate?.limits ?? {}), ...gateLimits },
+          calibrations: { ...(merged?.environment?.processGate?.calibrations ?? {}), ...gateCalibrations },
+        }
+      : 'off',
     compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
     implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
     ...(merged

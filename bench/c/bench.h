@@ -269,6 +269,8 @@ static void bench_become_multithreaded(void) {
   pthread_detach(thread);
 }
 
+#include "process-gate.h"
+
 BENCH_API int bench_begin(const char *suite) {
   char message[600];
   bench_become_multithreaded();
@@ -303,6 +305,7 @@ BENCH_API int bench_begin(const char *suite) {
   if ((e = p_cuCtxSetCurrent(bench_context)) != CUDA_SUCCESS) goto fail;
   step = "cuStreamCreate";
   if ((e = p_cuStreamCreate(&bench_stream, CU_STREAM_NON_BLOCKING)) != CUDA_SUCCESS) goto fail;
+  bench_process_gate(bench_stream);
   printf("{\"impl\":\"c\",\"suite\":");
   json_string(suite);
   printf(",\"info\":{\"device\":");

@@ -3,6 +3,8 @@
 // records its error and the suite goes on. Usage of every suite:
 //   node --expose-gc bench/js/<suite>.mjs --driver ffi|napi --out FILE
 import { writeFileSync } from 'node:fs';
+// The process-mode gate (bench/process-gate.mjs): runs before any suite code when asked for.
+import './process-mode.mjs';
 
 /** Parses `--driver` and `--out`. */
 export function parseArguments(argv = process.argv.slice(2)) {

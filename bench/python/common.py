@@ -14,6 +14,8 @@ import sys
 import time
 import traceback
 
+from process_gate import process_gate
+
 
 def import_cuda_core():
     """cuda.core 1.x exports its classes at the top level; 0.x had them under .experimental."""
@@ -133,6 +135,7 @@ class Suite:
         parser = argparse.ArgumentParser()
         parser.add_argument("--out", required=True)
         self.args = parser.parse_args()
+        process_gate(import_driver, check)
         self.data = {"impl": "cudaCore", "suite": suite, "info": {}, "rows": {}}
         self.save()
 

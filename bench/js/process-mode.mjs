@@ -1,0 +1,77 @@
+// The process-mode gate of the JS suites (bench/process-gate.mjs explains it): imported by
+// harness.mjs, so it runs before any suite's own code. Without BENCH_PROCESS_GATE it does nothing.
+// With it, the process first times the two calibration loops through its adapter's bare driver
+// calls (the same loops as bench/c/bench.h and bench/python/common.py), writes them to
+// BENCH_PROCESS_GATE_OUT, and then:
+//   BENCH_PROCESS_GATE=calibrate: exits 0 (a calibration-only process);
+//   BENCH_PROCESS_GATE={"poolPairNs":…,"vmmPairUs":…}: exits 75 when either time is above its
+//     threshold (a process in the host's slow mode), else goes on to run the suite.
+import { writeFileSync } from 'node:fs';
+
+const gate = process.env.BENCH_PROCESS_GATE;
+const driverArgument = process.argv.indexOf('--driver');
+const adapter = driverArgument >= 0 ? process.argv[driverArgument + 1] : undefined;
+
+if (gate && (adapter === 'ffi' || adapter === 'napi')) {
+  // Without a calibration (an error) the process runs ungated, and the file says why.
+  const times = await calibrate(adapter).catch((error) => ({ error: String(error?.message ?? error) }));
+  if (process.env.BENCH_PROCESS_GATE_OUT) writeFileSync(process.env.BENCH_PROCESS_GATE_OUT, JSON.stringify(times));
+  if (gate === 'calibrate') process.exit(0);
+  const limits = JSON.parse(gate);
+  const over = Object.keys(limits).filter((key) => typeof times[key] === 'number' && times[key] > limits[key]);
+  if (over.length > 0) {
+    process.stderr.write(`[process-mode] slow mode (${over.map((key) => `${key} ${times[key]}`).join(', ')}): exit 75\n`);
+    process.exit(75);
+  }
+  // Processes this one starts (the hand-off suite's consumers) are not gated.
+  delete process.env.BENCH_PROCESS_GATE;
+  delete process.env.BENCH_PROCESS_GATE_OUT;
+}
+
+/** Best of 3 repetitions of each loop, after a warm-up (GATE_* in bench/process-gate.mjs). */
+async function calibrate(name) {
+  const memory = await import('@cumem/memory');
+  const { bindStreamDriver } = await import('@cumem/memory/internal');
+  memory.useDriver(name);
+  const stream = memory.Stream.create(0, { nonBlocking: true });
+  const driver = bindStreamDriver(stream);
+  const handle = stream.handle;
+  const pool = driver.deviceGetDefaultMemPool(0);
+  const poolPairs = (n) => {
+    for (let i = 0; i < n; i++) driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, handle), handle);
+    driver.streamSynchronize(handle);
+  };
+  const location = { type: 1, id: 0 };
+  const properties = { allocationType: 1, requestedHandleTypes: 0, location, gpuDirectRdmaCapable: false, usage: 0 };
+  const access = [{ location, flags: 3 }];
+  const size = Math.max(2 * 1024 * 1024, driver.memGetAllocationGranularity(properties, 0));
+  const vmmPairs = (n) => {
+    for (let i = 0; i < n; i++) {
+      const base = driver.memAddressReserve(size, 0, 0n);
+      const chunk = driver.memCreate(size, properties);
+      driver.memMap(base, size, 0, chunk);
+      driver.memSetAccess(base, size, access);
+      driver.memUnmap(base, size);
+      driver.memRelease(chunk);
+      driver.memAddressFree(base, size);
+    }
+  };
+  const best = (loop, n, scale) => {
+    loop(n);
+    let fastest = Number.POSITIVE_INFINITY;
+    for (let rep = 0; rep < 3; rep++) {
+      const start = process.hrtime.bigint();
+      loop(n);
+      fastest = Math.min(fastest, (Number(process.hrtime.bigint() - start) / n) * scale);
+    }
+    return Number(fastest.toFixed(1));
+  };
+  const times = { poolPairNs: best(poolPairs, 5000, 1) };
+  try {
+    times.vmmPairUs = best(vmmPairs, 50, 1e-3);
+  } catch (error) {
+    times.vmmError = String(error?.message ?? error);
+  }
+  stream.close();
+  return times;
+}
