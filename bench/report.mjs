@@ -70,7 +70,7 @@ export function renderMarkdown(results) {
         ? ' The C floor runs with one idle thread, as Node and Python do (bench/c/bench.h).'
         : '') +
       (typeof results.environment?.processGate === 'object'
-        ? " Every implementation's processes ran in the host's fast mode, the same rule for each (bench/process-gate.mjs)."
+        ? " The driver-bound suites ran in the host's fast mode, the same rule for every implementation (bench/process-gate.mjs)."
         : ''),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',

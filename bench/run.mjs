@@ -25,8 +25,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeRow } from './merge-row.mjs';
+import { calibrate, GATED_SUITES, gatedRun, MARGIN, MAX_CALIBRATIONS } from './process-gate.mjs';
 import { renderMarkdown } from './report.mjs';
-import { CALIBRATION_PROCESSES, calibrate, gatedRun, MARGIN } from './process-gate.mjs';
 import { bestOfRounds } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
 
@@ -192,9 +192,9 @@ function readGateTimes() {
   }
 }
 
-/** `spawn(extraEnv)` through the gate of `impl`, calibrating it first when needed. */
-function gated(impl, spawn) {
-  if (!options.processGate) return { run: spawn({}) };
+/** `spawn(extraEnv)` through the gate of `impl` for `suite`, calibrating it first when needed. */
+function gated(suite, impl, spawn) {
+  if (!options.processGate || !GATED_SUITES.includes(suite)) return { run: spawn({}) };
   if (!(impl in gateLimits)) {
     const { limits, calibrations } = calibrate(() => {
       spawn({ BENCH_PROCESS_GATE: 'calibrate', BENCH_PROCESS_GATE_OUT: gateOut });
@@ -204,7 +204,11 @@ function gated(impl, spawn) {
     gateCalibrations[impl] = calibrations;
     log(`${impl}: process gate ${limits ? JSON.stringify(limits) : 'off (no calibration)'}`);
   }
-  return gatedRun((extra) => spawn({ ...extra, BENCH_PROCESS_GATE_OUT: gateOut }), gateLimits[impl], readGateTimes);
+  return gatedRun(
+    (extra) => spawn({ ...extra, BENCH_PROCESS_GATE_OUT: gateOut }),
+    gateLimits[impl],
+    readGateTimes,
+  );
 }
 
 /** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
@@ -221,7 +225,9 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
   if (impl === 'c') {
     if (compiled.error) return { rows: {}, error: compiled.error };
     const args = rowIds ? ['--rows', rowIds.join(',')] : [];
-    const { run, gate } = gated(impl, (extra) => spawnLimited(compiled.binary, args, true, { ...env, ...extra }));
+    const { run, gate } = gated(suite, impl, (extra) =>
+      spawnLimited(compiled.binary, args, true, { ...env, ...extra }),
+    );
     if (run.skipped) return { rows: {}, error: run.skipped };
     const parsed = parseC(run.stdout, suite);
     if (run.problem && !parsed.error) parsed.error = run.problem;
@@ -229,7 +235,7 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
     return parsed;
   }
   const out = join(scratch, `${suite}-${impl}.json`);
-  const { run, gate } = gated(impl, (extra) =>
+  const { run, gate } = gated(suite, impl, (extra) =>
     impl === 'cudaCore'
       ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false, extra)
       : spawnLimited(
@@ -333,7 +339,7 @@ const results = {
     cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
     processGate: options.processGate
       ? {
-          rule: `each implementation's processes run in the host's fast mode (bench/process-gate.mjs): limit = ${MARGIN} x the fastest of ${CALIBRATION_PROCESSES} calibrations`,
+          rule: `the processes of ${GATED_SUITES.join(', ')} run in the host's fast mode (bench/process-gate.mjs): limit = ${MARGIN} x an implementation's fastest of up to ${MAX_CALIBRATIONS} calibrations`,
           limits: { ...(merged?.environment?.processGate?.limits ?? {}), ...gateLimits },
           calibrations: { ...(merged?.environment?.processGate?.calibrations ?? {}), ...gateCalibrations },
         }

@@ -15,12 +15,17 @@ const adapter = driverArgument >= 0 ? process.argv[driverArgument + 1] : undefin
 if (gate && (adapter === 'ffi' || adapter === 'napi')) {
   // Without a calibration (an error) the process runs ungated, and the file says why.
   const times = await calibrate(adapter).catch((error) => ({ error: String(error?.message ?? error) }));
-  if (process.env.BENCH_PROCESS_GATE_OUT) writeFileSync(process.env.BENCH_PROCESS_GATE_OUT, JSON.stringify(times));
+  if (process.env.BENCH_PROCESS_GATE_OUT)
+    writeFileSync(process.env.BENCH_PROCESS_GATE_OUT, JSON.stringify(times));
   if (gate === 'calibrate') process.exit(0);
   const limits = JSON.parse(gate);
-  const over = Object.keys(limits).filter((key) => typeof times[key] === 'number' && times[key] > limits[key]);
+  const over = Object.keys(limits).filter(
+    (key) => typeof times[key] === 'number' && times[key] > limits[key],
+  );
   if (over.length > 0) {
-    process.stderr.write(`[process-mode] slow mode (${over.map((key) => `${key} ${times[key]}`).join(', ')}): exit 75\n`);
+    process.stderr.write(
+      `[process-mode] slow mode (${over.map((key) => `${key} ${times[key]}`).join(', ')}): exit 75\n`,
+    );
     process.exit(75);
   }
   // Processes this one starts (the hand-off suite's consumers) are not gated.
@@ -42,7 +47,13 @@ async function calibrate(name) {
     driver.streamSynchronize(handle);
   };
   const location = { type: 1, id: 0 };
-  const properties = { allocationType: 1, requestedHandleTypes: 0, location, gpuDirectRdmaCapable: false, usage: 0 };
+  const properties = {
+    allocationType: 1,
+    requestedHandleTypes: 0,
+    location,
+    gpuDirectRdmaCapable: false,
+    usage: 0,
+  };
   const access = [{ location, flags: 3 }];
   const size = Math.max(2 * 1024 * 1024, driver.memGetAllocationGranularity(properties, 0));
   const vmmPairs = (n) => {
