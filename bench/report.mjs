@@ -55,6 +55,18 @@ function escapeCell(text) {
   return String(text).replaceAll('|', '\\|');
 }
 
+/** Where an implementation's calibrations saw one mode only: its limit may admit the slow one. */
+function oneModeOnly(gate) {
+  const single = Object.entries(gate.calibrations ?? {}).flatMap(([impl, { bothModesSeen = {} } = {}]) =>
+    Object.entries(bothModesSeen)
+      .filter(([, seen]) => !seen)
+      .map(([loop]) => `${impl} ${loop}`),
+  );
+  return single.length
+    ? ` Calibrations that saw one mode only (the limit may admit the slow one): ${single.join(', ')}.`
+    : '';
+}
+
 /** The Markdown table (with a short header and notes) for a results object. */
 export function renderMarkdown(results) {
   const lines = [
@@ -70,7 +82,8 @@ export function renderMarkdown(results) {
         ? ' The C floor runs with one idle thread, as Node and Python do (bench/c/bench.h).'
         : '') +
       (typeof results.environment?.processGate === 'object'
-        ? " The driver-bound suites ran in the host's fast mode, the same rule for every implementation (bench/process-gate.mjs)."
+        ? " The driver-bound suites ran in the host's fast mode, the same rule for every implementation (bench/process-gate.mjs)." +
+          oneModeOnly(results.environment.processGate)
         : ''),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',

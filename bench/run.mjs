@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeRow } from './merge-row.mjs';
-import { calibrate, GATED_SUITES, gatedRun, MARGIN, MAX_CALIBRATIONS } from './process-gate.mjs';
+import { calibrate, GATED_SUITES, gatedRun, LOOPS, MAX_CALIBRATIONS } from './process-gate.mjs';
 import { renderMarkdown } from './report.mjs';
 import { bestOfRounds } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
@@ -194,19 +194,23 @@ function readGateTimes() {
 
 /** `spawn(extraEnv)` through the gate of `impl` for `suite`, calibrating it first when needed. */
 function gated(suite, impl, spawn) {
-  if (!options.processGate || !GATED_SUITES.includes(suite)) return { run: spawn({}) };
+  const loop = GATED_SUITES[suite];
+  if (!options.processGate || loop === undefined) return { run: spawn({}) };
   if (!(impl in gateLimits)) {
-    const { limits, calibrations } = calibrate(() => {
+    const { limits, calibrations, bothModesSeen } = calibrate(() => {
       spawn({ BENCH_PROCESS_GATE: 'calibrate', BENCH_PROCESS_GATE_OUT: gateOut });
       return readGateTimes();
     });
     gateLimits[impl] = limits;
-    gateCalibrations[impl] = calibrations;
-    log(`${impl}: process gate ${limits ? JSON.stringify(limits) : 'off (no calibration)'}`);
+    gateCalibrations[impl] = { calibrations, bothModesSeen };
+    log(
+      `${impl}: process gate ${limits ? JSON.stringify(limits) : 'off (no calibration)'}, both modes seen: ${JSON.stringify(bothModesSeen)}`,
+    );
   }
   return gatedRun(
     (extra) => spawn({ ...extra, BENCH_PROCESS_GATE_OUT: gateOut }),
     gateLimits[impl],
+    loop,
     readGateTimes,
   );
 }
@@ -339,7 +343,9 @@ const results = {
     cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
     processGate: options.processGate
       ? {
-          rule: `the processes of ${GATED_SUITES.join(', ')} run in the host's fast mode (bench/process-gate.mjs): limit = ${MARGIN} x an implementation's fastest of up to ${MAX_CALIBRATIONS} calibrations`,
+          rule: `the processes of ${Object.keys(GATED_SUITES).join(', ')} run in the host's fast mode (bench/process-gate.mjs): limit = margin x an implementation's fastest of up to ${MAX_CALIBRATIONS} calibrations`,
+          loops: LOOPS,
+          suites: GATED_SUITES,
           limits: { ...(merged?.environment?.processGate?.limits ?? {}), ...gateLimits },
           calibrations: { ...(merged?.environment?.processGate?.calibrations ?? {}), ...gateCalibrations },
         }
