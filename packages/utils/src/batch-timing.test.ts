@@ -109,6 +109,16 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     for (const buffer of buffers) expect(lastPrefetch(setup.driver, buffer)).toBe('device:0');
   });
 
+  it('times both forms four times when the first samples are close, then keeps the faster', () => {
+    costs.batchPerCall = 0.15; // 16 ranges: batch 0.166 ms, loop 0.16 ms (4% apart)
+    expect(prefetches(4)).toEqual({ loops: 2, batches: 2, events: 8 });
+    expect(learnedBatchStrategies(stream)[0]?.kind).toBeUndefined();
+    // The fifth call reads the fourth sample and goes on timing: batch, batch, loop, loop ... order kept.
+    expect(prefetches(4)).toEqual({ loops: 2, batches: 2, events: 8 });
+    expect(prefetches(5)).toEqual({ loops: 5, batches: 0, events: 0 });
+    expect(learnedBatchStrategies(stream)[0]).toMatchObject({ kind: 'loop' });
+  });
+
   it('counts a form at least as long as it took to issue: work done in the call is not missed', () => {
     costs.batchPerCall = 1; // on the device the loop is faster (0.16 vs 1.016 ms) ...
     host.perLoopCall = 0.1; // ... but issuing its 16 calls takes 1.6 ms
