@@ -6,7 +6,13 @@
 //
 // Usage (after `pnpm build`):
 //   node --expose-gc bench/js/allocate-close-parts.mjs --driver ffi|napi|reference \
-//     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist]
+//     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist] \
+//     [--against path/to/another/packages/memory/dist] [--library path/to/libcuda.so.1]
+// --against loads a second build of @cumem/memory into the same process and times its
+// allocate + close rows (`against.*`) interleaved with this build's, so a before/after
+// comparison on a shared machine sees the same load on both. --library loads the ffi or napi
+// adapter against that libcuda (testing/fake-libcuda's, whose entry points do almost nothing):
+// memory's cost between real native calls, on a CPU without a GPU.
 // `reference` needs no GPU: @cumem/testing's reference driver with its allocate, free and advise
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
@@ -45,7 +51,14 @@ async function stubbedReferenceDriver() {
   return driver;
 }
 
-useDriver(adapter === 'reference' ? await stubbedReferenceDriver() : adapter);
+const library = argument('--library', undefined);
+const driverFor = async () =>
+  adapter === 'reference'
+    ? await stubbedReferenceDriver()
+    : library === undefined
+      ? adapter
+      : (await loadDriverPackage(adapter)).createDriver({ libraryPath: library });
+useDriver(await driverFor());
 const stream = Stream.create(0, { nonBlocking: true });
 const on = { stream };
 const resource = new DeviceMemoryResource(0);
@@ -148,7 +161,39 @@ const batches = {
   },
 };
 
+// The rows of another build, in the same process: its own module instances, driver and stream.
+const againstDist = argument('--against', undefined);
+let againstClose = () => {};
+if (againstDist !== undefined) {
+  const other = await import(new URL('index.js', new URL(`${againstDist}/`, 'file:///')).href);
+  other.useDriver(await driverFor());
+  const otherStream = other.Stream.create(0, { nonBlocking: true });
+  const otherOn = { stream: otherStream };
+  const rows = {
+    whole: new other.DeviceMemoryResource(0),
+    statistics: new other.DeviceMemoryResource(0).enableStatistics(),
+    tracking: new other.DeviceMemoryResource(0),
+  };
+  const otherTracker = other.trackAllocations({ resource: rows.tracking });
+  for (const [name, mr] of Object.entries(rows)) {
+    batches[`against.${name}`] = (n) => {
+      for (let i = 0; i < n; i++) mr.allocate(4096, otherOn).close(otherOn);
+      otherStream.sync();
+    };
+  }
+  const otherManaged = new other.ManagedMemoryResource().allocate(2 * 1024 * 1024, otherOn);
+  batches['against.readMostlySet'] = (n) => {
+    for (let i = 0; i < n; i++) otherManaged.readMostly = (i & 1) === 0;
+  };
+  againstClose = () => {
+    otherTracker.close();
+    otherManaged.close(otherOn);
+    otherStream.sync();
+  };
+}
+
 const ns = sideBySideNs(batches, iterations, reps);
+againstClose();
 tracker.close();
 managed.close(on);
 stream.sync();

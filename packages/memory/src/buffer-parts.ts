@@ -16,6 +16,11 @@ export const registered = 4;
 /** @internal fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is. */
 export const followsOwner = 8;
 /**
+ * @internal The buffer was queued in the finalizer batch (buffer-release.ts): until `registered`
+ * joins it, an open one is in the batch not yet flushed.
+ */
+export const batched = 16;
+/**
  * @internal The private construction token: only buffer.ts (allocatedBuffer, fromHandle, slice)
  * holds it, so no caller can build a Buffer around memory it does not own.
  */

@@ -69,13 +69,13 @@ export class LiveAllocations implements CensusEntry {
     if (this.pointers.size !== 0) {
       const number = key(pointer);
       if (this.pointers.delete(number)) {
-        if (this.accounting !== null) this.accounting.released(number, size);
+        if (this.accounting !== null) this.accounting.released(pointer, size);
         return true;
       }
     }
     if (this.pending === 0) return false;
     this.pending--;
-    if (this.accounting !== null) this.accounting.released(key(pointer), size);
+    if (this.accounting !== null) this.accounting.released(pointer, size);
     return true;
   }
 
