@@ -98,10 +98,13 @@ export function deferRelease(target: DeferredRelease): void {
   // its close() a moment later cancels, in one allocate of every 256 (~8 ns a pair).
   if (count === batchSize) flush();
   pending[count++] = target;
-  if (!scheduled) {
-    scheduled = true;
-    setImmediate(flushFromTimer).unref();
-  }
+  if (!scheduled) scheduleFlush();
+}
+
+// Out of line: once per macrotask, not per buffer (deferRelease is inlined into allocate).
+function scheduleFlush(): void {
+  scheduled = true;
+  setImmediate(flushFromTimer).unref();
 }
 
 /**

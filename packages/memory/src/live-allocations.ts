@@ -66,6 +66,16 @@ export class LiveAllocations implements CensusEntry {
    * every open buffer.
    */
   delete(pointer: bigint, size: number): boolean {
+    // The common case first, small enough to inline into close(): no buffer settled, one pending.
+    if (this.pointers.size === 0 && this.pending !== 0) {
+      this.pending--;
+      if (this.accounting !== null) this.accounting.released(pointer, size);
+      return true;
+    }
+    return this.deleteSettled(pointer, size);
+  }
+
+  private deleteSettled(pointer: bigint, size: number): boolean {
     if (this.pointers.size !== 0) {
       const number = key(pointer);
       if (this.pointers.delete(number)) {
