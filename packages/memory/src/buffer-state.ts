@@ -17,11 +17,13 @@ import type { PointerInfo } from './pointer-info.js';
 import type { Stream } from './stream.js';
 
 /**
- * Where a slice or a wrapper (`Buffer.fromHandle`) comes from, and what the driver said of
- * external memory (pointer attributes, asked once). A buffer a resource allocated has none
+ * @internal Where a slice or a wrapper (`Buffer.fromHandle`) comes from, and what the driver said
+ * of external memory (pointer attributes, asked once). A buffer a resource allocated has none
  * (null): one private field instead of three, the fewer stores and bytes on allocate's hot path.
+ * Every buffer without a resource has one, even with neither parent nor owner: the attributes
+ * are cached there.
  */
-class BufferOrigin {
+export class BufferOrigin {
   info: PointerInfo | undefined = undefined;
   constructor(
     readonly parent: BufferBase | null,
@@ -59,10 +61,9 @@ export class BufferState extends ReturnsTarget {
     pointer: bigint,
     size: number,
     resource: MemoryResource | null,
-    owner: unknown,
     stream: Stream | undefined,
     flags: number,
-    parent: BufferBase | null,
+    origin: BufferOrigin | null,
   ) {
     super(target);
     this.#runtime = runtime;
@@ -71,10 +72,7 @@ export class BufferState extends ReturnsTarget {
     this.#resource = resource;
     this.#allocationStream = stream;
     this.#flags = flags;
-    // External memory (no resource) keeps an origin even without parent or owner: its pointer
-    // attributes are cached there.
-    this.#origin =
-      resource !== null && parent === null && owner === null ? null : new BufferOrigin(parent, owner);
+    this.#origin = origin;
   }
 
   static has(value: object): boolean {

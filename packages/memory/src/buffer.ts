@@ -6,6 +6,7 @@ import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
 import type { FromHandleOptions } from './buffer-options.js';
 import { type BufferClass, batched, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
 import { cancelRelease, closedInBatch, deferRelease, type ReleaseRecord } from './buffer-release.js';
+import { BufferOrigin } from './buffer-state.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
@@ -75,10 +76,10 @@ export class Buffer extends BufferBase {
       handle,
       size,
       mr ?? null,
-      owner ?? null,
       undefined,
       mr === undefined ? followedOwner(owner) : size > 0 ? owns | batched : owns,
-      null,
+      // With mr (never with owner) the buffer has a resource and no origin.
+      mr === undefined ? new BufferOrigin(null, owner ?? null) : null,
     );
     Object.preventExtensions(buffer);
     buffer.checkWrapped();
@@ -295,10 +296,9 @@ export class Buffer extends BufferBase {
       this.pointer + BigInt(offset),
       size,
       this.resource,
-      this,
       undefined,
       0,
-      this,
+      new BufferOrigin(this, this),
     );
     return Object.preventExtensions(view);
   }
@@ -346,7 +346,6 @@ export function allocatedBuffer<B extends Buffer>(
     handle,
     size,
     resource,
-    null,
     stream,
     size !== 0 ? owns | batched : owns,
     null,
