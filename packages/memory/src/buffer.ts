@@ -148,15 +148,21 @@ export class Buffer extends BufferBase {
     // The common case, allocating nothing: no host views, no native holders. The rest is out of
     // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
     if (this.views === null && !isMemoryHeld(this)) resource.releaseBuffer(this.pointer, byteSize, order);
-    else this.releaseAfterUse(resource, byteSize, order);
+    else Buffer.#releaseAfterUse(this, resource, byteSize, order);
   }
 
-  /** @internal close()'s free when host views or native holders may still use the memory. */
-  protected releaseAfterUse(resource: MemoryResource, byteSize: number, order: Stream | undefined): void {
-    const attached = this.views === null ? null : detachViews(this.runtime.driver, this.views);
-    this.views = null;
-    const pointer = this.pointer;
-    if (attached === null && !isMemoryHeld(this)) {
+  // close()'s free when host views or native holders may still use the memory. Static and
+  // private: no program can call it on an open buffer (it frees the memory).
+  static #releaseAfterUse(
+    buffer: Buffer,
+    resource: MemoryResource,
+    byteSize: number,
+    order: Stream | undefined,
+  ): void {
+    const attached = buffer.views === null ? null : detachViews(buffer.runtime.driver, buffer.views);
+    buffer.views = null;
+    const pointer = buffer.pointer;
+    if (attached === null && !isMemoryHeld(buffer)) {
       resource.releaseBuffer(pointer, byteSize, order);
       return;
     }
@@ -165,8 +171,8 @@ export class Buffer extends BufferBase {
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
       resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);
-    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(this, release));
-    else releaseWhenUnheld(this, release);
+    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(buffer, release));
+    else releaseWhenUnheld(buffer, release);
   }
 
   [Symbol.dispose](): void {
