@@ -210,7 +210,9 @@ if (againstDist !== undefined) {
 
 // --best: each batch's fastest repetition instead of the median, for comparing builds on a
 // machine other work shares (a repetition another process preempted only ever runs slower).
-const ns = process.argv.includes('--best') ? bestOfNs(batches, iterations, reps) : sideBySideNs(batches, iterations, reps);
+const ns = process.argv.includes('--best')
+  ? bestOfNs(batches, iterations, reps)
+  : sideBySideNs(batches, iterations, reps);
 againstClose();
 tracker.close();
 managed.close(on);

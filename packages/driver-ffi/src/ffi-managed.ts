@@ -33,8 +33,12 @@ let advisedArgument: number | bigint = 0;
 // bindings each time (a few ns of the adapter's share of memory.readMostlySet). Which form a
 // state takes never changes; another state (a second driver) is asked again.
 let packedAdviceState: DriverState | undefined;
-let packedAdvise: (pointer: number | bigint, size: number, advice: number, location: number | bigint) => number =
-  () => 0;
+let packedAdvise: (
+  pointer: number | bigint,
+  size: number,
+  advice: number,
+  location: number | bigint,
+) => number = () => 0;
 
 function takesPackedAdvice(state: DriverState): boolean {
   const { native } = state;
@@ -71,7 +75,10 @@ export function memAdvise(
   // Whether the driver takes that form is asked once per driver state (packedAdviceState).
   if (location.type === MemLocationType.Device && (state === packedAdviceState || takesPackedAdvice(state))) {
     const id = location.id;
-    const packed = id >= 0 && id < smallDeviceIdLimit ? id * twoTo32 + MemLocationType.Device : packLocation(MemLocationType.Device, id);
+    const packed =
+      id >= 0 && id < smallDeviceIdLimit
+        ? id * twoTo32 + MemLocationType.Device
+        : packLocation(MemLocationType.Device, id);
     if (pointer !== advisedPointer) {
       advisedArgument = handleArgument(pointer);
       advisedPointer = pointer;

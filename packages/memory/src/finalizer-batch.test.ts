@@ -4,8 +4,8 @@
 import { createReferenceDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectGarbage } from '../test/garbage.js';
-import { flushDeferredReleases } from './buffer-release.js';
 import { Buffer } from './buffer.js';
+import { flushDeferredReleases } from './buffer-release.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { defaultStream } from './stream.js';
