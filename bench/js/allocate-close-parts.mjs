@@ -6,7 +6,13 @@
 //
 // Usage (after `pnpm build`):
 //   node --expose-gc bench/js/allocate-close-parts.mjs --driver ffi|napi|reference \
-//     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist]
+//     [--reps 11] [--iterations 100000] [--dist path/to/other/packages/memory/dist] \
+//     [--against path/to/another/packages/memory/dist] [--library path/to/libcuda.so.1]
+// --against loads a second build of @cumem/memory into the same process and times its
+// allocate + close rows (`against.*`) interleaved with this build's, so a before/after
+// comparison on a shared machine sees the same load on both. --library loads the ffi or napi
+// adapter against that libcuda (testing/fake-libcuda's, whose entry points do almost nothing):
+// memory's cost between real native calls, on a CPU without a GPU.
 // `reference` needs no GPU: @cumem/testing's reference driver with its allocate, free and advise
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
@@ -28,9 +34,28 @@ const dist = new URL(
 const { Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, trackAllocations, useDriver } =
   await import(new URL('index.js', dist).href);
 const { allocatedBuffer } = await import(new URL('buffer.js', dist).href);
-const { deferRelease } = await import(new URL('buffer-release.js', dist).href);
+const releaseModule = await import(new URL('buffer-release.js', dist).href);
+const { deferRelease } = releaseModule;
+// Builds before issue 26's batch counter lack it: their piece then times deferRelease alone.
+const closedInBatch = releaseModule.closedInBatch ?? (() => {});
 const { LiveAllocations } = await import(new URL('live-allocations.js', dist).href);
 const { streamOption } = await import(new URL('stream-options.js', dist).href);
+
+/** As harness.mjs's sideBySideNs (rotating order), the fastest repetition of each batch. */
+function bestOfNs(batches, n, repetitions) {
+  const names = Object.keys(batches);
+  const best = Object.fromEntries(names.map((name) => [name, Number.POSITIVE_INFINITY]));
+  for (const name of names) batches[name](n);
+  for (let rep = 0; rep < repetitions; rep++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(rep + k) % names.length];
+      const start = process.hrtime.bigint();
+      batches[name](n);
+      best[name] = Math.min(best[name], Number(process.hrtime.bigint() - start) / n);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, Number(best[name].toFixed(1))]));
+}
 
 /** The reference driver with the timed calls stubbed out: fresh addresses, nothing recorded. */
 async function stubbedReferenceDriver() {
@@ -45,7 +70,14 @@ async function stubbedReferenceDriver() {
   return driver;
 }
 
-useDriver(adapter === 'reference' ? await stubbedReferenceDriver() : adapter);
+const library = argument('--library', undefined);
+const driverFor = async () =>
+  adapter === 'reference'
+    ? await stubbedReferenceDriver()
+    : library === undefined
+      ? adapter
+      : (await loadDriverPackage(adapter)).createDriver({ libraryPath: library });
+useDriver(await driverFor());
 const stream = Stream.create(0, { nonBlocking: true });
 const on = { stream };
 const resource = new DeviceMemoryResource(0);
@@ -138,6 +170,14 @@ const batches = {
   deferReleaseBatch: (n) => {
     for (let i = 0; i < n; i++) deferRelease(new Deferred());
   },
+  // As allocate + close use the batch: every buffer queued is closed before the flush, which
+  // then skips asking each (close() tells closedInBatch).
+  deferReleaseClosed: (n) => {
+    for (let i = 0; i < n; i++) {
+      deferRelease(new Deferred());
+      closedInBatch();
+    }
+  },
   // The advice setter and the driver call under it.
   readMostlySet: (n) => {
     for (let i = 0; i < n; i++) managed.readMostly = (i & 1) === 0;
@@ -148,7 +188,43 @@ const batches = {
   },
 };
 
-const ns = sideBySideNs(batches, iterations, reps);
+// The rows of another build, in the same process: its own module instances, driver and stream.
+const againstDist = argument('--against', undefined);
+let againstClose = () => {};
+if (againstDist !== undefined) {
+  const other = await import(new URL('index.js', new URL(`${againstDist}/`, 'file:///')).href);
+  other.useDriver(await driverFor());
+  const otherStream = other.Stream.create(0, { nonBlocking: true });
+  const otherOn = { stream: otherStream };
+  const rows = {
+    whole: new other.DeviceMemoryResource(0),
+    statistics: new other.DeviceMemoryResource(0).enableStatistics(),
+    tracking: new other.DeviceMemoryResource(0),
+  };
+  const otherTracker = other.trackAllocations({ resource: rows.tracking });
+  for (const [name, mr] of Object.entries(rows)) {
+    batches[`against.${name}`] = (n) => {
+      for (let i = 0; i < n; i++) mr.allocate(4096, otherOn).close(otherOn);
+      otherStream.sync();
+    };
+  }
+  const otherManaged = new other.ManagedMemoryResource().allocate(2 * 1024 * 1024, otherOn);
+  batches['against.readMostlySet'] = (n) => {
+    for (let i = 0; i < n; i++) otherManaged.readMostly = (i & 1) === 0;
+  };
+  againstClose = () => {
+    otherTracker.close();
+    otherManaged.close(otherOn);
+    otherStream.sync();
+  };
+}
+
+// --best: each batch's fastest repetition instead of the median, for comparing builds on a
+// machine other work shares (a repetition another process preempted only ever runs slower).
+const ns = process.argv.includes('--best')
+  ? bestOfNs(batches, iterations, reps)
+  : sideBySideNs(batches, iterations, reps);
+againstClose();
 tracker.close();
 managed.close(on);
 stream.sync();

@@ -28,6 +28,28 @@ const smallDeviceIdLimit = 1 << 20;
 let advisedPointer: bigint | undefined;
 let advisedArgument: number | bigint = 0;
 
+// The driver state whose advice takes the packed CUDA 12.2 form, and its bound cuMemAdvise_v2:
+// the setters' call then checks one identity instead of reading the state's capabilities and
+// bindings each time (a few ns of the adapter's share of memory.readMostlySet). Which form a
+// state takes never changes; another state (a second driver) is asked again.
+let packedAdviceState: DriverState | undefined;
+let packedAdvise: (
+  pointer: number | bigint,
+  size: number,
+  advice: number,
+  location: number | bigint,
+) => number = () => 0;
+
+function takesPackedAdvice(state: DriverState): boolean {
+  const { native } = state;
+  if (!packsLocationAsInteger || !(state.capabilities.memoryLocations || !native.cuMemAdvise)) return false;
+  const advise = native.cuMemAdvise_v2;
+  if (advise === undefined) return false;
+  packedAdvise = advise as typeof packedAdvise;
+  packedAdviceState = state;
+  return true;
+}
+
 /** The CUdevice argument of the CUDA 8.0 forms for a Device or Host location. */
 function legacyDevice(
   state: DriverState,
@@ -46,27 +68,26 @@ export function memAdvise(
   advice: number,
   location: MemLocation,
 ): void {
-  const { native } = state;
-  const type = location.type;
   // The advice setters' call: a device location, the CUDA 12.2 form, passed packed (see
   // location-argument.ts). Its location words inline: through the general helpers below they
   // cost ~30 ns of the ~100 ns this function added to the driver call (measured with the call
   // stubbed, Node 20); a device location has nothing for requireLocationSupported to refuse.
-  if (
-    type === MemLocationType.Device &&
-    packsLocationAsInteger &&
-    (state.capabilities.memoryLocations || !native.cuMemAdvise)
-  ) {
+  // Whether the driver takes that form is asked once per driver state (packedAdviceState).
+  if (location.type === MemLocationType.Device && (state === packedAdviceState || takesPackedAdvice(state))) {
     const id = location.id;
-    const packed = id >= 0 && id < smallDeviceIdLimit ? id * twoTo32 + type : packLocation(type, id);
+    const packed =
+      id >= 0 && id < smallDeviceIdLimit
+        ? id * twoTo32 + MemLocationType.Device
+        : packLocation(MemLocationType.Device, id);
     if (pointer !== advisedPointer) {
       advisedArgument = handleArgument(pointer);
       advisedPointer = pointer;
     }
-    const result = native.cuMemAdvise_v2!(advisedArgument, size, advice, packed);
+    const result = packedAdvise(advisedArgument, size, advice, packed);
     if (result !== 0) state.check(result, 'cuMemAdvise');
     return;
   }
+  const { native } = state;
   requireLocationSupported(state, location, 'cuMemAdvise');
   const result =
     state.capabilities.memoryLocations || !native.cuMemAdvise

@@ -3,7 +3,7 @@
 import { CudaStateError } from '@cumem/core-types';
 import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
 import type { ReleaseRecord } from './buffer-release.js';
-import { BufferState } from './buffer-state.js';
+import { type BufferOrigin, BufferState } from './buffer-state.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -75,10 +75,9 @@ export abstract class BufferBase {
     handle?: bigint,
     size?: number,
     resource?: MemoryResource | null,
-    owner?: unknown,
     stream?: Stream,
     flags?: number,
-    parent?: BufferBase | null,
+    origin?: BufferOrigin | null,
   ) {
     if (token !== bufferToken) throw BufferBase.#noPublicConstructor(new.target.name);
     new BufferState(
@@ -87,10 +86,9 @@ export abstract class BufferBase {
       handle as bigint,
       size as number,
       resource as MemoryResource | null,
-      owner,
       stream,
       flags as number,
-      parent as BufferBase | null,
+      origin as BufferOrigin | null,
     );
     this.views = null;
     this.releaseRecord = null;

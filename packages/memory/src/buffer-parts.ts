@@ -2,7 +2,7 @@
 // bits a buffer starts with. BufferBase (buffer-base.ts) holds them; buffer.ts makes buffers.
 
 import type { Buffer } from './buffer.js';
-import type { BufferBase } from './buffer-base.js';
+import type { BufferOrigin } from './buffer-state.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { Stream } from './stream.js';
@@ -16,6 +16,11 @@ export const registered = 4;
 /** @internal fromHandle's owner is a Buffer or has a boolean isClosed: this buffer is closed when it is. */
 export const followsOwner = 8;
 /**
+ * @internal The buffer was queued in the finalizer batch (buffer-release.ts): until `registered`
+ * joins it, an open one is in the batch not yet flushed.
+ */
+export const batched = 16;
+/**
  * @internal The private construction token: only buffer.ts (allocatedBuffer, fromHandle, slice)
  * holds it, so no caller can build a Buffer around memory it does not own.
  */
@@ -28,10 +33,10 @@ export type BufferParts = [
   handle: bigint,
   size: number,
   resource: MemoryResource | null,
-  owner: unknown,
   stream: Stream | undefined,
   flags: number,
-  parent: BufferBase | null,
+  // Parent and owner (and cached pointer attributes); null for a buffer with a resource and neither.
+  origin: BufferOrigin | null,
 ];
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */

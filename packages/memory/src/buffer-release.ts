@@ -40,6 +40,9 @@ const batchSize = 256;
 const newBatch = (): (DeferredRelease | undefined)[] => new Array(batchSize);
 let pending = newBatch();
 let count = 0;
+// How many buffers of `pending` were closed since it was made (close() tells closedInBatch): when
+// all were, as in a loop of allocate + close, the flush asks none of them (~4 ns a pair).
+let closed = 0;
 let scheduled = false;
 // Records of registered buffers, for the recovery scan; compacted when half are done.
 let records: ReleaseRecord[] = [];
@@ -63,8 +66,10 @@ function flush(): void {
   const n = count;
   const batch = pending;
   if (n !== 0) pending = newBatch();
+  const allClosed = closed === n;
   count = 0;
-  for (let index = 0; index < n; index++) {
+  closed = 0;
+  for (let index = 0; !allClosed && index < n; index++) {
     const target = batch[index] as DeferredRelease;
     if (target.needsFinalizer()) {
       const record = new ReleaseRecord(keepWeakRefs ? new WeakRef(target) : null, target.finalizerRelease());
@@ -93,10 +98,21 @@ export function deferRelease(target: DeferredRelease): void {
   // its close() a moment later cancels, in one allocate of every 256 (~8 ns a pair).
   if (count === batchSize) flush();
   pending[count++] = target;
-  if (!scheduled) {
-    scheduled = true;
-    setImmediate(flushFromTimer).unref();
-  }
+  if (!scheduled) scheduleFlush();
+}
+
+// Out of line: once per macrotask, not per buffer (deferRelease is inlined into allocate).
+function scheduleFlush(): void {
+  scheduled = true;
+  setImmediate(flushFromTimer).unref();
+}
+
+/**
+ * Tells the batch that one of its queued targets was closed (a target queued, not yet
+ * registered, that is closed is in the batch not yet flushed). Hot path.
+ */
+export function closedInBatch(): void {
+  closed++;
 }
 
 /** Cancels the finalizer of a registered target (after its explicit close). */

@@ -1,7 +1,7 @@
 // The private facts moved from BufferBase's fields to BufferState (buffer-state.ts) for speed:
 // what a program can see of a Buffer at run time stays as it was, and the facts stay private,
 // per object and unforgeable.
-import { createReferenceDriver } from '@cumem/testing/vitest';
+import { countingDriver, createReferenceDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Buffer } from './buffer.js';
 import { BufferBase, bufferBrand, setResizedByteSize } from './buffer-base.js';
@@ -65,5 +65,39 @@ describe('BufferState', () => {
     const proxy = new Proxy(buffer, {});
     expect(bufferBrand.has(proxy)).toBe(false);
     expect(() => proxy.handle).toThrow(TypeError);
+  });
+
+  // Issue 26: a buffer a resource allocated keeps no origin (parent, owner, pointer attributes);
+  // slices and wrappers do, and external memory asks the driver of its attributes once.
+  it('keeps the parent, owner and pointer attributes of slices and wrappers, asking the driver once', () => {
+    const { driver, log } = countingDriver(createReferenceDriver());
+    useDriver(driver);
+    const mr = new ManagedMemoryResource();
+    const buffer = mr.allocate(256);
+    expect(buffer.owner).toBe(null);
+    const slice = buffer.slice(16, 32);
+    expect([slice.owner, slice.memoryResource]).toEqual([buffer, mr]);
+    const owner = { isClosed: false };
+    const external = Buffer.fromHandle(buffer.handle, 128, { owner });
+    const bare = Buffer.fromHandle(buffer.handle, 64);
+    const externalSlice = external.slice(8, 8);
+    expect([external.owner, bare.owner, externalSlice.owner]).toEqual([owner, null, external]);
+    log.reset();
+    const ask = () => {
+      for (const wrapped of [external, bare, externalSlice]) {
+        expect([wrapped.isManaged, wrapped.isHostAccessible, wrapped.deviceId]).toEqual([true, true, 0]);
+      }
+    };
+    ask();
+    expect(log.calls).toContain('pointerGetAttribute');
+    const asked = log.calls.length;
+    ask();
+    ask();
+    expect(log.calls.length).toBe(asked);
+    owner.isClosed = true;
+    expect([external.isClosed, externalSlice.isClosed, bare.isClosed]).toEqual([true, true, false]);
+    buffer.close();
+    expect(slice.isClosed).toBe(true);
+    useDriver(createReferenceDriver());
   });
 });

@@ -7,12 +7,29 @@
 // fifth of @cumem/memory's share. BufferState is only ever constructed directly, around the
 // object its base constructor returns, and no class a Buffer is made through declares fields.
 // Private fields stamped this way are as private as declared ones: only this module can add or
-// read them, and they are neither inherited nor seen through a Proxy.
+// read them, and they are neither inherited nor seen through a Proxy. What only slices and
+// wrappers have (parent, owner, cached pointer attributes) shares one field, null on every
+// allocated buffer: two stores and 16 bytes less per allocate (issue 26).
 import type { BufferBase } from './buffer-base.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { PointerInfo } from './pointer-info.js';
 import type { Stream } from './stream.js';
+
+/**
+ * @internal Where a slice or a wrapper (`Buffer.fromHandle`) comes from, and what the driver said
+ * of external memory (pointer attributes, asked once). A buffer a resource allocated has none
+ * (null): one private field instead of three, the fewer stores and bytes on allocate's hot path.
+ * Every buffer without a resource has one, even with neither parent nor owner: the attributes
+ * are cached there.
+ */
+export class BufferOrigin {
+  info: PointerInfo | undefined = undefined;
+  constructor(
+    readonly parent: BufferBase | null,
+    readonly owner: unknown,
+  ) {}
+}
 
 /** A base constructor that returns the object given: the subclass's fields are added to it. */
 class ReturnsTarget {
@@ -34,10 +51,9 @@ export class BufferState extends ReturnsTarget {
   #byteSize: number;
   readonly #resource: MemoryResource | null;
   readonly #allocationStream: Stream | undefined;
-  readonly #parent: BufferBase | null;
-  readonly #ownerObject: unknown;
+  // Null for a buffer with a resource and neither parent nor owner (every allocated one).
+  readonly #origin: BufferOrigin | null;
   #flags: number;
-  #info: PointerInfo | undefined;
 
   constructor(
     target: BufferBase,
@@ -45,21 +61,18 @@ export class BufferState extends ReturnsTarget {
     pointer: bigint,
     size: number,
     resource: MemoryResource | null,
-    owner: unknown,
     stream: Stream | undefined,
     flags: number,
-    parent: BufferBase | null,
+    origin: BufferOrigin | null,
   ) {
     super(target);
     this.#runtime = runtime;
     this.#pointer = pointer;
     this.#byteSize = size;
     this.#resource = resource;
-    this.#ownerObject = owner;
     this.#allocationStream = stream;
     this.#flags = flags;
-    this.#parent = parent;
-    this.#info = undefined;
+    this.#origin = origin;
   }
 
   static has(value: object): boolean {
@@ -84,10 +97,12 @@ export class BufferState extends ReturnsTarget {
     return (buffer as unknown as BufferState).#allocationStream;
   }
   static parent(buffer: BufferBase): BufferBase | null {
-    return (buffer as unknown as BufferState).#parent;
+    const origin = (buffer as unknown as BufferState).#origin;
+    return origin === null ? null : origin.parent;
   }
   static ownerObject(buffer: BufferBase): unknown {
-    return (buffer as unknown as BufferState).#ownerObject;
+    const origin = (buffer as unknown as BufferState).#origin;
+    return origin === null ? null : origin.owner;
   }
   static flags(buffer: BufferBase): number {
     return (buffer as unknown as BufferState).#flags;
@@ -96,10 +111,12 @@ export class BufferState extends ReturnsTarget {
     (buffer as unknown as BufferState).#flags |= bits;
   }
   static info(buffer: BufferBase): PointerInfo | undefined {
-    return (buffer as unknown as BufferState).#info;
+    return (buffer as unknown as BufferState).#origin?.info;
   }
+  /** Caches `info` for a buffer with an origin (every buffer that asks: they have no resource). */
   static setInfo(buffer: BufferBase, info: PointerInfo): void {
-    (buffer as unknown as BufferState).#info = info;
+    const origin = (buffer as unknown as BufferState).#origin;
+    if (origin !== null) origin.info = info;
   }
 }
 

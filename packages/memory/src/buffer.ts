@@ -4,8 +4,9 @@ import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } 
 import { BufferBase, bufferBrand, followedOwner } from './buffer-base.js';
 import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
 import type { FromHandleOptions } from './buffer-options.js';
-import { type BufferClass, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
-import { cancelRelease, deferRelease, type ReleaseRecord } from './buffer-release.js';
+import { type BufferClass, batched, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
+import { cancelRelease, closedInBatch, deferRelease, type ReleaseRecord } from './buffer-release.js';
+import { BufferOrigin } from './buffer-state.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
@@ -75,10 +76,10 @@ export class Buffer extends BufferBase {
       handle,
       size,
       mr ?? null,
-      owner ?? null,
       undefined,
-      mr ? owns : followedOwner(owner),
-      null,
+      mr === undefined ? followedOwner(owner) : size > 0 ? owns | batched : owns,
+      // With mr (never with owner) the buffer has a resource and no origin.
+      mr === undefined ? new BufferOrigin(null, owner ?? null) : null,
     );
     Object.preventExtensions(buffer);
     buffer.checkWrapped();
@@ -138,24 +139,40 @@ export class Buffer extends BufferBase {
     this.markClosed();
     if ((flags & owns) === 0) return;
     if ((flags & registered) !== 0) cancelRelease(this.releaseRecord as ReleaseRecord);
-    if (this.byteSize === 0) return;
+    // Queued and not registered: it is in the finalizer batch now (buffer-release.ts).
+    else if ((flags & batched) !== 0) closedInBatch();
+    const byteSize = this.byteSize;
+    if (byteSize === 0) return;
     const resource = this.resource as MemoryResource;
     const order = closeOrder(this, resource, stream ?? this.allocationStream);
-    const attached = this.views === null ? null : detachViews(this.runtime.driver, this.views);
-    this.views = null;
-    // The common case first, allocating nothing: no undetached host views, no native holders.
-    if (attached === null && !isMemoryHeld(this)) {
-      resource.releaseBuffer(this.pointer, this.byteSize, order);
+    // The common case, allocating nothing: no host views, no native holders. The rest is out of
+    // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
+    if (this.views === null && !isMemoryHeld(this)) resource.releaseBuffer(this.pointer, byteSize, order);
+    else Buffer.#releaseAfterUse(this, resource, byteSize, order);
+  }
+
+  // close()'s free when host views or native holders may still use the memory. Static and
+  // private: no program can call it on an open buffer (it frees the memory).
+  static #releaseAfterUse(
+    buffer: Buffer,
+    resource: MemoryResource,
+    byteSize: number,
+    order: Stream | undefined,
+  ): void {
+    const attached = buffer.views === null ? null : detachViews(buffer.runtime.driver, buffer.views);
+    buffer.views = null;
+    const pointer = buffer.pointer;
+    if (attached === null && !isMemoryHeld(buffer)) {
+      resource.releaseBuffer(pointer, byteSize, order);
       return;
     }
-    const { pointer, byteSize } = this;
     // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
     resource.liveAllocations()?.settle(pointer);
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
       resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);
-    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(this, release));
-    else releaseWhenUnheld(this, release);
+    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(buffer, release));
+    else releaseWhenUnheld(buffer, release);
   }
 
   [Symbol.dispose](): void {
@@ -285,10 +302,9 @@ export class Buffer extends BufferBase {
       this.pointer + BigInt(offset),
       size,
       this.resource,
-      this,
       undefined,
       0,
-      this,
+      new BufferOrigin(this, this),
     );
     return Object.preventExtensions(view);
   }
@@ -336,9 +352,8 @@ export function allocatedBuffer<B extends Buffer>(
     handle,
     size,
     resource,
-    null,
     stream,
-    owns,
+    size !== 0 ? owns | batched : owns,
     null,
   );
   // No own property can shadow the class's getters and methods (`handle`, `deviceId`, ...).

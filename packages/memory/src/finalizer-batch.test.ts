@@ -4,6 +4,7 @@
 import { createReferenceDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectGarbage } from '../test/garbage.js';
+import { Buffer } from './buffer.js';
 import { flushDeferredReleases } from './buffer-release.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
@@ -51,6 +52,46 @@ describe('finalizer batch', () => {
       () => defaultStream(0).sync(),
     );
     expect(mr.attributes.usedMemCurrent).toBe(0);
+    expect(mr.liveAllocations().count).toBe(0);
+    mr.close();
+  });
+
+  // close() counts the batch's buffers it closes, so that a batch whose buffers were all closed
+  // is dropped without asking each. Only a buffer still in the batch may be counted: a registered
+  // one (from an earlier batch), a slice or an empty buffer counted would make the flush skip a
+  // buffer of the batch that is still open, which then would never be freed when dropped.
+  it('registers the open buffer of a batch when the closes around it were of buffers not in it', () => {
+    const mr = new DeviceMemoryResource(0, {});
+    const earlier = mr.allocate(4096);
+    flushDeferredReleases();
+    expect(settled(mr)).toBe(1);
+    const open = mr.allocate(8192);
+    earlier.close();
+    earlier.close();
+    open.slice(0, 16).close();
+    mr.allocate(0).close();
+    Buffer.fromHandle(open.handle, 16, { owner: open }).close();
+    expect(settled(mr)).toBe(0);
+    flushDeferredReleases();
+    expect(settled(mr)).toBe(1);
+    expect(mr.liveAllocations().count).toBe(1);
+    open.close();
+    expect(mr.liveAllocations().count).toBe(0);
+    mr.close();
+  });
+
+  it('registers none of a batch whose buffers were all closed, and counts again from the next one', () => {
+    const mr = new DeviceMemoryResource(0, {});
+    flushDeferredReleases();
+    for (let index = 0; index < 10; index++) mr.allocate(4096).close();
+    flushDeferredReleases();
+    expect(settled(mr)).toBe(0);
+    const closed = mr.allocate(4096);
+    const open = mr.allocate(4096);
+    closed.close();
+    flushDeferredReleases();
+    expect(settled(mr)).toBe(1);
+    open.close();
     expect(mr.liveAllocations().count).toBe(0);
     mr.close();
   });

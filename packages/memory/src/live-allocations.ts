@@ -66,16 +66,26 @@ export class LiveAllocations implements CensusEntry {
    * every open buffer.
    */
   delete(pointer: bigint, size: number): boolean {
+    // The common case first, small enough to inline into close(): no buffer settled, one pending.
+    if (this.pointers.size === 0 && this.pending !== 0) {
+      this.pending--;
+      if (this.accounting !== null) this.accounting.released(pointer, size);
+      return true;
+    }
+    return this.deleteSettled(pointer, size);
+  }
+
+  private deleteSettled(pointer: bigint, size: number): boolean {
     if (this.pointers.size !== 0) {
       const number = key(pointer);
       if (this.pointers.delete(number)) {
-        if (this.accounting !== null) this.accounting.released(number, size);
+        if (this.accounting !== null) this.accounting.released(pointer, size);
         return true;
       }
     }
     if (this.pending === 0) return false;
     this.pending--;
-    if (this.accounting !== null) this.accounting.released(key(pointer), size);
+    if (this.accounting !== null) this.accounting.released(pointer, size);
     return true;
   }
 

@@ -62,7 +62,14 @@ export class ResourceAccounting {
   // Whether any sink takes stacks: asked once per change of the sinks, not per allocation.
   private stacks = false;
 
-  constructor(readonly resource: TrackedResource) {}
+  constructor(readonly resource: TrackedResource) {
+    // The byte counters pass a small integer's range (2^31) after 2 GiB of allocations: fields
+    // that start as small integers change representation then, which deoptimized allocate and
+    // close mid-run (--trace-deopt: "overflow", then "wrong map"). A fraction stored first makes
+    // them doubles from the start, for every resource (V8 keeps the field's representation).
+    this.currentBytes = this.peakBytes = this.totalBytes = this.totalCount = 0.5;
+    this.currentBytes = this.peakBytes = this.totalBytes = this.totalCount = 0;
+  }
 
   /** True when `size` more bytes stay within the limit. Hot path. */
   fits(size: number): boolean {
@@ -82,8 +89,17 @@ export class ResourceAccounting {
     if (this.sinks !== null) this.track(pointer, size);
   }
 
-  /** Hot path. */
-  released(key: number, size: number): void {
+  /** Hot path: the pointer's number key is computed only for uncounted pointers and trackers. */
+  released(pointer: bigint, size: number): void {
+    if (this.uncounted !== null || this.sinks !== null) {
+      this.releasedKey(pointerKey(pointer), size);
+      return;
+    }
+    this.currentBytes -= size;
+    this.currentCount--;
+  }
+
+  private releasedKey(key: number, size: number): void {
     if (this.uncounted?.delete(key)) {
       if (this.uncounted.size === 0) this.uncounted = null;
       return;

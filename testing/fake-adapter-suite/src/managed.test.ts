@@ -56,6 +56,22 @@ describeOverFake('managed memory and attributes', (fake) => {
     }
   });
 
+  // The FFI adapter remembers which driver takes the packed _v2 advice (the setters' hot path):
+  // a driver of the other form, called in between, must still get its own form.
+  it('keeps each driver on its own advice form when drivers of both forms alternate', () => {
+    const auto = fake.driver();
+    const legacy = fake.driver({ entryPoints: 'legacy' });
+    const managed = auto.memAllocManaged(4096, 1);
+    const device = { type: MemLocationType.Device, id: 1 };
+    for (let round = 0; round < 3; round++) {
+      auto.memAdvise(managed, 4096, MemAdvise.SetReadMostly, device);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: managed, advice: 1, ...device });
+      legacy.memAdvise(managed, 4096, MemAdvise.UnsetReadMostly, device);
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise', pointer: managed, advice: 2, device: 101 });
+    }
+    auto.memFree(managed);
+  });
+
   it("'legacy' uses the CUDA 8.0 forms with a CUdevice, and refuses NUMA before any call", () => {
     const legacy = fake.driver({ entryPoints: 'legacy' });
     legacy.memAdvise(0x1000n, 64, 5, { type: MemLocationType.Device, id: 1 });
