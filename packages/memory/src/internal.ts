@@ -17,6 +17,8 @@ export {
   sharedHostResource,
   wrapHostView,
 } from './copy-internals.js';
+// Per-element facts for @cumem/utils' batch checks (one private-field read each; buffer-facts.ts).
+export { ASK_IS_CLOSED, bufferByteSize, bufferDriver, bufferOwnState, bufferParent, bufferPointer, bufferResource, NOT_A_BUFFER, OPEN_ITSELF } from './buffer-facts.js';
 export { makeDeviceCurrent } from './device-queries.js';
 // The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
 // structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).

@@ -1,0 +1,57 @@
+// A Buffer's facts (buffer-state.ts) for @cumem/utils' batch operations, which look at thousands
+// of slices per call: each reader is one private-field read, where the public getters it stands
+// for are two or three calls (`size` -> `byteSize` -> the field) and `isClosed` walks the whole
+// slice chain. The batch checks ask per element only what can differ between slices of one
+// parent (own state, pointer, size) and ask the parent's facts once per distinct parent. Like
+// every read of a private field, each reader throws a TypeError for an object the field was not
+// stamped on (an imitation, a Proxy, an object inheriting from a Buffer), so a caller that forgot
+// the brand test still cannot be lied to.
+import type { Driver } from '@cumem/core-types';
+import type { BufferBase } from './buffer-base.js';
+import { closedFlag, followsOwner } from './buffer-parts.js';
+import { BufferState } from './buffer-state.js';
+import type { MemoryResource } from './memory-resource.js';
+
+const { has, pointer, byteSize, parent, flags, runtime, resource } = BufferState;
+
+/** {@link bufferOwnState}: not a Buffer of @cumem/memory (an imitation, a Proxy, an object inheriting from one, ...). */
+export const NOT_A_BUFFER = -1;
+/** {@link bufferOwnState}: a Buffer not closed itself and following no owner (its parent may still be closed). */
+export const OPEN_ITSELF = 0;
+/** {@link bufferOwnState}: a Buffer closed itself, or following a `fromHandle` owner: ask its `isClosed`. */
+export const ASK_IS_CLOSED = 1;
+
+/**
+ * The brand test and the buffer's own state in one read: {@link NOT_A_BUFFER} for anything but
+ * a Buffer (the test of `bufferBrand.has`), else {@link OPEN_ITSELF} or {@link ASK_IS_CLOSED}.
+ * A slice is closed when it or its parent is: OPEN_ITSELF says nothing of the parent.
+ */
+export function bufferOwnState(value: unknown): number {
+  if (typeof value !== 'object' || value === null || !has(value)) return NOT_A_BUFFER;
+  return (flags(value as BufferBase) & (closedFlag | followsOwner)) === 0 ? OPEN_ITSELF : ASK_IS_CLOSED;
+}
+
+// The readers are BufferState's statics themselves: a wrapper would be one more call to inline
+// into loops that are already at V8's inlining budget.
+
+/** The buffer's address (its `handle`). @throws TypeError for anything but a Buffer. */
+export const bufferPointer: (buffer: BufferBase) => bigint = pointer;
+
+/** The buffer's size in bytes (its `size`). @throws TypeError for anything but a Buffer. */
+export const bufferByteSize: (buffer: BufferBase) => number = byteSize;
+
+/**
+ * The buffer a slice was taken from, or null (a buffer from a resource or `fromHandle`). A slice
+ * shares its parent's driver, memory resource and pointer attributes; it is closed when it or
+ * its parent is.
+ * @throws TypeError for anything but a Buffer.
+ */
+export const bufferParent: (buffer: BufferBase) => BufferBase | null = parent;
+
+/** The resource the memory came from (slices: the parent's), or null for external memory. @throws TypeError for anything but a Buffer. */
+export const bufferResource: (buffer: BufferBase) => MemoryResource | null = resource;
+
+/** The driver the buffer belongs to (as `driverOf`, without its dispatch). @throws TypeError for anything but a Buffer. */
+export function bufferDriver(buffer: BufferBase): Driver {
+  return runtime(buffer).driver;
+}
