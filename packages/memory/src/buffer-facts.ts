@@ -12,7 +12,7 @@ import { closedFlag, followsOwner } from './buffer-parts.js';
 import { BufferState } from './buffer-state.js';
 import type { MemoryResource } from './memory-resource.js';
 
-const { has, pointer, byteSize, parent, flags, runtime, resource } = BufferState;
+const { pointer, byteSize, parent, flags, runtime, resource } = BufferState;
 
 /** {@link bufferOwnState}: not a Buffer of @cumem/memory (an imitation, a Proxy, an object inheriting from one, ...). */
 export const NOT_A_BUFFER = -1;
@@ -27,8 +27,18 @@ export const ASK_IS_CLOSED = 1;
  * A slice is closed when it or its parent is: OPEN_ITSELF says nothing of the parent.
  */
 export function bufferOwnState(value: unknown): number {
-  if (typeof value !== 'object' || value === null || !has(value)) return NOT_A_BUFFER;
-  return (flags(value as BufferBase) & (closedFlag | followsOwner)) === 0 ? OPEN_ITSELF : ASK_IS_CLOSED;
+  // The brand test is the read itself: reading a private field of an object it was not stamped
+  // on throws (primitives, imitations, Proxies and objects inheriting from a Buffer included),
+  // and the fields are stamped together, so this is `bufferBrand.has` (the `#pointer in value`
+  // of buffer-state.ts) in one private-field access instead of two. Nothing else in the try
+  // can throw. About 40% less than `has` then `flags` (bench/js/copy-batch-parts.mjs).
+  let bits: number;
+  try {
+    bits = flags(value as BufferBase);
+  } catch {
+    return NOT_A_BUFFER;
+  }
+  return (bits & (closedFlag | followsOwner)) === 0 ? OPEN_ITSELF : ASK_IS_CLOSED;
 }
 
 // The readers are BufferState's statics themselves: a wrapper would be one more call to inline

@@ -29,7 +29,6 @@ export class BufferListCheck {
   private managed = false;
   private driver: Driver | undefined;
   private memories: Buffer[] | undefined;
-  private lastBuffer: unknown;
   private lastGroup: unknown;
   private lastMemory: unknown;
   private firstMemory: unknown;
@@ -49,7 +48,6 @@ export class BufferListCheck {
     this.managed = managed;
     this.driver = driver;
     this.memories = memories;
-    this.lastBuffer = undefined;
     this.lastGroup = undefined;
     this.lastMemory = undefined;
     this.firstMemory = undefined;
@@ -61,7 +59,6 @@ export class BufferListCheck {
     this.busy = false;
     this.driver = undefined;
     this.memories = undefined;
-    this.lastBuffer = undefined;
     this.lastGroup = undefined;
     this.lastMemory = undefined;
     this.firstMemory = undefined;
@@ -75,8 +72,6 @@ export class BufferListCheck {
    *   a closed Buffer (or a slice of a closed one) or a Buffer of another driver.
    */
   check(value: unknown, index: number): Buffer {
-    // A buffer repeated next to itself was checked just now (nothing can close it meanwhile).
-    if (value === this.lastBuffer) return value as Buffer;
     // Only a real Buffer (memory's brand, read with the buffer's own state bits): an object
     // shaped like one, inheriting from one or a Proxy of one would name memory the caller never
     // owned. Anything but OPEN_ITSELF is rare and handled out of line.
@@ -85,7 +80,6 @@ export class BufferListCheck {
     // A slice's facts are its parent's: asked once per run of slices of one parent.
     const group = bufferParent(buffer) ?? buffer;
     if (group !== this.lastGroup) this.enterGroup(buffer, group as Buffer, index);
-    this.lastBuffer = buffer;
     return buffer;
   }
 

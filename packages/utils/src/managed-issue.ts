@@ -4,7 +4,7 @@
 // for the host and those bound for a device are two parts, each timed and chosen on its own.
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
+import { bufferByteSize, discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
 import type { CheckedBatchOptions } from './batch-arguments.js';
 import type { BatchForm } from './batch-learning.js';
 import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';
@@ -92,7 +92,7 @@ function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostB
   let bytes = 0;
   for (let i = 0; i < list.length; i++) {
     const buffer = list[i]!;
-    const size = buffer.size;
+    const size = bufferByteSize(buffer);
     if (size === 0) continue;
     const target = targets.indexOf(i);
     if (hostBound !== undefined && isHostLocation(targets.distinct[target]!) !== hostBound) continue;
