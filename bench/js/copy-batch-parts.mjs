@@ -77,11 +77,17 @@ const repeat = (operation) => (n) => {
 };
 const batchesOf = (utils) => ({
   // multi.copyBatchCrossDevice's call (device 0 -> device 1), each form forced, and the default.
-  copyCrossBatch: repeat(() => utils.copyBatch(stream, crossTargets, sources, undefined, { strategy: 'batch' })),
-  copyCrossLoop: repeat(() => utils.copyBatch(stream, crossTargets, sources, undefined, { strategy: 'loop' })),
+  copyCrossBatch: repeat(() =>
+    utils.copyBatch(stream, crossTargets, sources, undefined, { strategy: 'batch' }),
+  ),
+  copyCrossLoop: repeat(() =>
+    utils.copyBatch(stream, crossTargets, sources, undefined, { strategy: 'loop' }),
+  ),
   copyCrossAuto: repeat(() => utils.copyBatch(stream, crossTargets, sources)),
   // On one device (no reachability question), and with a size for every pair.
-  copySameBatch: repeat(() => utils.copyBatch(stream, sameTargets, sources, undefined, { strategy: 'batch' })),
+  copySameBatch: repeat(() =>
+    utils.copyBatch(stream, sameTargets, sources, undefined, { strategy: 'batch' }),
+  ),
   copySizesArray: repeat(() =>
     utils.copyBatch(stream, sameTargets, sources, sizesArray, { strategy: 'batch' }),
   ),
@@ -106,5 +112,9 @@ const usPerCall = Object.fromEntries(
   Object.entries(nsPerCall).map(([name, ns]) => [name, Number((ns / 1000).toFixed(1))]),
 );
 console.log(
-  JSON.stringify({ utils: dist ?? '@cumem/utils', compare, ranges: RANGES, calls, reps, usPerCall, driverCalls }, null, 1),
+  JSON.stringify(
+    { utils: dist ?? '@cumem/utils', compare, ranges: RANGES, calls, reps, usPerCall, driverCalls },
+    null,
+    1,
+  ),
 );

@@ -4,6 +4,18 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
+// Per-element facts for @cumem/utils' batch checks (one private-field read each; buffer-facts.ts).
+export {
+  ASK_IS_CLOSED,
+  bufferByteSize,
+  bufferDriver,
+  bufferOwnState,
+  bufferParent,
+  bufferPointer,
+  bufferResource,
+  NOT_A_BUFFER,
+  OPEN_ITSELF,
+} from './buffer-facts.js';
 // How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
 // HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
 export {
@@ -17,8 +29,6 @@ export {
   sharedHostResource,
   wrapHostView,
 } from './copy-internals.js';
-// Per-element facts for @cumem/utils' batch checks (one private-field read each; buffer-facts.ts).
-export { ASK_IS_CLOSED, bufferByteSize, bufferDriver, bufferOwnState, bufferParent, bufferPointer, bufferResource, NOT_A_BUFFER, OPEN_ITSELF } from './buffer-facts.js';
 export { makeDeviceCurrent } from './device-queries.js';
 // The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
 // structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).

@@ -93,13 +93,17 @@ export class BufferListCheck {
   private enterGroup(buffer: Buffer, group: Buffer, index: number): void {
     if (group.isClosed) throw this.closed(index);
     if (this.managed && !group.isManaged) {
-      throw new TypeError(`${this.name}[${index}] is not managed memory: this operation needs ManagedBuffers`);
+      throw new TypeError(
+        `${this.name}[${index}] is not managed memory: this operation needs ManagedBuffers`,
+      );
     }
     // The work goes to the stream's driver: a buffer of another driver is not its memory.
     const driver = this.driver as Driver;
     const own = bufferDriver(group);
     if (own !== driver) {
-      throw new CudaStateError(`${this.name}[${index}] belongs to driver ${own.name}, the stream to ${driver.name}`);
+      throw new CudaStateError(
+        `${this.name}[${index}] belongs to driver ${own.name}, the stream to ${driver.name}`,
+      );
     }
     this.lastGroup = group;
     const memories = this.memories;

@@ -191,7 +191,9 @@ function checkSizes(sizes: unknown, count: number): number | readonly number[] |
     const size: unknown = sizes[i];
     // The element's name is built only for the error (a string per element costs more than the test).
     checked[i] =
-      typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? size : checkSize(size, `sizes[${i}]`);
+      typeof size === 'number' && Number.isSafeInteger(size) && size >= 0
+        ? size
+        : checkSize(size, `sizes[${i}]`);
   }
   return checked;
 }

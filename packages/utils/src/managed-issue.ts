@@ -37,7 +37,10 @@ export function issueManaged(
   const { kind, measured } = strategy;
   const scratch = takeScratch();
   try {
-    issueParts({ bound, stream, operation, list, targets, options, measured, chunk: strategy.chunkSize, scratch }, kind);
+    issueParts(
+      { bound, stream, operation, list, targets, options, measured, chunk: strategy.chunkSize, scratch },
+      kind,
+    );
   } finally {
     releaseScratch(scratch);
   }

@@ -139,7 +139,8 @@ export class RangeScratch {
     const sources = this.sourceList;
     destinations.values[index] = to;
     sources.values[index] = from;
-    const toAddress = destinations.halves[2 * index + low]! + destinations.halves[2 * index + high]! * twoTo32;
+    const toAddress =
+      destinations.halves[2 * index + low]! + destinations.halves[2 * index + high]! * twoTo32;
     const fromAddress = sources.halves[2 * index + low]! + sources.halves[2 * index + high]! * twoTo32;
     if (
       coalesce &&
@@ -161,7 +162,12 @@ export class RangeScratch {
   }
 
   // Both ends touch the last range's: whether they lie in its allocations (rare, out of line).
-  private continuesCopy(destination: Buffer, source: Buffer, toAddress: number, fromAddress: number): boolean {
+  private continuesCopy(
+    destination: Buffer,
+    source: Buffer,
+    toAddress: number,
+    fromAddress: number,
+  ): boolean {
     return (
       toAddress <= Number.MAX_SAFE_INTEGER &&
       fromAddress <= Number.MAX_SAFE_INTEGER &&
