@@ -4,9 +4,9 @@
 // parent is. So each element costs its brand test, its own state bits and a comparison of its
 // parent with the previous element's; what depends on the parent (its closed chain, driver,
 // managed-ness, memory for the reachability checks) is asked when the parent changes.
-// Measured with bench/js/copy-batch-parts.mjs: the getters this replaces (isClosed walking the
-// slice chain, memoryResource, driverOf's dispatch, per element and side) were half of
-// copyBatch's JS for 1024 slices.
+// The getters this replaces (isClosed walking the slice chain, memoryResource, driverOf's
+// dispatch, per element and side) were about half of copyBatch's JS for 1024 slices
+// (bench/js/copy-batch-parts.mjs).
 import { CudaStateError, type Driver } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
 import {
