@@ -43,15 +43,12 @@ export class BufferListCheck {
    *   resource; for external memory the buffer it slices, or itself), in first-seen order.
    */
   begin(name: string, managed: boolean, driver: Driver, memories?: Buffer[]): void {
+    this.end();
     this.busy = true;
     this.name = name;
     this.managed = managed;
     this.driver = driver;
     this.memories = memories;
-    this.lastGroup = undefined;
-    this.lastMemory = undefined;
-    this.firstMemory = undefined;
-    this.seen = undefined;
   }
 
   /** Forgets the buffers of the last list (a finished check keeps no caller's objects alive). */
