@@ -7,15 +7,12 @@ import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';
 import { bufferBrand } from './buffer-base.js';
 import {
-  ASK_IS_CLOSED,
   bufferByteSize,
   bufferDriver,
-  bufferOwnState,
+  bufferGroup,
   bufferParent,
   bufferPointer,
   bufferResource,
-  NOT_A_BUFFER,
-  OPEN_ITSELF,
 } from './buffer-facts.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
@@ -32,7 +29,6 @@ describeEachDriver(adapters, 'buffer facts', (entry) => {
     using nested = slice.slice(8, 16);
     using managed = new ManagedMemoryResource().allocate(4096);
     for (const value of [buffer, slice, nested, managed]) {
-      expect(bufferOwnState(value)).toBe(OPEN_ITSELF);
       expect(bufferPointer(value)).toBe(value.handle);
       expect(bufferByteSize(value)).toBe(value.size);
       expect(bufferResource(value)).toBe(value.memoryResource);
@@ -41,6 +37,11 @@ describeEachDriver(adapters, 'buffer facts', (entry) => {
     expect(bufferParent(buffer)).toBe(null);
     expect(bufferParent(slice)).toBe(buffer);
     expect(bufferParent(nested)).toBe(slice);
+    // The buffer whose facts each shares: the parent of a slice, else itself.
+    expect(bufferGroup(buffer)).toBe(buffer);
+    expect(bufferGroup(slice)).toBe(buffer);
+    expect(bufferGroup(nested)).toBe(slice);
+    expect(bufferGroup(managed)).toBe(managed);
   });
 
   it('tell a closed buffer and one following an owner, and leave the parent to isClosed', () => {
@@ -49,12 +50,12 @@ describeEachDriver(adapters, 'buffer facts', (entry) => {
     const slice = buffer.slice(0, 64);
     const owner = { isClosed: false };
     const wrapped = Buffer.fromHandle(buffer.handle, 64, { owner });
-    expect(bufferOwnState(wrapped)).toBe(ASK_IS_CLOSED);
+    expect(bufferGroup(wrapped)).toBe(null);
     expect(wrapped.isClosed).toBe(false);
     buffer.close();
-    expect(bufferOwnState(buffer)).toBe(ASK_IS_CLOSED);
+    expect(bufferGroup(buffer)).toBe(null);
     // A slice's own bits say nothing of its parent: the batch checks ask the parent's isClosed.
-    expect(bufferOwnState(slice)).toBe(OPEN_ITSELF);
+    expect(bufferGroup(slice)).toBe(buffer);
     expect(slice.isClosed).toBe(true);
     wrapped.close();
   });
@@ -64,14 +65,14 @@ describeEachDriver(adapters, 'buffer facts', (entry) => {
     using buffer = mr.allocate(64);
     for (const { what, value } of imitationsOf(buffer)) {
       expect(bufferBrand.has(value), what).toBe(false);
-      expect(bufferOwnState(value), what).toBe(NOT_A_BUFFER);
+      expect(bufferGroup(value), what).toBe(undefined);
       expect(() => bufferPointer(value as Buffer), what).toThrow(TypeError);
       expect(() => bufferByteSize(value as Buffer), what).toThrow(TypeError);
       expect(() => bufferParent(value as Buffer), what).toThrow(TypeError);
       expect(() => bufferDriver(value as Buffer), what).toThrow(TypeError);
     }
     for (const value of [null, undefined, 1, 1n, 'buffer', {}, [], () => buffer]) {
-      expect(bufferOwnState(value)).toBe(NOT_A_BUFFER);
+      expect(bufferGroup(value)).toBe(undefined);
     }
   });
 });

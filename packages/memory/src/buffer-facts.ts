@@ -14,19 +14,14 @@ import type { MemoryResource } from './memory-resource.js';
 
 const { pointer, byteSize, parent, flags, runtime, resource } = BufferState;
 
-/** {@link bufferOwnState}: not a Buffer of @cumem/memory (an imitation, a Proxy, an object inheriting from one, ...). */
-export const NOT_A_BUFFER = -1;
-/** {@link bufferOwnState}: a Buffer not closed itself and following no owner (its parent may still be closed). */
-export const OPEN_ITSELF = 0;
-/** {@link bufferOwnState}: a Buffer closed itself, or following a `fromHandle` owner: ask its `isClosed`. */
-export const ASK_IS_CLOSED = 1;
-
 /**
- * The brand test and the buffer's own state in one read: {@link NOT_A_BUFFER} for anything but
- * a Buffer (the test of `bufferBrand.has`), else {@link OPEN_ITSELF} or {@link ASK_IS_CLOSED}.
- * A slice is closed when it or its parent is: OPEN_ITSELF says nothing of the parent.
+ * The brand test, the buffer's own state and the buffer whose facts it shares, in one call:
+ * - `undefined` for anything but a Buffer of @cumem/memory (the test of `bufferBrand.has`);
+ * - `null` for a Buffer closed itself or following a `fromHandle` owner: ask its `isClosed`;
+ * - else its parent for a slice (which shares the parent's driver, memory resource and pointer
+ *   attributes, and is closed when the parent is), the buffer itself otherwise.
  */
-export function bufferOwnState(value: unknown): number {
+export function bufferGroup(value: unknown): BufferBase | null | undefined {
   // The brand test is the read itself: reading a private field of an object it was not stamped
   // on throws (primitives, imitations, Proxies and objects inheriting from a Buffer included),
   // and the fields are stamped together, so this is `bufferBrand.has` (the `#pointer in value`
@@ -36,9 +31,10 @@ export function bufferOwnState(value: unknown): number {
   try {
     bits = flags(value as BufferBase);
   } catch {
-    return NOT_A_BUFFER;
+    return undefined;
   }
-  return (bits & (closedFlag | followsOwner)) === 0 ? OPEN_ITSELF : ASK_IS_CLOSED;
+  if ((bits & (closedFlag | followsOwner)) !== 0) return null;
+  return parent(value as BufferBase) ?? (value as BufferBase);
 }
 
 // The readers are BufferState's statics themselves: a wrapper would be one more call to inline

@@ -6,15 +6,12 @@
 
 // Per-element facts for @cumem/utils' batch checks (one private-field read each; buffer-facts.ts).
 export {
-  ASK_IS_CLOSED,
   bufferByteSize,
   bufferDriver,
-  bufferOwnState,
+  bufferGroup,
   bufferParent,
   bufferPointer,
   bufferResource,
-  NOT_A_BUFFER,
-  OPEN_ITSELF,
 } from './buffer-facts.js';
 // How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
 // HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).

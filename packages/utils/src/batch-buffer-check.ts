@@ -9,14 +9,9 @@
 // (bench/js/copy-batch-parts.mjs).
 import { CudaStateError, type Driver } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
-import {
-  bufferDriver,
-  bufferOwnState,
-  bufferParent,
-  bufferResource,
-  NOT_A_BUFFER,
-  OPEN_ITSELF,
-} from '@cumem/memory/internal';
+import { bufferDriver, bufferGroup, bufferParent, bufferResource } from '@cumem/memory/internal';
+
+const noGroup: unique symbol = Symbol('no group yet');
 
 /**
  * Checks the elements of one array of buffers, in order, with the state of the previous element
@@ -29,7 +24,8 @@ export class BufferListCheck {
   private managed = false;
   private driver: Driver | undefined;
   private memories: Buffer[] | undefined;
-  private lastGroup: unknown;
+  // Never a group bufferGroup returns (undefined and null are answers too).
+  private lastGroup: unknown = noGroup;
   private lastMemory: unknown;
   private firstMemory: unknown;
   private seen: Set<unknown> | undefined;
@@ -56,7 +52,7 @@ export class BufferListCheck {
     this.busy = false;
     this.driver = undefined;
     this.memories = undefined;
-    this.lastGroup = undefined;
+    this.lastGroup = noGroup;
     this.lastMemory = undefined;
     this.firstMemory = undefined;
     this.seen = undefined;
@@ -69,22 +65,28 @@ export class BufferListCheck {
    *   a closed Buffer (or a slice of a closed one) or a Buffer of another driver.
    */
   check(value: unknown, index: number): Buffer {
-    // Only a real Buffer (memory's brand, read with the buffer's own state bits): an object
-    // shaped like one, inheriting from one or a Proxy of one would name memory the caller never
-    // owned. Anything but OPEN_ITSELF is rare and handled out of line.
-    if (bufferOwnState(value) !== OPEN_ITSELF) this.refuseOrCheck(value, index);
-    const buffer = value as Buffer;
-    // A slice's facts are its parent's: asked once per run of slices of one parent.
-    const group = bufferParent(buffer) ?? buffer;
-    if (group !== this.lastGroup) this.enterGroup(buffer, group as Buffer, index);
-    return buffer;
+    // One read gives memory's brand, the element's own state and its parent (a slice's facts
+    // are its parent's): an element of the run before costs that and one comparison. An object
+    // shaped like a Buffer, inheriting from one or a Proxy of one would name memory the caller
+    // never owned: it reads as undefined and is refused below.
+    const group = bufferGroup(value);
+    if (group !== this.lastGroup) this.checkNew(value, group as Buffer | null | undefined, index);
+    return value as Buffer;
   }
 
-  // The element's name is built only for the error: a string per element costs more than every
-  // check here together.
-  private refuseOrCheck(value: unknown, index: number): void {
-    if (bufferOwnState(value) === NOT_A_BUFFER) bufferBrand.check(value, `${this.name}[${index}]`);
-    if ((value as Buffer).isClosed) throw this.closed(index);
+  // A new parent, or an element that is no Buffer, closed, or follows an owner (rare, out of
+  // line). The element's name is built only for errors: a string per element costs more than
+  // every check here together.
+  private checkNew(value: unknown, group: Buffer | null | undefined, index: number): void {
+    if (group === undefined) bufferBrand.check(value, `${this.name}[${index}]`);
+    const buffer = value as Buffer;
+    if (group === null) {
+      if (buffer.isClosed) throw this.closed(index);
+      const own = (bufferParent(buffer) as Buffer | null) ?? buffer;
+      if (own !== this.lastGroup) this.enterGroup(buffer, own, index);
+      return;
+    }
+    this.enterGroup(buffer, group as Buffer, index);
   }
 
   private enterGroup(buffer: Buffer, group: Buffer, index: number): void {

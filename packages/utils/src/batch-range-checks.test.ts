@@ -119,15 +119,24 @@ describeEachDriver(adapters, 'batch checks over many slices', (entry) => {
     ];
     log.reset();
     for (const imitation of imitations) {
-      const srcs: unknown[] = slices(source);
-      srcs[900] = imitation;
-      expect(() => copyBatch(stream, slices(target), srcs as Buffer[])).toThrow(
-        /srcs\[900\] must be a Buffer/,
-      );
-      const targets: unknown[] = slices(managed);
-      targets[900] = imitation;
-      expect(() => discardBatch(stream, targets as Buffer[])).toThrow(/targets\[900\] must be a Buffer/);
+      // First (before any parent is known), in a run of slices, and last.
+      for (const at of [0, 900, RANGES - 1]) {
+        const srcs: unknown[] = slices(source);
+        srcs[at] = imitation;
+        expect(() => copyBatch(stream, slices(target), srcs as Buffer[])).toThrow(
+          `srcs[${at}] must be a Buffer`,
+        );
+        const dsts: unknown[] = slices(target);
+        dsts[at] = imitation;
+        expect(() => copyBatch(stream, dsts as Buffer[], slices(source))).toThrow(
+          `dsts[${at}] must be a Buffer`,
+        );
+        const targets: unknown[] = slices(managed);
+        targets[at] = imitation;
+        expect(() => discardBatch(stream, targets as Buffer[])).toThrow(`targets[${at}] must be a Buffer`);
+      }
     }
+    expect(() => copyBatch(stream, [undefined] as never, [source])).toThrow('dsts[0] must be a Buffer');
     expect(log.calls).toEqual([]);
   });
 
