@@ -1,11 +1,12 @@
 // A Buffer's facts (buffer-state.ts) for @cumem/utils' batch operations, which look at thousands
-// of slices per call: each reader is one private-field read, where the public getters it stands
-// for are two or three calls (`size` -> `byteSize` -> the field) and `isClosed` walks the whole
-// slice chain. The batch checks ask per element only what can differ between slices of one
-// parent (own state, pointer, size) and ask the parent's facts once per distinct parent. Like
-// every read of a private field, each reader throws a TypeError for an object the field was not
-// stamped on (an imitation, a Proxy, an object inheriting from a Buffer), so a caller that forgot
-// the brand test still cannot be lied to.
+// of slices per call: each reader is a private-field read or two, where the public getters it
+// stands for are two or three calls (`size` -> `byteSize` -> the field) and `isClosed` walks the
+// whole slice chain. The batch checks ask per element only what can differ between slices of
+// one parent (brand, own state, parent, pointer, size) and the parent's facts once per run of
+// its slices. Like every read of a private field, each reader but bufferGroup (which answers
+// undefined) throws a TypeError for an object the field was not stamped on (an imitation, a
+// Proxy, an object inheriting from a Buffer), so a caller that forgot the brand test still
+// cannot be lied to. Only cumem's own packages use them (exported from '@cumem/memory/internal').
 import type { Driver } from '@cumem/core-types';
 import type { BufferBase } from './buffer-base.js';
 import { closedFlag, followsOwner } from './buffer-parts.js';

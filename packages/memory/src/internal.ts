@@ -4,7 +4,7 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
-// Per-element facts for @cumem/utils' batch checks (one private-field read each; buffer-facts.ts).
+// Per-element facts for @cumem/utils' batch checks, read without the getters (buffer-facts.ts).
 export {
   bufferByteSize,
   bufferDriver,
