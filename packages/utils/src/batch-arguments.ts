@@ -94,6 +94,7 @@ export function checkBuffers(
     const count = value.length;
     const list = new Array<Buffer>(count);
     for (let i = 0; i < count; i++) list[i] = check.check(value[i], i);
+    check.recheck();
     return list;
   } finally {
     check.end();

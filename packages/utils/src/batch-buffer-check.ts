@@ -29,6 +29,9 @@ export class BufferListCheck {
   private lastMemory: unknown;
   private firstMemory: unknown;
   private seen: Set<unknown> | undefined;
+  // Each parent entered and the first element of its run, for recheck().
+  private readonly groups: Buffer[] = [];
+  private readonly groupIndices: number[] = [];
 
   /**
    * Starts a list.
@@ -56,6 +59,22 @@ export class BufferListCheck {
     this.lastMemory = undefined;
     this.firstMemory = undefined;
     this.seen = undefined;
+    this.groups.length = 0;
+    this.groupIndices.length = 0;
+  }
+
+  /**
+   * Asks again whether each parent entered is closed, after the last element: code of the
+   * caller's may run during the checks (a Proxy's or an element getter's trap, a `fromHandle`
+   * owner's `isClosed`) and close a parent whose later slices were taken as open on its first
+   * check. Once per run of slices of one parent.
+   * @throws CudaStateError naming the first element of a closed parent's run.
+   */
+  recheck(): void {
+    const { groups, groupIndices } = this;
+    for (let i = 0; i < groups.length; i++) {
+      if (groups[i]!.isClosed) throw this.closed(groupIndices[i]!);
+    }
   }
 
   /**
@@ -105,6 +124,8 @@ export class BufferListCheck {
       );
     }
     this.lastGroup = group;
+    this.groups.push(group);
+    this.groupIndices.push(index);
     const memories = this.memories;
     if (memories === undefined) return;
     // Slices of external memory share the allocation's device and reachability: one per parent.

@@ -108,6 +108,27 @@ describeEachDriver(adapters, 'batch checks over many slices', (entry) => {
     expect(log.calls).toEqual([]);
   });
 
+  it("refuses slices whose parent the caller's code closed during the checks", () => {
+    // The Proxy's trap closes the parent as element 5 is read: elements 0-4 were taken with it
+    // open, and 5 on share its run. Nothing may be copied or prefetched from freed memory.
+    const closingAt = <T extends object>(list: T[], at: number, close: () => void): T[] =>
+      new Proxy(list, {
+        get(array, key, receiver) {
+          if (key === String(at)) close();
+          return Reflect.get(array, key, receiver);
+        },
+      });
+    const parent = resource.allocate(RANGES * BYTES);
+    const managedParent = new ManagedMemoryResource().allocate(16 * BYTES);
+    log.reset();
+    const srcs = closingAt(slices(parent), 5, () => parent.close());
+    expect(() => copyBatch(stream, slices(target), srcs)).toThrow(/srcs\[0\]/);
+    const targets = closingAt(slices(managedParent, 16), 7, () => managedParent.close());
+    expect(() => prefetchBatch(stream, targets, new Device(0))).toThrow(CudaStateError);
+    const work = log.calls.filter((call) => call.startsWith('memcpy') || call.startsWith('memPrefetch'));
+    expect(work).toEqual([]);
+  });
+
   it('refuses imitations anywhere before any driver call', () => {
     const real = source.slice(0, BYTES);
     const imitations: unknown[] = [

@@ -161,6 +161,8 @@ function checkPairs(
       } else (scratch as RangeScratch).pushCopy(dst, src, size, coalesce);
       bytes += size;
     }
+    dstChecks.recheck();
+    srcChecks.recheck();
     return bytes;
   } finally {
     dstChecks.end();

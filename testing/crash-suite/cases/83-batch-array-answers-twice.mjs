@@ -5,9 +5,11 @@
 // imitation naming memory the program freed, which the hostile fake faults on at once. Every
 // batch operation reads each element once, so the copies land from the real slices; a getter
 // the checks run (a fromHandle owner's isClosed) that starts another batch does not disturb the
-// outer one's ranges.
+// outer one's ranges; and a parent such code closes while its slices are checked is refused
+// before any copy.
+import { CudaStateError } from '@cumem/core-types';
 import { copyBatch, discardBatch, prefetchBatch } from '@cumem/utils';
-import { check, memory, setUp } from './support.mjs';
+import { check, expectThrows, memory, setUp } from './support.mjs';
 
 await setUp();
 const RANGES = 1024;
@@ -58,6 +60,20 @@ for (const strategy of ['batch', 'loop']) {
 }
 if (memory.currentDriver().capabilities.batchPrefetchDiscard)
   discardBatch(stream, answersTwice(slices(managed)));
+stream.sync();
+
+// A Proxy's trap closes the parent while its slices are checked: the slices before were taken
+// with it open, the rest share their run. The parent's memory is freed: nothing may be copied.
+const doomed = mr.allocate(RANGES * BYTES);
+const closing = new Proxy(slices(doomed), {
+  get(array, key, receiver) {
+    if (key === '5') doomed.close();
+    return Reflect.get(array, key, receiver);
+  },
+});
+expectThrows(CudaStateError, 'copyBatch from slices of a parent closed during the checks', () =>
+  copyBatch(stream, slices(target), closing),
+);
 stream.sync();
 
 // A getter the checks run starts another copyBatch while the outer one records its ranges.
