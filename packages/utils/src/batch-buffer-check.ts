@@ -3,7 +3,9 @@
 // its parent's driver, memory resource and pointer attributes, and is closed when it or its
 // parent is. So each element costs its brand test, its own state bits and a comparison of its
 // parent with the previous element's; what depends on the parent (its closed chain, driver,
-// managed-ness, memory for the reachability checks) is asked when the parent changes.
+// managed-ness, memory for the reachability checks) is asked when the parent changes, and its
+// closed chain once more after the last element (recheck: code of the caller's that runs during
+// the checks, a Proxy's trap or an owner's isClosed, may close a parent already entered).
 // The getters this replaces (isClosed walking the slice chain, memoryResource, driverOf's
 // dispatch, per element and side) were about half of copyBatch's JS for 1024 slices
 // (bench/js/copy-batch-parts.mjs).

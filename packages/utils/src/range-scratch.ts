@@ -1,9 +1,9 @@
 // The ranges of one batch operation after coalescing, kept so that a steady stream of batches
 // allocates nothing per range: the typed arrays the batch entry points read, numeric sizes, and
-// for the per-range form plain arrays of bigint addresses (filled only when that form is
-// chosen: a bigint stored into a plain array costs a write barrier, ~7 ns, twice per copy,
-// bench/js/copy-batch-parts.mjs). They grow by doubling and are never shrunk. Safe to share: every driver call that
-// reads them is synchronous, and JS is single-threaded.
+// for the per-range form plain arrays of bigint addresses, filled only when that form is chosen
+// (two stores of a heap object per copy that the batch form never reads). They grow by doubling
+// and are never shrunk. Safe to share within one operation (takeScratch): every driver call
+// that reads them is synchronous, and JS is single-threaded.
 import { endianness } from 'node:os';
 import type { MemLocation } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
