@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 import { discardBatch, prefetchBatch } from './managed-batch.js';
+import { writeSize } from './range-scratch.js';
 
 const RANGES = 1024;
 const BYTES = 256;
@@ -298,5 +299,13 @@ describe('copyBatch ranges at addresses past 2**53', () => {
     } finally {
       useDriver(createReferenceDriver());
     }
+  });
+
+  it('packs sizes of 4 GiB and more exactly', () => {
+    const values = new BigUint64Array(5);
+    const halves = new Uint32Array(values.buffer);
+    const sizes = [0, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER];
+    sizes.forEach((size, i) => writeSize(halves, i, size));
+    expect([...values]).toEqual(sizes.map(BigInt));
   });
 });

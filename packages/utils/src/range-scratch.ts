@@ -18,11 +18,19 @@ import { allocationOf } from './allocation-identity.js';
 const low = endianness() === 'LE' ? 0 : 1;
 const high = 1 - low;
 const twoTo32 = 2 ** 32;
+const twoToMinus32 = 2 ** -32;
 
 /** Writes `size` (a safe integer) at `index` of the 64-bit array whose 32-bit view is `halves`. */
 export function writeSize(halves: Uint32Array, index: number, size: number): void {
   halves[2 * index + low] = size >>> 0;
-  halves[2 * index + high] = (size / twoTo32) >>> 0;
+  // Times 2**-32, not divided by 2**32: the same Number exactly (a power of two scales without
+  // rounding), and a division costs several times a multiplication on every range.
+  halves[2 * index + high] = (size * twoToMinus32) >>> 0;
+}
+
+/** The value at `index` of the 64-bit array whose 32-bit view is `halves`, as a Number (exact below 2**53). */
+function addressAt(halves: Uint32Array, index: number): number {
+  return halves[2 * index + low]! + halves[2 * index + high]! * twoTo32;
 }
 
 /** One list of 64-bit values the driver reads, with a 32-bit view of the same bytes. */
@@ -32,11 +40,6 @@ class Packed {
   constructor(length: number) {
     this.values = new BigUint64Array(length);
     this.halves = new Uint32Array(this.values.buffer);
-  }
-  /** Stores `value` at `index` and returns it as a Number (exact below 2**53). */
-  store(index: number, value: bigint): number {
-    this.values[index] = value;
-    return this.halves[2 * index + low]! + this.halves[2 * index + high]! * twoTo32;
   }
 }
 
@@ -105,9 +108,10 @@ export class RangeScratch {
    * lies in the same allocation (a driver range may not span allocations).
    */
   push(buffer: Buffer, size: number, target: number, coalesce: boolean): void {
-    const pointer = bufferPointer(buffer);
     const index = this.count;
-    const address = this.destinationList.store(index, pointer);
+    const destinations = this.destinationList;
+    destinations.values[index] = bufferPointer(buffer);
+    const address = addressAt(destinations.halves, index);
     if (
       coalesce &&
       address === this.lastEnd &&
@@ -134,14 +138,12 @@ export class RangeScratch {
     const to = bufferPointer(destination);
     const from = bufferPointer(source);
     const index = this.count;
-    // Packed.store written out: this runs inside copyBatch's checking loop, at V8's inlining budget.
     const destinations = this.destinationList;
     const sources = this.sourceList;
     destinations.values[index] = to;
     sources.values[index] = from;
-    const toAddress =
-      destinations.halves[2 * index + low]! + destinations.halves[2 * index + high]! * twoTo32;
-    const fromAddress = sources.halves[2 * index + low]! + sources.halves[2 * index + high]! * twoTo32;
+    const toAddress = addressAt(destinations.halves, index);
+    const fromAddress = addressAt(sources.halves, index);
     if (
       coalesce &&
       toAddress === this.lastEnd &&
