@@ -305,7 +305,7 @@ describe('copyBatch ranges at addresses past 2**53', () => {
     const values = new BigUint64Array(5);
     const halves = new Uint32Array(values.buffer);
     const sizes = [0, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER];
-    sizes.forEach((size, i) => writeSize(halves, i, size));
+    for (const [i, size] of sizes.entries()) writeSize(halves, i, size);
     expect([...values]).toEqual(sizes.map(BigInt));
   });
 });
