@@ -4,6 +4,15 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
+// Per-element facts for @cumem/utils' batch checks, read without the getters (buffer-facts.ts).
+export {
+  bufferByteSize,
+  bufferDriver,
+  bufferGroup,
+  bufferParent,
+  bufferPointer,
+  bufferResource,
+} from './buffer-facts.js';
 // How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
 // HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
 export {

@@ -1,7 +1,6 @@
 // Validation shared by the batch operations. Everything here runs before the first driver
 // call: a bad element anywhere in a 10 000-range batch leaves the driver untouched.
 import {
-  CudaStateError,
   checkBoolean,
   checkOptions,
   checkSize,
@@ -15,7 +14,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
-import { driverOf } from '@cumem/memory/internal';
+import { BufferListCheck } from './batch-buffer-check.js';
 import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
 
 /** Options every batch operation takes. */
@@ -56,12 +55,29 @@ export function checkBatchOptions(options: BatchOptions | undefined): CheckedBat
 }
 
 /**
- * An array of open Buffers (managed ones when `managed`).
- * @param memories when given, receives one buffer per distinct memory — its memory resource,
- *   or the buffer itself for external memory — in first-seen order: what depends on where the
- *   memory lives (device, pool, reachability) is then asked once per memory, not per buffer.
+ * `value` when it is an array (its elements are checked by {@link BufferListCheck}).
+ * @throws TypeError for a lone Buffer or another non-array.
+ */
+export function checkBufferArray(value: unknown, name: string): asserts value is readonly unknown[] {
+  if (!Array.isArray(value)) {
+    const what = bufferBrand.has(value) ? 'a single Buffer' : describeValue(value);
+    throw new TypeError(`${name} must be an array of Buffers, got ${what} (wrap one Buffer as [buffer])`);
+  }
+}
+
+const listCheck = new BufferListCheck();
+
+/**
+ * An array of open Buffers (managed ones when `managed`) of `driver`, as a new array: each
+ * element is read once, so what is checked is what the operation uses (a Proxy or an element
+ * getter cannot answer differently later).
+ * @param memories when given (empty), receives one buffer per distinct memory — its memory
+ *   resource, or for external memory the buffer it slices (or itself) — in first-seen order:
+ *   what depends on where the memory lives (device, pool, reachability) is then asked once per
+ *   memory, not per buffer.
  * @throws TypeError for a lone Buffer or another non-array, a non-Buffer element, or a
- *   non-managed Buffer where managed memory is required; CudaStateError for a closed Buffer.
+ *   non-managed Buffer where managed memory is required; CudaStateError for a closed Buffer or
+ *   one of another driver.
  */
 export function checkBuffers(
   value: unknown,
@@ -70,51 +86,19 @@ export function checkBuffers(
   driver: Driver,
   memories?: Buffer[],
 ): readonly Buffer[] {
-  if (!Array.isArray(value)) {
-    const what = bufferBrand.has(value) ? 'a single Buffer' : describeValue(value);
-    throw new TypeError(`${name} must be an array of Buffers, got ${what} (wrap one Buffer as [buffer])`);
+  checkBufferArray(value, name);
+  // Re-entered from a getter the checks run: the shared checker is in use.
+  const check = listCheck.busy ? new BufferListCheck() : listCheck;
+  check.begin(name, managed, driver, memories);
+  try {
+    const count = value.length;
+    const list = new Array<Buffer>(count);
+    for (let i = 0; i < count; i++) list[i] = check.check(value[i], i);
+    check.recheck();
+    return list;
+  } finally {
+    check.end();
   }
-  let previous: unknown;
-  let lastMemory: unknown;
-  let seen: Set<unknown> | undefined;
-  for (let i = 0; i < value.length; i++) {
-    const buffer: unknown = value[i];
-    // A buffer repeated next to itself was checked just now (nothing can close it meanwhile).
-    if (buffer === previous) continue;
-    // Only a real Buffer (memory's brand: one private-field test per element): an object shaped
-    // like one, inheriting from one or a Proxy of one would name memory the caller never owned.
-    // The element's name is built only for the error: a string per element costs more than
-    // every check here together.
-    if (!bufferBrand.has(buffer)) bufferBrand.check(buffer, `${name}[${i}]`);
-    const checked = buffer as Buffer;
-    if (checked.isClosed) throw CudaStateError.closed(`Buffer (${name}[${i}])`);
-    if (managed && !checked.isManaged) {
-      throw new TypeError(`${name}[${i}] is not managed memory: this operation needs ManagedBuffers`);
-    }
-    // The work goes to the stream's driver: a buffer of another driver is not its memory.
-    if (driverOf(checked) !== driver) {
-      throw new CudaStateError(
-        `${name}[${i}] belongs to driver ${driverOf(checked).name}, the stream to ${driver.name}`,
-      );
-    }
-    previous = buffer;
-    if (memories !== undefined) {
-      const memory = checked.memoryResource ?? checked;
-      if (memory !== lastMemory) {
-        lastMemory = memory;
-        if (memories.length === 0) memories.push(checked);
-        else {
-          // A set only from the second memory on: one resource (the common case) allocates none.
-          seen ??= new Set(memories.map((known) => known.memoryResource ?? known));
-          if (!seen.has(memory)) {
-            seen.add(memory);
-            memories.push(checked);
-          }
-        }
-      }
-    }
-  }
-  return value as Buffer[];
 }
 
 /** Distinct driver locations and, per buffer, the index of its location. */

@@ -7,7 +7,7 @@ import { adviseRange, checkManagedAdvice } from '@cumem/memory/internal';
 import { checkBuffers, checkLocations } from './batch-arguments.js';
 import { defaultStreamFor, driverOfTargets, targetList } from './managed-dispatch.js';
 import type { ManagedTargets } from './managed-operations.js';
-import { sharedScratch } from './range-scratch.js';
+import { releaseScratch, takeScratch } from './range-scratch.js';
 import { driverFor } from './stream-binding.js';
 
 /**
@@ -37,9 +37,14 @@ export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?
     checked.usesLocation && named !== undefined
       ? named.distinct[0]!
       : { type: MemLocationType.Device, id: stream.device.ordinal };
-  const scratch = sharedScratch;
-  scratch.reset(list.length);
-  for (const buffer of list) if (buffer.size !== 0) scratch.push(buffer, buffer.size, 0, true);
-  const { pointers, sizes, count } = scratch;
-  for (let i = 0; i < count; i++) adviseRange(bound, pointers[i]!, sizes[i]!, checked.code, memLocation);
+  const scratch = takeScratch();
+  try {
+    scratch.reset(list.length);
+    for (const buffer of list) if (buffer.size !== 0) scratch.push(buffer, buffer.size, 0, true);
+    scratch.unpackPointers(false);
+    const { pointers, sizes, count } = scratch;
+    for (let i = 0; i < count; i++) adviseRange(bound, pointers[i]!, sizes[i]!, checked.code, memLocation);
+  } finally {
+    releaseScratch(scratch);
+  }
 }

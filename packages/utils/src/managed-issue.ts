@@ -4,12 +4,12 @@
 // for the host and those bound for a device are two parts, each timed and chosen on its own.
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
+import { bufferByteSize, discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
 import type { CheckedBatchOptions } from './batch-arguments.js';
 import type { BatchForm } from './batch-learning.js';
 import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';
 import { type BatchDirection, beginMeasuredBatch } from './batch-timing.js';
-import { sharedScratch } from './range-scratch.js';
+import { type RangeScratch, releaseScratch, takeScratch } from './range-scratch.js';
 import { driverFor } from './stream-binding.js';
 
 /** The managed-memory operations (all but copy). */
@@ -35,16 +35,19 @@ export function issueManaged(
 ): void {
   const bound = driverFor(stream);
   const { kind, measured } = strategy;
-  const part: Part = {
-    bound,
-    stream,
-    operation,
-    list,
-    targets,
-    options,
-    measured,
-    chunk: strategy.chunkSize,
-  };
+  const scratch = takeScratch();
+  try {
+    issueParts(
+      { bound, stream, operation, list, targets, options, measured, chunk: strategy.chunkSize, scratch },
+      kind,
+    );
+  } finally {
+    releaseScratch(scratch);
+  }
+}
+
+function issueParts(part: Part, kind: ResolvedBatchStrategy['kind']): void {
+  const { operation, targets, measured } = part;
   if (operation === 'discard' || (kind !== 'split' && !measured)) {
     issue(part, kind === 'loop' ? 'loop' : 'batch', 0);
     return;
@@ -72,6 +75,8 @@ interface Part {
   readonly options: CheckedBatchOptions;
   readonly measured: boolean;
   readonly chunk: number;
+  /** From takeScratch, for the whole operation. */
+  readonly scratch: RangeScratch;
 }
 
 function isHostLocation(location: MemLocation): boolean {
@@ -85,12 +90,12 @@ function isHostLocation(location: MemLocation): boolean {
 function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostBound?: boolean): void {
   const { bound, operation, list, targets, options } = part;
   const handle = part.stream.handle;
-  const scratch = sharedScratch;
+  const scratch = part.scratch;
   scratch.reset(list.length);
   let bytes = 0;
   for (let i = 0; i < list.length; i++) {
     const buffer = list[i]!;
-    const size = buffer.size;
+    const size = bufferByteSize(buffer);
     if (size === 0) continue;
     const target = targets.indexOf(i);
     if (hostBound !== undefined && isHostLocation(targets.distinct[target]!) !== hostBound) continue;
@@ -109,7 +114,8 @@ function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostB
     fallback,
   );
   if (timing.kind === 'loop') {
-    loop(bound, operation, targets.distinct, handle);
+    scratch.unpackPointers(false);
+    loop(bound, scratch, operation, targets.distinct, handle);
     timing.end();
     return;
   }
@@ -151,11 +157,12 @@ function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostB
 /** One driver call per (coalesced) range: the per-range calls of @cumem/memory. */
 function loop(
   driver: Driver,
+  scratch: RangeScratch,
   operation: ManagedOperation,
   locations: readonly MemLocation[],
   stream: bigint,
 ): void {
-  const { pointers, sizes, targets, count } = sharedScratch;
+  const { pointers, sizes, targets, count } = scratch;
   for (let i = 0; i < count; i++) {
     if (operation === 'discard') {
       discardRange(driver, pointers[i]!, sizes[i]!, stream);

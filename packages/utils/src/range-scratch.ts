@@ -1,11 +1,13 @@
 // The ranges of one batch operation after coalescing, kept so that a steady stream of batches
-// allocates nothing per range: plain arrays of the Buffers' own bigint addresses and numeric
-// sizes (what the per-range driver calls take) and the typed arrays the batch entry points
-// read. They grow by doubling and are never shrunk. Safe to share: every driver call that
-// reads them is synchronous, and JS is single-threaded.
+// allocates nothing per range: the typed arrays the batch entry points read, numeric sizes, and
+// for the per-range form plain arrays of bigint addresses, filled only when that form is chosen
+// (two stores of a heap object per copy that the batch form never reads). They grow by doubling
+// and are never shrunk. Safe to share within one operation (takeScratch): every driver call
+// that reads them is synchronous, and JS is single-threaded.
 import { endianness } from 'node:os';
 import type { MemLocation } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
+import { bufferPointer } from '@cumem/memory/internal';
 import { allocationOf } from './allocation-identity.js';
 
 // Measured in Node 20 (x86-64): Number(bigint) costs ~60 ns and BigInt(number) ~45 ns, while a
@@ -16,11 +18,19 @@ import { allocationOf } from './allocation-identity.js';
 const low = endianness() === 'LE' ? 0 : 1;
 const high = 1 - low;
 const twoTo32 = 2 ** 32;
+const twoToMinus32 = 2 ** -32;
 
 /** Writes `size` (a safe integer) at `index` of the 64-bit array whose 32-bit view is `halves`. */
 export function writeSize(halves: Uint32Array, index: number, size: number): void {
   halves[2 * index + low] = size >>> 0;
-  halves[2 * index + high] = (size / twoTo32) >>> 0;
+  // Times 2**-32, not divided by 2**32: the same Number exactly (a power of two scales without
+  // rounding), and a division costs several times a multiplication on every range.
+  halves[2 * index + high] = (size * twoToMinus32) >>> 0;
+}
+
+/** The value at `index` of the 64-bit array whose 32-bit view is `halves`, as a Number (exact below 2**53). */
+function addressAt(halves: Uint32Array, index: number): number {
+  return halves[2 * index + low]! + halves[2 * index + high]! * twoTo32;
 }
 
 /** One list of 64-bit values the driver reads, with a 32-bit view of the same bytes. */
@@ -31,21 +41,18 @@ class Packed {
     this.values = new BigUint64Array(length);
     this.halves = new Uint32Array(this.values.buffer);
   }
-  /** Stores `value` at `index` and returns it as a Number (exact below 2**53). */
-  store(index: number, value: bigint): number {
-    this.values[index] = value;
-    return this.halves[2 * index + low]! + this.halves[2 * index + high]! * twoTo32;
-  }
 }
 
 /**
- * Ranges after coalescing, for i < count: `pointers[i]` (destination for copies), `sources[i]`
- * (copies only), `sizes[i]` bytes and the target index `targets[i]`. The same values packed
- * for the batch entry points are in `packedPointers` / `packedSources` (filled as ranges are
- * pushed) and `packedSizes` (filled by {@link packSizes}).
+ * Ranges after coalescing, for i < count: `packedPointers[i]` (destination for copies),
+ * `packedSources[i]` (copies only), both filled as ranges are pushed, `sizes[i]` bytes and the
+ * target index `targets[i]`. For the batch entry points {@link packSizes} fills `packedSizes`;
+ * for the per-range calls {@link unpackPointers} fills `pointers` / `sources`.
  */
 export class RangeScratch {
+  /** Filled by {@link unpackPointers}. */
   readonly pointers: bigint[] = [];
+  /** Filled by {@link unpackPointers} with `copies`. */
   readonly sources: bigint[] = [];
   readonly sizes: number[] = [];
   /** Index into the caller's distinct locations, per range. */
@@ -101,9 +108,10 @@ export class RangeScratch {
    * lies in the same allocation (a driver range may not span allocations).
    */
   push(buffer: Buffer, size: number, target: number, coalesce: boolean): void {
-    const pointer = buffer.handle;
     const index = this.count;
-    const address = this.destinationList.store(index, pointer);
+    const destinations = this.destinationList;
+    destinations.values[index] = bufferPointer(buffer);
+    const address = addressAt(destinations.halves, index);
     if (
       coalesce &&
       address === this.lastEnd &&
@@ -113,7 +121,6 @@ export class RangeScratch {
     ) {
       this.sizes[index - 1]! += size;
     } else {
-      this.pointers[index] = pointer;
       this.sizes[index] = size;
       this.targets[index] = target;
       this.count = index + 1;
@@ -128,24 +135,23 @@ export class RangeScratch {
    * its destination and its source continue within their allocations.
    */
   pushCopy(destination: Buffer, source: Buffer, size: number, coalesce: boolean): void {
-    const to = destination.handle;
-    const from = source.handle;
+    const to = bufferPointer(destination);
+    const from = bufferPointer(source);
     const index = this.count;
-    const toAddress = this.destinationList.store(index, to);
-    const fromAddress = this.sourceList.store(index, from);
+    const destinations = this.destinationList;
+    const sources = this.sourceList;
+    destinations.values[index] = to;
+    sources.values[index] = from;
+    const toAddress = addressAt(destinations.halves, index);
+    const fromAddress = addressAt(sources.halves, index);
     if (
       coalesce &&
       toAddress === this.lastEnd &&
       fromAddress === this.lastSourceEnd &&
-      toAddress <= Number.MAX_SAFE_INTEGER &&
-      fromAddress <= Number.MAX_SAFE_INTEGER &&
-      this.allocationOfLast() === allocationOf(destination) &&
-      this.allocationOfLastSource() === allocationOf(source)
+      this.continuesCopy(destination, source, toAddress, fromAddress)
     ) {
       this.sizes[index - 1]! += size;
     } else {
-      this.pointers[index] = to;
-      this.sources[index] = from;
       this.sizes[index] = size;
       this.count = index + 1;
       this.lastAllocation = undefined;
@@ -155,6 +161,21 @@ export class RangeScratch {
     this.lastSourceEnd = fromAddress + size;
     this.lastBuffer = destination;
     this.lastSourceBuffer = source;
+  }
+
+  // Both ends touch the last range's: whether they lie in its allocations (rare, out of line).
+  private continuesCopy(
+    destination: Buffer,
+    source: Buffer,
+    toAddress: number,
+    fromAddress: number,
+  ): boolean {
+    return (
+      toAddress <= Number.MAX_SAFE_INTEGER &&
+      fromAddress <= Number.MAX_SAFE_INTEGER &&
+      this.allocationOfLast() === allocationOf(destination) &&
+      this.allocationOfLastSource() === allocationOf(source)
+    );
   }
 
   // The allocation of the last range, found once per range: every buffer merged into a range
@@ -167,6 +188,17 @@ export class RangeScratch {
   private allocationOfLastSource(): Buffer {
     this.lastSourceAllocation ??= allocationOf(this.lastSourceBuffer!);
     return this.lastSourceAllocation;
+  }
+
+  /** Fills {@link pointers} (and with `copies` {@link sources}) from the packed addresses, for the per-range calls. */
+  unpackPointers(copies: boolean): void {
+    const { pointers, sources, count } = this;
+    const packed = this.destinationList.values;
+    const packedSources = this.sourceList.values;
+    for (let i = 0; i < count; i++) {
+      pointers[i] = packed[i]!;
+      if (copies) sources[i] = packedSources[i]!;
+    }
   }
 
   /** Fills {@link packedSizes} from {@link sizes} (pointers are packed as they are pushed). */
@@ -191,5 +223,22 @@ export class RangeScratch {
   }
 }
 
-/** The one scratch the batch operations share. */
-export const sharedScratch = new RangeScratch();
+const sharedScratch = new RangeScratch();
+let sharedInUse = false;
+
+/**
+ * The scratch the batch operations share, or a fresh one while the shared one is in use: copyBatch
+ * fills it as it checks, and a getter those checks run (a `fromHandle` owner's `isClosed`, an
+ * array element's getter) may call a batch operation, which must not overwrite the outer call's
+ * ranges. Hand it back with {@link releaseScratch} (in a `finally`).
+ */
+export function takeScratch(): RangeScratch {
+  if (sharedInUse) return new RangeScratch();
+  sharedInUse = true;
+  return sharedScratch;
+}
+
+/** Ends the use of a scratch from {@link takeScratch}. */
+export function releaseScratch(scratch: RangeScratch): void {
+  if (scratch === sharedScratch) sharedInUse = false;
+}
