@@ -4,6 +4,7 @@ import { download, withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
+import { learningSettings } from './batch-learning.js';
 import { learnedBatchStrategies } from './batch-timing.js';
 import { copyBatch } from './copy-batch.js';
 
@@ -95,7 +96,9 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
         // Every other 4 KiB: nothing merges.
         const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 8192, 4096));
         const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 8192, 4096));
-        for (let i = 0; i < 5; i++) {
+        // Both forms timed (four times each when their first samples are close), and one call more
+        // to read the last sample.
+        for (let i = 0; i < 2 * learningSettings.closeSamplesPerForm + 1; i++) {
           copyBatch(counted, dsts, srcs);
           counted.sync();
         }

@@ -4,6 +4,7 @@ import { withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, lastPrefetch } from '../test/support.js';
+import { learningSettings } from './batch-learning.js';
 import { learnedBatchStrategies } from './batch-timing.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
 
@@ -106,8 +107,9 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
   it('auto settles on a form timed on the device within its first calls, then records no events', () => {
     withCountedBuffers((log, counted, own) => {
       if (!entry.driver.capabilities.batchPrefetchDiscard) return;
-      // Two timed calls of each form per direction, and one more to read the last time.
-      for (let i = 0; i < 10; i++) {
+      // Per direction: each form timed (four times when the first samples are close), and one
+      // call more to read the last time.
+      for (let i = 0; i < 2 * (2 * learningSettings.closeSamplesPerForm + 1); i++) {
         prefetchBatch(counted, own, i % 2 === 0 ? host : device, { coalesce: false });
         counted.sync();
       }
