@@ -80,32 +80,6 @@ export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesTo
   state.check(state.native.cuMemPoolTrimTo(pool, minBytesToKeep), 'cuMemPoolTrimTo');
 }
 
-// The last pool and stream converted for koffi (handleArgument), and their arguments: a loop of
-// allocate + close passes the same two handles every time, and converting them once leaves
-// @cumem/memory's allocate and close() TurboFan inlining budget for the Buffer's own work
-// (bench/README.md, "Where a small call's time goes": ~50 ns less a pair against the fake
-// libcuda). A handle is a value (a bigint compares by value), so equal means the same argument.
-let lastPool: DriverHandle | undefined;
-let lastPoolArgument: number | bigint = 0;
-let lastStream: DriverHandle | undefined;
-let lastStreamArgument: number | bigint = 0;
-
-function poolArgument(pool: DriverHandle): number | bigint {
-  if (pool !== lastPool) {
-    lastPoolArgument = handleArgument(pool, 'pool');
-    lastPool = pool;
-  }
-  return lastPoolArgument;
-}
-
-function streamArgument(stream: DriverHandle): number | bigint {
-  if (stream !== lastStream) {
-    lastStreamArgument = handleArgument(stream, 'stream');
-    lastStream = stream;
-  }
-  return lastStreamArgument;
-}
-
 export function memAllocFromPoolAsync(
   state: DriverState,
   size: number,
@@ -116,15 +90,18 @@ export function memAllocFromPoolAsync(
   const result = state.native.cuMemAllocFromPoolAsync(
     scratch.address,
     sizeArgument(size),
-    poolArgument(pool),
-    streamArgument(stream),
+    handleArgument(pool, 'pool'),
+    handleArgument(stream, 'stream'),
   );
   if (result !== 0) state.check(result, 'cuMemAllocFromPoolAsync');
   return scratch.u64[0]!;
 }
 
 export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
-  const result = state.native.cuMemFreeAsync(handleArgument(pointer, 'pointer'), streamArgument(stream));
+  const result = state.native.cuMemFreeAsync(
+    handleArgument(pointer, 'pointer'),
+    handleArgument(stream, 'stream'),
+  );
   if (result !== 0) state.check(result, 'cuMemFreeAsync');
 }
 
