@@ -196,6 +196,28 @@ describeEachDriver(adapters, 'batch checks over many slices', (entry) => {
     stream.sync();
   });
 
+  it('checks as many pairs as the arrays first had: a length that grows later is not read', () => {
+    // A Proxy of an array whose length says 4 on its first read and 8 after: the scratch was
+    // sized for 4 ranges, so an eight-pair pass would record ranges past it.
+    const growing = (buffers: Buffer[]) => {
+      let reads = 0;
+      return new Proxy(buffers, {
+        get(array, key, receiver) {
+          if (key === 'length') return ++reads === 1 ? 4 : 8;
+          return Reflect.get(array, key, receiver);
+        },
+      });
+    };
+    target.fill(0);
+    stream.sync();
+    log.reset();
+    copyBatch(stream, growing(slices(target, 8)), slices(source, 4));
+    stream.sync();
+    expect(log.calls.filter((call) => call.startsWith('memcpy'))).not.toEqual([]);
+    expect(download(target.slice(0, 4 * BYTES))).toEqual(download(source.slice(0, 4 * BYTES)));
+    expect(download(target.slice(4 * BYTES, 4 * BYTES))).toEqual(new Uint8Array(4 * BYTES));
+  });
+
   it('a getter the checks run may start another copyBatch: both copies are made', () => {
     let armed = false;
     let inner = 0;

@@ -31,11 +31,14 @@ export function copyBatch(
   const driver = driverOf(openStream);
   checkBufferArray(dsts, 'dsts');
   checkBufferArray(srcs, 'srcs');
-  if (dsts.length !== srcs.length) {
-    throw new RangeError(`dsts has ${dsts.length} buffers and srcs ${srcs.length}: pair them one to one`);
-  }
+  // Each length read once: what the pass checks is what the scratch was sized for.
   const count = dsts.length;
+  const srcCount = srcs.length;
+  if (count !== srcCount) {
+    throw new RangeError(`dsts has ${count} buffers and srcs ${srcCount}: pair them one to one`);
+  }
   const request: PairRequest = {
+    count,
     dsts,
     srcs,
     sizes: checkSizes(sizes, count),
@@ -90,6 +93,8 @@ export function copyBatch(
 
 /** The arguments of one copyBatch, arrays checked, elements not yet. */
 interface PairRequest {
+  /** Pairs to check: the arrays' length as first read (a Proxy's length may change later). */
+  readonly count: number;
   readonly dsts: readonly unknown[];
   readonly srcs: readonly unknown[];
   /** Checked sizes: undefined = each pair's whole (equal) size. */
@@ -122,7 +127,7 @@ function checkPairs(
   coalesce: boolean,
   pairs: CheckedPairs | undefined,
 ): number {
-  const { dsts, srcs, sizes } = request;
+  const { count, dsts, srcs, sizes } = request;
   // Re-entered (a getter the checks run, such as a fromHandle owner's isClosed, called
   // copyBatch): the outer call's checkers are in use, so this call takes fresh ones.
   const reentered = dstCheck.busy;
@@ -132,7 +137,7 @@ function checkPairs(
   srcChecks.begin('srcs', false, request.driver, pairs === undefined ? request.srcMemories : undefined);
   try {
     let bytes = 0;
-    for (let i = 0; i < dsts.length; i++) {
+    for (let i = 0; i < count; i++) {
       const dst = dstChecks.check(dsts[i], i);
       const src = srcChecks.check(srcs[i], i);
       const dstSize = bufferByteSize(dst);

@@ -238,7 +238,12 @@ export function takeScratch(): RangeScratch {
   return sharedScratch;
 }
 
-/** Ends the use of a scratch from {@link takeScratch}. */
+/**
+ * Ends the use of a scratch from {@link takeScratch}. The shared one forgets the last buffers it
+ * coalesced against, so a finished operation keeps none of the caller's buffers alive.
+ */
 export function releaseScratch(scratch: RangeScratch): void {
-  if (scratch === sharedScratch) sharedInUse = false;
+  if (scratch !== sharedScratch) return;
+  scratch.reset(0);
+  sharedInUse = false;
 }
