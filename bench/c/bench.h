@@ -192,10 +192,18 @@ BENCH_API CUresult measure_calls(row_t *r, batch_fn fn, void *state, long iterat
   return CUDA_SUCCESS;
 }
 
+/* Untimed warm-up of a bandwidth row (as BANDWIDTH_WARMUP_MS in bench/js/harness.mjs, which says
+ * why): fn(state, 1) again and again until this much time has passed, so the GPU's clocks have
+ * left their idle level. */
+#define BANDWIDTH_WARMUP_S 0.2
+
 /* Throughput in GB/s (1e9 bytes per second) of `fn(state, per_rep)` moving `bytes` per operation. */
 BENCH_API CUresult measure_bandwidth(row_t *r, batch_fn fn, void *state, double bytes, long per_rep, int reps) {
   CUresult e;
-  if ((e = fn(state, 1)) != CUDA_SUCCESS) return e; /* warm-up */
+  const double warm = now_s() + BANDWIDTH_WARMUP_S;
+  do {
+    if ((e = fn(state, 1)) != CUDA_SUCCESS) return e;
+  } while (now_s() < warm);
   if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
   for (int i = 0; i < reps; i++) {
     double t0 = now_s();

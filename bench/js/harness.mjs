@@ -95,9 +95,20 @@ export function sideBySideNs(batches, iterations, reps = CALL_REPS) {
   return Object.fromEntries(names.map((name) => [name, Number(median(samples[name]).toFixed(1))]));
 }
 
+/**
+ * Untimed warm-up of a bandwidth row, in milliseconds (the same in bench/c/bench.h and
+ * bench/python/common.py): a GPU left idle by the rows before lowers its clocks, and on a 1x H100
+ * (SM clock 345 MHz at rest) 256 MiB device-to-device copies ran at 86% for the first 10-35 ms of
+ * load, so whichever implementation measured right after idle rows lost 14%. The warm-up repeats
+ * `batch(1)` until this much time has passed.
+ */
+export const BANDWIDTH_WARMUP_MS = 200;
+
 /** GB/s (1e9 bytes per second) of `batch(n)`, which moves `bytes` n times and waits. */
 export function bandwidthGBps(batch, bytes, { perRep, reps }) {
-  batch(1);
+  const warm = now() + BigInt(BANDWIDTH_WARMUP_MS * 1e6);
+  do batch(1);
+  while (now() < warm);
   const samples = [];
   for (let i = 0; i < reps; i++) {
     const start = now();

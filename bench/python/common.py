@@ -93,9 +93,17 @@ def calls_ns(batch, iterations):
     return samples, {"iterations": iterations, "reps": CALL_REPS, "warmupReps": CALL_WARMUP_REPS}
 
 
+# Untimed warm-up of a bandwidth row (as BANDWIDTH_WARMUP_MS in bench/js/harness.mjs, which says
+# why): batch(1) again and again until this many nanoseconds have passed.
+BANDWIDTH_WARMUP_NS = 200_000_000
+
+
 def bandwidth_gbps(batch, nbytes, per_rep, reps):
     """GB/s (1e9 bytes/s) of `batch(n)`, which moves `nbytes` n times and waits."""
+    warm = time.perf_counter_ns() + BANDWIDTH_WARMUP_NS
     batch(1)
+    while time.perf_counter_ns() < warm:
+        batch(1)
     samples = []
     for _ in range(reps):
         start = time.perf_counter_ns()
