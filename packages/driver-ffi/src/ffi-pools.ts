@@ -80,29 +80,69 @@ export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesTo
   state.check(state.native.cuMemPoolTrimTo(pool, minBytesToKeep), 'cuMemPoolTrimTo');
 }
 
+// The two hot calls. @cumem/memory's allocate and close() make one each per buffer, and TurboFan
+// inlines them into their caller within a budget of bytecode (920 bytes per optimized function
+// in Node 20): what this adapter spends of it, the caller's Buffer construction loses (allocate
+// then calls its Buffer's constructors instead of inlining them; ~50 ns per allocate + close
+// against the fake libcuda, bench/README.md "Where a small call's time goes"). So each is one
+// small function: the last pool and stream's koffi arguments are remembered (a handle is a
+// bigint value, so equal means the same argument), and every other case is out of line.
+let lastPool: DriverHandle | undefined;
+let lastPoolArgument: number | bigint = 0;
+let lastStream: DriverHandle | undefined;
+let lastStreamArgument: number | bigint = 0;
+
 export function memAllocFromPoolAsync(
   state: DriverState,
   size: number,
   pool: DriverHandle,
   stream: DriverHandle,
 ): DevicePointer {
+  if (pool !== lastPool || stream !== lastStream || !(Number.isSafeInteger(size) && size >= 0))
+    return allocateWithNewArguments(state, size, pool, stream);
   const { scratch } = state;
   const result = state.native.cuMemAllocFromPoolAsync(
     scratch.address,
-    sizeArgument(size),
-    handleArgument(pool, 'pool'),
-    handleArgument(stream, 'stream'),
+    size,
+    lastPoolArgument,
+    lastStreamArgument,
   );
   if (result !== 0) state.check(result, 'cuMemAllocFromPoolAsync');
   return scratch.u64[0]!;
 }
 
+// Checks and converts the arguments (size first, as the N-API addon), remembers the handles'.
+function allocateWithNewArguments(
+  state: DriverState,
+  size: number,
+  pool: DriverHandle,
+  stream: DriverHandle,
+): DevicePointer {
+  sizeArgument(size);
+  rememberStream(stream, handleArgument(pool, 'pool'));
+  lastPool = pool;
+  return memAllocFromPoolAsync(state, size, pool, stream);
+}
+
 export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
-  const result = state.native.cuMemFreeAsync(
-    handleArgument(pointer, 'pointer'),
-    handleArgument(stream, 'stream'),
-  );
+  if (stream !== lastStream) rememberFreeStream(pointer, stream);
+  const result = state.native.cuMemFreeAsync(handleArgument(pointer, 'pointer'), lastStreamArgument);
   if (result !== 0) state.check(result, 'cuMemFreeAsync');
+}
+
+// The pointer is checked first, as the N-API addon does; then the stream is remembered.
+function rememberFreeStream(pointer: DevicePointer, stream: DriverHandle): void {
+  handleArgument(pointer, 'pointer');
+  rememberStream(stream, lastPoolArgument);
+}
+
+// Converts `stream` (which throws for a bad one) before anything is remembered, so a refused
+// handle leaves the remembered pair as it was.
+function rememberStream(stream: DriverHandle, poolArgument: number | bigint): void {
+  const streamArgument = handleArgument(stream, 'stream');
+  lastPoolArgument = poolArgument;
+  lastStreamArgument = streamArgument;
+  lastStream = stream;
 }
 
 export function memPoolExportToFileDescriptor(state: DriverState, pool: DriverHandle): number {

@@ -43,6 +43,23 @@ describeOverFake('managed memory and attributes', (fake) => {
     driver.memFree(managed);
   });
 
+  // The FFI adapter's advice call has a one-call path for the pointer it advised last
+  // (ffi-managed.ts): pointers and devices that alternate must each still arrive as given.
+  it('advises the pointer and device each call names when they alternate', () => {
+    const driver = fake.driver();
+    const pointers = [driver.memAllocManaged(8192, 1), driver.memAllocManaged(8192, 1)];
+    for (let round = 0; round < 3; round++) {
+      for (const [p, id] of [[0, 0], [0, 0], [0, 1], [1, 1], [1, 0], [0, 0]] as const) {
+        const pointer = pointers[p] as bigint;
+        driver.memAdvise(pointer, 4096, round + 1, { type: MemLocationType.Device, id });
+        expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer, advice: round + 1, type: 1, id });
+      }
+      driver.memAdvise(pointers[0] as bigint, 4096, 3, { type: MemLocationType.Host, id: 0 });
+      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: pointers[0], type: MemLocationType.Host });
+    }
+    for (const pointer of pointers) driver.memFree(pointer);
+  });
+
   it('passes every 64-bit pointer exactly, as a number below 2**53 and as a bigint above', () => {
     const driver = fake.driver();
     const location = { type: MemLocationType.Device, id: 0 };

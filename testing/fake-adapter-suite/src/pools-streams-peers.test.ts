@@ -102,6 +102,32 @@ describeOverFake('pools, streams and peers', (fake) => {
     driver.streamDestroy(stream);
   });
 
+  // The FFI adapter remembers the last pool and stream arguments (ffi-pools.ts): a call with another
+  // handle in between must still reach its own pool, and a refused handle must not stick.
+  it('allocates from the pool each call names when pools alternate, bigint or number', () => {
+    const driver = fake.driver();
+    const devicePool = {
+      allocationType: MemAllocationType.Pinned,
+      location: { type: MemLocationType.Device, id: 0 },
+      handleTypes: 0,
+      maxSize: 0,
+    } as const;
+    const pools = [driver.deviceGetDefaultMemPool(0), driver.memPoolCreate(devicePool)];
+    const stream = driver.streamCreate(0, 0);
+    for (let round = 0; round < 3; round++) {
+      for (const pool of [pools[0], pools[1], pools[1], pools[0]] as bigint[]) {
+        const handle = round === 1 ? (Number(pool) as never) : pool;
+        const pointer = driver.memAllocFromPoolAsync(256, handle, stream);
+        expect(driver.pointerGetHandleAttribute(pointer, 17)).toBe(pool);
+        driver.memFreeAsync(pointer, round === 2 ? 0n : stream);
+        expect(() => driver.memAllocFromPoolAsync(256, -1n, stream)).toThrow(RangeError);
+        expect(() => driver.memFreeAsync(pointer, -1n)).toThrow(RangeError);
+      }
+    }
+    driver.streamDestroy(stream);
+    driver.memPoolDestroy(pools[1] as bigint);
+  });
+
   it('shares pools and allocations: descriptors, export data and IPC handles', () => {
     const driver = fake.driver();
     const pool = driver.memPoolCreate({
