@@ -49,13 +49,30 @@ describeOverFake('managed memory and attributes', (fake) => {
     const driver = fake.driver();
     const pointers = [driver.memAllocManaged(8192, 1), driver.memAllocManaged(8192, 1)];
     for (let round = 0; round < 3; round++) {
-      for (const [p, id] of [[0, 0], [0, 0], [0, 1], [1, 1], [1, 0], [0, 0]] as const) {
+      for (const [p, id] of [
+        [0, 0],
+        [0, 0],
+        [0, 1],
+        [1, 1],
+        [1, 0],
+        [0, 0],
+      ] as const) {
         const pointer = pointers[p] as bigint;
         driver.memAdvise(pointer, 4096, round + 1, { type: MemLocationType.Device, id });
-        expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer, advice: round + 1, type: 1, id });
+        expect(fake.last()).toMatchObject({
+          symbol: 'cuMemAdvise_v2',
+          pointer,
+          advice: round + 1,
+          type: 1,
+          id,
+        });
       }
       driver.memAdvise(pointers[0] as bigint, 4096, 3, { type: MemLocationType.Host, id: 0 });
-      expect(fake.last()).toMatchObject({ symbol: 'cuMemAdvise_v2', pointer: pointers[0], type: MemLocationType.Host });
+      expect(fake.last()).toMatchObject({
+        symbol: 'cuMemAdvise_v2',
+        pointer: pointers[0],
+        type: MemLocationType.Host,
+      });
     }
     for (const pointer of pointers) driver.memFree(pointer);
   });
