@@ -67,6 +67,17 @@ function oneModeOnly(gate) {
     : '';
 }
 
+/** Suite processes that ran ungated (every try drew the slow mode): their rows are slow-mode figures. */
+function ranUngated(implementations = {}) {
+  const ungated = Object.entries(implementations)
+    .filter(([, info]) => info?.processGate?.passed === false)
+    .map(
+      ([name, info]) =>
+        `${name} (${info.processGate.tries - 1} tries, stopped by ${info.processGate.stoppedBy ?? 'the number of tries'})`,
+    );
+  return ungated.length ? ` Ran ungated, every try in the slow mode: ${ungated.join(', ')}.` : '';
+}
+
 /** The Markdown table (with a short header and notes) for a results object. */
 export function renderMarkdown(results) {
   const lines = [
@@ -83,7 +94,8 @@ export function renderMarkdown(results) {
         : '') +
       (typeof results.environment?.processGate === 'object'
         ? " The driver-bound suites ran in the host's fast mode, the same rule for every implementation (bench/process-gate.mjs)." +
-          oneModeOnly(results.environment.processGate)
+          oneModeOnly(results.environment.processGate) +
+          ranUngated(results.environment.implementations)
         : ''),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',

@@ -25,7 +25,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeRow } from './merge-row.mjs';
-import { calibrate, GATED_SUITES, gatedRun, LOOPS, MAX_CALIBRATIONS } from './process-gate.mjs';
+import {
+  calibrate,
+  GATED_SUITES,
+  gatedRun,
+  LOOPS,
+  MAX_CALIBRATIONS,
+  RETRY_SECONDS,
+} from './process-gate.mjs';
 import { renderMarkdown } from './report.mjs';
 import { bestOfRounds } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
@@ -207,11 +214,14 @@ function gated(suite, impl, spawn) {
       `${impl}: process gate ${limits ? JSON.stringify(limits) : 'off (no calibration)'}, both modes seen: ${JSON.stringify(bothModesSeen)}`,
     );
   }
+  const retryUntil =
+    Date.now() + 1000 * Math.min(RETRY_SECONDS.most, secondsLeft() * RETRY_SECONDS.shareOfBudgetLeft);
   return gatedRun(
     (extra) => spawn({ ...extra, BENCH_PROCESS_GATE_OUT: gateOut }),
     gateLimits[impl],
     loop,
     readGateTimes,
+    () => Date.now() < retryUntil,
   );
 }
 
