@@ -2,27 +2,34 @@
 
 import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 
 export function memAlloc(state: DriverState, size: number): DevicePointer {
-  state.check(state.native.cuMemAlloc_v2(state.scratch.address, size), 'cuMemAlloc');
+  state.check(state.native.cuMemAlloc_v2(state.scratch.address, sizeArgument(size)), 'cuMemAlloc');
   return state.scratch.u64[0]!;
 }
 
 export function memFree(state: DriverState, pointer: DevicePointer): void {
-  state.check(state.native.cuMemFree_v2(pointer), 'cuMemFree');
+  state.check(state.native.cuMemFree_v2(handleArgument(pointer, 'pointer')), 'cuMemFree');
 }
 
 export function memHostAlloc(state: DriverState, size: number, flags: number): DevicePointer {
-  state.check(state.native.cuMemHostAlloc(state.scratch.address, size, flags), 'cuMemHostAlloc');
+  state.check(
+    state.native.cuMemHostAlloc(state.scratch.address, sizeArgument(size), flags),
+    'cuMemHostAlloc',
+  );
   return state.scratch.u64[0]!;
 }
 
 export function memFreeHost(state: DriverState, pointer: DevicePointer): void {
-  state.check(state.native.cuMemFreeHost(pointer), 'cuMemFreeHost');
+  state.check(state.native.cuMemFreeHost(handleArgument(pointer, 'pointer')), 'cuMemFreeHost');
 }
 
 export function memAllocManaged(state: DriverState, size: number, flags: number): DevicePointer {
-  state.check(state.native.cuMemAllocManaged(state.scratch.address, size, flags), 'cuMemAllocManaged');
+  state.check(
+    state.native.cuMemAllocManaged(state.scratch.address, sizeArgument(size), flags),
+    'cuMemAllocManaged',
+  );
   return state.scratch.u64[0]!;
 }
 

@@ -9,7 +9,7 @@ import {
   MemoryType,
 } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
-import { handleArgument } from './handle-argument.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
 
@@ -31,7 +31,12 @@ export function memcpyAsync(
   stream: DriverHandle,
 ): void {
   state.check(
-    state.native.cuMemcpyAsync(handleArgument(dst), handleArgument(src), size, handleArgument(stream)),
+    state.native.cuMemcpyAsync(
+      handleArgument(dst, 'dst'),
+      handleArgument(src, 'src'),
+      sizeArgument(size),
+      handleArgument(stream, 'stream'),
+    ),
     'cuMemcpyAsync',
   );
 }
@@ -229,21 +234,36 @@ export function requireLength(call: string, count: number, arrays: Record<string
 
 export const memsetD8Async: StateMember<'memsetD8Async'> = (state, pointer, value, count, stream) => {
   state.check(
-    state.native.cuMemsetD8Async(handleArgument(pointer), value & 0xff, count, handleArgument(stream)),
+    state.native.cuMemsetD8Async(
+      handleArgument(pointer, 'pointer'),
+      value & 0xff,
+      sizeArgument(count, 'count'),
+      handleArgument(stream, 'stream'),
+    ),
     'cuMemsetD8Async',
   );
 };
 
 export const memsetD16Async: StateMember<'memsetD16Async'> = (state, pointer, value, count, stream) => {
   state.check(
-    state.native.cuMemsetD16Async(handleArgument(pointer), value & 0xffff, count, handleArgument(stream)),
+    state.native.cuMemsetD16Async(
+      handleArgument(pointer, 'pointer'),
+      value & 0xffff,
+      sizeArgument(count, 'count'),
+      handleArgument(stream, 'stream'),
+    ),
     'cuMemsetD16Async',
   );
 };
 
 export const memsetD32Async: StateMember<'memsetD32Async'> = (state, pointer, value, count, stream) => {
   state.check(
-    state.native.cuMemsetD32Async(handleArgument(pointer), value >>> 0, count, handleArgument(stream)),
+    state.native.cuMemsetD32Async(
+      handleArgument(pointer, 'pointer'),
+      value >>> 0,
+      sizeArgument(count, 'count'),
+      handleArgument(stream, 'stream'),
+    ),
     'cuMemsetD32Async',
   );
 };

@@ -14,7 +14,7 @@ import { driverLocationId } from '@cumem/driver-kit';
 import type { DriverState, StateMember } from './driver-state.js';
 import { requireLength } from './ffi-copies.js';
 import { deviceGetCount, deviceHandle } from './ffi-devices.js';
-import { handleArgument } from './handle-argument.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { locationArgument, packLocation, packsLocationAsInteger } from './location-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
 import { SCRATCH_BYTES } from './native-scratch.js';
@@ -77,6 +77,8 @@ export function memAdvise(
   if (
     state === packedAdviceState &&
     pointer === advisedPointer &&
+    Number.isSafeInteger(size) &&
+    size >= 0 &&
     location.type === MemLocationType.Device &&
     id >= 0 &&
     id < smallDeviceIdLimit
@@ -95,6 +97,9 @@ function adviseOutOfLine(
   advice: number,
   location: MemLocation,
 ): void {
+  // The contract's argument order and rules, as the N-API addon reads them.
+  handleArgument(pointer, 'pointer');
+  sizeArgument(size);
   // A device location's words inline: through the general helpers below they cost ~30 ns of
   // the ~100 ns this function added to the driver call (measured with the call stubbed, Node 20);
   // a device location has nothing for requireLocationSupported to refuse. Whether the driver
@@ -134,22 +139,24 @@ export function memPrefetchAsync(
   location: MemLocation,
   stream: DriverHandle,
 ): void {
+  const pointerArgument = handleArgument(pointer, 'pointer');
+  const sizeChecked = sizeArgument(size);
   requireLocationSupported(state, location, 'cuMemPrefetchAsync');
   const { native } = state;
   const result =
     state.capabilities.memoryLocations || !native.cuMemPrefetchAsync
       ? native.cuMemPrefetchAsync_v2!(
-          handleArgument(pointer),
-          size,
+          pointerArgument,
+          sizeChecked,
           locationArgument(location),
           0,
-          handleArgument(stream),
+          handleArgument(stream, 'stream'),
         )
       : native.cuMemPrefetchAsync(
-          handleArgument(pointer),
-          size,
+          pointerArgument,
+          sizeChecked,
           legacyDevice(state, location, 'cuMemPrefetchAsync'),
-          handleArgument(stream),
+          handleArgument(stream, 'stream'),
         );
   if (result !== 0) state.check(result, 'cuMemPrefetchAsync');
 }
@@ -231,13 +238,21 @@ export function memRangeGetAttribute(
   const { address, i32 } = state.scratch;
   i32[0] = 0;
   state.check(
-    state.native.cuMemRangeGetAttribute(address, 4, attribute, handleArgument(pointer), size),
+    state.native.cuMemRangeGetAttribute(
+      address,
+      4,
+      attribute,
+      handleArgument(pointer, 'pointer'),
+      sizeArgument(size),
+    ),
     'cuMemRangeGetAttribute',
   );
   return i32[0]!;
 }
 
 export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer, size: number): number[] {
+  const pointerArgument = handleArgument(pointer, 'pointer');
+  const sizeChecked = sizeArgument(size);
   // One int32 per possible accessor: every device and the CPU (CU_DEVICE_CPU), so device count + 1.
   // Sized to the device count alone, the driver drops the last accessor: an H200 with CPU and
   // device 0 advised returned [0] instead of [-1, 0]. Unused entries come back CU_DEVICE_INVALID.
@@ -249,8 +264,8 @@ export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer
       address,
       slots * 4,
       CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
-      pointer,
-      size,
+      pointerArgument,
+      sizeChecked,
     ),
     'cuMemRangeGetAttribute',
   );

@@ -4,6 +4,7 @@
 import type { DriverHandle, MemAccessDescriptor, MemLocation } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
 import { deviceHandle } from './ffi-devices.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported } from './location-support.js';
 
 /** `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED`: the contract treats it as success. */
@@ -49,7 +50,14 @@ export const memcpyPeerAsync: StateMember<'memcpyPeerAsync'> = (
   stream,
 ) => {
   state.check(
-    state.native.cuMemcpyPeerAsync(dst, dstContext, src, srcContext, size, stream),
+    state.native.cuMemcpyPeerAsync(
+      handleArgument(dst, 'dst'),
+      handleArgument(dstContext, 'dstContext'),
+      handleArgument(src, 'src'),
+      handleArgument(srcContext, 'srcContext'),
+      sizeArgument(size),
+      handleArgument(stream, 'stream'),
+    ),
     'cuMemcpyPeerAsync',
   );
 };

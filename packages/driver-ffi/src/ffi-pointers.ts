@@ -3,6 +3,7 @@
 
 import type { DevicePointer } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { handleArgument } from './handle-argument.js';
 
 const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 const CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12;
@@ -11,7 +12,10 @@ const CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14;
 function query(state: DriverState, pointer: DevicePointer, attribute: number): void {
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
-  state.check(state.native.cuPointerGetAttribute(address, attribute, pointer), 'cuPointerGetAttribute');
+  state.check(
+    state.native.cuPointerGetAttribute(address, attribute, handleArgument(pointer, 'pointer')),
+    'cuPointerGetAttribute',
+  );
 }
 
 export function pointerGetAttribute(state: DriverState, pointer: DevicePointer, attribute: number): number {

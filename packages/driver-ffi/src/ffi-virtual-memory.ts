@@ -10,6 +10,7 @@ import {
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported } from './location-support.js';
 import { exportFileDescriptor } from './shareable-handles.js';
 
@@ -77,14 +78,23 @@ export function memAddressReserve(
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
   state.check(
-    state.native.cuMemAddressReserve(address, size, alignment, addressHint, 0),
+    state.native.cuMemAddressReserve(
+      address,
+      sizeArgument(size),
+      sizeArgument(alignment, 'alignment'),
+      handleArgument(addressHint, 'addressHint'),
+      0,
+    ),
     'cuMemAddressReserve',
   );
   return u64[0]!;
 }
 
 export function memAddressFree(state: DriverState, pointer: DevicePointer, size: number): void {
-  state.check(state.native.cuMemAddressFree(pointer, size), 'cuMemAddressFree');
+  state.check(
+    state.native.cuMemAddressFree(handleArgument(pointer, 'pointer'), sizeArgument(size)),
+    'cuMemAddressFree',
+  );
 }
 
 export function memCreate(
@@ -95,12 +105,12 @@ export function memCreate(
   const prop = allocationPropBytes(state, properties, 'cuMemCreate');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
-  state.check(state.native.cuMemCreate(address, size, prop, 0), 'cuMemCreate');
+  state.check(state.native.cuMemCreate(address, sizeArgument(size), prop, 0), 'cuMemCreate');
   return u64[0]!;
 }
 
 export function memRelease(state: DriverState, handle: DriverHandle): void {
-  state.check(state.native.cuMemRelease(handle), 'cuMemRelease');
+  state.check(state.native.cuMemRelease(handleArgument(handle, 'handle')), 'cuMemRelease');
 }
 
 export function memMap(
@@ -110,11 +120,20 @@ export function memMap(
   offset: number,
   handle: DriverHandle,
 ): void {
-  state.check(state.native.cuMemMap(pointer, size, offset, handle, 0), 'cuMemMap');
+  state.check(
+    state.native.cuMemMap(
+      handleArgument(pointer, 'pointer'),
+      sizeArgument(size),
+      sizeArgument(offset, 'offset'),
+      handleArgument(handle, 'handle'),
+      0,
+    ),
+    'cuMemMap',
+  );
 }
 
 export function memUnmap(state: DriverState, pointer: DevicePointer, size: number): void {
-  state.check(state.native.cuMemUnmap(pointer, size), 'cuMemUnmap');
+  state.check(state.native.cuMemUnmap(handleArgument(pointer, 'pointer'), sizeArgument(size)), 'cuMemUnmap');
 }
 
 export function memSetAccess(
@@ -123,17 +142,23 @@ export function memSetAccess(
   size: number,
   descriptors: readonly MemAccessDescriptor[],
 ): void {
+  const pointerArgument = handleArgument(pointer, 'pointer');
+  const sizeChecked = sizeArgument(size);
   if (descriptors.length === 0) return;
   const packed = packAccessDescriptors(state, descriptors);
-  state.check(state.native.cuMemSetAccess(pointer, size, packed, descriptors.length), 'cuMemSetAccess');
+  state.check(
+    state.native.cuMemSetAccess(pointerArgument, sizeChecked, packed, descriptors.length),
+    'cuMemSetAccess',
+  );
 }
 
 export function memGetAccess(state: DriverState, pointer: DevicePointer, location: MemLocation): number {
+  const pointerArgument = handleArgument(pointer, 'pointer');
   requireLocationSupported(state, location, 'cuMemGetAccess');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
   const where = { type: location.type, id: location.id };
-  state.check(state.native.cuMemGetAccess(address, where, pointer), 'cuMemGetAccess');
+  state.check(state.native.cuMemGetAccess(address, where, pointerArgument), 'cuMemGetAccess');
   return Number(u64[0]);
 }
 
@@ -158,7 +183,7 @@ export function memGetAllocationPropertiesFromHandle(
   const { address, i32, u8, u64 } = state.scratch;
   u64.fill(0n, 0, 4);
   state.check(
-    state.native.cuMemGetAllocationPropertiesFromHandle(address, handle),
+    state.native.cuMemGetAllocationPropertiesFromHandle(address, handleArgument(handle, 'handle')),
     'cuMemGetAllocationPropertiesFromHandle',
   );
   // Offsets of CUmemAllocationProp (test/struct-layout.test.ts checks them against cuda.h).

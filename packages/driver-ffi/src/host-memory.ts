@@ -1,6 +1,7 @@
 // hostView, addressOf and detachView: koffi only, no driver call, so they work without a GPU.
 
 import type { DevicePointer } from '@cumem/core-types';
+import { handleArgument, sizeArgument } from './handle-argument.js';
 import { loadKoffi } from './koffi-module.js';
 
 const pointerSlot = new BigUint64Array(1);
@@ -13,6 +14,10 @@ const largestHostView = 2 ** 32;
  *   would abort the process on either).
  */
 export function hostView(pointer: DevicePointer, size: number): Uint8Array {
+  // The contract's argument rules, as the N-API addon reads them: koffi would view 1 byte for
+  // 1.5 and none for NaN.
+  handleArgument(pointer, 'pointer');
+  sizeArgument(size);
   if (size === 0) return new Uint8Array(0);
   if (pointer === 0n)
     throw new RangeError(`hostView: the null pointer cannot be viewed (${size} bytes asked)`);

@@ -1,0 +1,99 @@
+// The contract's argument rules, the same in both adapters: a size_t argument is a non-negative
+// safe integer (core-types' checkSize, the addon's ReadSize), a pointer or handle a bigint in
+// [0, 2**64) or a non-negative safe-integer number (checkAddress, ReadAddress). Anything else is
+// a TypeError or RangeError before any driver call. The FFI adapter used to pass many of these
+// to koffi as they came: 1.5 bytes became 1 (memAlloc allocated one byte), -1 became 2**64 - 1,
+// NaN became 0, and -1n a pointer of 2**64 - 1.
+import { type Driver, MemLocationType } from '@cumem/core-types';
+import { expect, it } from 'vitest';
+import { describeOverFake } from './fake-harness.js';
+
+const badSizes: unknown[] = [-1, 1.5, Number.NaN, 2 ** 53, Number.POSITIVE_INFINITY, '64', 64n];
+const badPointers: unknown[] = [-1n, 2n ** 64n, -(2n ** 64n) + 4096n, -1, 1.5, 'x'];
+
+const device = { type: MemLocationType.Device, id: 0 } as const;
+const chunk = 2 * 1024 * 1024;
+const properties = {
+  allocationType: 1,
+  requestedHandleTypes: 0,
+  location: device,
+  gpuDirectRdmaCapable: false,
+  usage: 0,
+} as const;
+
+type Member = (driver: Driver, value: never, memory: { managed: bigint; device: bigint }) => unknown;
+
+/** Members with a size_t argument: the call with `value` in that place, valid elsewhere. */
+const sizeMembers: Record<string, Member> = {
+  memAlloc: (d, z) => d.memAlloc(z),
+  memHostAlloc: (d, z) => d.memHostAlloc(z, 0),
+  memAllocManaged: (d, z) => d.memAllocManaged(z, 1),
+  memcpyAsync: (d, z, m) => d.memcpyAsync(m.device, m.managed, z, 0n),
+  memsetD8Async: (d, z, m) => d.memsetD8Async(m.device, 1, z, 0n),
+  memsetD16Async: (d, z, m) => d.memsetD16Async(m.device, 1, z, 0n),
+  memsetD32Async: (d, z, m) => d.memsetD32Async(m.device, 1, z, 0n),
+  memAdvise: (d, z, m) => d.memAdvise(m.managed, z, 1, device),
+  memPrefetchAsync: (d, z, m) => d.memPrefetchAsync(m.managed, z, device, 0n),
+  memRangeGetAttribute: (d, z, m) => d.memRangeGetAttribute(m.managed, z, 1),
+  memRangeGetAccessedBy: (d, z, m) => d.memRangeGetAccessedBy(m.managed, z),
+  'memAddressReserve size': (d, z) => d.memAddressReserve(z, 0, 0n),
+  'memAddressReserve alignment': (d, z) => d.memAddressReserve(chunk, z, 0n),
+  memAddressFree: (d, z) => d.memAddressFree(0x7f0000000000n, z),
+  memCreate: (d, z) => d.memCreate(z, properties),
+  'memMap size': (d, z) => d.memMap(0x7f0000000000n, z, 0, 1n),
+  'memMap offset': (d, z) => d.memMap(0x7f0000000000n, chunk, z, 1n),
+  memUnmap: (d, z) => d.memUnmap(0x7f0000000000n, z),
+  memSetAccess: (d, z) => d.memSetAccess(0x7f0000000000n, z, [{ location: device, flags: 3 }]),
+  hostView: (d, z) => d.hostView(0x1000n, z),
+};
+
+/** Members with a pointer or handle argument the driver alone would judge. */
+const pointerMembers: Record<string, Member> = {
+  memFree: (d, p) => d.memFree(p),
+  memFreeHost: (d, p) => d.memFreeHost(p),
+  memAdvise: (d, p) => d.memAdvise(p, 64, 1, device),
+  memPrefetchAsync: (d, p) => d.memPrefetchAsync(p, 64, device, 0n),
+  memRangeGetAccessedBy: (d, p) => d.memRangeGetAccessedBy(p, 64),
+  'memAddressReserve hint': (d, p) => d.memAddressReserve(chunk, 0, p),
+  memAddressFree: (d, p) => d.memAddressFree(p, chunk),
+  memRelease: (d, p) => d.memRelease(p),
+  'memMap pointer': (d, p) => d.memMap(p, chunk, 0, 1n),
+  'memMap handle': (d, p) => d.memMap(0x7f0000000000n, chunk, 0, p),
+  memUnmap: (d, p) => d.memUnmap(p, chunk),
+  memSetAccess: (d, p) => d.memSetAccess(p, chunk, [{ location: device, flags: 3 }]),
+  memGetAccess: (d, p) => d.memGetAccess(p, device),
+  pointerGetAttribute: (d, p) => d.pointerGetAttribute(p, 9),
+  hostView: (d, p) => d.hostView(p, 64),
+};
+
+function refusedBeforeAnyCall(fake: { clearLog(): void; calls(): unknown[] }, call: () => unknown): void {
+  fake.clearLog();
+  let error: unknown;
+  try {
+    call();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(error instanceof TypeError || error instanceof RangeError, String(error)).toBe(true);
+  expect(fake.calls()).toEqual([]);
+}
+
+describeOverFake('argument rules', (fake) => {
+  it.each(Object.keys(sizeMembers))('%s refuses a size that is not a non-negative safe integer', (name) => {
+    const driver = fake.driver();
+    const memory = { managed: driver.memAllocManaged(1 << 20, 1), device: driver.memAlloc(1 << 20) };
+    for (const size of badSizes) {
+      refusedBeforeAnyCall(fake, () => (sizeMembers[name] as Member)(driver, size as never, memory));
+    }
+    driver.memFree(memory.managed);
+    driver.memFree(memory.device);
+  });
+
+  it.each(Object.keys(pointerMembers))('%s refuses a malformed pointer or handle', (name) => {
+    const driver = fake.driver();
+    const memory = { managed: 0n, device: 0n };
+    for (const pointer of badPointers) {
+      refusedBeforeAnyCall(fake, () => (pointerMembers[name] as Member)(driver, pointer as never, memory));
+    }
+  });
+});
