@@ -35,7 +35,10 @@ export function memAllocManaged(state: DriverState, size: number, flags: number)
 
 export function ipcGetMemHandle(state: DriverState, pointer: DevicePointer): Uint8Array {
   const handle = new Uint8Array(IPC_HANDLE_SIZE);
-  state.check(state.native.cuIpcGetMemHandle(handle, pointer), 'cuIpcGetMemHandle');
+  state.check(
+    state.native.cuIpcGetMemHandle(handle, handleArgument(pointer, 'pointer')),
+    'cuIpcGetMemHandle',
+  );
   return handle;
 }
 
@@ -54,12 +57,15 @@ export function ipcOpenMemHandle(state: DriverState, handle: Uint8Array, flags: 
 }
 
 export function ipcCloseMemHandle(state: DriverState, pointer: DevicePointer): void {
-  state.check(state.native.cuIpcCloseMemHandle(pointer), 'cuIpcCloseMemHandle');
+  state.check(state.native.cuIpcCloseMemHandle(handleArgument(pointer, 'pointer')), 'cuIpcCloseMemHandle');
 }
 
 export function ipcGetEventHandle(state: DriverState, event: DriverHandle): Uint8Array {
   const handle = new Uint8Array(IPC_HANDLE_SIZE);
-  state.check(state.native.cuIpcGetEventHandle(handle, event), 'cuIpcGetEventHandle');
+  state.check(
+    state.native.cuIpcGetEventHandle(handle, handleArgument(event, 'event')),
+    'cuIpcGetEventHandle',
+  );
   return handle;
 }
 

@@ -86,7 +86,11 @@ export function memPoolSetAccessMany(
   pool: DriverHandle,
   descriptors: readonly MemAccessDescriptor[],
 ): void {
+  const poolArgument = handleArgument(pool, 'pool');
   if (descriptors.length === 0) return;
   const packed = packAccessDescriptors(state, descriptors);
-  state.check(state.native.cuMemPoolSetAccess(pool, packed, descriptors.length), 'cuMemPoolSetAccess');
+  state.check(
+    state.native.cuMemPoolSetAccess(poolArgument, packed, descriptors.length),
+    'cuMemPoolSetAccess',
+  );
 }

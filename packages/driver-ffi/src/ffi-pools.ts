@@ -36,7 +36,7 @@ export function memPoolCreate(state: DriverState, properties: MemPoolProperties)
 const zeroReserved = new Uint8Array(54);
 
 export function memPoolDestroy(state: DriverState, pool: DriverHandle): void {
-  state.check(state.native.cuMemPoolDestroy(pool), 'cuMemPoolDestroy');
+  state.check(state.native.cuMemPoolDestroy(handleArgument(pool, 'pool')), 'cuMemPoolDestroy');
 }
 
 export function memPoolSetAttribute(
@@ -48,13 +48,19 @@ export function memPoolSetAttribute(
   const { address, u64, i32 } = state.scratch;
   if (attribute <= lastIntAttribute) i32[0] = value;
   else u64[0] = BigInt(value);
-  state.check(state.native.cuMemPoolSetAttribute(pool, attribute, address), 'cuMemPoolSetAttribute');
+  state.check(
+    state.native.cuMemPoolSetAttribute(handleArgument(pool, 'pool'), attribute, address),
+    'cuMemPoolSetAttribute',
+  );
 }
 
 export function memPoolGetAttribute(state: DriverState, pool: DriverHandle, attribute: number): number {
   const { address, u64, i32 } = state.scratch;
   u64[0] = 0n;
-  state.check(state.native.cuMemPoolGetAttribute(pool, attribute, address), 'cuMemPoolGetAttribute');
+  state.check(
+    state.native.cuMemPoolGetAttribute(handleArgument(pool, 'pool'), attribute, address),
+    'cuMemPoolGetAttribute',
+  );
   return attribute <= lastIntAttribute ? i32[0]! : Number(u64[0]);
 }
 
@@ -64,20 +70,28 @@ export function memPoolSetAccess(
   location: MemLocation,
   flags: number,
 ): void {
+  const poolArgument = handleArgument(pool, 'pool');
   const packed = packAccessDescriptors(state, [{ location, flags }]);
-  state.check(state.native.cuMemPoolSetAccess(pool, packed, 1), 'cuMemPoolSetAccess');
+  state.check(state.native.cuMemPoolSetAccess(poolArgument, packed, 1), 'cuMemPoolSetAccess');
 }
 
 export function memPoolGetAccess(state: DriverState, pool: DriverHandle, location: MemLocation): number {
+  const poolArgument = handleArgument(pool, 'pool');
   requireLocationSupported(state, location, 'cuMemPoolGetAccess');
   const { address, i32 } = state.scratch;
   const where = { type: location.type, id: location.id };
-  state.check(state.native.cuMemPoolGetAccess(address, pool, where), 'cuMemPoolGetAccess');
+  state.check(state.native.cuMemPoolGetAccess(address, poolArgument, where), 'cuMemPoolGetAccess');
   return i32[0]!;
 }
 
 export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesToKeep: number): void {
-  state.check(state.native.cuMemPoolTrimTo(pool, minBytesToKeep), 'cuMemPoolTrimTo');
+  state.check(
+    state.native.cuMemPoolTrimTo(
+      handleArgument(pool, 'pool'),
+      sizeArgument(minBytesToKeep, 'minBytesToKeep'),
+    ),
+    'cuMemPoolTrimTo',
+  );
 }
 
 // The two hot calls. @cumem/memory's allocate and close() make one each per buffer, and TurboFan
@@ -164,7 +178,10 @@ export function memPoolImportFromFileDescriptor(state: DriverState, fd: number):
 
 export function memPoolExportPointer(state: DriverState, pointer: DevicePointer): Uint8Array {
   const data = new Uint8Array(POOL_POINTER_EXPORT_SIZE);
-  state.check(state.native.cuMemPoolExportPointer(data, pointer), 'cuMemPoolExportPointer');
+  state.check(
+    state.native.cuMemPoolExportPointer(data, handleArgument(pointer, 'pointer')),
+    'cuMemPoolExportPointer',
+  );
   return data;
 }
 
@@ -173,6 +190,7 @@ export function memPoolImportPointer(
   pool: DriverHandle,
   data: Uint8Array,
 ): DevicePointer {
+  const poolArgument = handleArgument(pool, 'pool');
   // The driver reads 64 bytes whatever the array's length: a shorter one would be read past its end.
   if (data.byteLength < POOL_POINTER_EXPORT_SIZE) {
     throw new RangeError(
@@ -180,7 +198,7 @@ export function memPoolImportPointer(
     );
   }
   state.check(
-    state.native.cuMemPoolImportPointer(state.scratch.address, pool, data),
+    state.native.cuMemPoolImportPointer(state.scratch.address, poolArgument, data),
     'cuMemPoolImportPointer',
   );
   return state.scratch.u64[0]!;

@@ -15,7 +15,7 @@ export function streamCreate(state: DriverState, flags: number, priority: number
 }
 
 export function streamDestroy(state: DriverState, stream: DriverHandle): void {
-  state.check(state.native.cuStreamDestroy_v2(stream), 'cuStreamDestroy');
+  state.check(state.native.cuStreamDestroy_v2(handleArgument(stream, 'stream')), 'cuStreamDestroy');
 }
 
 export function streamSynchronize(state: DriverState, stream: DriverHandle): void {
@@ -23,8 +23,9 @@ export function streamSynchronize(state: DriverState, stream: DriverHandle): voi
 }
 
 export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle): Promise<void> {
+  const streamArgument = handleArgument(stream, 'stream');
   const failure = (result: number) => cudaError(state.describe, result, 'cuStreamSynchronize');
-  if (stream > 2n) return pollUntilDone(() => state.native.cuStreamQuery(stream), failure);
+  if (stream > 2n) return pollUntilDone(() => state.native.cuStreamQuery(streamArgument), failure);
   // The null stream (0), CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) mean "the calling
   // thread's context", which may be another one by the time a later poll runs: each poll queries
   // the stream in the context current now (as the N-API adapter's cuStreamSynchronize runs in
@@ -34,11 +35,11 @@ export function streamSynchronizeAsync(state: DriverState, stream: DriverHandle)
   const found = state.native.cuCtxGetCurrent(state.scratch.address);
   if (found !== 0) return Promise.reject(failure(found));
   const caller = state.scratch.u64[0]!;
-  return pollUntilDone(() => queryInContext(state, caller, stream), failure);
+  return pollUntilDone(() => queryInContext(state, caller, streamArgument), failure);
 }
 
 /** `cuStreamQuery(stream)` with `context` current, the thread's own context restored after. */
-function queryInContext(state: DriverState, context: DriverHandle, stream: DriverHandle): number {
+function queryInContext(state: DriverState, context: DriverHandle, stream: number | bigint): number {
   const native = state.native;
   let result = native.cuCtxGetCurrent(state.scratch.address);
   if (result !== 0) return result;
@@ -54,14 +55,17 @@ function queryInContext(state: DriverState, context: DriverHandle, stream: Drive
 }
 
 export function streamQuery(state: DriverState, stream: DriverHandle): boolean {
-  const result = state.native.cuStreamQuery(stream);
+  const result = state.native.cuStreamQuery(handleArgument(stream, 'stream'));
   if (result === CUDA_ERROR_NOT_READY) return false;
   state.check(result, 'cuStreamQuery');
   return true;
 }
 
 export function streamWaitEvent(state: DriverState, stream: DriverHandle, event: DriverHandle): void {
-  state.check(state.native.cuStreamWaitEvent(stream, event, 0), 'cuStreamWaitEvent');
+  state.check(
+    state.native.cuStreamWaitEvent(handleArgument(stream, 'stream'), handleArgument(event, 'event'), 0),
+    'cuStreamWaitEvent',
+  );
 }
 
 export function eventCreate(state: DriverState, flags: number): DriverHandle {
@@ -70,26 +74,30 @@ export function eventCreate(state: DriverState, flags: number): DriverHandle {
 }
 
 export function eventDestroy(state: DriverState, event: DriverHandle): void {
-  state.check(state.native.cuEventDestroy_v2(event), 'cuEventDestroy');
+  state.check(state.native.cuEventDestroy_v2(handleArgument(event, 'event')), 'cuEventDestroy');
 }
 
 export function eventRecord(state: DriverState, event: DriverHandle, stream: DriverHandle): void {
-  state.check(state.native.cuEventRecord(event, stream), 'cuEventRecord');
+  state.check(
+    state.native.cuEventRecord(handleArgument(event, 'event'), handleArgument(stream, 'stream')),
+    'cuEventRecord',
+  );
 }
 
 export function eventSynchronize(state: DriverState, event: DriverHandle): void {
-  state.check(state.native.cuEventSynchronize(event), 'cuEventSynchronize');
+  state.check(state.native.cuEventSynchronize(handleArgument(event, 'event')), 'cuEventSynchronize');
 }
 
 export function eventSynchronizeAsync(state: DriverState, event: DriverHandle): Promise<void> {
+  const eventArgument = handleArgument(event, 'event');
   return pollUntilDone(
-    () => state.native.cuEventQuery(event),
+    () => state.native.cuEventQuery(eventArgument),
     (result) => cudaError(state.describe, result, 'cuEventSynchronize'),
   );
 }
 
 export function eventQuery(state: DriverState, event: DriverHandle): boolean {
-  const result = state.native.cuEventQuery(event);
+  const result = state.native.cuEventQuery(handleArgument(event, 'event'));
   if (result === CUDA_ERROR_NOT_READY) return false;
   state.check(result, 'cuEventQuery');
   return true;
@@ -101,6 +109,9 @@ export function eventElapsedTime(state: DriverState, start: DriverHandle, end: D
   // 'legacy' mode, and _v2 standing in for it in 'legacy' where the driver dropped the original.
   const native = state.native;
   const fn = native.cuEventElapsedTime_v2 ?? native.cuEventElapsedTime;
-  state.check(fn!(state.scratch.address, start, end), 'cuEventElapsedTime');
+  state.check(
+    fn!(state.scratch.address, handleArgument(start, 'start'), handleArgument(end, 'end')),
+    'cuEventElapsedTime',
+  );
   return state.scratch.f32[0]!;
 }

@@ -3,6 +3,7 @@
 
 import { type DriverHandle, MemHandleType } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { handleArgument } from './handle-argument.js';
 
 /** Calls entry point `call` for `handle`; returns the file descriptor it wrote, owned by the caller. */
 export function exportFileDescriptor(
@@ -10,8 +11,9 @@ export function exportFileDescriptor(
   call: 'cuMemPoolExportToShareableHandle' | 'cuMemExportToShareableHandle',
   handle: DriverHandle,
 ): number {
+  const handleChecked = handleArgument(handle, 'handle');
   const { address, i32 } = state.scratch;
   i32[0] = -1;
-  state.check(state.native[call](address, handle, MemHandleType.PosixFileDescriptor, 0), call);
+  state.check(state.native[call](address, handleChecked, MemHandleType.PosixFileDescriptor, 0), call);
   return i32[0]!;
 }

@@ -3,7 +3,7 @@
 // [0, 2**64) or a non-negative safe-integer number (checkAddress, ReadAddress). Anything else is
 // a TypeError or RangeError before any driver call. The FFI adapter used to pass many of these
 // to koffi as they came: 1.5 bytes became 1 (memAlloc allocated one byte), -1 became 2**64 - 1,
-// NaN became 0, and -1n a pointer of 2**64 - 1.
+// NaN became 0, and -1n a pointer or stream of 2**64 - 1 (which the fake dereferences).
 import { type Driver, MemLocationType } from '@cumem/core-types';
 import { expect, it } from 'vitest';
 import { describeOverFake } from './fake-harness.js';
@@ -45,6 +45,7 @@ const sizeMembers: Record<string, Member> = {
   memUnmap: (d, z) => d.memUnmap(0x7f0000000000n, z),
   memSetAccess: (d, z) => d.memSetAccess(0x7f0000000000n, z, [{ location: device, flags: 3 }]),
   hostView: (d, z) => d.hostView(0x1000n, z),
+  memPoolTrimTo: (d, z) => d.memPoolTrimTo(0x10n, z),
 };
 
 /** Members with a pointer or handle argument the driver alone would judge. */
@@ -64,6 +65,27 @@ const pointerMembers: Record<string, Member> = {
   memGetAccess: (d, p) => d.memGetAccess(p, device),
   pointerGetAttribute: (d, p) => d.pointerGetAttribute(p, 9),
   hostView: (d, p) => d.hostView(p, 64),
+  streamDestroy: (d, p) => d.streamDestroy(p),
+  streamQuery: (d, p) => d.streamQuery(p),
+  'streamWaitEvent stream': (d, p) => d.streamWaitEvent(p, 0x10n),
+  'streamWaitEvent event': (d, p) => d.streamWaitEvent(0n, p),
+  eventDestroy: (d, p) => d.eventDestroy(p),
+  'eventRecord event': (d, p) => d.eventRecord(p, 0n),
+  'eventRecord stream': (d, p) => d.eventRecord(0x10n, p),
+  eventSynchronize: (d, p) => d.eventSynchronize(p),
+  eventQuery: (d, p) => d.eventQuery(p),
+  memPoolDestroy: (d, p) => d.memPoolDestroy(p),
+  memPoolSetAttribute: (d, p) => d.memPoolSetAttribute(p, 4, 0),
+  memPoolGetAttribute: (d, p) => d.memPoolGetAttribute(p, 4),
+  memPoolSetAccess: (d, p) => d.memPoolSetAccess(p, device, 3),
+  memPoolGetAccess: (d, p) => d.memPoolGetAccess(p, device),
+  memPoolTrimTo: (d, p) => d.memPoolTrimTo(p, 0),
+  memPoolExportPointer: (d, p) => d.memPoolExportPointer(p),
+  memPoolExportToFileDescriptor: (d, p) => d.memPoolExportToFileDescriptor(p),
+  memExportToFileDescriptor: (d, p) => d.memExportToFileDescriptor(p),
+  ipcGetMemHandle: (d, p) => d.ipcGetMemHandle(p),
+  ipcCloseMemHandle: (d, p) => d.ipcCloseMemHandle(p),
+  ipcGetEventHandle: (d, p) => d.ipcGetEventHandle(p),
 };
 
 function refusedBeforeAnyCall(fake: { clearLog(): void; calls(): unknown[] }, call: () => unknown): void {
