@@ -54,6 +54,7 @@ export {
 export {
   checkAddress,
   checkBoolean,
+  checkInt32,
   checkInteger,
   checkOptions,
   checkSize,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkAddress,
   checkBoolean,
+  checkInt32,
   checkInteger,
   checkOptions,
   checkSize,
@@ -32,6 +33,25 @@ describe('checkSize', () => {
     expect(checkSizeAtMost(4, 4, 'n')).toBe(4);
     expect(() => checkSizeAtMost(5, 4, 'n')).toThrow(RangeError);
   });
+});
+
+describe('checkInt32', () => {
+  it('accepts integers from -2**31 to 2**32 - 1, as the N-API addon reads a C int', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), (n) => checkInt32(n, 'flags') === n),
+    );
+  });
+
+  it.each([true, '4', null, undefined, 4n, {}])('rejects %s with TypeError', (value) => {
+    expect(() => checkInt32(value, 'flags')).toThrow(TypeError);
+  });
+
+  it.each([Number.NaN, 1.5, -(2 ** 31) - 1, 2 ** 32, Number.POSITIVE_INFINITY])(
+    'rejects %s with RangeError',
+    (value) => {
+      expect(() => checkInt32(value, 'advice')).toThrow(/advice must be a 32-bit integer/);
+    },
+  );
 });
 
 describe('checkAddress', () => {

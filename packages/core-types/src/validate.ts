@@ -57,6 +57,21 @@ export function checkAddress(value: unknown, name: string): bigint {
   throw new TypeError(`${name} must be a bigint or a number address, got ${describe(value)}`);
 }
 
+/**
+ * A C `int` or `unsigned int` argument (flags, an attribute, an advice, a location's type or id):
+ * an integer from -2**31 to 2**32 - 1, the N-API addon's ReadInt (a value above 2**31 - 1 keeps
+ * its bits as an unsigned int).
+ * @throws TypeError when `value` is not a number; RangeError when it is NaN, fractional or out of that range.
+ */
+export function checkInt32(value: unknown, name: string): number {
+  if (typeof value !== 'number')
+    throw new TypeError(`${name} must be an integer number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < -2147483648 || value > 4294967295) {
+    throw new RangeError(`${name} must be a 32-bit integer, got ${describe(value)}`);
+  }
+  return value;
+}
+
 /** An integer with no sign restriction (a priority, a NUMA id before its own range check). */
 export function checkInteger(value: unknown, name: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value)) {

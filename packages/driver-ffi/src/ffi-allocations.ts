@@ -2,7 +2,7 @@
 
 import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 
 export function memAlloc(state: DriverState, size: number): DevicePointer {
   state.check(state.native.cuMemAlloc_v2(state.scratch.address, sizeArgument(size)), 'cuMemAlloc');
@@ -15,7 +15,7 @@ export function memFree(state: DriverState, pointer: DevicePointer): void {
 
 export function memHostAlloc(state: DriverState, size: number, flags: number): DevicePointer {
   state.check(
-    state.native.cuMemHostAlloc(state.scratch.address, sizeArgument(size), flags),
+    state.native.cuMemHostAlloc(state.scratch.address, sizeArgument(size), intArgument(flags, 'flags')),
     'cuMemHostAlloc',
   );
   return state.scratch.u64[0]!;
@@ -27,7 +27,7 @@ export function memFreeHost(state: DriverState, pointer: DevicePointer): void {
 
 export function memAllocManaged(state: DriverState, size: number, flags: number): DevicePointer {
   state.check(
-    state.native.cuMemAllocManaged(state.scratch.address, sizeArgument(size), flags),
+    state.native.cuMemAllocManaged(state.scratch.address, sizeArgument(size), intArgument(flags, 'flags')),
     'cuMemAllocManaged',
   );
   return state.scratch.u64[0]!;
@@ -50,7 +50,11 @@ export function ipcOpenMemHandle(state: DriverState, handle: Uint8Array, flags: 
   }
   // CUipcMemHandle is passed by value: koffi copies the 64 bytes into the call.
   state.check(
-    state.native.cuIpcOpenMemHandle_v2(state.scratch.address, { reserved: handle }, flags),
+    state.native.cuIpcOpenMemHandle_v2(
+      state.scratch.address,
+      { reserved: handle },
+      intArgument(flags, 'flags'),
+    ),
     'cuIpcOpenMemHandle',
   );
   return state.scratch.u64[0]!;

@@ -9,7 +9,7 @@ import {
   MemoryType,
 } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
 
@@ -236,7 +236,7 @@ export const memsetD8Async: StateMember<'memsetD8Async'> = (state, pointer, valu
   state.check(
     state.native.cuMemsetD8Async(
       handleArgument(pointer, 'pointer'),
-      value & 0xff,
+      intArgument(value, 'value') & 0xff,
       sizeArgument(count, 'count'),
       handleArgument(stream, 'stream'),
     ),
@@ -248,7 +248,7 @@ export const memsetD16Async: StateMember<'memsetD16Async'> = (state, pointer, va
   state.check(
     state.native.cuMemsetD16Async(
       handleArgument(pointer, 'pointer'),
-      value & 0xffff,
+      intArgument(value, 'value') & 0xffff,
       sizeArgument(count, 'count'),
       handleArgument(stream, 'stream'),
     ),
@@ -260,7 +260,7 @@ export const memsetD32Async: StateMember<'memsetD32Async'> = (state, pointer, va
   state.check(
     state.native.cuMemsetD32Async(
       handleArgument(pointer, 'pointer'),
-      value >>> 0,
+      intArgument(value, 'value') >>> 0,
       sizeArgument(count, 'count'),
       handleArgument(stream, 'stream'),
     ),

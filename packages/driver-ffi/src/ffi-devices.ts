@@ -1,9 +1,10 @@
 // Devices and contexts.
 
-import { type DriverHandle, describeValue } from '@cumem/core-types';
+import type { DriverHandle } from '@cumem/core-types';
 import type { EntryPointName } from './bindings.js';
 import type { DriverState } from './driver-state.js';
 import { releaseStagingBefore } from './ffi-staging.js';
+import { intArgument } from './handle-argument.js';
 
 const nameBytes = 256;
 const textDecoder = new TextDecoder();
@@ -14,14 +15,13 @@ const textDecoder = new TextDecoder();
  * documents the same CUDA_ERROR_INVALID_DEVICE for it.
  */
 export function deviceHandle(state: DriverState, ordinal: number, call: EntryPointName): number {
-  const cached = state.devices[ordinal];
+  // A number only: the string '0' would find device 0's entry.
+  const cached = typeof ordinal === 'number' ? state.devices[ordinal] : undefined;
   if (cached !== undefined) return cached;
-  // koffi would wrap an ordinal past 32 bits (2**53 became device 0): refuse it, as the N-API
-  // adapter's argument check does, before any driver call.
-  if (!Number.isInteger(ordinal) || ordinal < -(2 ** 31) || ordinal >= 2 ** 31) {
-    throw new RangeError(`${call}: device ordinal must be a 32-bit integer, got ${describeValue(ordinal)}`);
-  }
-  state.check(state.native.cuDeviceGet(state.scratch.address, ordinal), call);
+  // koffi would wrap an ordinal past 32 bits (2**53 became device 0) and pass 1.5 as 1: the
+  // N-API addon's rule (ReadInt) refuses them before any driver call, and passes 2**31 to
+  // 2**32 - 1 with their bits (a negative int, which the driver refuses).
+  state.check(state.native.cuDeviceGet(state.scratch.address, intArgument(ordinal, 'ordinal') | 0), call);
   const device = state.scratch.i32[0]!;
   if (Number.isInteger(ordinal) && ordinal >= 0 && ordinal < 4096) state.devices[ordinal] = device;
   return device;
@@ -71,9 +71,10 @@ export function deviceTotalMem(state: DriverState, ordinal: number): number {
 }
 
 export function deviceGetAttribute(state: DriverState, attribute: number, ordinal: number): number {
+  const attributeChecked = intArgument(attribute, 'attribute');
   const device = deviceHandle(state, ordinal, 'cuDeviceGetAttribute');
   state.check(
-    state.native.cuDeviceGetAttribute(state.scratch.address, attribute, device),
+    state.native.cuDeviceGetAttribute(state.scratch.address, attributeChecked, device),
     'cuDeviceGetAttribute',
   );
   return state.scratch.i32[0]!;

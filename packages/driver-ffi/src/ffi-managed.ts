@@ -14,7 +14,7 @@ import { driverLocationId } from '@cumem/driver-kit';
 import type { DriverState, StateMember } from './driver-state.js';
 import { requireLength } from './ffi-copies.js';
 import { deviceGetCount, deviceHandle } from './ffi-devices.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { locationArgument, packLocation, packsLocationAsInteger } from './location-argument.js';
 import { notSupported, requireLocationSupported } from './location-support.js';
 import { SCRATCH_BYTES } from './native-scratch.js';
@@ -50,6 +50,12 @@ function takesPackedAdvice(state: DriverState): boolean {
   return true;
 }
 
+/** A location's type and id as the N-API addon reads them: C ints (TypeError / RangeError otherwise). */
+function locationInts(location: MemLocation): void {
+  intArgument(location.type, 'type');
+  intArgument(location.id, 'id');
+}
+
 /** The CUdevice argument of the CUDA 8.0 forms for a Device or Host location. */
 function legacyDevice(
   state: DriverState,
@@ -79,7 +85,9 @@ export function memAdvise(
     pointer === advisedPointer &&
     Number.isSafeInteger(size) &&
     size >= 0 &&
+    (advice | 0) === advice &&
     location.type === MemLocationType.Device &&
+    (id | 0) === id &&
     id >= 0 &&
     id < smallDeviceIdLimit
   ) {
@@ -100,6 +108,8 @@ function adviseOutOfLine(
   // The contract's argument order and rules, as the N-API addon reads them.
   handleArgument(pointer, 'pointer');
   sizeArgument(size);
+  intArgument(advice, 'advice');
+  locationInts(location);
   // A device location's words inline: through the general helpers below they cost ~30 ns of
   // the ~100 ns this function added to the driver call (measured with the call stubbed, Node 20);
   // a device location has nothing for requireLocationSupported to refuse. Whether the driver
@@ -141,6 +151,7 @@ export function memPrefetchAsync(
 ): void {
   const pointerArgument = handleArgument(pointer, 'pointer');
   const sizeChecked = sizeArgument(size);
+  locationInts(location);
   requireLocationSupported(state, location, 'cuMemPrefetchAsync');
   const { native } = state;
   const result =
@@ -241,7 +252,7 @@ export function memRangeGetAttribute(
     state.native.cuMemRangeGetAttribute(
       address,
       4,
-      attribute,
+      intArgument(attribute, 'attribute'),
       handleArgument(pointer, 'pointer'),
       sizeArgument(size),
     ),

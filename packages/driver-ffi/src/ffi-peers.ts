@@ -4,7 +4,7 @@
 import type { DriverHandle, MemAccessDescriptor, MemLocation } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
 import { deviceHandle } from './ffi-devices.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported } from './location-support.js';
 
 /** `CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED`: the contract treats it as success. */
@@ -74,9 +74,9 @@ export function packAccessDescriptors(
   for (let i = 0; i < descriptors.length; i++) {
     const { location, flags } = descriptors[i]!;
     requireLocationSupported(state, location, 'cuMemPoolSetAccess');
-    packed[3 * i] = location.type;
-    packed[3 * i + 1] = location.id;
-    packed[3 * i + 2] = flags;
+    packed[3 * i] = intArgument(location.type, 'location.type');
+    packed[3 * i + 1] = intArgument(location.id, 'location.id');
+    packed[3 * i + 2] = intArgument(flags, 'flags');
   }
   return packed;
 }

@@ -3,17 +3,18 @@
 
 import type { DevicePointer } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
-import { handleArgument } from './handle-argument.js';
+import { handleArgument, intArgument } from './handle-argument.js';
 
 const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 const CU_POINTER_ATTRIBUTE_RANGE_SIZE = 12;
 const CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES = 14;
 
 function query(state: DriverState, pointer: DevicePointer, attribute: number): void {
+  const attributeChecked = intArgument(attribute, 'attribute');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
   state.check(
-    state.native.cuPointerGetAttribute(address, attribute, handleArgument(pointer, 'pointer')),
+    state.native.cuPointerGetAttribute(address, attributeChecked, handleArgument(pointer, 'pointer')),
     'cuPointerGetAttribute',
   );
 }

@@ -10,7 +10,7 @@ import {
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
 import { exportFileDescriptor } from './shareable-handles.js';
 
@@ -45,20 +45,25 @@ export function memPoolSetAttribute(
   attribute: number,
   value: number,
 ): void {
+  const poolArgument = handleArgument(pool, 'pool');
+  const attributeChecked = intArgument(attribute, 'attribute');
   const { address, u64, i32 } = state.scratch;
-  if (attribute <= lastIntAttribute) i32[0] = value;
-  else u64[0] = BigInt(value);
+  // An int attribute's value is a C int, a byte count's a size (the N-API addon's rules).
+  if (attributeChecked <= lastIntAttribute) i32[0] = intArgument(value, 'value');
+  else u64[0] = BigInt(sizeArgument(value, 'value'));
   state.check(
-    state.native.cuMemPoolSetAttribute(handleArgument(pool, 'pool'), attribute, address),
+    state.native.cuMemPoolSetAttribute(poolArgument, attributeChecked, address),
     'cuMemPoolSetAttribute',
   );
 }
 
 export function memPoolGetAttribute(state: DriverState, pool: DriverHandle, attribute: number): number {
+  const poolArgument = handleArgument(pool, 'pool');
+  const attributeChecked = intArgument(attribute, 'attribute');
   const { address, u64, i32 } = state.scratch;
   u64[0] = 0n;
   state.check(
-    state.native.cuMemPoolGetAttribute(handleArgument(pool, 'pool'), attribute, address),
+    state.native.cuMemPoolGetAttribute(poolArgument, attributeChecked, address),
     'cuMemPoolGetAttribute',
   );
   return attribute <= lastIntAttribute ? i32[0]! : Number(u64[0]);
@@ -77,6 +82,8 @@ export function memPoolSetAccess(
 
 export function memPoolGetAccess(state: DriverState, pool: DriverHandle, location: MemLocation): number {
   const poolArgument = handleArgument(pool, 'pool');
+  intArgument(location.type, 'location.type');
+  intArgument(location.id, 'location.id');
   requireLocationSupported(state, location, 'cuMemPoolGetAccess');
   const { address, i32 } = state.scratch;
   const where = { type: location.type, id: location.id };

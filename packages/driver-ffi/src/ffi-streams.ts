@@ -4,11 +4,15 @@ import type { DriverHandle } from '@cumem/core-types';
 import { CUDA_ERROR_NOT_READY, pollUntilDone } from './completion-poll.js';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
-import { handleArgument } from './handle-argument.js';
+import { handleArgument, intArgument } from './handle-argument.js';
 
 export function streamCreate(state: DriverState, flags: number, priority: number): DriverHandle {
   state.check(
-    state.native.cuStreamCreateWithPriority(state.scratch.address, flags, priority),
+    state.native.cuStreamCreateWithPriority(
+      state.scratch.address,
+      intArgument(flags, 'flags'),
+      intArgument(priority, 'priority'),
+    ),
     'cuStreamCreateWithPriority',
   );
   return state.scratch.u64[0]!;
@@ -69,7 +73,10 @@ export function streamWaitEvent(state: DriverState, stream: DriverHandle, event:
 }
 
 export function eventCreate(state: DriverState, flags: number): DriverHandle {
-  state.check(state.native.cuEventCreate(state.scratch.address, flags), 'cuEventCreate');
+  state.check(
+    state.native.cuEventCreate(state.scratch.address, intArgument(flags, 'flags')),
+    'cuEventCreate',
+  );
   return state.scratch.u64[0]!;
 }
 

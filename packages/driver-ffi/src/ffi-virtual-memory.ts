@@ -10,12 +10,22 @@ import {
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
-import { handleArgument, sizeArgument } from './handle-argument.js';
+import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported } from './location-support.js';
 import { exportFileDescriptor } from './shareable-handles.js';
 
+/** The C ints of a `CUmemAllocationProp`, checked as the N-API addon reads them (koffi and DataView would coerce). */
+function checkPropertyInts(properties: MemAllocationProperties): void {
+  intArgument(properties.allocationType, 'allocationType');
+  intArgument(properties.requestedHandleTypes, 'requestedHandleTypes');
+  intArgument(properties.location.type, 'location.type');
+  intArgument(properties.location.id, 'location.id');
+  intArgument(properties.usage, 'usage');
+}
+
 /** `CUmemAllocationProp` as koffi writes it (reserved bytes and win32HandleMetaData zero). */
 function allocationProp(state: DriverState, properties: MemAllocationProperties, call: string): object {
+  checkPropertyInts(properties);
   requireLocationSupported(state, properties.location, call);
   return {
     type: properties.allocationType,
@@ -43,6 +53,7 @@ function allocationPropBytes(
   properties: MemAllocationProperties,
   call: string,
 ): Uint8Array {
+  checkPropertyInts(properties);
   requireLocationSupported(state, properties.location, call);
   propBytes.fill(0);
   propView.setInt32(0, properties.allocationType, true);
@@ -63,7 +74,7 @@ export function memGetAllocationGranularity(
   const { address, u64 } = state.scratch;
   u64[0] = 0n;
   state.check(
-    state.native.cuMemGetAllocationGranularity(address, prop, option),
+    state.native.cuMemGetAllocationGranularity(address, prop, intArgument(option, 'option')),
     'cuMemGetAllocationGranularity',
   );
   return Number(u64[0]);
@@ -154,6 +165,8 @@ export function memSetAccess(
 
 export function memGetAccess(state: DriverState, pointer: DevicePointer, location: MemLocation): number {
   const pointerArgument = handleArgument(pointer, 'pointer');
+  intArgument(location.type, 'location.type');
+  intArgument(location.id, 'location.id');
   requireLocationSupported(state, location, 'cuMemGetAccess');
   const { address, u64 } = state.scratch;
   u64[0] = 0n;

@@ -4,7 +4,7 @@
 // it is exact. `Number(bigint)` measured ~30 ns in Node 20 (V8 11.3); writing the bigint into a
 // BigUint64Array and reading its two 32-bit halves measured ~14 ns, which is what this does.
 
-import { checkAddress, checkSize } from '@cumem/core-types';
+import { checkAddress, checkInt32, checkSize } from '@cumem/core-types';
 
 const slot = new BigUint64Array(1);
 const halves = new Uint32Array(slot.buffer);
@@ -47,4 +47,14 @@ function checkedHandle(value: unknown, name: string): number | bigint {
  */
 export function sizeArgument(value: number, name = 'size'): number {
   return Number.isSafeInteger(value) && value >= 0 ? value : checkSize(value, name);
+}
+
+/**
+ * `value` as a C `int` / `unsigned int` argument (flags, an attribute, an advice, a location's
+ * type or id): the contract's rule is core-types' `checkInt32` (the addon's ReadInt), an integer
+ * from -2**31 to 2**32 - 1, else a TypeError or RangeError before any driver call. koffi would
+ * pass 1.5 as 1 and NaN as 0.
+ */
+export function intArgument(value: number, name: string): number {
+  return typeof value === 'number' && (value | 0) === value ? value : checkInt32(value, name);
 }

@@ -1,11 +1,12 @@
 // The virtual memory members over the addon (native/binding-virtual-memory.cc): properties and
 // locations cross into C++ as integers, access descriptors as packed (type, id, flags) triples.
-import type {
-  DevicePointer,
-  DriverHandle,
-  DriverVirtualMemory,
-  MemAccessDescriptor,
-  MemAllocationProperties,
+import {
+  checkInt32,
+  type DevicePointer,
+  type DriverHandle,
+  type DriverVirtualMemory,
+  type MemAccessDescriptor,
+  type MemAllocationProperties,
 } from '@cumem/core-types';
 
 /** The addon's VMM functions. @internal */
@@ -51,8 +52,11 @@ function propArguments(p: MemAllocationProperties): AllocationPropArguments {
 /** `CUmemAccessDesc`s as (type, id, flags) triples, the form the addon reads. */
 export function packAccessDescriptors(descriptors: readonly MemAccessDescriptor[]): Int32Array {
   const packed = new Int32Array(descriptors.length * 3);
+  // Each a C int, checked as the addon's ReadInt would (an Int32Array coerces 1.5 to 1 and NaN to 0).
   descriptors.forEach(({ location, flags }, i) => {
-    packed.set([location.type, location.id, flags], 3 * i);
+    packed[3 * i] = checkInt32(location.type, 'location.type');
+    packed[3 * i + 1] = checkInt32(location.id, 'location.id');
+    packed[3 * i + 2] = checkInt32(flags, 'flags');
   });
   return packed;
 }

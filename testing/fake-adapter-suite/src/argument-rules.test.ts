@@ -1,6 +1,8 @@
 // The contract's argument rules, the same in both adapters: a size_t argument is a non-negative
 // safe integer (core-types' checkSize, the addon's ReadSize), a pointer or handle a bigint in
-// [0, 2**64) or a non-negative safe-integer number (checkAddress, ReadAddress). Anything else is
+// [0, 2**64) or a non-negative safe-integer number (checkAddress, ReadAddress), a C int (flags,
+// attributes, an advice, a location's type and id, a device ordinal) an integer from -2**31 to
+// 2**32 - 1 (checkInt32, ReadInt). Anything else is
 // a TypeError or RangeError before any driver call. The FFI adapter used to pass many of these
 // to koffi as they came: 1.5 bytes became 1 (memAlloc allocated one byte), -1 became 2**64 - 1,
 // NaN became 0, and -1n a pointer or stream of 2**64 - 1 (which the fake dereferences).
@@ -9,6 +11,7 @@ import { expect, it } from 'vitest';
 import { describeOverFake } from './fake-harness.js';
 
 const badSizes: unknown[] = [-1, 1.5, Number.NaN, 2 ** 53, Number.POSITIVE_INFINITY, '64', 64n];
+const badInts: unknown[] = [1.5, Number.NaN, 2 ** 32, -(2 ** 31) - 1, 'x', undefined, 1n];
 const badPointers: unknown[] = [-1n, 2n ** 64n, -(2n ** 64n) + 4096n, -1, 1.5, 'x'];
 
 const device = { type: MemLocationType.Device, id: 0 } as const;
@@ -88,6 +91,44 @@ const pointerMembers: Record<string, Member> = {
   ipcGetEventHandle: (d, p) => d.ipcGetEventHandle(p),
 };
 
+const withProperty = (key: string, value: unknown) =>
+  key.startsWith('location.')
+    ? { ...properties, location: { ...device, [key.slice(9)]: value } }
+    : { ...properties, [key]: value };
+
+/** Members with a C int argument. */
+const intMembers: Record<string, Member> = {
+  'memAllocManaged flags': (d, v) => d.memAllocManaged(64, v),
+  'memHostAlloc flags': (d, v) => d.memHostAlloc(64, v),
+  'memAdvise advice': (d, v, m) => d.memAdvise(m.managed, 64, v, device),
+  'memAdvise location.type': (d, v, m) => d.memAdvise(m.managed, 64, 1, { type: v, id: 0 }),
+  'memAdvise location.id': (d, v, m) => d.memAdvise(m.managed, 64, 1, { type: 1, id: v }),
+  'memPrefetchAsync location.id': (d, v, m) => d.memPrefetchAsync(m.managed, 64, { type: 1, id: v }, 0n),
+  'memRangeGetAttribute attribute': (d, v, m) => d.memRangeGetAttribute(m.managed, 64, v),
+  'deviceTotalMem ordinal': (d, v) => d.deviceTotalMem(v),
+  'deviceGetAttribute attribute': (d, v) => d.deviceGetAttribute(v, 0),
+  'deviceGetAttribute ordinal': (d, v) => d.deviceGetAttribute(1, v),
+  'streamCreate flags': (d, v) => d.streamCreate(v, 0),
+  'streamCreate priority': (d, v) => d.streamCreate(0, v),
+  'eventCreate flags': (d, v) => d.eventCreate(v),
+  'memsetD8Async value': (d, v, m) => d.memsetD8Async(m.device, v, 64, 0n),
+  'memsetD32Async value': (d, v, m) => d.memsetD32Async(m.device, v, 16, 0n),
+  'pointerGetAttribute attribute': (d, v, m) => d.pointerGetAttribute(m.device, v),
+  'memPoolSetAttribute attribute': (d, v) => d.memPoolSetAttribute(0x10n, v, 0),
+  'memPoolGetAttribute attribute': (d, v) => d.memPoolGetAttribute(0x10n, v),
+  'memPoolSetAccess flags': (d, v) => d.memPoolSetAccess(0x10n, device, v),
+  'memPoolGetAccess location.id': (d, v) => d.memPoolGetAccess(0x10n, { type: 1, id: v }),
+  'ipcOpenMemHandle flags': (d, v) => d.ipcOpenMemHandle(new Uint8Array(64), v),
+  'memGetAllocationGranularity option': (d, v) => d.memGetAllocationGranularity(properties, v),
+  'memCreate allocationType': (d, v) => d.memCreate(chunk, withProperty('allocationType', v) as never),
+  'memCreate requestedHandleTypes': (d, v) =>
+    d.memCreate(chunk, withProperty('requestedHandleTypes', v) as never),
+  'memCreate location.id': (d, v) => d.memCreate(chunk, withProperty('location.id', v) as never),
+  'memCreate usage': (d, v) => d.memCreate(chunk, withProperty('usage', v) as never),
+  'memSetAccess flags': (d, v) => d.memSetAccess(0x7f0000000000n, chunk, [{ location: device, flags: v }]),
+  'memGetAccess location.type': (d, v) => d.memGetAccess(0x7f0000000000n, { type: v, id: 0 }),
+};
+
 function refusedBeforeAnyCall(fake: { clearLog(): void; calls(): unknown[] }, call: () => unknown): void {
   fake.clearLog();
   let error: unknown;
@@ -106,6 +147,16 @@ describeOverFake('argument rules', (fake) => {
     const memory = { managed: driver.memAllocManaged(1 << 20, 1), device: driver.memAlloc(1 << 20) };
     for (const size of badSizes) {
       refusedBeforeAnyCall(fake, () => (sizeMembers[name] as Member)(driver, size as never, memory));
+    }
+    driver.memFree(memory.managed);
+    driver.memFree(memory.device);
+  });
+
+  it.each(Object.keys(intMembers))('%s refuses a value that is not a 32-bit integer', (name) => {
+    const driver = fake.driver();
+    const memory = { managed: driver.memAllocManaged(1 << 20, 1), device: driver.memAlloc(1 << 20) };
+    for (const value of badInts) {
+      refusedBeforeAnyCall(fake, () => (intMembers[name] as Member)(driver, value as never, memory));
     }
     driver.memFree(memory.managed);
     driver.memFree(memory.device);
