@@ -3,6 +3,7 @@
 import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
+import { viewByteLength } from './view-facts.js';
 
 export function memAlloc(state: DriverState, size: number): DevicePointer {
   state.check(state.native.cuMemAlloc_v2(state.scratch.address, sizeArgument(size)), 'cuMemAlloc');
@@ -43,10 +44,9 @@ export function ipcGetMemHandle(state: DriverState, pointer: DevicePointer): Uin
 }
 
 export function ipcOpenMemHandle(state: DriverState, handle: Uint8Array, flags: number): DevicePointer {
-  if (handle.byteLength !== IPC_HANDLE_SIZE) {
-    throw new RangeError(
-      `ipcOpenMemHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handle.byteLength}`,
-    );
+  const handleBytes = viewByteLength(handle);
+  if (handleBytes !== IPC_HANDLE_SIZE) {
+    throw new RangeError(`ipcOpenMemHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handleBytes}`);
   }
   // CUipcMemHandle is passed by value: koffi copies the 64 bytes into the call.
   state.check(
@@ -74,10 +74,9 @@ export function ipcGetEventHandle(state: DriverState, event: DriverHandle): Uint
 }
 
 export function ipcOpenEventHandle(state: DriverState, handle: Uint8Array): DriverHandle {
-  if (handle.byteLength !== IPC_HANDLE_SIZE) {
-    throw new RangeError(
-      `ipcOpenEventHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handle.byteLength}`,
-    );
+  const handleBytes = viewByteLength(handle);
+  if (handleBytes !== IPC_HANDLE_SIZE) {
+    throw new RangeError(`ipcOpenEventHandle: handle must hold ${IPC_HANDLE_SIZE} bytes, got ${handleBytes}`);
   }
   // CUipcEventHandle has the layout of CUipcMemHandle (64 opaque bytes), passed by value alike.
   state.check(

@@ -13,6 +13,7 @@ import {
 import type { DriverState } from './driver-state.js';
 import { handleArgument } from './handle-argument.js';
 import { hostAddress } from './host-memory.js';
+import { viewBuffer, viewByteLength, viewByteOffset } from './view-facts.js';
 
 const configBytes = 56;
 const attributeBytes = 72;
@@ -164,18 +165,20 @@ export function launchKernelEx(
     u32[17] = cluster[1];
     u32[18] = cluster[2];
   }
+  // The view's facts from V8 (view-facts.ts): a shadowed byteLength would let offsets point past it.
+  const length = viewByteLength(argumentBytes);
   let base = 0;
-  if (argumentBytes.byteLength !== 0) {
-    const buffer = argumentBytes.buffer;
+  if (length !== 0) {
+    const buffer = viewBuffer(argumentBytes);
+    const byteOffset = viewByteOffset(argumentBytes);
     if (buffer !== block.lastBuffer) {
-      block.lastBase = hostAddress(argumentBytes) - argumentBytes.byteOffset;
+      block.lastBase = hostAddress(argumentBytes) - byteOffset;
       block.lastBuffer = buffer;
     }
-    base = block.lastBase + argumentBytes.byteOffset;
+    base = block.lastBase + byteOffset;
   }
   // One pointer per parameter into the packed bytes; none may point past them (as the N-API
   // adapter: the driver would read host memory the caller never passed).
-  const length = argumentBytes.byteLength;
   for (let index = 0; index < count; index++) {
     const offset = argumentOffsets[index] as number;
     if (offset >= length) throw new RangeError('launchKernelEx: an argument offset is past argumentBytes');

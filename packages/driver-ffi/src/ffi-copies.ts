@@ -1,7 +1,6 @@
 // Copies and fills. JS memory goes to the driver in place: koffi passes a typed array's address.
 
 import {
-  type CopyEndpoint,
   type DevicePointer,
   type DriverHandle,
   type Memcpy2D,
@@ -10,8 +9,9 @@ import {
 } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
-import { addressOf, hostAddress } from './host-memory.js';
+import { hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
+import { viewByteLength } from './view-facts.js';
 
 const CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1;
 /** One attribute for the whole batch: sources read in stream order, no location hints. */
@@ -51,7 +51,7 @@ export function memcpyHtoDAsync(
     state.native.cuMemcpyHtoDAsync_v2(
       handleArgument(dst),
       hostAddress(src),
-      src.byteLength,
+      viewByteLength(src),
       handleArgument(stream),
     ),
     'cuMemcpyHtoDAsync',
@@ -68,7 +68,7 @@ export function memcpyDtoHAsync(
     state.native.cuMemcpyDtoHAsync_v2(
       hostAddress(dst),
       handleArgument(src),
-      dst.byteLength,
+      viewByteLength(dst),
       handleArgument(stream),
     ),
     'cuMemcpyDtoHAsync',
@@ -77,102 +77,118 @@ export function memcpyDtoHAsync(
 
 export function memcpyHtoD(state: DriverState, dst: DevicePointer, src: ArrayBufferView): void {
   state.check(
-    state.native.cuMemcpyHtoD_v2(handleArgument(dst), hostAddress(src), src.byteLength),
+    state.native.cuMemcpyHtoD_v2(handleArgument(dst), hostAddress(src), viewByteLength(src)),
     'cuMemcpyHtoD',
   );
 }
 
 export function memcpyDtoH(state: DriverState, dst: ArrayBufferView, src: DevicePointer): void {
   state.check(
-    state.native.cuMemcpyDtoH_v2(hostAddress(dst), handleArgument(src), dst.byteLength),
+    state.native.cuMemcpyDtoH_v2(hostAddress(dst), handleArgument(src), viewByteLength(dst)),
     'cuMemcpyDtoH',
   );
+}
+
+/** One end of a 2D/3D copy, read once: a device address, or JS memory and the bytes it holds. */
+interface CopyEnd {
+  readonly memoryType: number;
+  readonly host: number;
+  readonly device: number | bigint;
+  /** Bytes of JS memory (V8's count, view-facts.ts); -1 for a device address. */
+  readonly hostBytes: number;
+}
+
+/** The N-API addon's ReadEndpoint: a bigint or number is a device address, else an ArrayBufferView. */
+function readEnd(end: unknown, key: 'src' | 'dst'): CopyEnd {
+  if (typeof end === 'bigint' || typeof end === 'number')
+    return {
+      memoryType: MemoryType.Unified,
+      host: 0,
+      device: handleArgument(end as bigint, key),
+      hostBytes: -1,
+    };
+  if (!ArrayBuffer.isView(end))
+    throw new TypeError(`${key} must be a device address (bigint) or an ArrayBufferView`);
+  return { memoryType: MemoryType.Host, host: hostAddress(end), device: 0, hostBytes: viewByteLength(end) };
 }
 
 /**
  * Refuses a 2D/3D copy that would run past a JS memory endpoint (the driver would read or write
  * outside the view: a heap overflow). The last row of the last slice ends at
  * ((depth - 1) * rowsPerSlice + (height - 1)) * pitch + width. Same checks and messages as the
- * N-API adapter (binding-copies.cc, ReadField and FitsHost); device endpoints are the driver's to check.
+ * N-API adapter (binding-copies.cc, FitsHost); device endpoints are the driver's to check.
  */
 function checkHostExtent(
   call: string,
   key: 'src' | 'dst',
-  end: CopyEndpoint,
+  end: CopyEnd,
   pitch: number,
   rowsPerSlice: number,
   width: number,
   height: number,
   depth: number,
 ): void {
-  if (typeof end === 'bigint') return;
-  sizeField(pitch, `${key}Pitch`);
-  sizeField(rowsPerSlice, depth === 1 && rowsPerSlice === height ? 'height' : `${key}Height`);
-  sizeField(width, 'widthInBytes');
-  sizeField(height, 'height');
-  sizeField(depth, 'depth');
-  if (width === 0 || height === 0 || depth === 0) return;
+  if (end.hostBytes < 0 || width === 0 || height === 0 || depth === 0) return;
   // Above 2**53 the float product rounds, but byteLength never gets there, so a rounded product
   // only fails the comparison it would fail exactly; the message recomputes it exactly.
   const needed = ((depth - 1) * rowsPerSlice + (height - 1)) * pitch + width;
-  if (needed <= end.byteLength) return;
+  if (needed <= end.hostBytes) return;
   const exact =
     (BigInt(depth - 1) * BigInt(rowsPerSlice) + BigInt(height - 1)) * BigInt(pitch) + BigInt(width);
   throw new RangeError(
-    `${call}: ${key} holds ${end.byteLength} bytes, fewer than the copy reaches (${exact})`,
+    `${call}: ${key} holds ${end.hostBytes} bytes, fewer than the copy reaches (${exact})`,
   );
 }
 
-/** A byte or row count of a copy with a JS memory end: the N-API adapter's ReadSize rules. */
-function sizeField(value: unknown, name: string): void {
+/** A byte or row count of a copy: the N-API adapter's ReadSize rules (koffi would pass 1.5 as 1, and abort the process on a string). */
+function sizeField(value: unknown, name: string): number {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a non-negative integer number`);
   if (!Number.isSafeInteger(value) || value < 0)
     throw new RangeError(`${name} must be a non-negative safe integer`);
-}
-
-/** memory type, host address, device address of one end of a 2D/3D copy. */
-function endpoint(end: CopyEndpoint): [number, bigint, bigint] {
-  return typeof end === 'bigint' ? [MemoryType.Unified, 0n, end] : [MemoryType.Host, addressOf(end), 0n];
-}
-
-export function memcpy2DAsync(state: DriverState, copy: Memcpy2D, stream: DriverHandle): void {
-  const struct = copyEnds('memcpy2DAsync', copy, copy.height, copy.height, 1);
-  state.check(state.native.cuMemcpy2DAsync_v2(struct, stream), 'cuMemcpy2DAsync');
-}
-
-export function memcpy3DAsync(state: DriverState, copy: Memcpy3D, stream: DriverHandle): void {
-  const { srcHeight, dstHeight, depth } = copy;
-  const struct = {
-    ...copyEnds('memcpy3DAsync', copy, srcHeight, dstHeight, depth),
-    srcHeight,
-    dstHeight,
-    Depth: depth,
-  };
-  state.check(state.native.cuMemcpy3DAsync_v2(struct, stream), 'cuMemcpy3DAsync');
+  return value;
 }
 
 /**
- * The fields a 2D and a 3D copy struct share (both ends, pitches, width, height), after checking
- * that each JS end holds every byte the copy reaches (`srcRows` / `dstRows` rows per slice).
+ * Every field of a 2D/3D copy, each read once (an object whose getters answer differently on a
+ * second read must not pass one view's bounds check and copy into another) and checked in the
+ * N-API addon's order: ends, pitches, slice heights, width, height, depth; then the stream.
  */
-function copyEnds(call: string, copy: Memcpy2D, srcRows: number, dstRows: number, depth: number) {
-  const { srcPitch, dstPitch, widthInBytes, height } = copy;
-  checkHostExtent(call, 'src', copy.src, srcPitch, srcRows, widthInBytes, height, depth);
-  checkHostExtent(call, 'dst', copy.dst, dstPitch, dstRows, widthInBytes, height, depth);
-  const [srcMemoryType, srcHost, srcDevice] = endpoint(copy.src);
-  const [dstMemoryType, dstHost, dstDevice] = endpoint(copy.dst);
-  return {
-    srcMemoryType,
-    srcHost,
-    srcDevice,
+function pitchedCopy(call: string, copy: Memcpy2D | Memcpy3D, slices: boolean, stream: DriverHandle) {
+  const src = readEnd(copy.src, 'src');
+  const dst = readEnd(copy.dst, 'dst');
+  const srcPitch = sizeField(copy.srcPitch, 'srcPitch');
+  const dstPitch = sizeField(copy.dstPitch, 'dstPitch');
+  const srcHeight = slices ? sizeField((copy as Memcpy3D).srcHeight, 'srcHeight') : 0;
+  const dstHeight = slices ? sizeField((copy as Memcpy3D).dstHeight, 'dstHeight') : 0;
+  const widthInBytes = sizeField(copy.widthInBytes, 'widthInBytes');
+  const height = sizeField(copy.height, 'height');
+  const depth = slices ? sizeField((copy as Memcpy3D).depth, 'depth') : 1;
+  const streamArgument = handleArgument(stream, 'stream');
+  checkHostExtent(call, 'src', src, srcPitch, slices ? srcHeight : height, widthInBytes, height, depth);
+  checkHostExtent(call, 'dst', dst, dstPitch, slices ? dstHeight : height, widthInBytes, height, depth);
+  const shared = {
+    srcMemoryType: src.memoryType,
+    srcHost: src.host,
+    srcDevice: src.device,
     srcPitch,
-    dstMemoryType,
-    dstHost,
-    dstDevice,
+    dstMemoryType: dst.memoryType,
+    dstHost: dst.host,
+    dstDevice: dst.device,
     dstPitch,
     WidthInBytes: widthInBytes,
     Height: height,
   };
+  return { struct: slices ? { ...shared, srcHeight, dstHeight, Depth: depth } : shared, streamArgument };
+}
+
+export function memcpy2DAsync(state: DriverState, copy: Memcpy2D, stream: DriverHandle): void {
+  const { struct, streamArgument } = pitchedCopy('memcpy2DAsync', copy, false, stream);
+  state.check(state.native.cuMemcpy2DAsync_v2(struct, streamArgument), 'cuMemcpy2DAsync');
+}
+
+export function memcpy3DAsync(state: DriverState, copy: Memcpy3D, stream: DriverHandle): void {
+  const { struct, streamArgument } = pitchedCopy('memcpy3DAsync', copy, true, stream);
+  state.check(state.native.cuMemcpy3DAsync_v2(struct, streamArgument), 'cuMemcpy3DAsync');
 }
 
 export const memcpyBatchAsync: StateMember<'memcpyBatchAsync'> = (

@@ -13,6 +13,7 @@ import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
 import { exportFileDescriptor } from './shareable-handles.js';
+import { viewByteLength } from './view-facts.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
 const lastIntAttribute = 3;
@@ -199,9 +200,10 @@ export function memPoolImportPointer(
 ): DevicePointer {
   const poolArgument = handleArgument(pool, 'pool');
   // The driver reads 64 bytes whatever the array's length: a shorter one would be read past its end.
-  if (data.byteLength < POOL_POINTER_EXPORT_SIZE) {
+  const dataBytes = viewByteLength(data);
+  if (dataBytes < POOL_POINTER_EXPORT_SIZE) {
     throw new RangeError(
-      `memPoolImportPointer: data must hold ${POOL_POINTER_EXPORT_SIZE} bytes, got ${data.byteLength}`,
+      `memPoolImportPointer: data must hold ${POOL_POINTER_EXPORT_SIZE} bytes, got ${dataBytes}`,
     );
   }
   state.check(

@@ -13,6 +13,7 @@ import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { existingStagingEngine, stagingEngine } from './staging-engine.js';
+import { memoryByteLength, viewByteLength } from './view-facts.js';
 
 export function memHostRegister(
   state: DriverState,
@@ -21,7 +22,7 @@ export function memHostRegister(
 ): DevicePointer {
   const address = addressOf(view);
   state.check(
-    state.native.cuMemHostRegister_v2(Number(address), view.byteLength, flags),
+    state.native.cuMemHostRegister_v2(Number(address), memoryByteLength(view), flags),
     'cuMemHostRegister',
   );
   return address;
@@ -39,13 +40,11 @@ export function stagedCopyHtoD(
   options: StagedCopyOptions,
 ): void {
   checkStagedCopyOptions('stagedCopyHtoD', options);
-  if (src.byteLength === 0) return;
+  const bytes = viewByteLength(src);
+  if (bytes === 0) return;
   state.check(state.native.cuStreamSynchronize(handleArgument(stream)), 'cuStreamSynchronize');
-  if (engineCopy(state, true, hostAddress(src), dst, src.byteLength, options)) return;
-  state.check(
-    state.native.cuMemcpyHtoD_v2(handleArgument(dst), hostAddress(src), src.byteLength),
-    'cuMemcpyHtoD',
-  );
+  if (engineCopy(state, true, hostAddress(src), dst, bytes, options)) return;
+  state.check(state.native.cuMemcpyHtoD_v2(handleArgument(dst), hostAddress(src), bytes), 'cuMemcpyHtoD');
 }
 
 export function stagedCopyDtoH(
@@ -56,13 +55,11 @@ export function stagedCopyDtoH(
   options: StagedCopyOptions,
 ): void {
   checkStagedCopyOptions('stagedCopyDtoH', options);
-  if (dst.byteLength === 0) return;
+  const bytes = viewByteLength(dst);
+  if (bytes === 0) return;
   state.check(state.native.cuStreamSynchronize(handleArgument(stream)), 'cuStreamSynchronize');
-  if (engineCopy(state, false, hostAddress(dst), src, dst.byteLength, options)) return;
-  state.check(
-    state.native.cuMemcpyDtoH_v2(hostAddress(dst), handleArgument(src), dst.byteLength),
-    'cuMemcpyDtoH',
-  );
+  if (engineCopy(state, false, hostAddress(dst), src, bytes, options)) return;
+  state.check(state.native.cuMemcpyDtoH_v2(hostAddress(dst), handleArgument(src), bytes), 'cuMemcpyDtoH');
 }
 
 // The worker_threads engine (staging-engine.ts) is on unless CUMEM_FFI_STAGING_WORKERS=0, which

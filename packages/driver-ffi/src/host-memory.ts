@@ -3,6 +3,7 @@
 import type { DevicePointer } from '@cumem/core-types';
 import { handleArgument, sizeArgument } from './handle-argument.js';
 import { loadKoffi } from './koffi-module.js';
+import { viewBuffer, viewByteOffset } from './view-facts.js';
 
 const pointerSlot = new BigUint64Array(1);
 /** koffi.view aborts the process above 2**32 bytes; the N-API adapter refuses the same sizes. */
@@ -40,7 +41,7 @@ export function hostView(pointer: DevicePointer, size: number): Uint8Array {
  */
 export function addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
   const koffi = loadKoffi();
-  if (ArrayBuffer.isView(view)) return koffi.address(view.buffer) + BigInt(view.byteOffset);
+  if (ArrayBuffer.isView(view)) return koffi.address(viewBuffer(view)) + BigInt(viewByteOffset(view));
   const tag = Object.prototype.toString.call(view);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return koffi.address(view);
   throw new TypeError('addressOf: expected an ArrayBuffer or an ArrayBufferView');
@@ -66,11 +67,11 @@ const backingStoreAddresses = new WeakMap<ArrayBufferLike, number>();
 
 /** The address of `view`'s first byte as a number, for the `hostAddress` parameters of the copies. */
 export function hostAddress(view: ArrayBufferView): number {
-  const buffer = view.buffer;
+  const buffer = viewBuffer(view);
   let base = backingStoreAddresses.get(buffer);
   if (base === undefined) {
     base = Number(loadKoffi().address(buffer));
     backingStoreAddresses.set(buffer, base);
   }
-  return base + view.byteOffset;
+  return base + viewByteOffset(view);
 }

@@ -6,6 +6,7 @@ import type { Buffer } from './buffer.js';
 import { bufferBrand } from './buffer-base.js';
 import { finish } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
+import { honestBytes } from './host-memory.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { type HostRange, type HostStaging, moveRanges } from './range-copy-engine.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -17,31 +18,6 @@ export type { HostRange, HostStaging, HostStagingBuffer } from './range-copy-eng
 export interface HostRangesOptions extends StreamOrderOptions {
   /** How pageable ranges move; see {@link HostStaging}. Default `'auto'`. */
   readonly staging?: HostStaging;
-}
-
-// The engine must copy exactly the bytes that were checked: a view's own getters (a subclass
-// lying about byteLength, a range object whose `bytes` getter answers differently the second
-// time) are read once, through the intrinsic getters, into plain Uint8Arrays.
-const typedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
-function intrinsic(prototype: object, name: string): (this: unknown) => unknown {
-  return Object.getOwnPropertyDescriptor(prototype, name)?.get as (this: unknown) => unknown;
-}
-const typedArrayGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) =>
-  intrinsic(typedArrayPrototype, name),
-);
-const dataViewGetters = ['buffer', 'byteOffset', 'byteLength'].map((name) =>
-  intrinsic(DataView.prototype, name),
-);
-
-/** A plain Uint8Array over exactly the memory `view` shows (its getters not consulted). */
-function honestBytes(view: ArrayBufferView): Uint8Array {
-  const getters = view instanceof DataView ? dataViewGetters : typedArrayGetters;
-  const [buffer, byteOffset, byteLength] = getters.map((get) =>
-    Reflect.apply(get as () => unknown, view, []),
-  );
-  // A detached view (a closed HostBuffer's, say) reads as 0 bytes, and its buffer takes no new view.
-  if (byteLength === 0) return new Uint8Array(0);
-  return new Uint8Array(buffer as ArrayBufferLike, byteOffset as number, byteLength as number);
 }
 
 function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
