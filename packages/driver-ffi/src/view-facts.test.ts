@@ -3,7 +3,8 @@ import { memoryByteLength, viewBuffer, viewByteLength, viewByteOffset } from './
 
 /** A 16-byte view at offset 8 of a 64-byte buffer, its own properties lying about all three. */
 function lying(Kind: typeof Uint8Array | typeof DataView): ArrayBufferView {
-  const view = new Kind(new ArrayBuffer(64), 8, 16);
+  const view: ArrayBufferView =
+    Kind === DataView ? new DataView(new ArrayBuffer(64), 8, 16) : new Uint8Array(new ArrayBuffer(64), 8, 16);
   Object.defineProperty(view, 'byteLength', { value: 1 << 24 });
   Object.defineProperty(view, 'byteOffset', { value: 1 << 30 });
   Object.defineProperty(view, 'buffer', { value: new ArrayBuffer(1 << 20) });
