@@ -167,4 +167,23 @@ describeEachDriver(adapters, 'registerHostMemory against hostile programs', (ent
       expect(log.calls).toEqual([]);
     });
   });
+
+  it('a view lying about its range pins the memory it really shows, and a resizable buffer claiming not to be is refused', () => {
+    const buffer = new ArrayBuffer(4 * size);
+    const view = new Uint8Array(buffer, size, size);
+    Object.defineProperty(view, 'byteOffset', { value: 0 });
+    Object.defineProperty(view, 'byteLength', { value: 4 * size });
+    const registration = registerHostMemory(view);
+    expect(isRegisteredHostMemory(new Uint8Array(buffer, size, size))).toBe(true);
+    expect(isRegisteredHostMemory(new Uint8Array(buffer, 0, size))).toBe(false);
+    expect(isRegisteredHostMemory(view)).toBe(true);
+    registration.close();
+    const resizable = new (ArrayBuffer as unknown as new (n: number, o: object) => ArrayBuffer)(size, {
+      maxByteLength: 2 * size,
+    });
+    if ((resizable as { resizable?: boolean }).resizable === true) {
+      Object.defineProperty(resizable, 'resizable', { value: false });
+      expect(() => registerHostMemory(resizable)).toThrow(RangeError);
+    }
+  });
 });

@@ -16,6 +16,7 @@ import { markAsUntransferable } from 'node:worker_threads';
 import { checkInteger, type Device, describeValue } from '@cumem/core-types';
 import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { asView, honestBytes } from './host-memory.js';
 import {
   addRange,
   checkNoOverlap,
@@ -35,8 +36,28 @@ export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
   if (!ArrayBuffer.isView(view))
     throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
   releaseDetachedRegistrations();
-  const begin = view.byteOffset;
-  return rangeRegistered(view.buffer, begin, begin + view.byteLength);
+  const bytes = honestBytes(view);
+  const begin = bytes.byteOffset;
+  return rangeRegistered(bytes.buffer, begin, begin + bytes.byteLength);
+}
+
+// ArrayBuffer's `resizable` and SharedArrayBuffer's `growable`, read through the intrinsic getters
+// (an own `resizable: false` on a resizable buffer must not pass); undefined where the engine has none.
+const resizableGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
+const growableGetter =
+  typeof SharedArrayBuffer === 'function'
+    ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'growable')?.get
+    : undefined;
+
+function isResizable(buffer: ArrayBufferLike): boolean {
+  const getter = buffer instanceof ArrayBuffer ? resizableGetter : growableGetter;
+  try {
+    return getter !== undefined && Reflect.apply(getter, buffer, []) === true;
+  } catch {
+    // The other kind of buffer (a prototype swapped by the program): ask the other getter.
+    const other = getter === resizableGetter ? growableGetter : resizableGetter;
+    return other !== undefined && Reflect.apply(other, buffer, []) === true;
+  }
 }
 
 /** Options of {@link registerHostMemory}. */
@@ -153,24 +174,20 @@ export function registerHostMemory(
   memory: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
   options: RegisterHostMemoryOptions = {},
 ): HostRegistration {
-  let buffer: ArrayBufferLike;
-  let begin = 0;
-  let byteLength: number;
-  if (ArrayBuffer.isView(memory)) {
-    buffer = memory.buffer;
-    begin = memory.byteOffset;
-    byteLength = memory.byteLength;
-  } else if (memory instanceof ArrayBuffer || memory instanceof SharedArrayBuffer) {
-    buffer = memory;
-    byteLength = memory.byteLength;
-  } else {
+  if (!(ArrayBuffer.isView(memory) || memory instanceof ArrayBuffer || memory instanceof SharedArrayBuffer)) {
     throw new TypeError(
       `registerHostMemory: expected an ArrayBuffer or a view of one, got ${describeValue(memory)}`,
     );
   }
+  // The memory as V8 counts it (host-memory.ts): a view's own byteOffset, byteLength or buffer
+  // properties do not decide what is pinned.
+  const bytes = asView(memory);
+  const byteLength = bytes.byteLength;
   if (byteLength === 0) throw new RangeError('registerHostMemory: the memory is empty (0 bytes)');
+  const buffer = bytes.buffer;
+  const begin = bytes.byteOffset;
   // A resizable or growable buffer can move or shrink its memory under the registration.
-  if ((buffer as { resizable?: boolean }).resizable || (buffer as { growable?: boolean }).growable) {
+  if (isResizable(buffer)) {
     throw new RangeError('registerHostMemory: a resizable or growable buffer cannot be pinned in place');
   }
   const flags = options.flags === undefined ? 0 : checkInteger(options.flags, 'options.flags');
