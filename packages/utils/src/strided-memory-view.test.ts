@@ -45,6 +45,28 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
     buffer.close();
   }
 
+  it('sizes and places a host array as V8 counts it, whatever its own properties claim', () => {
+    const array = new Uint8Array(new ArrayBuffer(64), 16, 16);
+    Object.defineProperty(array, 'byteLength', { value: 1 << 20 });
+    Object.defineProperty(array, 'byteOffset', { value: 0 });
+    Object.defineProperty(array, 'buffer', { value: new ArrayBuffer(1 << 20) });
+    const view = StridedMemoryView.fromHost(array);
+    expect(view.shape).toEqual([16]);
+    const buffer = upload(patternBytes(16, 3));
+    StridedMemoryView.fromBuffer(buffer, StridedLayout.dense([16], 1), { dtype: 'uint8' }).copyTo(view);
+    const shown = new Uint8Array(
+      Reflect.apply(
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), 'buffer')!.get!,
+        array,
+        [],
+      ),
+      16,
+      16,
+    );
+    expect(shown).toEqual(patternBytes(16, 3));
+    buffer.close();
+  });
+
   it('copies a dense array host -> device -> host', () => {
     roundTrip(StridedLayout.dense([6, 5], 1), StridedLayout.dense([6, 5], 1));
   });

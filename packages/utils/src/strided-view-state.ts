@@ -2,6 +2,7 @@
 // every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
 import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
 import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
+import { honestBytes } from '@cumem/memory/internal';
 import { checkDType, DTYPE_ITEMSIZE, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
@@ -37,7 +38,10 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
   const dtype = dtypeOfTypedArray(array);
   const itemsize = DTYPE_ITEMSIZE[dtype];
   const { shape, strides = null } = checkOptions(options);
-  const length = array.byteLength / itemsize;
+  // The memory as V8 counts it: the array's own byteLength, byteOffset or buffer properties
+  // (Object.defineProperty on the instance) must not size or place the view.
+  const bytes = honestBytes(array);
+  const length = bytes.byteLength / itemsize;
   const layout = new StridedLayout(shape ?? [length], strides, itemsize);
   return {
     layout,
@@ -46,9 +50,9 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
     deviceId: -1,
     isDeviceAccessible: false,
     exportingObject: array,
-    base: currentDriver().addressOf(array),
-    hostBytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-    capacity: array.byteLength,
+    base: currentDriver().addressOf(bytes),
+    hostBytes: bytes,
+    capacity: bytes.byteLength,
     buffer: undefined,
   };
 }
