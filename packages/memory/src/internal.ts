@@ -27,8 +27,6 @@ export {
   wrapHostView,
 } from './copy-internals.js';
 export { makeDeviceCurrent } from './device-queries.js';
-// A view's memory as V8 counts it, for @cumem/utils' host strided views (host-memory.ts says why).
-export { honestBytes } from './host-memory.js';
 // The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
 // structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).
 export {
@@ -41,6 +39,8 @@ export {
   VersionedField,
   writeDLPackStruct,
 } from './dlpack-struct.js';
+// A view's memory as V8 counts it, for @cumem/utils' host strided views (host-memory.ts says why).
+export { honestBytes } from './host-memory.js';
 export { isRegisteredHostMemory } from './host-registration.js';
 export { noteKernelUse } from './kernel-use.js';
 // The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
