@@ -61,3 +61,10 @@ export {
   checkSizeAtMost,
   describeValue,
 } from './validate.js';
+export {
+  memoryByteLength,
+  viewBuffer,
+  viewByteLength,
+  viewByteOffset,
+  viewBytes,
+} from './view-facts.js';

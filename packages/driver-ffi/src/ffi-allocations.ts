@@ -1,9 +1,8 @@
 // Classic allocation: device, page-locked host and managed memory, and legacy CUDA IPC.
 
-import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import { type DevicePointer, type DriverHandle, IPC_HANDLE_SIZE, viewByteLength } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
-import { viewByteLength } from './view-facts.js';
 
 export function memAlloc(state: DriverState, size: number): DevicePointer {
   state.check(state.native.cuMemAlloc_v2(state.scratch.address, sizeArgument(size)), 'cuMemAlloc');

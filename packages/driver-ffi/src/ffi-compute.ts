@@ -9,11 +9,13 @@ import {
   type KernelLaunchConfig,
   type KernelParameterInfo,
   NotSupportedError,
+  viewBuffer,
+  viewByteLength,
+  viewByteOffset,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { handleArgument } from './handle-argument.js';
 import { hostAddress } from './host-memory.js';
-import { viewBuffer, viewByteLength, viewByteOffset } from './view-facts.js';
 
 const configBytes = 56;
 const attributeBytes = 72;
@@ -165,7 +167,7 @@ export function launchKernelEx(
     u32[17] = cluster[1];
     u32[18] = cluster[2];
   }
-  // The view's facts from V8 (view-facts.ts): a shadowed byteLength would let offsets point past it.
+  // The view's facts from V8 (core-types view-facts.ts): a shadowed byteLength would let offsets point past it.
   const length = viewByteLength(argumentBytes);
   let base = 0;
   if (length !== 0) {

@@ -6,12 +6,12 @@ import {
   type Memcpy2D,
   type Memcpy3D,
   MemoryType,
+  viewByteLength,
 } from '@cumem/core-types';
 import type { DriverState, StateMember } from './driver-state.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { hostAddress } from './host-memory.js';
 import { notSupported } from './location-support.js';
-import { viewByteLength } from './view-facts.js';
 
 const CU_MEMCPY_SRC_ACCESS_ORDER_STREAM = 1;
 /** One attribute for the whole batch: sources read in stream order, no location hints. */
@@ -94,7 +94,7 @@ interface CopyEnd {
   readonly memoryType: number;
   readonly host: number;
   readonly device: number | bigint;
-  /** Bytes of JS memory (V8's count, view-facts.ts); -1 for a device address. */
+  /** Bytes of JS memory (V8's count, core-types view-facts.ts); -1 for a device address. */
   readonly hostBytes: number;
 }
 

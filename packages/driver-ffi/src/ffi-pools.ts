@@ -7,13 +7,13 @@ import {
   type MemLocation,
   type MemPoolProperties,
   POOL_POINTER_EXPORT_SIZE,
+  viewByteLength,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
 import { exportFileDescriptor } from './shareable-handles.js';
-import { viewByteLength } from './view-facts.js';
 
 /** Pool attributes whose value is a C `int`; the others are `cuuint64_t` byte counts. */
 const lastIntAttribute = 3;

@@ -6,14 +6,15 @@ import {
   checkStagedCopyOptions,
   type DevicePointer,
   type DriverHandle,
+  memoryByteLength,
   type StagedCopyOptions,
+  viewByteLength,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
 import { cudaError } from './error-check.js';
 import { handleArgument } from './handle-argument.js';
 import { addressOf, hostAddress } from './host-memory.js';
 import { existingStagingEngine, stagingEngine } from './staging-engine.js';
-import { memoryByteLength, viewByteLength } from './view-facts.js';
 
 export function memHostRegister(
   state: DriverState,

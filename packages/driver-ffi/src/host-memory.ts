@@ -1,9 +1,9 @@
 // hostView, addressOf and detachView: koffi only, no driver call, so they work without a GPU.
 
 import type { DevicePointer } from '@cumem/core-types';
+import { viewBuffer, viewByteOffset } from '@cumem/core-types';
 import { handleArgument, sizeArgument } from './handle-argument.js';
 import { loadKoffi } from './koffi-module.js';
-import { viewBuffer, viewByteOffset } from './view-facts.js';
 
 const pointerSlot = new BigUint64Array(1);
 /** koffi.view aborts the process above 2**32 bytes; the N-API adapter refuses the same sizes. */

@@ -1,12 +1,11 @@
 // One upload / download API for many ranges between JS memory and one Buffer (what Arrow tables
 // and other gathered layouts need): every argument is checked before the first driver call,
 // then range-copy-engine.ts issues the calls.
-import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
+import { CudaStateError, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
 import { bufferBrand } from './buffer-base.js';
 import { finish } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
-import { honestBytes } from './host-memory.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { type HostRange, type HostStaging, moveRanges } from './range-copy-engine.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -35,7 +34,8 @@ function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
       );
     if (!ArrayBuffer.isView(given))
       throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(given)}`);
-    const bytes = honestBytes(given);
+    // Read once, as V8 counts it: the engine copies exactly the bytes checked here.
+    const bytes = viewBytes(given);
     if ((offset as number) + bytes.byteLength > size) {
       throw new RangeError(
         `ranges[${i}] (${bytes.byteLength} bytes at offset ${offset}) is past the end of the ${size}-byte buffer`,

@@ -13,10 +13,10 @@
 //   (host-registration-table.ts).
 // - Ranges sharing a page with a live registration are refused (CudaStateError naming both).
 import { markAsUntransferable } from 'node:worker_threads';
-import { checkInteger, type Device, describeValue } from '@cumem/core-types';
+import { checkInteger, type Device, describeValue, viewBytes } from '@cumem/core-types';
 import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
-import { asView, honestBytes } from './host-memory.js';
+import { asView } from './host-memory.js';
 import {
   addRange,
   checkNoOverlap,
@@ -36,7 +36,7 @@ export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
   if (!ArrayBuffer.isView(view))
     throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
   releaseDetachedRegistrations();
-  const bytes = honestBytes(view);
+  const bytes = viewBytes(view);
   const begin = bytes.byteOffset;
   return rangeRegistered(bytes.buffer, begin, begin + bytes.byteLength);
 }

@@ -39,8 +39,6 @@ export {
   VersionedField,
   writeDLPackStruct,
 } from './dlpack-struct.js';
-// A view's memory as V8 counts it, for @cumem/utils' host strided views (host-memory.ts says why).
-export { honestBytes } from './host-memory.js';
 export { isRegisteredHostMemory } from './host-registration.js';
 export { noteKernelUse } from './kernel-use.js';
 // The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.

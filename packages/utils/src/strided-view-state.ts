@@ -1,8 +1,7 @@
 // What a StridedMemoryView is made from (its ViewState) for each kind of memory, and the checks
 // every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
-import { CudaStateError, checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
+import { CudaStateError, checkBoolean, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
-import { honestBytes } from '@cumem/memory/internal';
 import { checkDType, DTYPE_ITEMSIZE, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
@@ -40,7 +39,7 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
   const { shape, strides = null } = checkOptions(options);
   // The memory as V8 counts it: the array's own byteLength, byteOffset or buffer properties
   // (Object.defineProperty on the instance) must not size or place the view.
-  const bytes = honestBytes(array);
+  const bytes = viewBytes(array);
   const length = bytes.byteLength / itemsize;
   const layout = new StridedLayout(shape ?? [length], strides, itemsize);
   return {

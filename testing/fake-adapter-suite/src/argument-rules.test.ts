@@ -142,31 +142,24 @@ function refusedBeforeAnyCall(fake: { clearLog(): void; calls(): unknown[] }, ca
 }
 
 describeOverFake('argument rules', (fake) => {
-  it.each(Object.keys(sizeMembers))('%s refuses a size that is not a non-negative safe integer', (name) => {
+  /** `member` refuses each of `values` before any driver call (the memory it names allocated around it). */
+  function refusesEach(member: Member, values: readonly unknown[]): void {
     const driver = fake.driver();
     const memory = { managed: driver.memAllocManaged(1 << 20, 1), device: driver.memAlloc(1 << 20) };
-    for (const size of badSizes) {
-      refusedBeforeAnyCall(fake, () => (sizeMembers[name] as Member)(driver, size as never, memory));
-    }
+    for (const value of values) refusedBeforeAnyCall(fake, () => member(driver, value as never, memory));
     driver.memFree(memory.managed);
     driver.memFree(memory.device);
-  });
+  }
 
-  it.each(Object.keys(intMembers))('%s refuses a value that is not a 32-bit integer', (name) => {
-    const driver = fake.driver();
-    const memory = { managed: driver.memAllocManaged(1 << 20, 1), device: driver.memAlloc(1 << 20) };
-    for (const value of badInts) {
-      refusedBeforeAnyCall(fake, () => (intMembers[name] as Member)(driver, value as never, memory));
-    }
-    driver.memFree(memory.managed);
-    driver.memFree(memory.device);
-  });
+  it.each(Object.keys(sizeMembers))('%s refuses a size that is not a non-negative safe integer', (name) =>
+    refusesEach(sizeMembers[name] as Member, badSizes),
+  );
 
-  it.each(Object.keys(pointerMembers))('%s refuses a malformed pointer or handle', (name) => {
-    const driver = fake.driver();
-    const memory = { managed: 0n, device: 0n };
-    for (const pointer of badPointers) {
-      refusedBeforeAnyCall(fake, () => (pointerMembers[name] as Member)(driver, pointer as never, memory));
-    }
-  });
+  it.each(Object.keys(intMembers))('%s refuses a value that is not a 32-bit integer', (name) =>
+    refusesEach(intMembers[name] as Member, badInts),
+  );
+
+  it.each(Object.keys(pointerMembers))('%s refuses a malformed pointer or handle', (name) =>
+    refusesEach(pointerMembers[name] as Member, badPointers),
+  );
 });

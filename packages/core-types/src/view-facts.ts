@@ -1,9 +1,10 @@
 // A JS view's buffer, offset and length as V8 knows them, not as properties a program can define
 // on the instance: `Object.defineProperty(view, 'byteLength', { value: 2 ** 24 })` shadows the
-// prototype's getter. A copy sized or addressed from a shadowed property ran past its view (over
-// this adapter, `buffer.copyTo(view)` with such a view was a segfault); the N-API addon reads the
-// same facts with napi_get_typedarray_info / napi_get_dataview_info. The getters and
-// `Reflect.apply` are taken once, at load, so a program that later replaces them changes nothing.
+// prototype's getter. A copy sized or addressed from a shadowed property runs past its view (over
+// the FFI adapter, `buffer.copyTo(view)` with such a view was a segfault); the N-API addon reads
+// the same facts with napi_get_typedarray_info / napi_get_dataview_info. Every layer that turns JS
+// memory into an address and a length reads it through these. The getters and `Reflect.apply` are
+// taken once, at load, so a program that later replaces them changes nothing.
 
 const apply = Reflect.apply;
 
@@ -26,31 +27,30 @@ const dataView = {
   byteOffset: getterOf(DataView.prototype, 'byteOffset'),
   byteLength: getterOf(DataView.prototype, 'byteLength'),
 };
+const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
+const sharedArrayBufferByteLength =
+  typeof SharedArrayBuffer === 'function' ? getterOf(SharedArrayBuffer.prototype, 'byteLength') : undefined;
 
 // The getters of `view`'s kind; a value that is neither kind gets DataView's, whose getters throw
-// a TypeError for it (so does every function below, before any driver call).
+// a TypeError for it (so does every function below).
 function gettersOf(view: unknown): typeof dataView {
   return apply(typedArrayTag, view, []) === undefined ? dataView : typedArray;
 }
 
-/** The bytes `view` covers (0 once its buffer was detached). @throws TypeError for a non-view. */
+/** The bytes `view` covers, as V8 counts them (0 once its buffer was detached). @throws TypeError for a non-view. */
 export function viewByteLength(view: ArrayBufferView): number {
   return apply(gettersOf(view).byteLength, view, []) as number;
 }
 
-/** Where `view` starts in its buffer. @throws TypeError for a non-view. */
+/** Where `view` starts in its buffer, as V8 knows it. @throws TypeError for a non-view. */
 export function viewByteOffset(view: ArrayBufferView): number {
   return apply(gettersOf(view).byteOffset, view, []) as number;
 }
 
-/** The ArrayBuffer or SharedArrayBuffer under `view`. @throws TypeError for a non-view. */
+/** The ArrayBuffer or SharedArrayBuffer under `view`, as V8 knows it. @throws TypeError for a non-view. */
 export function viewBuffer(view: ArrayBufferView): ArrayBufferLike {
   return apply(gettersOf(view).buffer, view, []) as ArrayBufferLike;
 }
-
-const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
-const sharedArrayBufferByteLength =
-  typeof SharedArrayBuffer === 'function' ? getterOf(SharedArrayBuffer.prototype, 'byteLength') : undefined;
 
 /**
  * The bytes of a view, an ArrayBuffer or a SharedArrayBuffer, as V8 counts them.
@@ -65,4 +65,17 @@ export function memoryByteLength(memory: ArrayBufferView | ArrayBufferLike): num
     if (sharedArrayBufferByteLength === undefined) throw error;
     return apply(sharedArrayBufferByteLength, memory, []) as number;
   }
+}
+
+/**
+ * A plain Uint8Array over exactly the memory `view` shows (its own properties not consulted);
+ * an empty one for a detached view.
+ * @throws TypeError for a non-view.
+ */
+export function viewBytes(view: ArrayBufferView): Uint8Array {
+  const getters = gettersOf(view);
+  const byteLength = apply(getters.byteLength, view, []) as number;
+  if (byteLength === 0) return new Uint8Array(0);
+  const buffer = apply(getters.buffer, view, []) as ArrayBufferLike;
+  return new Uint8Array(buffer, apply(getters.byteOffset, view, []) as number, byteLength);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryByteLength, viewBuffer, viewByteLength, viewByteOffset } from './view-facts.js';
+import { memoryByteLength, viewBuffer, viewByteLength, viewByteOffset, viewBytes } from './view-facts.js';
 
 /** A 16-byte view at offset 8 of a 64-byte buffer, its own properties lying about all three. */
 function lying(Kind: typeof Uint8Array | typeof DataView): ArrayBufferView {
@@ -18,6 +18,8 @@ describe('view facts', () => {
     expect(viewByteOffset(view)).toBe(8);
     expect(viewBuffer(view).byteLength).toBe(64);
     expect(memoryByteLength(view)).toBe(16);
+    const bytes = viewBytes(view);
+    expect([bytes.buffer, bytes.byteOffset, bytes.byteLength]).toEqual([viewBuffer(view), 8, 16]);
   });
 
   it('reads buffers too, and refuses what is not JS memory with a TypeError', () => {
@@ -34,5 +36,6 @@ describe('view facts', () => {
     const view = new Uint8Array(new ArrayBuffer(16));
     structuredClone(view.buffer, { transfer: [view.buffer] });
     expect(viewByteLength(view)).toBe(0);
+    expect(viewBytes(view).byteLength).toBe(0);
   });
 });
