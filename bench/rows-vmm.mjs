@@ -3,13 +3,25 @@
 // (allocation, mapping and unmapping are synchronous driver calls).
 
 const both = (check) => ['ffi', 'napi'].map((impl) => ({ impl, ...check }));
-const steps = (stepsPerRep, reps) => ({ protocol: { stepsPerRep, reps, warmupReps: 1, reset: 'none' } });
+const steps = (stepsPerRep, reps, warmupReps = 1) => ({
+  protocol: { stepsPerRep, reps, warmupReps, reset: 'none' },
+});
+
+/**
+ * Untimed repetitions (of 50 pairs) before vmm.allocateFree2MiB's timed ones, in C, JS and Python
+ * alike. V8 optimizes a function after it has run a number of times, not for a time: at ~60 us a
+ * pair, one repetition of 50 left allocate and close() in V8's unoptimized tiers for the whole
+ * row. On 1x H100 (2026-11-26, bench/probes/vmm-memory-vs-bare.mjs) allocate + close took 10-30 us
+ * more than the same adapter's seven bare calls over the first ~1000 pairs of a process and
+ * 1-2 us more from about the 1500th on; 40 repetitions (2000 pairs) reach that steady state.
+ */
+export const VMM_PAIR_WARMUP_REPS = 40;
 
 /** Rows of js/vmm.mjs, c/vmm.c and python/vmm.py. */
 export const vmmRows = [
   {
     id: 'vmm.allocateFree2MiB',
-    ...steps(50, 7),
+    ...steps(50, 7, VMM_PAIR_WARMUP_REPS),
     suite: 'vmm',
     unit: 'us',
     description:

@@ -3,6 +3,8 @@
 
 #define GiB (1024.0 * MiB)
 #define COPY_BYTES ((size_t)256 << 20)
+/* Untimed reps of vmm.allocateFree2MiB: bench/rows-vmm.mjs says why (VMM_PAIR_WARMUP_REPS). */
+#define VMM_PAIR_WARMUP_REPS 40
 
 static CUmemAllocationProp chunk_prop(void) {
   CUmemAllocationProp prop;
@@ -50,17 +52,21 @@ static CUresult allocate_free(size_t size) {
   return p_cuMemAddressFree(base, size);
 }
 
-/* Per-step times (us): the median of `reps` means of `per_rep` steps after one warm-up rep. */
-static void steps_row(row_t *r, int per_rep, int reps) {
-  snprintf(r->protocol, sizeof r->protocol, "\"stepsPerRep\":%d,\"reps\":%d,\"warmupReps\":1,\"reset\":\"none\"",
-           per_rep, reps);
+/* Per-step times (us): the median of `reps` means of `per_rep` steps after `warmup_reps` untimed reps. */
+static void steps_row_warmed(row_t *r, int per_rep, int reps, int warmup_reps) {
+  snprintf(r->protocol, sizeof r->protocol,
+           "\"stepsPerRep\":%d,\"reps\":%d,\"warmupReps\":%d,\"reset\":\"none\"", per_rep, reps,
+           warmup_reps);
   r->nsamples = reps;
   r->value = median(r->samples, reps);
   r->has_value = 1;
 }
 
-static void row_allocate_free(row_t *r, size_t size, int per_rep, int reps) {
-  for (int rep = -1; rep < reps; rep++) {
+static void steps_row(row_t *r, int per_rep, int reps) { steps_row_warmed(r, per_rep, reps, 1); }
+
+/* warmup_reps: bench/rows-vmm.mjs, VMM_PAIR_WARMUP_REPS (the same protocol for every implementation). */
+static void row_allocate_free(row_t *r, size_t size, int per_rep, int reps, int warmup_reps) {
+  for (int rep = -warmup_reps; rep < reps; rep++) {
     double total = 0;
     for (int i = 0; i < per_rep; i++) {
       double t0 = now_s();
@@ -69,7 +75,7 @@ static void row_allocate_free(row_t *r, size_t size, int per_rep, int reps) {
     }
     if (rep >= 0) r->samples[rep] = total / per_rep * 1e6;
   }
-  steps_row(r, per_rep, reps);
+  steps_row_warmed(r, per_rep, reps, warmup_reps);
 done:;
 }
 
@@ -192,9 +198,9 @@ int main(int argc, char **argv) {
   if (bench_begin("vmm")) return 2;
   const size_t g = granularity();
   row_t r1 = {.id = "vmm.allocateFree2MiB", .unit = "us"};
-  if (bench_wants(r1.id)) row_allocate_free(&r1, g > ((size_t)2 << 20) ? g : (size_t)2 << 20, 50, 7), bench_row(&r1);
+  if (bench_wants(r1.id)) row_allocate_free(&r1, g > ((size_t)2 << 20) ? g : (size_t)2 << 20, 50, 7, VMM_PAIR_WARMUP_REPS), bench_row(&r1);
   row_t r2 = {.id = "vmm.allocateFree1GiB", .unit = "us"};
-  if (bench_wants(r2.id)) row_allocate_free(&r2, (size_t)GiB, 5, 5), bench_row(&r2);
+  if (bench_wants(r2.id)) row_allocate_free(&r2, (size_t)GiB, 5, 5, 1), bench_row(&r2);
   row_t r3 = {.id = "vmm.grow1To2GiBInPlace", .unit = "us"};
   if (bench_wants(r3.id)) row_grow(&r3), bench_row(&r3);
   row_t r4 = {.id = "vmm.poolGrow1To2GiBByCopy", .unit = "us"};

@@ -120,13 +120,17 @@ export function bandwidthGBps(batch, bytes, { perRep, reps }) {
 
 /**
  * Microseconds per timed step (the step must end by waiting): the median over `reps` of the mean
- * of `perRep` steps, after one untimed repetition (warm-up). `setup(i)` runs untimed before each
+ * of `perRep` steps, after `warmupReps` (default 1) untimed repetitions. `setup(i)` runs untimed before each
  * step; `i` counts steps from 0 across the measurement. When `steps` (an array) is given, each
  * timed step's `[i, microseconds]` is pushed to it. Same loop as measure_steps in bench/c/utils.c.
  */
-export function stepsUs(timed, { setup, perRep, reps, steps } = {}) {
+export function stepsUs(timed, { setup, perRep, reps, steps, warmupReps } = {}) {
   // One variant of interleavedStepsUs: the same loop, so the two cannot drift apart.
-  const { error, samples, steps: taken } = interleavedStepsUs({ only: timed }, { setup, perRep, reps }).only;
+  const {
+    error,
+    samples,
+    steps: taken,
+  } = interleavedStepsUs({ only: timed }, { setup, perRep, reps, warmupReps }).only;
   if (error) throw error;
   if (steps) steps.push(...taken);
   return samples;
@@ -134,16 +138,16 @@ export function stepsUs(timed, { setup, perRep, reps, steps } = {}) {
 
 /**
  * stepsUs for several variants of one row, their repetitions interleaved: every variant's warm-up
- * repetition, then repetition 1 of each variant in turn, repetition 2, ..., so a drift of the
+ * repetitions (`warmupReps`, default 1), then repetition 1 of each variant in turn, repetition 2, ..., so a drift of the
  * host during the row (shared machines drift by tens of percent within seconds) weighs on every
  * variant alike instead of on whichever ran last. `timed[name](iteration)` is one step; each
  * variant counts its own iterations from 0. A variant that throws is dropped from later
  * repetitions. @returns per name `{ samples, steps }` or `{ error }`.
  */
-export function interleavedStepsUs(timed, { setup, perRep, reps }) {
+export function interleavedStepsUs(timed, { setup, perRep, reps, warmupReps = 1 }) {
   const names = Object.keys(timed);
   const state = Object.fromEntries(names.map((name) => [name, { iteration: 0, samples: [], steps: [] }]));
-  for (let rep = -1; rep < reps; rep++) {
+  for (let rep = -warmupReps; rep < reps; rep++) {
     for (const name of names) {
       const variant = state[name];
       if (variant.error) continue;

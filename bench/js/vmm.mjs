@@ -1,6 +1,7 @@
 // VirtualMemoryResource rows (bench/rows-vmm.mjs): allocate + free, grow in place against the
 // pool alternative (allocate + copy + free), and device-to-device bandwidth in VMM memory.
 import { Device } from '@cumem/core-types';
+import { VMM_PAIR_WARMUP_REPS } from '../rows-vmm.mjs';
 import { bandwidthGBps, driverChoice, parseArguments, result, Suite, stepsUs } from './harness.mjs';
 
 const MiB = 1024 * 1024;
@@ -26,17 +27,24 @@ try {
   process.exit(2);
 }
 
-function allocateFreeRow(bytes, perRep, reps) {
+// The first repetition of a fresh process is timed apart (variant coldFirstRep): what a process
+// pays before V8 has optimized allocate and close() (rows-vmm.mjs, VMM_PAIR_WARMUP_REPS).
+function allocateFreeRow(bytes, perRep, reps, warmupReps = 1) {
   const mr = new memory.VirtualMemoryResource(device);
-  const samples = stepsUs(() => mr.allocate(bytes).close(), { perRep, reps });
+  const pair = () => mr.allocate(bytes).close();
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < perRep; i++) pair();
+  const coldFirstRep = Number(process.hrtime.bigint() - start) / 1e3 / perRep;
+  const samples = stepsUs(pair, { perRep, reps, warmupReps: warmupReps - 1 });
   mr.close();
   return result(samples, 'us', {
-    protocol: { stepsPerRep: perRep, reps, warmupReps: 1, reset: 'none' },
+    protocol: { stepsPerRep: perRep, reps, warmupReps, reset: 'none' },
     via: 'VirtualMemoryResource.allocate + Buffer.close',
+    variants: { coldFirstRep: Number(coldFirstRep.toFixed(1)) },
   });
 }
 
-await suite.row('vmm.allocateFree2MiB', 'us', () => allocateFreeRow(2 * MiB, 50, 7));
+await suite.row('vmm.allocateFree2MiB', 'us', () => allocateFreeRow(2 * MiB, 50, 7, VMM_PAIR_WARMUP_REPS));
 await suite.row('vmm.allocateFree1GiB', 'us', () => allocateFreeRow(GiB, 5, 5));
 
 await suite.row('vmm.grow1To2GiBInPlace', 'us', () => {

@@ -112,14 +112,14 @@ def bandwidth_gbps(batch, nbytes, per_rep, reps):
     return samples
 
 
-def steps_us(timed, per_rep, reps, setup=None, steps=None):
+def steps_us(timed, per_rep, reps, setup=None, steps=None, warmup_reps=1):
     """Microseconds per timed step (which must end by waiting): the median over `reps` of the
-    mean of `per_rep` steps, after one untimed repetition (warm-up). `setup(i)` runs untimed
+    mean of `per_rep` steps, after `warmup_reps` untimed repetitions. `setup(i)` runs untimed
     before each step; `i` counts steps from 0 across the measurement. When `steps` (a list) is
     given, each timed step's (i, microseconds) is appended. Same loop as bench/c/utils.c."""
     iteration = 0
     samples = []
-    for rep in range(-1, reps):  # rep -1 is the warm-up
+    for rep in range(-warmup_reps, reps):  # negative reps are the warm-up
         total = 0
         for _ in range(per_rep):
             if setup:
