@@ -248,38 +248,35 @@ export function requireLength(call: string, count: number, arrays: Record<string
   }
 }
 
-export const memsetD8Async: StateMember<'memsetD8Async'> = (state, pointer, value, count, stream) => {
+/**
+ * The three memset widths differ only in their entry point and the element the value is cut to
+ * (`mask`): the value is a C int by the addon's rule, its low bytes fill the elements.
+ */
+function memsetAsync(
+  state: DriverState,
+  entry: 'cuMemsetD8Async' | 'cuMemsetD16Async' | 'cuMemsetD32Async',
+  mask: number,
+  pointer: DevicePointer,
+  value: number,
+  count: number,
+  stream: DriverHandle,
+): void {
   state.check(
-    state.native.cuMemsetD8Async(
+    state.native[entry](
       handleArgument(pointer, 'pointer'),
-      intArgument(value, 'value') & 0xff,
+      (intArgument(value, 'value') & mask) >>> 0,
       sizeArgument(count, 'count'),
       handleArgument(stream, 'stream'),
     ),
-    'cuMemsetD8Async',
+    entry,
   );
-};
+}
 
-export const memsetD16Async: StateMember<'memsetD16Async'> = (state, pointer, value, count, stream) => {
-  state.check(
-    state.native.cuMemsetD16Async(
-      handleArgument(pointer, 'pointer'),
-      intArgument(value, 'value') & 0xffff,
-      sizeArgument(count, 'count'),
-      handleArgument(stream, 'stream'),
-    ),
-    'cuMemsetD16Async',
-  );
-};
+export const memsetD8Async: StateMember<'memsetD8Async'> = (state, pointer, value, count, stream) =>
+  memsetAsync(state, 'cuMemsetD8Async', 0xff, pointer, value, count, stream);
 
-export const memsetD32Async: StateMember<'memsetD32Async'> = (state, pointer, value, count, stream) => {
-  state.check(
-    state.native.cuMemsetD32Async(
-      handleArgument(pointer, 'pointer'),
-      intArgument(value, 'value') >>> 0,
-      sizeArgument(count, 'count'),
-      handleArgument(stream, 'stream'),
-    ),
-    'cuMemsetD32Async',
-  );
-};
+export const memsetD16Async: StateMember<'memsetD16Async'> = (state, pointer, value, count, stream) =>
+  memsetAsync(state, 'cuMemsetD16Async', 0xffff, pointer, value, count, stream);
+
+export const memsetD32Async: StateMember<'memsetD32Async'> = (state, pointer, value, count, stream) =>
+  memsetAsync(state, 'cuMemsetD32Async', 0xffffffff, pointer, value, count, stream);
