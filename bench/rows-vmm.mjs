@@ -11,9 +11,11 @@ const steps = (stepsPerRep, reps, warmupReps = 1) => ({
  * Untimed repetitions (of 50 pairs) before vmm.allocateFree2MiB's timed ones, in C, JS and Python
  * alike. V8 optimizes a function after it has run a number of times, not for a time: at ~60 us a
  * pair, one repetition of 50 left allocate and close() in V8's unoptimized tiers for the whole
- * row. On 1x H100 (2026-11-26, bench/probes/vmm-memory-vs-bare.mjs) allocate + close took 10-30 us
- * more than the same adapter's seven bare calls over the first ~1000 pairs of a process and
- * 1-2 us more from about the 1500th on; 40 repetitions (2000 pairs) reach that steady state.
+ * row. On 1x H100 (2026-11-26, bench/probes/vmm-memory-vs-bare.mjs; 40 repetitions of 50 pairs
+ * per variant in fresh processes) allocate + close took 8-17 us more than the same adapter's
+ * seven bare calls (median of repetitions 5-40), and 1.6-7.4 us more in the last five
+ * (pairs 1750-2000; about 2 us in the processes of the host's fast mode): 40 warm-up
+ * repetitions come near that steady state.
  */
 export const VMM_PAIR_WARMUP_REPS = 40;
 
