@@ -2,7 +2,7 @@
 # Runs ON the GPU machine, in the root of the copy of the working tree, with .device/ carried
 # (made here by scripts/device/pack.sh):
 #
-#   bash scripts/device/run.sh [all|tests|bench|sanitize|vmm-probe]        (default: all)
+#   bash scripts/device/run.sh [all|tests|bench|sanitize|probes]        (default: all)
 #
 # Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
@@ -11,10 +11,13 @@
 # prebuilt-addon.txt, test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
-# `vmm-probe` (not part of `all`): where vmm.allocateFree2MiB's time goes against C, in rounds of
-# fresh processes (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
-# bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
-# Node process (bench/probes/vmm-pair-lib.c); writes probe.txt.
+# `probes` (not part of `all`), two open questions of the bench in one call, written to probe.txt:
+# - where vmm.allocateFree2MiB's time goes against C, in rounds of fresh processes
+#   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
+#   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
+#   Node process (bench/probes/vmm-pair-lib.c);
+# - whether memory.deviceAllocateClose4KiB depends on when in its process it runs
+#   (bench/js/allocate-close-order.mjs, two processes per adapter).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
 # (comma-separated) runs only those bench suites; BENCH_ROUNDS and BENCH_MERGE: see run_bench. Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
@@ -23,7 +26,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 what=${1:-all}
-case "$what" in all | tests | bench | sanitize | vmm-probe) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|sanitize|vmm-probe]" >&2; exit 2 ;; esac
+case "$what" in all | tests | bench | sanitize | probes) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|sanitize|probes]" >&2; exit 2 ;; esac
 OUT=${OUT:-/tmp/cumem-device-out}
 export OUT
 mkdir -p "$OUT"
@@ -217,7 +220,7 @@ packages/compute/src/launch.test.ts packages/memory/src/virtual-memory-resource.
 }
 if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
 
-run_vmm_probe() {
+run_probes() {
   local include="$CUDA_HOME/include" build=/tmp/cumem-probes
   mkdir -p "$build"
   cc -O2 -shared -fPIC -I"$include" -o "$build/vmm-pair-lib.so" bench/probes/vmm-pair-lib.c -l:libcuda.so.1 &&
@@ -230,10 +233,15 @@ run_vmm_probe() {
       VMM_PAIR_LIB="$build/vmm-pair-lib.so" timeout -k 5 120 node --expose-gc bench/probes/vmm-memory-vs-bare.mjs "$adapter" ||
         return 1
     done
+    if [ "$round" -le 2 ]; then
+      for adapter in ffi napi; do
+        timeout -k 5 120 node --expose-gc bench/js/allocate-close-order.mjs "$adapter" || return 1
+      done
+    fi
   done 2>&1 | tee "$OUT/probe.txt"
   return "${PIPESTATUS[0]}"
 }
-if [ "$what" = vmm-probe ]; then stage vmm-probe run_vmm_probe; fi
+if [ "$what" = probes ]; then stage probes run_probes; fi
 
 if [ "${#failed[@]}" = 0 ]; then
   log "all stages passed ($((SECONDS - started)) s)"
