@@ -69,9 +69,10 @@ export class Kernel {
   /** Occupancy queries. */
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
-  /** @internal The config and CUfunction of the last launch found within the limits (launch.ts). */
-  passedConfig: object | null = null;
-  /** @internal */ passedFunction: DriverHandle = 0n;
+  // The config and CUfunction of the last launch found within the limits (launch.ts): private,
+  // so no program can mark an unchecked config as checked.
+  #passedConfig: object | null = null;
+  #passedFunction: DriverHandle = 0n;
   readonly #handle: DriverHandle;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
@@ -104,6 +105,20 @@ export class Kernel {
         return driver.occupancyMaxPotentialBlockSize(fn, dynamicSharedMemBytes, blockSizeLimit);
       },
     });
+    // Frozen: no own property can shadow a method (`launchFunctionOn` answering a CUfunction the
+    // driver never made) or rewrite `driver`; the mutable state is private.
+    Object.freeze(this);
+  }
+
+  /** @internal True when `config` and `fn` are those of the last launch found within the limits. */
+  passedLimits(config: object, fn: DriverHandle): boolean {
+    return config === this.#passedConfig && fn === this.#passedFunction;
+  }
+
+  /** @internal Notes `config` and `fn` as found within the limits. */
+  notePassedLimits(config: object, fn: DriverHandle): void {
+    this.#passedConfig = config;
+    this.#passedFunction = fn;
   }
 
   /** @internal */

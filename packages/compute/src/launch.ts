@@ -60,10 +60,9 @@ export function launch(
   const fn = kernel.launchFunctionOn(ordinal);
   // A repeat of the kernel's last launch within the limits (same config and CUfunction, which
   // belongs to one device; both immutable) skips checkLaunchLimits' map lookups.
-  if (config !== kernel.passedConfig || fn !== kernel.passedFunction) {
+  if (!kernel.passedLimits(config, fn)) {
     checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
-    kernel.passedConfig = config;
-    kernel.passedFunction = fn;
+    kernel.notePassedLimits(config, fn);
   }
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
 }

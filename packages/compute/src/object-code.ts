@@ -63,6 +63,8 @@ export class ObjectCode {
     const library = driver.libraryLoadData(image);
     this.#state = { driver, library, devices: new Set() };
     finalizer.register(this, this.#state, this);
+    // Frozen: no own property can shadow `getKernel` or rewrite `codeType`; the state is private.
+    Object.freeze(this);
   }
 
   /**

@@ -37,9 +37,9 @@ const eventToken = Symbol('cumem.event');
 
 /** A CUDA event: a marker in a stream's work, to wait on or time. Made by `stream.record()` or {@link Event.create}. */
 export class Event {
-  private closed = false;
+  #closed = false;
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
-  private destroyAfterWaits = false;
+  #destroyAfterWaits = false;
 
   /**
    * Not for use: get an Event from {@link Event.create} or `stream.record()`. Called directly
@@ -57,6 +57,10 @@ export class Event {
       );
     }
     registerFinalizer(this, () => runtime.driver.eventDestroy(eventHandle));
+    // What the event is (its CUevent) cannot be rewritten or shadowed by an own property, and
+    // its state is private: `event.eventHandle = x` or a defined `open` would hand the driver a
+    // handle it never made, where a bogus CUevent is a crash.
+    Object.freeze(this);
   }
 
   /**
@@ -135,7 +139,7 @@ export class Event {
 
   /** True after `close()`. */
   get isClosed(): boolean {
-    return this.closed;
+    return this.#closed;
   }
 
   /** True when all work before the event's record has completed (`cuEventQuery`). */
@@ -174,10 +178,10 @@ export class Event {
 
   /** Destroys the event (after pending `syncAsync()` waits settle). Idempotent. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.#closed) return;
+    this.#closed = true;
     forgetFinalizer(this);
-    if (isWaitedOn(this)) this.destroyAfterWaits = true;
+    if (isWaitedOn(this)) this.#destroyAfterWaits = true;
     else this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
@@ -186,14 +190,14 @@ export class Event {
   }
 
   private destroyIfClosed(): void {
-    if (!this.destroyAfterWaits) return;
-    this.destroyAfterWaits = false;
+    if (!this.#destroyAfterWaits) return;
+    this.#destroyAfterWaits = false;
     this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
   /** @internal The handle, or CudaStateError when closed. */
   open(): DriverHandle {
-    if (this.closed) throw CudaStateError.closed('Event');
+    if (this.#closed) throw CudaStateError.closed('Event');
     return this.eventHandle;
   }
 }

@@ -30,9 +30,9 @@ const streamToken = Symbol('cumem.stream');
 
 /** A CUDA stream: an ordered queue of work on one device. */
 export class Stream {
-  private closed = false;
+  #closed = false;
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
-  private destroyAfterWaits = false;
+  #destroyAfterWaits = false;
   /**
    * JS memory that queued copies use (created on the first hold). In a box the finalizer also
    * reaches, so a stream dropped without close() keeps it until its copies are done.
@@ -68,6 +68,10 @@ export class Stream {
         runtime.driver.streamDestroy(streamHandle);
       });
     }
+    // What the stream is (its CUstream, device and runtime) cannot be rewritten or shadowed by
+    // an own property, and its state is private: `stream.streamHandle = x` would hand the
+    // driver a stream it never made, where a bogus CUstream is a crash.
+    Object.freeze(this);
   }
 
   /**
@@ -109,7 +113,7 @@ export class Stream {
 
   /** True after `close()` (never for a default stream). */
   get isClosed(): boolean {
-    return this.closed;
+    return this.#closed;
   }
 
   /** Blocks the thread until all work queued so far has finished. */
@@ -130,7 +134,7 @@ export class Stream {
       this.destroyIfClosed(),
     );
     // Only what was queued before the wait is known to be done (nothing is held once closed).
-    if (!this.closed && mark !== undefined) this.holdings.held?.releaseThrough(mark);
+    if (!this.#closed && mark !== undefined) this.holdings.held?.releaseThrough(mark);
   }
 
   /**
@@ -174,21 +178,21 @@ export class Stream {
    * completes. A default stream is left alone (it lives as long as its driver). Idempotent.
    */
   close(): void {
-    if (this.closed || this.isDefault) return;
+    if (this.#closed || this.isDefault) return;
     // JS memory still in flight must outlive the copies: wait for them before letting go.
     const held = this.holdings.held;
     if (held !== null && !held.isEmpty) this.sync();
     // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
     this.runtime.knownStreams.retire(this.known);
-    this.closed = true;
+    this.#closed = true;
     forgetFinalizer(this);
-    if (isWaitedOn(this)) this.destroyAfterWaits = true;
+    if (isWaitedOn(this)) this.#destroyAfterWaits = true;
     else this.runtime.driver.streamDestroy(this.streamHandle);
   }
 
   private destroyIfClosed(): void {
-    if (!this.destroyAfterWaits) return;
-    this.destroyAfterWaits = false;
+    if (!this.#destroyAfterWaits) return;
+    this.#destroyAfterWaits = false;
     this.runtime.driver.streamDestroy(this.streamHandle);
   }
 
@@ -202,7 +206,7 @@ export class Stream {
 
   /** @internal CudaStateError when closed. */
   checkOpen(): void {
-    if (this.closed) throw CudaStateError.closed('Stream');
+    if (this.#closed) throw CudaStateError.closed('Stream');
   }
 
   /**

@@ -1,0 +1,85 @@
+// An object's own properties rewritten or added: `stream.streamHandle = x` handed the driver a
+// CUstream it never made (the hostile fake faults on one, as libcuda may), a closed stream or
+// event whose `closed` was set back to false reached the driver after its destroy, and an own
+// `launchFunctionOn` on a Kernel answered any CUfunction. Streams, events, kernels and object
+// code are now frozen with their state in private fields: every such write or definition is a
+// TypeError, and the objects keep working with what the driver made. (Buffers are covered by
+// case 40; memory resources are not hardened yet.)
+import { float32, LaunchConfig, launch, ObjectCode, uint32 } from '@cumem/compute';
+import { CudaStateError } from '@cumem/core-types';
+import { referenceKernelsPTX } from '@cumem/testing';
+import { check, expectThrows, memory, setUp } from './support.mjs';
+
+await setUp();
+const bogus = 2n ** 64n - 1n;
+
+/** Every way a program could rewrite or shadow `key` of `object`: each must throw. */
+function refusesTampering(object, key, what) {
+  expectThrows(TypeError, `${what}: assign ${key}`, () => {
+    object[key] = bogus;
+  });
+  expectThrows(TypeError, `${what}: define ${key}`, () => {
+    Object.defineProperty(object, key, { value: bogus });
+  });
+  expectThrows(TypeError, `${what}: define a getter for ${key}`, () => {
+    Object.defineProperty(object, key, { get: () => bogus });
+  });
+  // An own property cannot be deleted; deleting a prototype member's name removes nothing.
+  if (Object.hasOwn(object, key)) {
+    expectThrows(TypeError, `${what}: delete ${key}`, () => {
+      delete object[key];
+    });
+  }
+}
+
+const stream = memory.Stream.create(0);
+for (const key of ['streamHandle', 'handle', 'runtime', 'ordinal', 'checkOpen', 'closed', 'isClosed'])
+  refusesTampering(stream, key, 'stream');
+expectThrows(TypeError, 'stream: swap its prototype', () => Object.setPrototypeOf(stream, {}));
+const mr = new memory.DeviceMemoryResource(0);
+const buffer = mr.allocate(4096, { stream });
+buffer.fill(7, { stream });
+const back = new Uint8Array(4096);
+buffer.copyTo(back, { stream });
+stream.sync();
+check(
+  back.every((byte) => byte === 7),
+  'the stream still works after the refused writes',
+);
+
+const event = stream.record();
+for (const key of ['eventHandle', 'open', 'closed', 'isClosed']) refusesTampering(event, key, 'event');
+event.sync();
+event.close();
+expectThrows(CudaStateError, 'a closed event refuses a record', () => stream.record(event));
+
+const closing = memory.Stream.create(0);
+closing.close();
+expectThrows(TypeError, 'a closed stream cannot be reopened', () => {
+  closing.closed = false;
+});
+expectThrows(CudaStateError, 'a closed stream refuses sync', () => closing.sync());
+expectThrows(CudaStateError, 'a closed stream refuses allocate', () => mr.allocate(64, { stream: closing }));
+
+const code = ObjectCode.fromPTX(referenceKernelsPTX);
+refusesTampering(code, 'getKernel', 'object code');
+refusesTampering(code, 'codeType', 'object code');
+const fill = code.getKernel('fill_f32');
+for (const key of ['launchFunctionOn', 'layout', 'driver', 'passedLimits', 'passedConfig', 'name'])
+  refusesTampering(fill, key, 'kernel');
+const out = mr.allocate(1024, { stream });
+// The limits check that launch() skips for a repeat of the last config found within them cannot
+// be marked passed from outside: an impossible geometry is still refused.
+expectThrows(TypeError, 'kernel: mark a config as passed', () => {
+  fill.passedConfig = new LaunchConfig({ grid: 1, block: 4096 });
+});
+expectThrows(RangeError, 'a block past the device limit', () =>
+  launch(stream, new LaunchConfig({ grid: 1, block: 4096 }), fill, out, float32(2), uint32(256)),
+);
+
+out.close();
+buffer.close();
+stream.close();
+mr.close();
+code.close();
+console.log('tampered handles: every write refused, the objects kept working');
