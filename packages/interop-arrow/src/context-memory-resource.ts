@@ -6,6 +6,7 @@
 // without close(), and host views of the memory follow @cumem/memory's safety contract.
 
 import { Buffer as MemoryBuffer, MemoryResource } from '@cumem/memory';
+import { freezeBuiltIn } from '@cumem/memory/internal';
 import { type ContextState, enterContext } from './context-internals.js';
 
 /** `cuMemAlloc` memory of one Context's device, counted in its `bytesAllocated`. */
@@ -15,6 +16,7 @@ export class ContextMemoryResource extends MemoryResource {
   constructor(state: ContextState) {
     super();
     this.#state = state;
+    freezeBuiltIn(this, new.target, ContextMemoryResource);
   }
 
   /** `size` bytes (> 0) with `cuMemAlloc`, owned by the returned Buffer. */
@@ -54,6 +56,7 @@ export class IpcMappingResource extends MemoryResource {
   constructor(state: ContextState) {
     super();
     this.#state = state;
+    freezeBuiltIn(this, new.target, IpcMappingResource);
   }
 
   /** Mappings come from {@link open}; nothing is allocated here. */

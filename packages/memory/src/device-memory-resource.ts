@@ -10,6 +10,7 @@ import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import { freezeBuiltIn } from './memory-resource.js';
 import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
 import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
@@ -47,6 +48,7 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   constructor(device: Device | number, imported: ImportedPool);
   constructor(device: Device | number, options?: DeviceMemoryResourceOptions | ImportedPool) {
     super(options instanceof ImportedPool ? options.setup : createDevicePool(device, options));
+    freezeBuiltIn(this, new.target, DeviceMemoryResource);
   }
 
   /**

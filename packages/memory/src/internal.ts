@@ -51,6 +51,8 @@ export {
   discardRange,
   prefetchRange,
 } from './managed-range.js';
+// Built-in memory resources (interop-arrow's context resources too) freeze themselves this way.
+export { freezeBuiltIn } from './memory-resource.js';
 export { bindStreamDriver, driverOf } from './object-driver.js';
 // Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
 // by nature: it checks nothing about its raw pointers (see its TSDoc).

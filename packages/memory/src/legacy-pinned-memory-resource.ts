@@ -3,7 +3,7 @@ import { allocatedBuffer, Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import { LiveAllocations } from './live-allocations.js';
-import { MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import type { Stream } from './stream.js';
 import { runtimeDefaultStream } from './stream.js';
@@ -22,6 +22,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
   constructor() {
     super();
     this.runtime = activeRuntime();
+    freezeBuiltIn(this, new.target, LegacyPinnedMemoryResource);
   }
 
   /**
@@ -29,7 +30,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
    * @throws CudaStateError when closed.
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
-    if (this.closed) throw CudaStateError.closed('LegacyPinnedMemoryResource');
+    if (this.isClosed) throw CudaStateError.closed('LegacyPinnedMemoryResource');
     checkSize(size, 'size');
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);

@@ -16,7 +16,7 @@ import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js'
 import { LiveAllocations } from './live-allocations.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { ManagedBuffer } from './managed-buffer.js';
-import { MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -63,6 +63,7 @@ export class ManagedMemoryResource extends MemoryResource {
     }
     this.runtime = runtime;
     this.preferred = preferredLocation ?? null;
+    freezeBuiltIn(this, new.target, ManagedMemoryResource);
   }
 
   /** The preferred location advised for every allocation, or null. */
@@ -75,7 +76,7 @@ export class ManagedMemoryResource extends MemoryResource {
    * Allocates at once; `options.stream` only orders its later free.
    */
   allocate(size: number, options?: StreamOrderOptions): ManagedBuffer {
-    if (this.closed) throw CudaStateError.closed('ManagedMemoryResource');
+    if (this.isClosed) throw CudaStateError.closed('ManagedMemoryResource');
     checkSize(size, 'size');
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.workDevice());

@@ -14,8 +14,11 @@ import type { StreamOrderOptions } from './stream-options.js';
  * own memory to cumem: implement `allocate`, `deallocate` and the accessors.
  */
 export abstract class MemoryResource {
-  /** @internal */ protected resourceUuid: string | null = null;
-  /** @internal */ protected closed = false;
+  // Private, so no program can reopen a closed resource or give it another uuid: the built-in
+  // resources are frozen (freezeBuiltIn) and their driver handles can be neither rewritten nor
+  // shadowed; a class of the user's is left as its author makes it.
+  #uuid: string | null = null;
+  #closed = false;
 
   /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
   abstract allocate(size: number, options?: StreamOrderOptions): Buffer;
@@ -40,19 +43,19 @@ export abstract class MemoryResource {
 
   /** True after `close()`. */
   get isClosed(): boolean {
-    return this.closed;
+    return this.#closed;
   }
 
   /** A universally unique id: set for IPC-enabled pools and by {@link register}, else null. */
   get uuid(): string | null {
-    return this.resourceUuid;
+    return this.#uuid;
   }
 
   /** Closes the resource; buffers already allocated can still be closed. Idempotent. */
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.resourceUuid !== null) unregisterResource(this.resourceUuid, this);
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#uuid !== null) unregisterResource(this.#uuid, this);
   }
 
   [Symbol.dispose](): void {
@@ -104,6 +107,11 @@ export abstract class MemoryResource {
     return null;
   }
 
+  /** @internal The uuid a pool resource starts with (its IPC-enabled pool's), from its constructor. */
+  protected startUuid(uuid: string | null): void {
+    this.#uuid = uuid;
+  }
+
   /**
    * Registers this resource under `uuid` (an imported pool under its exporter's uuid) so that
    * {@link MemoryResource.fromRegistry} finds it. Held weakly.
@@ -114,12 +122,12 @@ export abstract class MemoryResource {
     if (typeof uuid !== 'string' || uuid === '') {
       throw new TypeError(`uuid must be a non-empty string, got ${describeValue(uuid)}`);
     }
-    if (this.closed) throw CudaStateError.closed(this.constructor.name);
-    if (this.resourceUuid !== null && this.resourceUuid !== uuid) {
-      throw new RangeError(`this memory resource already has uuid ${this.resourceUuid}, not ${uuid}`);
+    if (this.#closed) throw CudaStateError.closed(this.constructor.name);
+    if (this.#uuid !== null && this.#uuid !== uuid) {
+      throw new RangeError(`this memory resource already has uuid ${this.#uuid}, not ${uuid}`);
     }
     const registered = registerResource(uuid, this) as MemoryResource;
-    if (registered === this) this.resourceUuid = uuid;
+    if (registered === this) this.#uuid = uuid;
     return registered;
   }
 
@@ -159,4 +167,14 @@ export abstract class MemoryResource {
       `Buffer.fromIpcDescriptor needs a DeviceMemoryResource or PinnedMemoryResource imported with fromAllocationHandle, got ${this.constructor.name}`,
     );
   }
+}
+
+/**
+ * Freezes a built-in resource made as `Class` itself (`made` is its constructor's
+ * `new.target`; a subclass of the user's is left as its author makes it), at the end of its
+ * constructor: what it hands the driver (its pool, runtime, stream) can then be neither
+ * rewritten nor shadowed by an own property, and its state lives in private fields.
+ */
+export function freezeBuiltIn(resource: MemoryResource, made: unknown, Class: unknown): void {
+  if (made === Class) Object.freeze(resource);
 }

@@ -14,6 +14,7 @@ import type { Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { ImportedPool } from './imported-pool.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
+import { freezeBuiltIn } from './memory-resource.js';
 import { PoolMemoryResource } from './pool-memory-resource.js';
 import {
   checkInterprocess,
@@ -61,6 +62,7 @@ export class PinnedMemoryResource extends PoolMemoryResource {
       options instanceof ImportedPool ? { setup: options.setup, numaId: -1 } : createPinnedPool(options);
     super(made.setup);
     this.numaNode = made.numaId;
+    freezeBuiltIn(this, new.target, PinnedMemoryResource);
   }
 
   /**

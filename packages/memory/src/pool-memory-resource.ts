@@ -32,9 +32,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
   private readonly ipcEnabled: boolean;
   private readonly mapped: boolean;
   /** @internal */ readonly ordinal: number;
-  private stream: Stream | undefined = undefined;
-  private allocationHandle: IpcAllocationHandle | undefined = undefined;
-  private attributeView: PoolAttributes | undefined = undefined;
+  #stream: Stream | undefined = undefined;
+  #allocationHandle: IpcAllocationHandle | undefined = undefined;
+  #attributeView: PoolAttributes | undefined = undefined;
   // Buffers handed out and not yet freed. cuMemPoolDestroy on a pool that still has allocations
   // is documented to wait for them, but on a CUDA 13.0 driver (580, H200) closing a pinned pool
   // before its buffers, then freeing them with cuMemFreeAsync, made a later cuStreamSynchronize
@@ -43,9 +43,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // pointer has one owner: deallocate refuses a live buffer's pointer (see LiveAllocations).
   private readonly live = new LiveAllocations(this);
   private readonly imports = new ImportedPointerCounts();
-  private destroyPending = false;
+  #destroyPending = false;
   /** Set when the first buffer imported through this (imported) pool showed it is of another kind or device. */
-  private wrongKind: TypeError | undefined;
+  #wrongKind: TypeError | undefined;
   // Devices whose streams frees were queued on since the pool was made. cuMemPoolDestroy with
   // frees still queued behind device work crashed the CUDA 13.0 driver at the next sync (40
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
@@ -62,7 +62,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.ipcEnabled = setup.ipcEnabled;
     this.mapped = setup.mapped;
     this.ordinal = setup.ordinal;
-    this.resourceUuid = setup.uuid;
+    this.startUuid(setup.uuid);
     if (setup.owned) {
       const { runtime, pool, ordinal } = setup;
       const queuedFrees = this.queuedFrees;
@@ -92,8 +92,8 @@ export abstract class PoolMemoryResource extends MemoryResource {
   /** Live pool statistics; `releaseThreshold` can be set. */
   get attributes(): PoolAttributes {
     this.checkOpen();
-    if (this.attributeView === undefined) this.attributeView = poolAttributes(this);
-    return this.attributeView;
+    if (this.#attributeView === undefined) this.#attributeView = poolAttributes(this);
+    return this.#attributeView;
   }
 
   /**
@@ -102,13 +102,13 @@ export abstract class PoolMemoryResource extends MemoryResource {
    * @throws RangeError / TypeError for a bad size; CudaStateError when closed; TypeError for an imported pool.
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
-    if (this.closed) throw CudaStateError.closed(this.constructor.name);
+    if (this.isClosed) throw CudaStateError.closed(this.constructor.name);
     if (this.mapped) throw mappedAllocation(this);
     // checkSize's rule, its errors out of line: TurboFan inlines by bytecode size (920 bytes per
     // optimized function on Node 20), and this leaves more of it to the adapter's call and the Buffer.
     if (!(Number.isSafeInteger(size) && size >= 0)) checkSize(size, 'size');
     let stream = options === undefined ? undefined : streamOption(options);
-    if (stream === undefined) stream = this.stream ?? this.ownDefaultStream();
+    if (stream === undefined) stream = this.#stream ?? this.ownDefaultStream();
     else if (stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const runtime = this.runtime;
     runtime.makeCurrent(stream.ordinal);
@@ -149,12 +149,12 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (this.mapped && !this.imports.release(handle)) return;
     // A stream closed since the allocation can no longer order the free: use the default one.
     const target =
-      stream === undefined || stream.isClosed ? (this.stream ?? this.ownDefaultStream()) : stream;
+      stream === undefined || stream.isClosed ? (this.#stream ?? this.ownDefaultStream()) : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
     this.queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
     this.live.delete(handle, size);
-    if (this.destroyPending && this.live.count === 0) this.destroyPool();
+    if (this.#destroyPending && this.live.count === 0) this.destroyPool();
   }
 
   /** @internal */
@@ -164,7 +164,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
 
   /** @internal Out-of-memory recovery: gives the pool's unused reserve back to the device. */
   trimReserve(): void {
-    if (this.closed || this.mapped) return;
+    if (this.isClosed || this.mapped) return;
     this.runtime.makeCurrent(this.ordinal);
     this.runtime.driver.memPoolTrimTo(this.pool, 0);
   }
@@ -184,12 +184,12 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (!this.ipcEnabled)
       throw new TypeError(`${this.constructor.name} was not created with { ipcEnabled: true }`);
     if (this.mapped) throw new TypeError('an imported memory resource cannot be exported again');
-    if (this.allocationHandle === undefined || this.allocationHandle.isClosed) {
+    if (this.#allocationHandle === undefined || this.#allocationHandle.isClosed) {
       this.runtime.makeCurrent(this.ordinal);
       const fd = this.runtime.driver.memPoolExportToFileDescriptor(this.pool);
-      this.allocationHandle = exportedHandle(fd, this.resourceUuid);
+      this.#allocationHandle = exportedHandle(fd, this.uuid);
     }
-    return this.allocationHandle;
+    return this.#allocationHandle;
   }
 
   /**
@@ -197,20 +197,20 @@ export abstract class PoolMemoryResource extends MemoryResource {
    * when the last of them is freed. Idempotent.
    */
   override close(): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     super.close();
-    this.allocationHandle?.close();
-    this.allocationHandle = undefined;
+    this.#allocationHandle?.close();
+    this.#allocationHandle = undefined;
     if (this.owned) {
       forgetFinalizer(this);
       // With buffers outstanding, the last one's free destroys the pool (see `live`).
-      if (this.live.count > 0) this.destroyPending = true;
+      if (this.live.count > 0) this.#destroyPending = true;
       else this.destroyPool();
     }
   }
 
   private destroyPool(): void {
-    this.destroyPending = false;
+    this.#destroyPending = false;
     destroyAfterQueuedFrees(this.runtime, this.pool, this.ordinal, this.queuedFrees);
   }
 
@@ -221,7 +221,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     // shared (seen on CUDA 13.0), so a buffer's descriptor first exports the pool's handle.
     if (!this.mapped) this.getAllocationHandle();
     this.runtime.makeCurrent(this.ordinal);
-    return makeIpcDescriptor(this.runtime.driver.memPoolExportPointer(handle), size, this.resourceUuid);
+    return makeIpcDescriptor(this.runtime.driver.memPoolExportPointer(handle), size, this.uuid);
   }
 
   /** @internal */
@@ -229,7 +229,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (!this.mapped) return super.importIpcBuffer(bytes, size, stream);
     this.checkOpen();
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
-    const target = stream ?? this.stream ?? this.ownDefaultStream();
+    const target = stream ?? this.#stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const driver = this.runtime.driver;
     const opened = this.imports.openedFor(bytes);
@@ -244,7 +244,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (refused !== undefined) {
       // The driver cannot tell an imported pool's kind at import; the first buffer does, and from
       // then on every use of the resource is refused with the same finding (checkOpen).
-      if (isWrongPoolKind(refused)) this.wrongKind ??= refused;
+      if (isWrongPoolKind(refused)) this.#wrongKind ??= refused;
       // A repeated import is the same mapping as an open buffer's: freeing it would unmap that.
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
       throw refused;
@@ -264,13 +264,14 @@ export abstract class PoolMemoryResource extends MemoryResource {
 
   /** @internal */
   protected checkOpen(): void {
-    if (this.closed) throw CudaStateError.closed(this.constructor.name);
-    if (this.wrongKind !== undefined) throw new TypeError(this.wrongKind.message, { cause: this.wrongKind });
+    if (this.isClosed) throw CudaStateError.closed(this.constructor.name);
+    if (this.#wrongKind !== undefined)
+      throw new TypeError(this.#wrongKind.message, { cause: this.#wrongKind });
   }
 
   private ownDefaultStream(): Stream {
-    this.stream = runtimeDefaultStream(this.runtime, this.ordinal);
-    return this.stream;
+    this.#stream = runtimeDefaultStream(this.runtime, this.ordinal);
+    return this.#stream;
   }
 }
 

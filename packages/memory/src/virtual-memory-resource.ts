@@ -12,7 +12,7 @@ import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { LiveAllocations } from './live-allocations.js';
-import { MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -102,6 +102,7 @@ export class VirtualMemoryResource extends MemoryResource {
     const { driver, settings, access } = this.resizing;
     const { ordinal, deviceMemory } = this;
     this.sharing = { driver, settings, access, ordinal, deviceMemory, accessOf: this.#accessOf };
+    freezeBuiltIn(this, new.target, VirtualMemoryResource);
   }
 
   /** Bytes every size rounds up to (the granularity the options chose). */
@@ -139,7 +140,7 @@ export class VirtualMemoryResource extends MemoryResource {
    *   after recovery and the `onOutOfMemory` hooks, or over {@link limit}).
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
-    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     const aligned = this.#checkNewSize(size, 'size');
     const runtime = this.runtime;
     const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.ordinal);
@@ -240,7 +241,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** @internal */
   checkPeerAccessOpen(): void {
-    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     this.runtime.makeCurrent(this.ordinal);
   }
 
@@ -311,7 +312,7 @@ export class VirtualMemoryResource extends MemoryResource {
   #recordOf(buffer: Buffer, action: string): VirtualAllocation {
     if (!(buffer instanceof Buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
-    if (this.closed) throw CudaStateError.closed('VirtualMemoryResource');
+    if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     buffer.checkOpen();
     const record =
       buffer.memoryResource === this && buffer.parent === null ? this.records.get(buffer.handle) : undefined;

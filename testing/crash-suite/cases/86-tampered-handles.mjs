@@ -1,10 +1,10 @@
 // An object's own properties rewritten or added: `stream.streamHandle = x` handed the driver a
-// CUstream it never made (the hostile fake faults on one, as libcuda may), a closed stream or
-// event whose `closed` was set back to false reached the driver after its destroy, and an own
-// `launchFunctionOn` on a Kernel answered any CUfunction. Streams, events, kernels and object
-// code are now frozen with their state in private fields: every such write or definition is a
-// TypeError, and the objects keep working with what the driver made. (Buffers are covered by
-// case 40; memory resources are not hardened yet.)
+// CUstream it never made (the hostile fake faults on one, as libcuda may), `mr.pool = x` a
+// CUmemoryPool, a closed stream, event or pool resource whose `closed` was set back to false
+// reached the driver after its destroy, and an own `launchFunctionOn` on a Kernel answered any
+// CUfunction. Streams, events, kernels, object code and the built-in memory resources are now
+// frozen with their state in private fields: every such write or definition is a TypeError, and
+// the objects keep working with what the driver made. (Buffers: case 40.)
 import { float32, LaunchConfig, launch, ObjectCode, uint32 } from '@cumem/compute';
 import { CudaStateError } from '@cumem/core-types';
 import { referenceKernelsPTX } from '@cumem/testing';
@@ -60,6 +60,42 @@ expectThrows(TypeError, 'a closed stream cannot be reopened', () => {
 });
 expectThrows(CudaStateError, 'a closed stream refuses sync', () => closing.sync());
 expectThrows(CudaStateError, 'a closed stream refuses allocate', () => mr.allocate(64, { stream: closing }));
+
+// Memory resources: a rewritten pool handed the driver a CUmemoryPool it never made, and a
+// closed pool resource set back to open allocated from a destroyed pool.
+const resources = [
+  mr,
+  new memory.PinnedMemoryResource(),
+  new memory.ManagedMemoryResource(),
+  new memory.VirtualMemoryResource(0),
+];
+for (const resource of resources) {
+  const what = resource.constructor.name;
+  for (const key of [
+    'pool',
+    'runtime',
+    'handle',
+    'allocate',
+    'deallocate',
+    'closed',
+    'isClosed',
+    'uuid',
+    'settings',
+  ])
+    refusesTampering(resource, key, what);
+  expectThrows(TypeError, `${what}: swap its prototype`, () => Object.setPrototypeOf(resource, {}));
+}
+const closedPool = new memory.DeviceMemoryResource(0, {});
+closedPool.close();
+expectThrows(TypeError, 'a closed pool resource cannot be reopened', () => {
+  closedPool.closed = false;
+});
+expectThrows(CudaStateError, 'a closed pool resource refuses allocate', () => closedPool.allocate(64));
+// A subclass of the user's is the user's: left extensible.
+class Mine extends memory.DeviceMemoryResource {}
+const mine = new Mine(0, {});
+check(Object.isExtensible(mine), 'a subclass of a built-in resource stays extensible');
+mine.close();
 
 const code = ObjectCode.fromPTX(referenceKernelsPTX);
 refusesTampering(code, 'getKernel', 'object code');
