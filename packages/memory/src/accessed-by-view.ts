@@ -31,6 +31,8 @@ export class AccessedByView implements Iterable<Location> {
     if (token !== viewToken) {
       throw new TypeError("AccessedByView has no public constructor: use a ManagedBuffer's accessedBy");
     }
+    // Frozen: `view.advisor = { ... }` would advise a range the program never allocated.
+    Object.freeze(this);
   }
 
   /** @internal The view of `advisor`'s accessors. */

@@ -126,6 +126,7 @@ export class HostRegistration {
     };
     addRange(buffer, range, this.#release);
     registerFinalizer(this, this.#release);
+    Object.freeze(this);
   }
 
   /**

@@ -17,7 +17,9 @@ export interface IpcAllocationHandleOptions {
  * descriptor: `close()` (or GC) closes it.
  */
 export class IpcAllocationHandle {
-  private descriptor: number;
+  // Private and the handle frozen: `handle.descriptor = 0` made close() close the process's
+  // stdin, a descriptor the handle never owned.
+  #descriptor: number;
   private readonly exporterUuid: string | null;
 
   /**
@@ -29,9 +31,10 @@ export class IpcAllocationHandle {
       throw new TypeError(
         'IpcAllocationHandle has no public constructor: use mr.getAllocationHandle() or IpcAllocationHandle.fromFileDescriptor()',
       );
-    this.descriptor = fileDescriptor;
+    this.#descriptor = fileDescriptor;
     this.exporterUuid = uuid;
     registerFinalizer(this, () => closeSync(fileDescriptor));
+    Object.freeze(this);
   }
 
   /**
@@ -56,8 +59,8 @@ export class IpcAllocationHandle {
 
   /** The file descriptor this handle owns (for `fromFileDescriptor`: the duplicate). */
   get fileDescriptor(): number {
-    if (this.descriptor < 0) throw CudaStateError.closed('IpcAllocationHandle');
-    return this.descriptor;
+    if (this.#descriptor < 0) throw CudaStateError.closed('IpcAllocationHandle');
+    return this.#descriptor;
   }
 
   /** Uuid of the exporting memory resource, or null. */
@@ -67,14 +70,14 @@ export class IpcAllocationHandle {
 
   /** True after `close()`. */
   get isClosed(): boolean {
-    return this.descriptor < 0;
+    return this.#descriptor < 0;
   }
 
   /** Closes the file descriptor. Idempotent. */
   close(): void {
-    if (this.descriptor < 0) return;
-    const descriptor = this.descriptor;
-    this.descriptor = -1;
+    if (this.#descriptor < 0) return;
+    const descriptor = this.#descriptor;
+    this.#descriptor = -1;
     forgetFinalizer(this);
     closeSync(descriptor);
   }

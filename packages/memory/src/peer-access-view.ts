@@ -145,6 +145,8 @@ export class PeerAccessView implements Iterable<Device> {
         "PeerAccessView has no public constructor: use a DeviceMemoryResource's peerAccessibleBy",
       );
     }
+    // Frozen: `view.resource = { pool: x }` would hand the driver a pool it never made.
+    Object.freeze(this);
   }
 
   /** @internal The view of `resource`'s peer access. */

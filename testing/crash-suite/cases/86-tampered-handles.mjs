@@ -85,6 +85,21 @@ for (const resource of resources) {
     refusesTampering(resource, key, what);
   expectThrows(TypeError, `${what}: swap its prototype`, () => Object.setPrototypeOf(resource, {}));
 }
+refusesTampering(mr.peerAccessibleBy, 'resource', 'a pool peer-access view');
+const managed = new memory.ManagedMemoryResource().allocate(4096);
+refusesTampering(managed.accessedBy, 'advisor', 'a managed accessedBy view');
+managed.close();
+const registration = memory.registerHostMemory(new Uint8Array(8192));
+refusesTampering(registration, 'pointer', 'a host registration');
+registration.close();
+if (memory.currentDriver().capabilities.interprocess) {
+  // `handle.descriptor = 0` made close() close the process's stdin, which it never owned.
+  const exporting = new memory.DeviceMemoryResource(0, { ipcEnabled: true });
+  const handle = exporting.getAllocationHandle();
+  refusesTampering(handle, 'descriptor', 'an IPC allocation handle');
+  handle.close();
+  exporting.close();
+}
 const closedPool = new memory.DeviceMemoryResource(0, {});
 closedPool.close();
 expectThrows(TypeError, 'a closed pool resource cannot be reopened', () => {
