@@ -95,6 +95,9 @@ export class Program {
     this.#name = checked.name ?? 'program.cu';
     this.#cacheDirectory = checked.cacheDirectory;
     this.#arch = codeType === 'c++' ? architecture(checked) : '';
+    // No own property can shadow a method or rewrite `codeType` (a subclass of the program's is
+    // its author's).
+    if (new.target === Program) Object.freeze(this);
   }
 
   /** The compiler log of the last `compile` (warnings; empty before the first or when NVRTC said nothing). */

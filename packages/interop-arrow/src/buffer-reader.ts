@@ -16,6 +16,8 @@ export class BufferReader {
     if (!cudaBufferBrand.has(buffer))
       throw new TypeError(`BufferReader needs a CudaBuffer, got ${describeValue(buffer)}`);
     this.#buffer = buffer;
+    // No own property can shadow a method (a subclass of the program's is its author's).
+    if (new.target === BufferReader) Object.freeze(this);
   }
 
   /** The buffer read. */

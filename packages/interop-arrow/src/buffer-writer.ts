@@ -63,6 +63,8 @@ export class BufferWriter {
       throw new TypeError(`BufferWriter needs a CudaBuffer, got ${describeValue(buffer)}`);
     if (!buffer.isMutable) throw new TypeError('BufferWriter needs a mutable CudaBuffer');
     this.#state = { buffer, position: 0, staging: null, buffered: 0 };
+    // No own property can shadow a method (a subclass of the program's is its author's).
+    if (new.target === BufferWriter) Object.freeze(this);
   }
 
   /** The buffer written. */

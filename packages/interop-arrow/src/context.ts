@@ -50,6 +50,8 @@ export class Context {
     this.#deviceMemory = new ContextMemoryResource(this.#state);
     this.#ipcMappings = new IpcMappingResource(this.#state);
     enterContext(this.#state);
+    // No own property can shadow a method (a subclass of the program's is its author's).
+    if (new.target === Context) Object.freeze(this);
   }
 
   /** Number of CUDA devices. */

@@ -24,6 +24,7 @@ export class IpcMemHandle {
     }
     this.#size = size;
     this.#handle = handle;
+    Object.freeze(this);
   }
 
   /** Size in bytes of the exported memory. */

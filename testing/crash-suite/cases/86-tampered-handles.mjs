@@ -2,11 +2,12 @@
 // CUstream it never made (the hostile fake faults on one, as libcuda may), `mr.pool = x` a
 // CUmemoryPool, a closed stream, event or pool resource whose `closed` was set back to false
 // reached the driver after its destroy, and an own `launchFunctionOn` on a Kernel answered any
-// CUfunction. Streams, events, kernels, object code and the built-in memory resources are now
-// frozen with their state in private fields: every such write or definition is a TypeError, and
+// CUfunction. Streams, events, kernels, programs, object code, the built-in memory resources
+// and Arrow's context, writer and reader are now frozen with their state in private fields: every such write or definition is a TypeError, and
 // the objects keep working with what the driver made. (Buffers: case 40.)
-import { float32, LaunchConfig, launch, ObjectCode, uint32 } from '@cumem/compute';
+import { float32, LaunchConfig, launch, ObjectCode, Program, uint32 } from '@cumem/compute';
 import { CudaStateError } from '@cumem/core-types';
+import * as arrow from '@cumem/interop-arrow';
 import { referenceKernelsPTX } from '@cumem/testing';
 import { check, expectThrows, memory, setUp } from './support.mjs';
 
@@ -111,6 +112,17 @@ class Mine extends memory.DeviceMemoryResource {}
 const mine = new Mine(0, {});
 check(Object.isExtensible(mine), 'a subclass of a built-in resource stays extensible');
 mine.close();
+
+// Arrow's context, its writer and reader, and compute's Program: no method can be shadowed.
+const context = new arrow.Context(0);
+refusesTampering(context, 'newBuffer', 'an Arrow context');
+const cudaBuffer = context.newBuffer(64);
+refusesTampering(new arrow.BufferWriter(cudaBuffer), 'write', 'a BufferWriter');
+refusesTampering(new arrow.BufferReader(cudaBuffer), 'read', 'a BufferReader');
+if (memory.currentDriver().capabilities.interprocess)
+  refusesTampering(cudaBuffer.exportForIpc(), 'serialize', 'an IpcMemHandle');
+cudaBuffer.close();
+refusesTampering(new Program('extern "C" __global__ void k() {}', 'c++'), 'codeType', 'a Program');
 
 const code = ObjectCode.fromPTX(referenceKernelsPTX);
 refusesTampering(code, 'getKernel', 'object code');
