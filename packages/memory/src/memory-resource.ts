@@ -107,9 +107,12 @@ export abstract class MemoryResource {
     return null;
   }
 
-  /** @internal The uuid a pool resource starts with (its IPC-enabled pool's), from its constructor. */
+  /**
+   * @internal The uuid a pool resource starts with (its IPC-enabled pool's), from its
+   * constructor. Once a resource has a uuid, this changes nothing (as {@link register} refuses).
+   */
   protected startUuid(uuid: string | null): void {
-    this.#uuid = uuid;
+    if (this.#uuid === null) this.#uuid = uuid;
   }
 
   /**

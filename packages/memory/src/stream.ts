@@ -37,9 +37,9 @@ export class Stream {
    * JS memory that queued copies use (created on the first hold). In a box the finalizer also
    * reaches, so a stream dropped without close() keeps it until its copies are done.
    */
-  private readonly holdings: { held: HeldHostMemory | null } = { held: null };
+  readonly #holdings: { held: HeldHostMemory | null } = { held: null };
   /** The stream in its runtime's `knownStreams`, which frees of dropped buffers wait on. */
-  private readonly known: KnownStream;
+  readonly #known: KnownStream;
 
   /**
    * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
@@ -58,9 +58,9 @@ export class Stream {
       );
     }
     const known = runtime.knownStreams.add(streamHandle, ordinal);
-    this.known = known;
+    this.#known = known;
     if (!isDefault) {
-      const holdings = this.holdings;
+      const holdings = this.#holdings;
       registerFinalizer(this, () => {
         // Dropped with copies of JS memory maybe still queued: that memory goes when they are done.
         if (holdings.held !== null && !holdings.held.isEmpty) runtime.driver.streamSynchronize(streamHandle);
@@ -120,7 +120,7 @@ export class Stream {
   sync(): void {
     this.checkOpen();
     this.runtime.driver.streamSynchronize(this.streamHandle);
-    this.holdings.held?.releaseAll();
+    this.#holdings.held?.releaseAll();
   }
 
   /**
@@ -129,12 +129,12 @@ export class Stream {
    */
   async syncAsync(): Promise<void> {
     this.checkOpen();
-    const mark = this.holdings.held?.markWaitPoint();
+    const mark = this.#holdings.held?.markWaitPoint();
     await holdDuringWait(this, this.runtime.driver.streamSynchronizeAsync(this.streamHandle), () =>
       this.destroyIfClosed(),
     );
     // Only what was queued before the wait is known to be done (nothing is held once closed).
-    if (!this.#closed && mark !== undefined) this.holdings.held?.releaseThrough(mark);
+    if (!this.#closed && mark !== undefined) this.#holdings.held?.releaseThrough(mark);
   }
 
   /**
@@ -180,10 +180,10 @@ export class Stream {
   close(): void {
     if (this.#closed || this.isDefault) return;
     // JS memory still in flight must outlive the copies: wait for them before letting go.
-    const held = this.holdings.held;
+    const held = this.#holdings.held;
     if (held !== null && !held.isEmpty) this.sync();
     // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
-    this.runtime.knownStreams.retire(this.known);
+    this.runtime.knownStreams.retire(this.#known);
     this.#closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.#destroyAfterWaits = true;
@@ -230,7 +230,7 @@ export class Stream {
 
   /** @internal {@link holdHostMemory} without the checks, for cumem's own copies. */
   holdChecked(memory: HostMemory): void {
-    const holdings = this.holdings;
+    const holdings = this.#holdings;
     holdings.held ??= new HeldHostMemory(this.runtime, this.ordinal, this.streamHandle);
     holdings.held.hold(memory);
   }
