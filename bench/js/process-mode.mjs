@@ -8,6 +8,38 @@
 //     threshold (a process in the host's slow mode), else goes on to run the suite.
 import { writeFileSync } from 'node:fs';
 
+// Above the gate below, which runs at import and uses them.
+const location = { type: 1, id: 0 };
+/** The `CUmemAllocationProp` of C's VMM pair (bench/c/vmm.c): pinned memory of device 0. */
+export const vmmPairProperties = {
+  allocationType: 1,
+  requestedHandleTypes: 0,
+  location,
+  gpuDirectRdmaCapable: false,
+  usage: 0,
+};
+const vmmPairAccess = [{ location, flags: 3 }];
+
+/**
+ * `n` VMM pairs of `size` bytes through `driver`'s bare calls, as C makes them: reserve, create,
+ * map, set read-write access, unmap, release, free. `alignment` and `between` (called after the
+ * access is set) let a probe make them as @cumem/memory does (bench/probes/vmm-memory-vs-bare.mjs).
+ */
+export function vmmPairs(driver, size, { alignment = 0, between } = {}) {
+  return (n) => {
+    for (let i = 0; i < n; i++) {
+      const base = driver.memAddressReserve(size, alignment, 0n);
+      const chunk = driver.memCreate(size, vmmPairProperties);
+      driver.memMap(base, size, 0, chunk);
+      driver.memSetAccess(base, size, vmmPairAccess);
+      between?.();
+      driver.memUnmap(base, size);
+      driver.memRelease(chunk);
+      driver.memAddressFree(base, size);
+    }
+  };
+}
+
 const gate = process.env.BENCH_PROCESS_GATE;
 const driverArgument = process.argv.indexOf('--driver');
 const adapter = driverArgument >= 0 ? process.argv[driverArgument + 1] : undefined;
@@ -46,26 +78,6 @@ async function calibrate(name) {
     for (let i = 0; i < n; i++) driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, handle), handle);
     driver.streamSynchronize(handle);
   };
-  const location = { type: 1, id: 0 };
-  const properties = {
-    allocationType: 1,
-    requestedHandleTypes: 0,
-    location,
-    gpuDirectRdmaCapable: false,
-    usage: 0,
-  };
-  const access = [{ location, flags: 3 }];
-  const vmmPairs = (size) => (n) => {
-    for (let i = 0; i < n; i++) {
-      const base = driver.memAddressReserve(size, 0, 0n);
-      const chunk = driver.memCreate(size, properties);
-      driver.memMap(base, size, 0, chunk);
-      driver.memSetAccess(base, size, access);
-      driver.memUnmap(base, size);
-      driver.memRelease(chunk);
-      driver.memAddressFree(base, size);
-    }
-  };
   const best = (loop, n, scale) => {
     loop(n);
     let fastest = Number.POSITIVE_INFINITY;
@@ -79,8 +91,8 @@ async function calibrate(name) {
   const times = { poolPairNs: best(poolPairs, 5000, 1) };
   try {
     // A driver without VMM refuses from the granularity on: the pool pair alone then gates.
-    const size = Math.max(2 * 1024 * 1024, driver.memGetAllocationGranularity(properties, 0));
-    times.vmmPairUs = best(vmmPairs(size), 50, 1e-3);
+    const size = Math.max(2 * 1024 * 1024, driver.memGetAllocationGranularity(vmmPairProperties, 0));
+    times.vmmPairUs = best(vmmPairs(driver, size), 50, 1e-3);
   } catch (error) {
     times.vmmError = String(error?.message ?? error);
   }

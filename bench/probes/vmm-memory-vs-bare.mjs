@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { Device } from '@cumem/core-types';
 import { driverChoice, median } from '../js/harness.mjs';
+import { vmmPairs } from '../js/process-mode.mjs';
 
 const PAIRS = 50;
 const REPS = Number(process.env.PROBE_REPS ?? 40);
@@ -19,15 +20,6 @@ const driver = memory.currentDriver();
 const device = new Device(0);
 const mr = new memory.VirtualMemoryResource(device);
 const stream = memory.Stream.create(device, { nonBlocking: true });
-const location = { type: 1, id: 0 };
-const properties = {
-  allocationType: 1,
-  requestedHandleTypes: 0,
-  location,
-  gpuDirectRdmaCapable: false,
-  usage: 0,
-};
-const access = [{ location, flags: 3 }];
 const granularity = mr.granularity;
 const sh = stream.handle;
 
@@ -38,33 +30,21 @@ function cInProcess() {
   if (!path) return {};
   const require = createRequire(createRequire(import.meta.url).resolve('@cumem/driver-ffi'));
   const koffi = require('koffi');
-  const vmmPairs = koffi.load(path).func('int vmm_pairs(int n, int device, unsigned long long size)');
+  const cPairs = koffi.load(path).func('int vmm_pairs(int n, int device, unsigned long long size)');
   return {
     cLoop: () => {
-      const status = vmmPairs(PAIRS, 0, BYTES);
+      const status = cPairs(PAIRS, 0, BYTES);
       if (status !== 0) throw new Error(`vmm_pairs: CUresult ${status}`);
     },
   };
 }
 
-function pairs(alignment, query) {
-  return () => {
-    for (let i = 0; i < PAIRS; i++) {
-      const base = driver.memAddressReserve(BYTES, alignment, 0n);
-      const chunk = driver.memCreate(BYTES, properties);
-      driver.memMap(base, BYTES, 0, chunk);
-      driver.memSetAccess(base, BYTES, access);
-      if (query) driver.streamQuery(sh);
-      driver.memUnmap(base, BYTES);
-      driver.memRelease(chunk);
-      driver.memAddressFree(base, BYTES);
-    }
-  };
-}
+const bareC = vmmPairs(driver, BYTES);
+const bareMem = vmmPairs(driver, BYTES, { alignment: granularity, between: () => driver.streamQuery(sh) });
 const variants = {
-  bareC: pairs(0, false),
+  bareC: () => bareC(PAIRS),
   ...cInProcess(),
-  bareMem: pairs(granularity, true),
+  bareMem: () => bareMem(PAIRS),
   memory: () => {
     for (let i = 0; i < PAIRS; i++) mr.allocate(BYTES).close();
   },
