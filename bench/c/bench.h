@@ -174,10 +174,12 @@ typedef CUresult (*batch_fn)(void *state, long n);
 #define CALL_REPS 11
 #define CALL_WARMUP_REPS 1
 
-/* Time per operation in nanoseconds of `fn(state, iterations)` (see CALL_REPS). */
-BENCH_API CUresult measure_calls(row_t *r, batch_fn fn, void *state, long iterations) {
+/* Time per operation in nanoseconds of `fn(state, iterations)` (see CALL_REPS), after untimed
+   repetitions that go on for at least `warmup_s` seconds (callsNs's warmupMs in bench/js/harness.mjs). */
+BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long iterations, double warmup_s) {
   CUresult e;
-  for (int i = 0; i < CALL_WARMUP_REPS; i++)
+  const double warm = now_s() + warmup_s;
+  for (int i = 0; i < CALL_WARMUP_REPS || now_s() < warm; i++)
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
   for (int i = 0; i < CALL_REPS; i++) {
     double t0 = now_s();
@@ -187,9 +189,16 @@ BENCH_API CUresult measure_calls(row_t *r, batch_fn fn, void *state, long iterat
   r->nsamples = CALL_REPS;
   r->value = median(r->samples, CALL_REPS);
   r->has_value = 1;
-  snprintf(r->protocol, sizeof r->protocol, "\"iterations\":%ld,\"reps\":%d,\"warmupReps\":%d", iterations,
-           CALL_REPS, CALL_WARMUP_REPS);
+  int written = snprintf(r->protocol, sizeof r->protocol, "\"iterations\":%ld,\"reps\":%d,\"warmupReps\":%d",
+                         iterations, CALL_REPS, CALL_WARMUP_REPS);
+  if (warmup_s > 0 && written > 0 && (size_t)written < sizeof r->protocol)
+    snprintf(r->protocol + written, sizeof r->protocol - (size_t)written, ",\"warmupMs\":%.0f", warmup_s * 1e3);
   return CUDA_SUCCESS;
+}
+
+/* measure_calls_warm with the one untimed repetition of every call row. */
+BENCH_API CUresult measure_calls(row_t *r, batch_fn fn, void *state, long iterations) {
+  return measure_calls_warm(r, fn, state, iterations, 0);
 }
 
 /* Untimed warm-up of a bandwidth row (as BANDWIDTH_WARMUP_MS in bench/js/harness.mjs, which says

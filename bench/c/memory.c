@@ -6,6 +6,8 @@
 #define ADVISE_BYTES ((size_t)2 << 20)
 /* Operations per repetition: the same in bench/js/memory.mjs, bench/python/memory.py and rows.mjs. */
 #define ALLOCATE_CLOSE_ITERATIONS 100000L
+/* Untimed warm-up of the allocate + close row: bench/js/memory.mjs's ALLOCATE_CLOSE_WARMUP says why. */
+#define ALLOCATE_CLOSE_WARMUP_S 2.0
 #define READ_MOSTLY_ITERATIONS 100000L
 
 typedef struct {
@@ -32,7 +34,7 @@ static void row_allocate_close(row_t *r) {
      synchronizations: the same pool state here. */
   cuuint64_t keep_all = (1ULL << 53) - 1;
   CK(p_cuMemPoolSetAttribute(s.pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_all));
-  CK(measure_calls(r, alloc_close_batch, &s, ALLOCATE_CLOSE_ITERATIONS));
+  CK(measure_calls_warm(r, alloc_close_batch, &s, ALLOCATE_CLOSE_ITERATIONS, ALLOCATE_CLOSE_WARMUP_S));
 done:;
 }
 

@@ -16,7 +16,9 @@ const report = { adapter: memory.currentDriver().name, rounds: [] };
 const started = process.hrtime.bigint();
 for (let round = 0; round < 3; round++) {
   const resource = new memory.DeviceMemoryResource(device);
+  const startedMs = [];
   const { samples } = callsNs((n) => {
+    startedMs.push(Math.round(performance.now()));
     for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
     stream.sync();
   }, 100_000);
@@ -24,6 +26,9 @@ for (let round = 0; round < 3; round++) {
     atSeconds: Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)),
     medianNs: Number(median(samples).toFixed(1)),
     samples: samples.map((value) => Math.round(value)),
+    // When each repetition began (performance.now(), ms since the process started, as --trace-gc
+    // stamps its lines): the first is the untimed warm-up.
+    startedMs,
   });
 }
 const driver = memory.currentDriver();

@@ -53,24 +53,29 @@ export function median(values) {
 /**
  * Repetitions of the small-call rows, the same in bench/c/bench.h and bench/python/common.py:
  * one untimed repetition (the warm-up, which also gets the JIT past its tiers), then the median
- * of `CALL_REPS` timed repetitions of a fixed number of operations.
+ * of `CALL_REPS` timed repetitions of a fixed number of operations. A row may ask for a longer
+ * warm-up (`warmupMs`: untimed repetitions go on until that much time has passed), the same in
+ * the three languages.
  */
 export const CALL_REPS = 11;
 export const CALL_WARMUP_REPS = 1;
 
 /**
  * Nanoseconds per operation: `batch(n)` runs n operations and waits for the device. Returns
- * `{ samples, protocol }`; `iterations` must be the row's count in rows.mjs.
+ * `{ samples, protocol }`; `iterations` must be the row's count in rows.mjs. `warmupMs`: see
+ * CALL_WARMUP_REPS.
  */
-export function callsNs(batch, iterations) {
-  for (let i = 0; i < CALL_WARMUP_REPS; i++) batch(iterations);
+export function callsNs(batch, iterations, { warmupMs = 0 } = {}) {
+  const warm = now() + BigInt(warmupMs * 1e6);
+  for (let i = 0; i < CALL_WARMUP_REPS || now() < warm; i++) batch(iterations);
   const samples = [];
   for (let i = 0; i < CALL_REPS; i++) {
     const start = now();
     batch(iterations);
     samples.push(Number(now() - start) / iterations);
   }
-  return { samples, protocol: { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS } };
+  const protocol = { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS };
+  return { samples, protocol: warmupMs > 0 ? { ...protocol, warmupMs } : protocol };
 }
 
 /**

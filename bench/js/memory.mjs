@@ -20,6 +20,13 @@ const PREFETCH_BYTES = 1024 * 1024 * 1024;
 const ADVISE_BYTES = 2 * 1024 * 1024;
 // Operations per repetition: the same in bench/c/memory.c, bench/python/memory.py and rows.mjs.
 const ALLOCATE_CLOSE_ITERATIONS = 100_000;
+// Untimed warm-up of the allocate + close rows, the same in bench/c/memory.c and
+// bench/python/memory.py: in a process's first seconds the pool pair itself ran slow on the H100
+// hosts (bench/js/allocate-close-order.mjs: 1735 ns per pair at 1.9 s into an FFI process, 990 at
+// 4.7 s; a CPU profile put the extra time inside the two driver calls, not in JavaScript), so
+// the row's value depended on when in its process the row ran. Each implementation now repeats
+// the row's work this long before timing it.
+const ALLOCATE_CLOSE_WARMUP = { warmupMs: 2000 };
 const READ_MOSTLY_ITERATIONS = 100_000;
 
 const options = parseArguments();
@@ -49,7 +56,7 @@ await suite.row('memory.deviceAllocateClose4KiB', 'ns', () => {
     for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
     stream.sync();
   };
-  const { samples, protocol } = callsNs(batch, ALLOCATE_CLOSE_ITERATIONS);
+  const { samples, protocol } = callsNs(batch, ALLOCATE_CLOSE_ITERATIONS, ALLOCATE_CLOSE_WARMUP);
   return result(samples, 'ns', {
     protocol,
     via: 'DeviceMemoryResource.allocate + Buffer.close',
@@ -98,7 +105,7 @@ function allocateCloseBatch(resource) {
 
 await suite.row('memory.deviceAllocateClose4KiB.statistics', 'ns', () => {
   const resource = new memory.DeviceMemoryResource(device).enableStatistics();
-  const { samples, protocol } = callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS);
+  const { samples, protocol } = callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS, ALLOCATE_CLOSE_WARMUP);
   const counted = resource.statistics().allocations.total;
   return result(samples, 'ns', { protocol, via: `enableStatistics(); ${counted} allocations counted` });
 });
@@ -108,7 +115,7 @@ await suite.row('memory.deviceAllocateClose4KiB.tracking', 'ns', () => {
   const measure = (stacks) => {
     const tracker = memory.trackAllocations({ resource, stacks });
     try {
-      return callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS);
+      return callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS, ALLOCATE_CLOSE_WARMUP);
     } finally {
       tracker.close();
     }

@@ -80,17 +80,24 @@ CALL_REPS = 11
 CALL_WARMUP_REPS = 1
 
 
-def calls_ns(batch, iterations):
+def calls_ns(batch, iterations, warmup_ms=0):
     """Nanoseconds per operation: `batch(n)` runs n operations and waits. Returns (samples,
-    protocol); `iterations` must be the row's count in bench/rows.mjs."""
-    for _ in range(CALL_WARMUP_REPS):
+    protocol); `iterations` must be the row's count in bench/rows.mjs. Untimed repetitions go on
+    for at least `warmup_ms` (callsNs's warmupMs in bench/js/harness.mjs)."""
+    warm = time.perf_counter_ns() + warmup_ms * 1_000_000
+    done = 0
+    while done < CALL_WARMUP_REPS or time.perf_counter_ns() < warm:
         batch(iterations)
+        done += 1
     samples = []
     for _ in range(CALL_REPS):
         start = time.perf_counter_ns()
         batch(iterations)
         samples.append((time.perf_counter_ns() - start) / iterations)
-    return samples, {"iterations": iterations, "reps": CALL_REPS, "warmupReps": CALL_WARMUP_REPS}
+    protocol = {"iterations": iterations, "reps": CALL_REPS, "warmupReps": CALL_WARMUP_REPS}
+    if warmup_ms > 0:
+        protocol["warmupMs"] = warmup_ms
+    return samples, protocol
 
 
 # Untimed warm-up of a bandwidth row (as BANDWIDTH_WARMUP_MS in bench/js/harness.mjs, which says

@@ -17,7 +17,8 @@
 #   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
 #   Node process (bench/probes/vmm-pair-lib.c);
 # - whether memory.deviceAllocateClose4KiB depends on when in its process it runs
-#   (bench/js/allocate-close-order.mjs, two processes per adapter).
+#   (bench/js/allocate-close-order.mjs, two processes per adapter);
+# - PROBE_PROFILE=1: CPU profiles and V8 traces of both, in profiles/ (see profile_probes).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
 # (comma-separated) runs only those bench suites; BENCH_ROUNDS and BENCH_MERGE: see run_bench. Together with
 # unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
@@ -239,7 +240,26 @@ run_probes() {
       done
     fi
   done 2>&1 | tee "$OUT/probe.txt"
-  return "${PIPESTATUS[0]}"
+  local status=${PIPESTATUS[0]}
+  [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes
+  return "$status"
+}
+
+# PROBE_PROFILE=1 adds, in $OUT/profiles/: a CPU profile of each adapter's VMM probe (where
+# mr.allocate + close spends the time its bare calls do not), and the allocate + close order
+# run of each adapter under --trace-gc / --trace-opt / --trace-deopt with a CPU profile.
+profile_probes() {
+  local dir="$OUT/profiles" adapter
+  mkdir -p "$dir"
+  for adapter in napi ffi; do
+    PROBE_REPS=200 VMM_PAIR_LIB=/tmp/cumem-probes/vmm-pair-lib.so timeout -k 5 120 node --expose-gc --cpu-prof \
+      --cpu-prof-interval 100 --cpu-prof-dir "$dir" --cpu-prof-name "vmm-$adapter.cpuprofile" \
+      bench/probes/vmm-memory-vs-bare.mjs "$adapter" >"$dir/vmm-$adapter.txt" 2>&1
+    timeout -k 5 120 node --expose-gc --trace-gc --trace-opt --trace-deopt --cpu-prof --cpu-prof-interval 200 \
+      --cpu-prof-dir "$dir" --cpu-prof-name "order-$adapter.cpuprofile" bench/js/allocate-close-order.mjs "$adapter" \
+      >"$dir/order-$adapter.txt" 2>&1
+  done
+  ls -la "$dir"
 }
 if [ "$what" = probes ]; then stage probes run_probes; fi
 
