@@ -5,7 +5,7 @@
 import { CudaStateError, describeValue } from '@cumem/core-types';
 import { type DeviceLike, deviceOrdinal } from './device-arguments.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
-import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { activeRuntime, type DriverRuntime, runtimeState } from './driver-runtime.js';
 import { MemoryResource } from './memory-resource.js';
 
 /**
@@ -59,5 +59,5 @@ export function currentResources(): Map<number, MemoryResource> {
 }
 
 function resourcesOf(runtime: DriverRuntime): Map<number, MemoryResource> {
-  return runtime.currentResources;
+  return runtimeState(runtime).currentResources;
 }

@@ -1,6 +1,6 @@
 import { type Device, DeviceAttribute, type Driver } from '@cumem/core-types';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
-import { activeRuntime } from './driver-runtime.js';
+import { activeRuntime, runtimeState } from './driver-runtime.js';
 
 /** What {@link deviceProperties} reports. Attributes a driver does not know read as their "no" value. */
 export interface DeviceProperties {
@@ -54,7 +54,7 @@ export function deviceProperties(device: Device | number): DeviceProperties {
   if (device === undefined) throw new TypeError('deviceProperties needs a device (a Device or an ordinal)');
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
-  const list = runtime.deviceProperties;
+  const list = runtimeState(runtime).deviceProperties;
   let properties = list[ordinal];
   if (properties === undefined) {
     properties = queryProperties(runtime.driver, ordinal);
@@ -122,7 +122,7 @@ export function setCurrentDevice(device: Device | number): void {
   // Always bound, never skipped as already current: this is how callers resync cumem after
   // native code of their own changed the thread's context (README, Notes).
   runtime.bind(ordinal);
-  runtime.currentDevice = ordinal;
+  runtimeState(runtime).currentDevice = ordinal;
 }
 
 /**

@@ -14,40 +14,80 @@ import type { VirtualRange } from './virtual-ranges.js';
 let boundRuntime: DriverRuntime | undefined;
 let boundOrdinal = -1;
 
-/** The driver together with the state cumem keeps for it. One per driver object. */
-export class DriverRuntime {
+/**
+ * What cumem keeps per driver runtime. Reachable only through {@link runtimeState}, which no
+ * entry point of the package exports: a program that reaches a runtime (a stream's or buffer's
+ * `runtime`, left out of the type declarations) finds a frozen object holding the driver and
+ * nothing it could use to hand the driver a stream, context or range cumem never made.
+ */
+export interface RuntimeState {
   /** The driver's capabilities, read once. */
-  private capabilitiesCache: DriverCapabilities | undefined;
-  private deviceCountCache = -1;
-  private readonly contexts: DriverHandle[] = [];
+  capabilities: DriverCapabilities | undefined;
+  /** `cuDeviceGetCount`, asked once (-1 until then). */
+  deviceCount: number;
+  /** Each device's primary context, retained on first use and never released (as cuda.core). */
+  readonly contexts: DriverHandle[];
   /** The device used when none is given (`setCurrentDevice`), default 0. */
-  currentDevice = 0;
+  currentDevice: number;
   /** The streams cumem made, which frees of dropped buffers wait for (known-streams.ts). */
-  readonly knownStreams: KnownStreams = new KnownStreams(this);
+  readonly knownStreams: KnownStreams;
   /** The page-locked resources shared by the packages above (host-resources.ts), made on first use. */
-  readonly hostResources: { legacy?: MemoryResource; pool?: MemoryResource } = {};
+  readonly hostResources: { legacy?: MemoryResource; pool?: MemoryResource };
   /** Each device's default stream (stream.ts), made on first use. */
-  readonly defaultStreams: Stream[] = [];
+  readonly defaultStreams: Stream[];
   /** The resource `setCurrentResource` chose per device (current-resource.ts). */
-  readonly currentResources: Map<number, MemoryResource> = new Map();
+  readonly currentResources: Map<number, MemoryResource>;
   /** `deviceProperties`, queried once per device (device-queries.ts). */
-  readonly deviceProperties: DeviceProperties[] = [];
+  readonly deviceProperties: DeviceProperties[];
   /** The address ranges VirtualMemoryResources have mapped (virtual-ranges.ts). */
-  readonly virtualRanges: Set<VirtualRange> = new Set();
+  readonly virtualRanges: Set<VirtualRange>;
   /** Device pairs "from>to" whose context peer access was enabled or found impossible (peer-copy.ts). */
-  readonly peerAccessDecided: Set<string> = new Set();
+  readonly peerAccessDecided: Set<string>;
+}
 
-  constructor(readonly driver: Driver) {}
+let stateOf: (runtime: DriverRuntime) => RuntimeState;
+
+/** The driver together with the state cumem keeps for it. One per driver object; frozen. */
+export class DriverRuntime {
+  readonly #state: RuntimeState;
+
+  static {
+    stateOf = (runtime) => runtime.#state;
+  }
+
+  constructor(readonly driver: Driver) {
+    this.#state = {
+      capabilities: undefined,
+      deviceCount: -1,
+      contexts: [],
+      currentDevice: 0,
+      knownStreams: new KnownStreams(this),
+      hostResources: {},
+      defaultStreams: [],
+      currentResources: new Map(),
+      deviceProperties: [],
+      virtualRanges: new Set(),
+      peerAccessDecided: new Set(),
+    };
+    Object.freeze(this);
+  }
 
   get capabilities(): DriverCapabilities {
-    if (this.capabilitiesCache === undefined) this.capabilitiesCache = this.driver.capabilities;
-    return this.capabilitiesCache;
+    const state = this.#state;
+    if (state.capabilities === undefined) state.capabilities = this.driver.capabilities;
+    return state.capabilities;
   }
 
   /** `cuDeviceGetCount`, asked once. */
   get deviceCount(): number {
-    if (this.deviceCountCache < 0) this.deviceCountCache = this.driver.deviceGetCount();
-    return this.deviceCountCache;
+    const state = this.#state;
+    if (state.deviceCount < 0) state.deviceCount = this.driver.deviceGetCount();
+    return state.deviceCount;
+  }
+
+  /** The device used when none is given (`setCurrentDevice`, which changes it), default 0. */
+  get currentDevice(): number {
+    return this.#state.currentDevice;
   }
 
   /** Makes device `ordinal`'s primary context current, retaining it the first time. Hot path. */
@@ -58,10 +98,11 @@ export class DriverRuntime {
 
   /** The primary context of device `ordinal`, retained the first time (it does not become current). */
   context(ordinal: number): DriverHandle {
-    let context = this.contexts[ordinal];
+    const contexts = this.#state.contexts;
+    let context = contexts[ordinal];
     if (context === undefined) {
       context = this.driver.primaryContextRetain(ordinal);
-      this.contexts[ordinal] = context;
+      contexts[ordinal] = context;
     }
     return context;
   }
@@ -72,6 +113,11 @@ export class DriverRuntime {
     boundRuntime = this;
     boundOrdinal = ordinal;
   }
+}
+
+/** The state of `runtime`: for this package's modules only (no entry point exports it). */
+export function runtimeState(runtime: DriverRuntime): RuntimeState {
+  return stateOf(runtime);
 }
 
 let active: DriverRuntime | undefined;

@@ -1,6 +1,6 @@
 // The stream a buffer dropped without close() is freed on, ordered after the work queued so far
 // on every stream cumem knows (why: known-streams.ts).
-import type { DriverRuntime } from './driver-runtime.js';
+import { type DriverRuntime, runtimeState } from './driver-runtime.js';
 import type { MemoryResource } from './memory-resource.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 
@@ -17,6 +17,6 @@ export function orderForDroppedBuffer(
     allocationStream !== undefined && !allocationStream.isClosed
       ? allocationStream
       : runtimeDefaultStream(runtime, resource.deviceId >= 0 ? resource.deviceId : runtime.currentDevice);
-  runtime.knownStreams.orderAfterAll(target.streamHandle, target.ordinal);
+  runtimeState(runtime).knownStreams.orderAfterAll(target.streamHandle, target.ordinal);
   return target;
 }

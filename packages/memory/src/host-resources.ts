@@ -2,7 +2,7 @@
 // HostBuffer, newHostArray), one of each kind per driver, kept in that driver's DriverRuntime:
 // resources bind the driver current when they are made, so a driver switched to with useDriver
 // gets its own, and no module-level map outside the runtime remembers drivers.
-import { activeRuntime } from './driver-runtime.js';
+import { activeRuntime, runtimeState } from './driver-runtime.js';
 import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 
@@ -15,7 +15,7 @@ export function sharedHostResource(
   allocator: 'legacy' | 'pool',
 ): LegacyPinnedMemoryResource | PinnedMemoryResource {
   const runtime = activeRuntime();
-  const shared = runtime.hostResources;
+  const shared = runtimeState(runtime).hostResources;
   if (allocator === 'pool' && runtime.capabilities.hostMemoryPools) {
     shared.pool ??= new PinnedMemoryResource();
     return shared.pool as PinnedMemoryResource;

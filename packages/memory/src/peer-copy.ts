@@ -20,7 +20,7 @@ import {
 import { type BufferBase, bufferBrand } from './buffer-base.js';
 import { copyPointers } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
-import type { DriverRuntime } from './driver-runtime.js';
+import { type DriverRuntime, runtimeState } from './driver-runtime.js';
 import { runtimeDefaultStream, Stream } from './stream.js';
 import { virtualAccess } from './virtual-ranges.js';
 
@@ -153,7 +153,7 @@ function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
 
 /** Lets device `from`'s primary context access `to`'s cuMemAlloc memory directly, once, where possible. */
 export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to: number): void {
-  const decided = runtime.peerAccessDecided;
+  const decided = runtimeState(runtime).peerAccessDecided;
   const key = `${from}>${to}`;
   if (decided.has(key)) return;
   decided.add(key);

@@ -10,7 +10,7 @@ import {
   StreamFlags,
 } from '@cumem/core-types';
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
-import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
+import { activeRuntime, type DriverRuntime, runtimeState } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
 import { HeldHostMemory } from './held-host-memory.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
@@ -57,14 +57,14 @@ export class Stream {
         'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
       );
     }
-    const known = runtime.knownStreams.add(streamHandle, ordinal);
+    const known = runtimeState(runtime).knownStreams.add(streamHandle, ordinal);
     this.#known = known;
     if (!isDefault) {
       const holdings = this.#holdings;
       registerFinalizer(this, () => {
         // Dropped with copies of JS memory maybe still queued: that memory goes when they are done.
         if (holdings.held !== null && !holdings.held.isEmpty) runtime.driver.streamSynchronize(streamHandle);
-        runtime.knownStreams.retire(known);
+        runtimeState(runtime).knownStreams.retire(known);
         runtime.driver.streamDestroy(streamHandle);
       });
     }
@@ -183,7 +183,7 @@ export class Stream {
     const held = this.#holdings.held;
     if (held !== null && !held.isEmpty) this.sync();
     // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
-    this.runtime.knownStreams.retire(this.#known);
+    runtimeState(this.runtime).knownStreams.retire(this.#known);
     this.#closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.#destroyAfterWaits = true;
@@ -247,7 +247,7 @@ type StreamConstructor = new (
 
 /** @internal The default stream of device `ordinal` in `runtime`, created on first use. */
 export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): Stream {
-  const streams = runtime.defaultStreams;
+  const streams = runtimeState(runtime).defaultStreams;
   let stream = streams[ordinal];
   if (stream === undefined) {
     runtime.makeCurrent(ordinal);

@@ -4,7 +4,8 @@
 // reached the driver after its destroy, and an own `launchFunctionOn` on a Kernel answered any
 // CUfunction. Streams, events, kernels, programs, object code, the built-in memory resources
 // and Arrow's context, writer and reader are now frozen with their state in private fields: every such write or definition is a TypeError, and
-// the objects keep working with what the driver made. (Buffers: case 40.)
+// the objects keep working with what the driver made; so is the runtime they share, whose state
+// is out of reach. (Buffers: case 40.)
 import { float32, LaunchConfig, launch, ObjectCode, Program, uint32 } from '@cumem/compute';
 import { CudaStateError } from '@cumem/core-types';
 import * as arrow from '@cumem/interop-arrow';
@@ -60,6 +61,32 @@ expectThrows(TypeError, 'a closed stream cannot be reopened', () => {
   closing.closed = false;
 });
 expectThrows(CudaStateError, 'a closed stream refuses sync', () => closing.sync());
+
+// The runtime a stream, buffer or resource reaches (left out of the type declarations) held the
+// default streams, the known streams that frees of dropped buffers wait on, the retained contexts
+// and the mapped VMM ranges as writable own properties: `stream.runtime.defaultStreams[0] = x`
+// handed the driver a CUstream it never made at the next call without a stream. Now it is frozen
+// with that state unreachable, and every object shares it unchanged.
+const runtime = stream.runtime;
+check(Object.isFrozen(runtime), 'the runtime is frozen');
+check(
+  Object.keys(runtime).join() === 'driver',
+  `the runtime's only own property is its driver (got ${Object.keys(runtime).join()})`,
+);
+for (const key of ['defaultStreams', 'knownStreams', 'contexts', 'virtualRanges', 'hostResources'])
+  check(runtime[key] === undefined, `the runtime exposes no ${key}`);
+for (const key of ['driver', 'currentDevice', 'makeCurrent', 'bind', 'context', 'defaultStreams', 'knownStreams'])
+  refusesTampering(runtime, key, 'the runtime');
+check(buffer.runtime === runtime && mr.runtime === runtime, 'buffers and resources share the one runtime');
+const afterTampering = mr.allocate(4096);
+afterTampering.fill(9);
+const nine = new Uint8Array(4096);
+afterTampering.copyTo(nine);
+check(
+  nine.every((byte) => byte === 9),
+  "work on the device's default stream still works after the refused writes",
+);
+afterTampering.close();
 expectThrows(CudaStateError, 'a closed stream refuses allocate', () => mr.allocate(64, { stream: closing }));
 
 // Memory resources: a rewritten pool handed the driver a CUmemoryPool it never made, and a
