@@ -105,7 +105,11 @@ function allocateCloseBatch(resource) {
 
 await suite.row('memory.deviceAllocateClose4KiB.statistics', 'ns', () => {
   const resource = new memory.DeviceMemoryResource(device).enableStatistics();
-  const { samples, protocol } = callsNs(allocateCloseBatch(resource), ALLOCATE_CLOSE_ITERATIONS, ALLOCATE_CLOSE_WARMUP);
+  const { samples, protocol } = callsNs(
+    allocateCloseBatch(resource),
+    ALLOCATE_CLOSE_ITERATIONS,
+    ALLOCATE_CLOSE_WARMUP,
+  );
   const counted = resource.statistics().allocations.total;
   return result(samples, 'ns', { protocol, via: `enableStatistics(); ${counted} allocations counted` });
 });

@@ -75,7 +75,15 @@ check(
 );
 for (const key of ['defaultStreams', 'knownStreams', 'contexts', 'virtualRanges', 'hostResources'])
   check(runtime[key] === undefined, `the runtime exposes no ${key}`);
-for (const key of ['driver', 'currentDevice', 'makeCurrent', 'bind', 'context', 'defaultStreams', 'knownStreams'])
+for (const key of [
+  'driver',
+  'currentDevice',
+  'makeCurrent',
+  'bind',
+  'context',
+  'defaultStreams',
+  'knownStreams',
+])
   refusesTampering(runtime, key, 'the runtime');
 check(buffer.runtime === runtime && mr.runtime === runtime, 'buffers and resources share the one runtime');
 const afterTampering = mr.allocate(4096);
