@@ -119,7 +119,10 @@ PYTHON
 run_tests() {
   set -o pipefail
   # The GPU machine has python3 with cuda.core: the Python hand-off tests must run, not skip.
-  CUMEM_REQUIRE_PYTHON=1 timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate 2>&1 | tee "$OUT/test-gpu.log"
+  # TEST_FILTER (vitest file filters, space-separated) runs only those files: a check of a few
+  # files when the session's device time cannot pay for the whole suite. Not a test:gpu run.
+  # shellcheck disable=SC2086
+  CUMEM_REQUIRE_PYTHON=1 timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate ${TEST_FILTER:-} 2>&1 | tee "$OUT/test-gpu.log"
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"

@@ -8,7 +8,7 @@ import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interf
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
-import { keepOwnerAlive, trackView, type ViewList } from './host-views.js';
+import { keepOwnerAlive, trackView } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import { ObjectBrand } from './object-brand.js';
 import type { Release } from './object-finalizer.js';
@@ -23,6 +23,14 @@ export { setResizedByteSize } from './buffer-state.js';
 const { has: hasBufferState, runtime: runtimeOf, pointer: pointerOf, byteSize: byteSizeOf } = BufferState;
 const { resource: resourceOf, allocationStream: allocationStreamOf, parent: parentOf } = BufferState;
 const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, info: infoOf, setInfo } = BufferState;
+const { views: viewsOf, setViews, setReleaseRecord } = BufferState;
+
+/** @internal A buffer's host views and finalizer record (private facts), for buffer.ts's close(). */
+export const {
+  views: bufferViews,
+  setViews: setBufferViews,
+  releaseRecord: bufferReleaseRecord,
+} = BufferState;
 
 /**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
@@ -50,14 +58,10 @@ export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
  * private fields).
  */
 export abstract class BufferBase {
-  // What the memory is lives in private fields (buffer-state.ts): no JavaScript can rewrite it,
-  // and the factories make every Buffer non-extensible, so no own property shadows the getters
-  // below (issue 21). No instance fields (buffer-state.ts says why): these two are assigned.
-  // The host views handed out over memory this buffer owns; null until the first one, so a
-  // buffer that never made a view pays nothing on allocate and close.
-  /** @internal */ declare protected views: ViewList | null;
-  // The finalizer's record once the buffer outlived its batch (see buffer-release.ts).
-  /** @internal */ declare protected releaseRecord: ReleaseRecord | null;
+  // What the memory is lives in private fields (buffer-state.ts), its host views and finalizer
+  // record included: no JavaScript can rewrite it, and the factories make every Buffer
+  // non-extensible, so no own property shadows the getters below (issue 21). No instance fields
+  // (buffer-state.ts says why).
 
   /**
    * Not for use: a Buffer comes from a memory resource's `allocate`, {@link Buffer.fromHandle}
@@ -90,8 +94,6 @@ export abstract class BufferBase {
       flags as number,
       origin as BufferOrigin | null,
     );
-    this.views = null;
-    this.releaseRecord = null;
   }
 
   // Keeps the published type nominal (`#private` in the .d.ts) as the fields did; static, since
@@ -251,7 +253,7 @@ export abstract class BufferBase {
   /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
   recordView(view: ArrayBuffer): void {
     keepOwnerAlive(view, this);
-    if ((flagsOf(this) & owns) !== 0) this.views = trackView(this.views, view);
+    if ((flagsOf(this) & owns) !== 0) setViews(this, trackView(viewsOf(this), view));
   }
 
   /** @internal The stream, refused when it belongs to another driver. */
@@ -297,7 +299,7 @@ export abstract class BufferBase {
 
   /** @internal The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts). */
   markRegistered(record: ReleaseRecord): void {
-    this.releaseRecord = record;
+    setReleaseRecord(this, record);
     addFlags(this, registered);
     resourceOf(this)?.liveAllocations()?.settle(pointerOf(this));
   }

@@ -11,7 +11,9 @@
 // wrappers have (parent, owner, cached pointer attributes) shares one field, null on every
 // allocated buffer: two stores and 16 bytes less per allocate (issue 26).
 import type { BufferBase } from './buffer-base.js';
+import type { ReleaseRecord } from './buffer-release.js';
 import type { DriverRuntime } from './driver-runtime.js';
+import type { ViewList } from './host-views.js';
 import type { MemoryResource } from './memory-resource.js';
 import type { PointerInfo } from './pointer-info.js';
 import type { Stream } from './stream.js';
@@ -54,6 +56,13 @@ export class BufferState extends ReturnsTarget {
   // Null for a buffer with a resource and neither parent nor owner (every allocated one).
   readonly #origin: BufferOrigin | null;
   #flags: number;
+  // The host views handed out over memory this buffer owns (detached on close); null until the
+  // first one, so a buffer that never made a view pays nothing on allocate and close.
+  #views: ViewList | null;
+  // The finalizer's record once the buffer outlived its batch (buffer-release.ts); close()
+  // cancels it. Private as the rest: a rewritten list or record let close() free memory that
+  // host views still read, or leave a finalizer to free it a second time.
+  #releaseRecord: ReleaseRecord | null;
 
   constructor(
     target: BufferBase,
@@ -73,6 +82,8 @@ export class BufferState extends ReturnsTarget {
     this.#allocationStream = stream;
     this.#flags = flags;
     this.#origin = origin;
+    this.#views = null;
+    this.#releaseRecord = null;
   }
 
   static has(value: object): boolean {
@@ -109,6 +120,18 @@ export class BufferState extends ReturnsTarget {
   }
   static addFlags(buffer: BufferBase, bits: number): void {
     (buffer as unknown as BufferState).#flags |= bits;
+  }
+  static views(buffer: BufferBase): ViewList | null {
+    return (buffer as unknown as BufferState).#views;
+  }
+  static setViews(buffer: BufferBase, views: ViewList | null): void {
+    (buffer as unknown as BufferState).#views = views;
+  }
+  static releaseRecord(buffer: BufferBase): ReleaseRecord | null {
+    return (buffer as unknown as BufferState).#releaseRecord;
+  }
+  static setReleaseRecord(buffer: BufferBase, record: ReleaseRecord | null): void {
+    (buffer as unknown as BufferState).#releaseRecord = record;
   }
   static info(buffer: BufferBase): PointerInfo | undefined {
     return (buffer as unknown as BufferState).#origin?.info;

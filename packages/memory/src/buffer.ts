@@ -1,7 +1,14 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
 // and accessors) is BufferBase, in buffer-base.ts.
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
-import { BufferBase, bufferBrand, followedOwner } from './buffer-base.js';
+import {
+  BufferBase,
+  bufferBrand,
+  bufferReleaseRecord,
+  bufferViews,
+  followedOwner,
+  setBufferViews,
+} from './buffer-base.js';
 import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
 import type { FromHandleOptions } from './buffer-options.js';
 import { type BufferClass, batched, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
@@ -138,7 +145,7 @@ export class Buffer extends BufferBase {
     const stream = options === undefined ? undefined : streamOption(options);
     this.markClosed();
     if ((flags & owns) === 0) return;
-    if ((flags & registered) !== 0) cancelRelease(this.releaseRecord as ReleaseRecord);
+    if ((flags & registered) !== 0) cancelRelease(bufferReleaseRecord(this) as ReleaseRecord);
     // Queued and not registered: it is in the finalizer batch now (buffer-release.ts).
     else if ((flags & batched) !== 0) closedInBatch();
     const byteSize = this.byteSize;
@@ -147,7 +154,8 @@ export class Buffer extends BufferBase {
     const order = closeOrder(this, resource, stream ?? this.allocationStream);
     // The common case, allocating nothing: no host views, no native holders. The rest is out of
     // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
-    if (this.views === null && !isMemoryHeld(this)) resource.releaseBuffer(this.pointer, byteSize, order);
+    if (bufferViews(this) === null && !isMemoryHeld(this))
+      resource.releaseBuffer(this.pointer, byteSize, order);
     else Buffer.#releaseAfterUse(this, resource, byteSize, order);
   }
 
@@ -159,8 +167,9 @@ export class Buffer extends BufferBase {
     byteSize: number,
     order: Stream | undefined,
   ): void {
-    const attached = buffer.views === null ? null : detachViews(buffer.runtime.driver, buffer.views);
-    buffer.views = null;
+    const views = bufferViews(buffer);
+    const attached = views === null ? null : detachViews(buffer.runtime.driver, views);
+    setBufferViews(buffer, null);
     const pointer = buffer.pointer;
     if (attached === null && !isMemoryHeld(buffer)) {
       resource.releaseBuffer(pointer, byteSize, order);

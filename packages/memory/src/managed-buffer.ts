@@ -45,9 +45,9 @@ function deviceLocation(ordinal: number): MemLocation {
  */
 // An AccessAdvisor (accessed-by-view.ts) through hidden members; see Buffer for why no `implements`.
 export class ManagedBuffer extends Buffer {
-  private accessedByView: AccessedByView | undefined = undefined;
+  #accessedByView: AccessedByView | undefined = undefined;
   // Whether the last preferred-location advice through this object named a host NUMA node.
-  private advisedHostNuma = false;
+  #advisedHostNuma = false;
 
   /** Whether read-mostly advice is applied (asks the driver). Setting it advises the driver. */
   get readMostly(): boolean {
@@ -109,7 +109,7 @@ export class ManagedBuffer extends Buffer {
     if (ordinal === CU_DEVICE_INVALID) {
       // The same driver reports no preference at all (legacy attribute included) after HostNuma
       // advice: a host preference this object set then reads back as the spec's plain `new Host()`.
-      return this.advisedHostNuma ? new Host() : null;
+      return this.#advisedHostNuma ? new Host() : null;
     }
     return ordinal === CU_DEVICE_CPU ? new Host() : new Device(ordinal);
   }
@@ -119,21 +119,21 @@ export class ManagedBuffer extends Buffer {
     this.checkOpen();
     if (location === null) {
       this.advise(MemAdvise.UnsetPreferredLocation, this.anyLocation());
-      this.advisedHostNuma = false;
+      this.#advisedHostNuma = false;
       return;
     }
     checkNumaSupported(this.runtime, location, 'preferredLocation');
     const memLocation = locationToMemLocation(location);
     this.advise(MemAdvise.SetPreferredLocation, memLocation);
-    this.advisedHostNuma =
+    this.#advisedHostNuma =
       memLocation.type === MemLocationType.HostNuma || memLocation.type === MemLocationType.HostNumaCurrent;
   }
 
   /** The locations advised as accessors: a live Set-like view (see {@link AccessedByView}). */
   get accessedBy(): AccessedByView {
     this.checkOpen();
-    if (this.accessedByView === undefined) this.accessedByView = AccessedByView.of(this);
-    return this.accessedByView;
+    if (this.#accessedByView === undefined) this.#accessedByView = AccessedByView.of(this);
+    return this.#accessedByView;
   }
 
   /**

@@ -62,6 +62,33 @@ expectThrows(TypeError, 'redefine handle', () =>
 expectThrows(TypeError, 'assign pointer', () => {
   real.pointer = freedHandle;
 });
+// Nor are its host views or finalizer record own properties any more: `pinned.views = null` let
+// close() free page-locked memory a live hostView() still showed (LegacyPinnedMemoryResource
+// unmaps it: the next read faults), and a rewritten `releaseRecord` left the finalizer to free
+// the memory a second time. Every buffer kind has no own property at all.
+const pinned = new memory.LegacyPinnedMemoryResource().allocate(4096);
+const managed = new memory.ManagedMemoryResource().allocate(4096);
+const hostView = pinned.hostView();
+hostView.fill(7);
+for (const [what, buffer] of [
+  ['device', real],
+  ['pinned', pinned],
+  ['managed', managed],
+  ['slice', real.slice(0, 16)],
+]) {
+  check(Object.getOwnPropertyNames(buffer).length === 0, `a ${what} buffer has no own properties`);
+  for (const key of ['views', 'releaseRecord', 'accessedByView', 'advisedHostNuma']) {
+    expectThrows(TypeError, `assign ${key} on a ${what} buffer`, () => {
+      buffer[key] = null;
+    });
+  }
+}
+pinned.close();
+check(
+  hostView.byteLength === 0 || hostView.every((b) => b === 7),
+  'the host view was detached, or its memory kept',
+);
+managed.close();
 stream.sync();
 const bytes = new Uint8Array(64);
 dst.copyTo(bytes);
