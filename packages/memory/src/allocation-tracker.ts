@@ -3,6 +3,7 @@
 // program dropped them without close(). Opt-in; a tracker costs a Map entry per allocation,
 // plus a stack trace (`new Error().stack`, microseconds) when asked for.
 import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { liveAllocationsOf } from './live-allocations.js';
 import { MemoryResource } from './memory-resource.js';
 import { type AccountedAllocation, addGlobalSink, removeGlobalSink } from './resource-accounting.js';
 
@@ -91,7 +92,7 @@ export class AllocationTracker {
     if (this.closed) return;
     this.closed = true;
     if (this.resource === undefined) removeGlobalSink(this);
-    else this.resource.liveAllocations()?.accounting?.removeSink(this);
+    else liveAllocationsOf(this.resource)?.accounting?.removeSink(this);
   }
 
   [Symbol.dispose](): void {
@@ -167,7 +168,7 @@ export function trackAllocations(options?: TrackAllocationsOptions): AllocationT
   if (resource === undefined) addGlobalSink(tracker);
   else {
     resource.enableStatistics();
-    resource.liveAllocations()?.account().addSink(tracker);
+    liveAllocationsOf(resource)?.account().addSink(tracker);
   }
   return tracker;
 }

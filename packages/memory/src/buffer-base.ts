@@ -9,6 +9,7 @@ import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack
 import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView } from './host-views.js';
+import { liveAllocationsOf } from './live-allocations.js';
 import type { MemoryResource } from './memory-resource.js';
 import { ObjectBrand } from './object-brand.js';
 import type { Release } from './object-finalizer.js';
@@ -290,7 +291,7 @@ export abstract class BufferBase {
     return () => {
       const owner = resource as MemoryResource;
       // Tell trackers first: the free below would otherwise read as an ordinary close.
-      owner.liveAllocations()?.accounting?.finalized(Number(pointer));
+      liveAllocationsOf(owner)?.accounting?.finalized(Number(pointer));
       noteFinalizerRelease(byteSize);
       // Work queued on any stream may still use the memory: the free waits for all of it.
       owner.releaseBuffer(pointer, byteSize, orderForDroppedBuffer(runtime, owner, allocationStream));
@@ -301,7 +302,8 @@ export abstract class BufferBase {
   markRegistered(record: ReleaseRecord): void {
     setReleaseRecord(this, record);
     addFlags(this, registered);
-    resourceOf(this)?.liveAllocations()?.settle(pointerOf(this));
+    const resource = resourceOf(this);
+    if (resource !== null) liveAllocationsOf(resource)?.settle(pointerOf(this));
   }
 
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */

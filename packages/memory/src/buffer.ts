@@ -19,6 +19,7 @@ import { asView, type HostMemory, isHostMemory } from './host-memory.js';
 import { detachViews, releaseAfterViews } from './host-views.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js';
 import { closeOrder } from './kernel-use.js';
+import { liveAllocationsOf } from './live-allocations.js';
 import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
 import { MemoryResource } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
@@ -176,7 +177,7 @@ export class Buffer extends BufferBase {
       return;
     }
     // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
-    resource.liveAllocations()?.settle(pointer);
+    liveAllocationsOf(resource)?.settle(pointer);
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
       resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);

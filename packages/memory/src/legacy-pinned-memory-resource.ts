@@ -17,7 +17,7 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
 export class LegacyPinnedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
-  private readonly live = new LiveAllocations(this);
+  readonly #live = new LiveAllocations(this);
 
   constructor() {
     super();
@@ -38,21 +38,16 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     const handle =
       size === 0
         ? 0n
-        : allocateWithRecovery(this, this.live, size, 'cuMemHostAlloc', () =>
+        : allocateWithRecovery(this, this.#live, size, 'cuMemHostAlloc', () =>
             runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable),
           );
-    if (size !== 0) this.live.add(handle, size);
+    if (size !== 0) this.#live.add(handle, size);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
-  }
-
-  /** @internal */
-  override liveAllocations(): LiveAllocations {
-    return this.live;
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
   override adoptBuffer(handle: bigint): void {
-    this.live.adopt(handle, 'LegacyPinnedMemoryResource');
+    this.#live.adopt(handle, 'LegacyPinnedMemoryResource');
   }
 
   /**
@@ -62,7 +57,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
    */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
-    this.live.checkNotOwned(handle, 'LegacyPinnedMemoryResource');
+    this.#live.checkNotOwned(handle, 'LegacyPinnedMemoryResource');
     this.releaseBuffer(handle, size, stream);
   }
 
@@ -71,7 +66,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.runtime.currentDevice, stream);
     this.runtime.driver.memFreeHost(handle);
-    this.live.delete(handle, size);
+    this.#live.delete(handle, size);
   }
 
   /** Always -1: host memory belongs to no device. */

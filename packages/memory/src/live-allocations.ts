@@ -22,6 +22,16 @@ import {
   type TrackedResource,
 } from './resource-accounting.js';
 
+// Each built-in resource's live pointers, for this package's modules (liveAllocationsOf). A
+// resource keeps its own in a private field: with the Set reachable, a program could add any
+// address to it and have `mr.deallocate` free memory the resource never gave out.
+const byResource = new WeakMap<object, LiveAllocations>();
+
+/** The live pointers of a built-in resource, null for any other; no entry point of the package exports it. */
+export function liveAllocationsOf(resource: object): LiveAllocations | null {
+  return byResource.get(resource) ?? null;
+}
+
 /** Live pointers of one resource. */
 export class LiveAllocations implements CensusEntry {
   private readonly pointers = new Set<number>();
@@ -32,6 +42,7 @@ export class LiveAllocations implements CensusEntry {
 
   constructor(readonly resource: TrackedResource) {
     this.accounting = addToCensus(this);
+    byResource.set(resource, this);
   }
 
   /** How many buffers own memory of the resource now. */

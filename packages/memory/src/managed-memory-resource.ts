@@ -40,7 +40,7 @@ export interface ManagedMemoryResourceOptions {
 export class ManagedMemoryResource extends MemoryResource {
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
-  private readonly live = new LiveAllocations(this);
+  readonly #live = new LiveAllocations(this);
   private readonly preferred: Location | null;
 
   /**
@@ -84,7 +84,7 @@ export class ManagedMemoryResource extends MemoryResource {
     const handle =
       size === 0
         ? 0n
-        : allocateWithRecovery(this, this.live, size, 'cuMemAllocManaged', () =>
+        : allocateWithRecovery(this, this.#live, size, 'cuMemAllocManaged', () =>
             runtime.driver.memAllocManaged(size, MemAttachFlags.Global),
           );
     if (this.preferred !== null && size !== 0) {
@@ -100,18 +100,13 @@ export class ManagedMemoryResource extends MemoryResource {
         throw error;
       }
     }
-    if (size !== 0) this.live.add(handle, size);
+    if (size !== 0) this.#live.add(handle, size);
     return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
-  }
-
-  /** @internal */
-  override liveAllocations(): LiveAllocations {
-    return this.live;
   }
 
   /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
   override adoptBuffer(handle: bigint): void {
-    this.live.adopt(handle, 'ManagedMemoryResource');
+    this.#live.adopt(handle, 'ManagedMemoryResource');
   }
 
   /**
@@ -121,7 +116,7 @@ export class ManagedMemoryResource extends MemoryResource {
    */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
-    this.live.checkNotOwned(handle, 'ManagedMemoryResource');
+    this.#live.checkNotOwned(handle, 'ManagedMemoryResource');
     this.releaseBuffer(handle, size, stream);
   }
 
@@ -130,7 +125,7 @@ export class ManagedMemoryResource extends MemoryResource {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.workDevice(), stream);
     this.runtime.driver.memFree(handle);
-    this.live.delete(handle, size);
+    this.#live.delete(handle, size);
   }
 
   /** The preferred device's ordinal, or -1 when the preference is not a device. */

@@ -3,7 +3,7 @@
 import { CudaStateError, describeValue } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
 import type { IpcBufferDescriptor } from './ipc-descriptor.js';
-import type { LiveAllocations } from './live-allocations.js';
+import { liveAllocationsOf } from './live-allocations.js';
 import { type ResourceStatistics, setLimit, statisticsOf } from './resource-pressure.js';
 import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
 import type { Stream } from './stream.js';
@@ -68,7 +68,7 @@ export abstract class MemoryResource {
    * allocations. `enabled` false (all zero) until then. Built-in resources only.
    */
   statistics(): ResourceStatistics {
-    return statisticsOf(this.liveAllocations());
+    return statisticsOf(liveAllocationsOf(this));
   }
 
   /**
@@ -77,13 +77,13 @@ export abstract class MemoryResource {
    * @throws NotSupportedError for a resource that is not built into cumem.
    */
   enableStatistics(): this {
-    setLimit(this, this.liveAllocations(), undefined);
+    setLimit(this, liveAllocationsOf(this), undefined);
     return this;
   }
 
   /** Sets the peaks to the current values. */
   resetPeakStatistics(): void {
-    this.liveAllocations()?.accounting?.resetPeaks();
+    liveAllocationsOf(this)?.accounting?.resetPeaks();
   }
 
   /**
@@ -94,17 +94,12 @@ export abstract class MemoryResource {
    * @throws TypeError / RangeError for a bad value; NotSupportedError for a resource not built into cumem.
    */
   get limit(): number | null {
-    const bytes = this.liveAllocations()?.accounting?.limitBytes;
+    const bytes = liveAllocationsOf(this)?.accounting?.limitBytes;
     return bytes === undefined || bytes === Number.POSITIVE_INFINITY ? null : bytes;
   }
 
   set limit(bytes: number | null) {
-    setLimit(this, this.liveAllocations(), bytes);
-  }
-
-  /** @internal The built-in resources' open-buffer records, where statistics hang. */
-  liveAllocations(): LiveAllocations | null {
-    return null;
+    setLimit(this, liveAllocationsOf(this), bytes);
   }
 
   /**

@@ -41,8 +41,8 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // of that stream crash the process or never return (the buffer and memory-resource tests).
   // So close() destroys an owned pool only once the last of its buffers has been freed. Each
   // pointer has one owner: deallocate refuses a live buffer's pointer (see LiveAllocations).
-  private readonly live = new LiveAllocations(this);
-  private readonly imports = new ImportedPointerCounts();
+  readonly #live = new LiveAllocations(this);
+  readonly #imports = new ImportedPointerCounts();
   #destroyPending = false;
   /** Set when the first buffer imported through this (imported) pool showed it is of another kind or device. */
   #wrongKind: TypeError | undefined;
@@ -51,7 +51,13 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
   // those devices' contexts have been synchronized (see destroyAfterQueuedFrees). A field of its
   // own object, because the finalizer (which may not reference the resource) needs it too.
-  /** @internal */ readonly queuedFrees: QueuedFrees = { devices: 0 };
+  // Devices with frees queued on this pool: the pool's destroy waits for them (pool-teardown.ts).
+  readonly #queuedFrees: QueuedFrees = { devices: 0 };
+
+  /** @internal Devices with frees queued on this pool (one bit each), for out-of-memory recovery. */
+  get queuedFreeDevices(): number {
+    return this.#queuedFrees.devices;
+  }
 
   /** @internal */
   constructor(setup: PoolSetup) {
@@ -65,7 +71,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.startUuid(setup.uuid);
     if (setup.owned) {
       const { runtime, pool, ordinal } = setup;
-      const queuedFrees = this.queuedFrees;
+      const queuedFrees = this.#queuedFrees;
       registerFinalizer(this, () => destroyAfterQueuedFrees(runtime, pool, ordinal, queuedFrees));
     }
   }
@@ -114,7 +120,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     runtime.makeCurrent(stream.ordinal);
     if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
     // Statistics, limit: one null check while off. Out of memory: recovery (pool-recovery.ts).
-    const accounting = this.live.accounting;
+    const accounting = this.#live.accounting;
     let handle: bigint;
     if (accounting === null || accounting.fits(size)) {
       try {
@@ -123,7 +129,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
         handle = recoverPoolAllocation(this, error, size, stream);
       }
     } else handle = recoverPoolAllocation(this, null, size, stream);
-    this.live.add(handle, size);
+    this.#live.add(handle, size);
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
@@ -138,7 +144,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     checkSize(size, 'size');
     const stream = streamOption(options);
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
-    this.live.checkNotOwned(handle, this.constructor.name);
+    this.#live.checkNotOwned(handle, this.constructor.name);
     this.releaseBuffer(handle, size, stream);
   }
 
@@ -146,20 +152,15 @@ export abstract class PoolMemoryResource extends MemoryResource {
   override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
     // An import opened more than once is freed when its last buffer closes.
-    if (this.mapped && !this.imports.release(handle)) return;
+    if (this.mapped && !this.#imports.release(handle)) return;
     // A stream closed since the allocation can no longer order the free: use the default one.
     const target =
       stream === undefined || stream.isClosed ? (this.#stream ?? this.ownDefaultStream()) : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
-    this.queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
-    this.live.delete(handle, size);
-    if (this.#destroyPending && this.live.count === 0) this.destroyPool();
-  }
-
-  /** @internal */
-  override liveAllocations(): LiveAllocations {
-    return this.live;
+    this.#queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
+    this.#live.delete(handle, size);
+    if (this.#destroyPending && this.#live.count === 0) this.destroyPool();
   }
 
   /** @internal Out-of-memory recovery: gives the pool's unused reserve back to the device. */
@@ -171,7 +172,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
 
   /** @internal Records external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
   override adoptBuffer(handle: bigint): void {
-    this.live.adopt(handle, this.constructor.name);
+    this.#live.adopt(handle, this.constructor.name);
   }
 
   /**
@@ -204,14 +205,14 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (this.owned) {
       forgetFinalizer(this);
       // With buffers outstanding, the last one's free destroys the pool (see `live`).
-      if (this.live.count > 0) this.#destroyPending = true;
+      if (this.#live.count > 0) this.#destroyPending = true;
       else this.destroyPool();
     }
   }
 
   private destroyPool(): void {
     this.#destroyPending = false;
-    destroyAfterQueuedFrees(this.runtime, this.pool, this.ordinal, this.queuedFrees);
+    destroyAfterQueuedFrees(this.runtime, this.pool, this.ordinal, this.#queuedFrees);
   }
 
   /** @internal */
@@ -232,9 +233,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const target = stream ?? this.#stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const driver = this.runtime.driver;
-    const opened = this.imports.openedFor(bytes);
+    const opened = this.#imports.openedFor(bytes);
     const handle = opened ?? importPointer(driver, this.pool, bytes);
-    const repeated = opened !== undefined || this.imports.has(handle);
+    const repeated = opened !== undefined || this.#imports.has(handle);
     let refused: unknown;
     try {
       refused = importedMemoryError(driver, handle, size, this);
@@ -254,10 +255,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
       return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
     }
-    this.imports.add(handle);
+    this.#imports.add(handle);
     if (!repeated) {
-      this.imports.remember(bytes, handle);
-      this.live.add(handle, size);
+      this.#imports.remember(bytes, handle);
+      this.#live.add(handle, size);
     }
     return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
   }

@@ -4,6 +4,7 @@
 // keepAllReleaseThreshold, so another pool's reserve is often what this one lacks).
 
 import { CudaStateError } from '@cumem/core-types';
+import { type LiveAllocations, liveAllocationsOf } from './live-allocations.js';
 import { limitError, recoverAllocation } from './out-of-memory.js';
 import type { PoolMemoryResource } from './pool-memory-resource.js';
 import { allDevices } from './pool-teardown.js';
@@ -23,7 +24,8 @@ export function recoverPoolAllocation(
   size: number,
   stream: Stream,
 ): bigint {
-  const live = resource.liveAllocations();
+  // Every PoolMemoryResource has its live pointers (made in its field initializer).
+  const live = liveAllocationsOf(resource) as LiveAllocations;
   const runtime = resource.runtime;
   const attempt = () => {
     const accounting = live.accounting;
@@ -41,7 +43,7 @@ export function recoverPoolAllocation(
 
 function relievePools(resource: PoolMemoryResource, stream: Stream): void {
   const runtime = resource.runtime;
-  const queued = resource.queuedFrees.devices;
+  const queued = resource.queuedFreeDevices;
   for (let device = 0; device < runtime.deviceCount; device++) {
     const freed = queued === allDevices || (device < 31 && (queued & (1 << device)) !== 0);
     if (!freed && device !== stream.ordinal && device !== resource.ordinal) continue;

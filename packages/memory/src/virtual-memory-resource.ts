@@ -59,29 +59,29 @@ export type { ModifyAllocationResult } from './virtual-memory-options.js';
  */
 export class VirtualMemoryResource extends MemoryResource {
   /** @internal */ readonly runtime: DriverRuntime;
-  private readonly ordinal: number;
-  private readonly settings: VirtualMemorySettings;
-  private readonly live = new LiveAllocations(this);
-  private readonly records = new Map<bigint, VirtualAllocation>();
+  readonly #ordinal: number;
+  readonly #settings: VirtualMemorySettings;
+  readonly #live = new LiveAllocations(this);
+  readonly #records = new Map<bigint, VirtualAllocation>();
   // Addresses of buffers that moved: their close() frees nothing (the chunks went along).
-  private readonly retired = new Set<bigint>();
-  private readonly peers: Set<number>;
-  private readonly deviceMemory: number;
+  readonly #retired = new Set<bigint>();
+  readonly #peers: Set<number>;
+  readonly #deviceMemory: number;
   // What virtual-resize.ts needs of this resource.
-  private readonly resizing: ResizeHost = {
+  readonly #resizing: ResizeHost = {
     resource: this,
     driver: () => this.runtime.driver,
-    settings: () => this.settings,
-    live: this.live,
-    records: this.records,
-    retired: this.retired,
+    settings: () => this.#settings,
+    live: this.#live,
+    records: this.#records,
+    retired: this.#retired,
     access: () => this.#access(),
     createChunk: (t, size, offset) => this.#createChunk(t, size, offset),
     waitForWork: (buffer) => this.#waitForWork(buffer),
     newBuffer: (base, size, stream) => allocatedBuffer(VirtualBuffer, this.runtime, base, size, this, stream),
   };
   // What virtual-ipc.ts needs of this resource.
-  private readonly sharing: VirtualIpcHost;
+  readonly #sharing: VirtualIpcHost;
 
   /**
    * @param device a Device or ordinal.
@@ -95,29 +95,30 @@ export class VirtualMemoryResource extends MemoryResource {
     if (device === undefined)
       throw new TypeError('VirtualMemoryResource needs a device (a Device or an ordinal)');
     this.runtime = activeRuntime();
-    this.ordinal = deviceOrdinal(this.runtime, device);
-    this.settings = checkVirtualMemoryOptions(this.runtime, this.ordinal, options);
-    this.peers = new Set(this.settings.peers);
-    this.deviceMemory = this.runtime.driver.deviceTotalMem(this.ordinal);
-    const { driver, settings, access } = this.resizing;
-    const { ordinal, deviceMemory } = this;
-    this.sharing = { driver, settings, access, ordinal, deviceMemory, accessOf: this.#accessOf };
+    this.#ordinal = deviceOrdinal(this.runtime, device);
+    this.#settings = checkVirtualMemoryOptions(this.runtime, this.#ordinal, options);
+    this.#peers = new Set(this.#settings.peers);
+    this.#deviceMemory = this.runtime.driver.deviceTotalMem(this.#ordinal);
+    const { driver, settings, access } = this.#resizing;
+    const ordinal = this.#ordinal;
+    const deviceMemory = this.#deviceMemory;
+    this.#sharing = { driver, settings, access, ordinal, deviceMemory, accessOf: this.#accessOf };
     freezeBuiltIn(this, new.target, VirtualMemoryResource);
   }
 
   /** Bytes every size rounds up to (the granularity the options chose). */
   get granularity(): number {
-    return this.settings.granularity;
+    return this.#settings.granularity;
   }
 
   /** Bytes of address space each allocation reserves at least (`reserveSize`, rounded up). */
   get reserveSize(): number {
-    return this.settings.reserveSize;
+    return this.#settings.reserveSize;
   }
 
   /** The device's ordinal. */
   get deviceId(): number {
-    return this.ordinal;
+    return this.#ordinal;
   }
 
   /** Always true. */
@@ -143,9 +144,9 @@ export class VirtualMemoryResource extends MemoryResource {
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     const aligned = this.#checkNewSize(size, 'size');
     const runtime = this.runtime;
-    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.ordinal);
-    runtime.makeCurrent(this.ordinal);
-    const { alignment, addressHint, reserveSize } = this.settings;
+    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.#ordinal);
+    runtime.makeCurrent(this.#ordinal);
+    const { alignment, addressHint, reserveSize } = this.#settings;
     const driver = runtime.driver;
     const record = Transaction.run((t) => {
       const piece = reserve(driver, t, Math.max(aligned, reserveSize), alignment, addressHint);
@@ -157,8 +158,8 @@ export class VirtualMemoryResource extends MemoryResource {
       allocation.mapped = aligned;
       return allocation;
     });
-    this.records.set(record.base, record);
-    this.live.add(record.base, record.mapped);
+    this.#records.set(record.base, record);
+    this.#live.add(record.base, record.mapped);
     addVirtualRange(runtime, record);
     return allocatedBuffer(VirtualBuffer, runtime, record.base, size, this, stream);
   }
@@ -183,8 +184,8 @@ export class VirtualMemoryResource extends MemoryResource {
     const record = this.#recordOf(buffer, 'modifyAllocation');
     if (record.imported)
       throw new TypeError('modifyAllocation cannot resize a buffer another process exported');
-    this.runtime.makeCurrent(this.ordinal);
-    return resizeAllocation(this.resizing, buffer, record, newSize, aligned);
+    this.runtime.makeCurrent(this.#ordinal);
+    return resizeAllocation(this.#resizing, buffer, record, newSize, aligned);
   }
 
   /**
@@ -196,8 +197,8 @@ export class VirtualMemoryResource extends MemoryResource {
    */
   exportBuffer(buffer: Buffer): VirtualBufferExport {
     const record = this.#recordOf(buffer, 'exportBuffer');
-    this.runtime.makeCurrent(this.ordinal);
-    return exportAllocation(this.sharing, record);
+    this.runtime.makeCurrent(this.#ordinal);
+    return exportAllocation(this.#sharing, record);
   }
 
   /**
@@ -211,9 +212,9 @@ export class VirtualMemoryResource extends MemoryResource {
    */
   importBuffer(descriptor: VirtualIpcDescriptor, handles: readonly IpcAllocationHandle[]): Buffer {
     this.checkPeerAccessOpen(); // closed check + makeCurrent
-    const record = importAllocation(this.sharing, descriptor, handles);
-    this.records.set(record.base, record);
-    this.live.add(record.base, record.mapped);
+    const record = importAllocation(this.#sharing, descriptor, handles);
+    this.#records.set(record.base, record);
+    this.#live.add(record.base, record.mapped);
     addVirtualRange(this.runtime, record);
     return allocatedBuffer(VirtualBuffer, this.runtime, record.base, record.size, this, undefined);
   }
@@ -242,22 +243,23 @@ export class VirtualMemoryResource extends MemoryResource {
   /** @internal */
   checkPeerAccessOpen(): void {
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
-    this.runtime.makeCurrent(this.ordinal);
+    this.runtime.makeCurrent(this.#ordinal);
   }
 
   /** @internal */
   peerAccessOf(ordinal: number): number {
-    return this.peers.has(ordinal) ? this.settings.peerFlags : MemAccessFlags.None;
+    return this.#peers.has(ordinal) ? this.#settings.peerFlags : MemAccessFlags.None;
   }
 
   /** @internal */
   changePeerAccess(changes: readonly MemAccessDescriptor[]): void {
-    changeVirtualPeerAccess(this.runtime.driver, this.records.values(), this.settings, this.peers, changes);
-  }
-
-  /** @internal */
-  override liveAllocations(): LiveAllocations {
-    return this.live;
+    changeVirtualPeerAccess(
+      this.runtime.driver,
+      this.#records.values(),
+      this.#settings,
+      this.#peers,
+      changes,
+    );
   }
 
   /** @internal Buffer.fromHandle(..., { mr }) cannot hand a VMM resource memory it did not map. */
@@ -269,7 +271,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** @internal */
   noteSlice(slice: Buffer): void {
-    const record = this.records.get(slice.memoryOwner().handle);
+    const record = this.#records.get(slice.memoryOwner().handle);
     record?.slices.push(new WeakRef(slice));
   }
 
@@ -279,19 +281,19 @@ export class VirtualMemoryResource extends MemoryResource {
    */
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle } = deallocateArguments(this.runtime, pointer, size, options);
-    this.live.checkNotOwned(handle, 'VirtualMemoryResource');
+    this.#live.checkNotOwned(handle, 'VirtualMemoryResource');
     throw new RangeError(`0x${handle.toString(16)} is not an allocation of this VirtualMemoryResource`);
   }
 
   /** @internal Unmaps, releases and frees what the buffer at `handle` held, after `stream`. */
   override releaseBuffer(handle: bigint, _size: number, stream: Stream | undefined): void {
-    if (this.retired.delete(handle)) return;
-    const record = this.records.get(handle);
+    if (this.#retired.delete(handle)) return;
+    const record = this.#records.get(handle);
     if (record === undefined) return;
-    this.records.delete(handle);
+    this.#records.delete(handle);
     deleteVirtualRange(this.runtime, record);
-    waitBeforeFree(this.runtime, this.ordinal, stream);
-    this.runtime.makeCurrent(this.ordinal);
+    waitBeforeFree(this.runtime, this.#ordinal, stream);
+    this.runtime.makeCurrent(this.#ordinal);
     const driver = this.runtime.driver;
     // C's order (unmap, release, free the range): the physical memory goes back before the
     // address space, and a failed unmap still releases the chunks (their range stays reserved).
@@ -299,14 +301,14 @@ export class VirtualMemoryResource extends MemoryResource {
       unmapAndFree(driver, record.base, record.chunks, []);
     } finally {
       for (const chunk of record.chunks) driver.memRelease(chunk.handle);
-      this.live.delete(handle, record.mapped);
+      this.#live.delete(handle, record.mapped);
     }
     for (const piece of record.pieces) driver.memAddressFree(piece.start, piece.size);
   }
 
   // What device `ordinal` may do with this resource's memory.
   readonly #accessOf = (ordinal: number): number =>
-    ordinal === this.ordinal ? this.settings.selfFlags : this.peerAccessOf(ordinal);
+    ordinal === this.#ordinal ? this.#settings.selfFlags : this.peerAccessOf(ordinal);
 
   // The record of `buffer`, an open buffer this resource allocated (not a slice).
   #recordOf(buffer: Buffer, action: string): VirtualAllocation {
@@ -315,7 +317,7 @@ export class VirtualMemoryResource extends MemoryResource {
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     buffer.checkOpen();
     const record =
-      buffer.memoryResource === this && buffer.parent === null ? this.records.get(buffer.handle) : undefined;
+      buffer.memoryResource === this && buffer.parent === null ? this.#records.get(buffer.handle) : undefined;
     if (record === undefined)
       throw new TypeError(
         `${action} takes a Buffer of this VirtualMemoryResource (not a slice, nor memory of another resource)`,
@@ -324,18 +326,18 @@ export class VirtualMemoryResource extends MemoryResource {
   }
 
   #checkNewSize(size: number, name: string): number {
-    return checkVirtualSize(size, name, this.settings.granularity, this.ordinal, this.deviceMemory);
+    return checkVirtualSize(size, name, this.#settings.granularity, this.#ordinal, this.#deviceMemory);
   }
 
   #access(): MemAccessDescriptor[] {
-    return accessList(this.ordinal, this.settings, this.peers);
+    return accessList(this.#ordinal, this.#settings, this.#peers);
   }
 
   /** A chunk of `size` bytes for offset `offset`: the limit, recovery and hooks as every resource's allocation. */
   #createChunk(t: Transaction, size: number, offset: number): VirtualChunk {
     const driver = this.runtime.driver;
-    const properties = this.settings.properties;
-    const handle = allocateWithRecovery(this, this.live, size, 'cuMemCreate', () =>
+    const properties = this.#settings.properties;
+    const handle = allocateWithRecovery(this, this.#live, size, 'cuMemCreate', () =>
       driver.memCreate(size, properties),
     );
     t.undo(() => driver.memRelease(handle));
@@ -345,7 +347,7 @@ export class VirtualMemoryResource extends MemoryResource {
   /** Waits for the work queued so far on every stream cumem knows (before unmapping). */
   #waitForWork(buffer: Buffer): void {
     const stream = orderForDroppedBuffer(this.runtime, this, buffer.allocationStream);
-    waitBeforeFree(this.runtime, this.ordinal, stream);
-    this.runtime.makeCurrent(this.ordinal);
+    waitBeforeFree(this.runtime, this.#ordinal, stream);
+    this.runtime.makeCurrent(this.#ordinal);
   }
 }

@@ -120,6 +120,17 @@ for (const resource of resources) {
   ])
     refusesTampering(resource, key, what);
   expectThrows(TypeError, `${what}: swap its prototype`, () => Object.setPrototypeOf(resource, {}));
+  // Nor can its state be changed through an object it holds: a resource's live pointers (which
+  // mr.deallocate trusts), a pool's imported pointers and queued frees, a VirtualMemoryResource's
+  // records, settings, peers and the helper that made Buffers at any address were objects a
+  // program could reach and rewrite. Every own property is now a primitive or a frozen object.
+  for (const key of Object.getOwnPropertyNames(resource)) {
+    const value = resource[key];
+    check(
+      value === null || (typeof value !== 'object' && typeof value !== 'function') || Object.isFrozen(value),
+      `${what}.${key} is a primitive or frozen`,
+    );
+  }
 }
 refusesTampering(mr.peerAccessibleBy, 'resource', 'a pool peer-access view');
 const managed = new memory.ManagedMemoryResource().allocate(4096);
