@@ -16,7 +16,8 @@
 #   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
 #   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
 #   Node process (bench/probes/vmm-pair-lib.c);
-# - whether memory.deviceAllocateClose4KiB depends on when in its process it runs
+# - whether memory.deviceAllocateClose4KiB depends on when in its process it runs, and whether
+#   its consecutive repetitions differ from the same closure interleaved with the bare pair
 #   (bench/js/allocate-close-order.mjs, two processes per adapter);
 # - PROBE_PROFILE=1: CPU profiles and V8 traces of both, in profiles/ (see profile_probes).
 # Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
