@@ -51,7 +51,6 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
   // those devices' contexts have been synchronized (see destroyAfterQueuedFrees). A field of its
   // own object, because the finalizer (which may not reference the resource) needs it too.
-  // Devices with frees queued on this pool: the pool's destroy waits for them (pool-teardown.ts).
   readonly #queuedFrees: QueuedFrees = { devices: 0 };
 
   /** @internal Devices with frees queued on this pool (one bit each), for out-of-memory recovery. */
