@@ -16,18 +16,23 @@ const device = new Device(0);
 const stream = memory.Stream.create(device, { nonBlocking: true });
 const onStream = { stream };
 const report = { adapter: memory.currentDriver().name, rounds: [] };
+const medianNs = (samples) => Number(median(samples).toFixed(1));
+// The row's batch (bench/js/memory.mjs) on `resource`.
+const rowOn = (resource) => (n) => {
+  for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
+  stream.sync();
+};
 const started = process.hrtime.bigint();
 for (let round = 0; round < 3; round++) {
-  const resource = new memory.DeviceMemoryResource(device);
+  const row = rowOn(new memory.DeviceMemoryResource(device));
   const startedMs = [];
   const { samples } = callsNs((n) => {
     startedMs.push(Math.round(performance.now()));
-    for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
-    stream.sync();
+    row(n);
   }, 100_000);
   report.rounds.push({
     atSeconds: Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(2)),
-    medianNs: Number(median(samples).toFixed(1)),
+    medianNs: medianNs(samples),
     samples: samples.map((value) => Math.round(value)),
     // When each repetition began (performance.now(), ms since the process started, as --trace-gc
     // stamps its lines): the first is the untimed warm-up.
@@ -36,25 +41,16 @@ for (let round = 0; round < 3; round++) {
 }
 const driver = memory.currentDriver();
 const pool = new memory.DeviceMemoryResource(device).handle;
-const { samples } = callsNs((n) => {
-  for (let i = 0; i < n; i++)
-    driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, stream.handle), stream.handle);
-  driver.streamSynchronize(stream.handle);
-}, 100_000);
-report.driverPairNs = Number(median(samples).toFixed(1));
-const resource = new memory.DeviceMemoryResource(device);
-const row = (n) => {
-  for (let i = 0; i < n; i++) resource.allocate(4096, onStream).close(onStream);
-  stream.sync();
-};
 const driverPair = (n) => {
   for (let i = 0; i < n; i++)
     driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, stream.handle), stream.handle);
   driver.streamSynchronize(stream.handle);
 };
+report.driverPairNs = medianNs(callsNs(driverPair, 100_000).samples);
+const row = rowOn(new memory.DeviceMemoryResource(device));
 report.alternating = [];
 for (let round = 0; round < 3; round++) {
-  const consecutive = Number(median(callsNs(row, 100_000).samples).toFixed(1));
+  const consecutive = medianNs(callsNs(row, 100_000).samples);
   report.alternating.push({ consecutive, ...sideBySideNs({ whole: row, driverPair }, 100_000) });
 }
 console.log(JSON.stringify(report));

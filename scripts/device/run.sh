@@ -245,23 +245,26 @@ run_probes() {
     fi
   done 2>&1 | tee "$OUT/probe.txt"
   local status=${PIPESTATUS[0]}
-  [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes
+  [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes "$build"
   return "$status"
 }
 
 # PROBE_PROFILE=1 adds, in $OUT/profiles/: a CPU profile of each adapter's VMM probe (where
 # mr.allocate + close spends the time its bare calls do not), and the allocate + close order
-# run of each adapter under --trace-gc / --trace-opt / --trace-deopt with a CPU profile.
+# run of each adapter under --trace-gc / --trace-opt / --trace-deopt with a CPU profile. Their
+# result lines are also appended to probe.txt: the device returns a limited number of files.
+# $1: the directory run_probes built vmm-pair-lib.so in.
 profile_probes() {
-  local dir="$OUT/profiles" adapter
+  local build=$1 dir="$OUT/profiles" adapter
   mkdir -p "$dir"
   for adapter in napi ffi; do
-    PROBE_REPS=200 VMM_PAIR_LIB=/tmp/cumem-probes/vmm-pair-lib.so timeout -k 5 120 node --expose-gc --cpu-prof \
+    PROBE_REPS=200 VMM_PAIR_LIB="$build/vmm-pair-lib.so" timeout -k 5 120 node --expose-gc --cpu-prof \
       --cpu-prof-interval 100 --cpu-prof-dir "$dir" --cpu-prof-name "vmm-$adapter.cpuprofile" \
       bench/probes/vmm-memory-vs-bare.mjs "$adapter" >"$dir/vmm-$adapter.txt" 2>&1
     timeout -k 5 120 node --expose-gc --trace-gc --trace-opt --trace-deopt --cpu-prof --cpu-prof-interval 200 \
       --cpu-prof-dir "$dir" --cpu-prof-name "order-$adapter.cpuprofile" bench/js/allocate-close-order.mjs "$adapter" \
       >"$dir/order-$adapter.txt" 2>&1
+    grep -h '^{' "$dir/vmm-$adapter.txt" "$dir/order-$adapter.txt" | sed "s/^/profiled $adapter: /" >>"$OUT/probe.txt"
   done
   ls -la "$dir"
 }

@@ -24,9 +24,9 @@ export { setResizedByteSize } from './buffer-state.js';
 const { has: hasBufferState, runtime: runtimeOf, pointer: pointerOf, byteSize: byteSizeOf } = BufferState;
 const { resource: resourceOf, allocationStream: allocationStreamOf, parent: parentOf } = BufferState;
 const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, info: infoOf, setInfo } = BufferState;
-const { views: viewsOf, setViews, setReleaseRecord } = BufferState;
+const { setReleaseRecord } = BufferState;
 
-/** @internal A buffer's host views and finalizer record (private facts), for buffer.ts's close(). */
+/** @internal A buffer's host views and finalizer record (private facts), also for buffer.ts's close(). */
 export const {
   views: bufferViews,
   setViews: setBufferViews,
@@ -254,7 +254,7 @@ export abstract class BufferBase {
   /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
   recordView(view: ArrayBuffer): void {
     keepOwnerAlive(view, this);
-    if ((flagsOf(this) & owns) !== 0) setViews(this, trackView(viewsOf(this), view));
+    if ((flagsOf(this) & owns) !== 0) setBufferViews(this, trackView(bufferViews(this), view));
   }
 
   /** @internal The stream, refused when it belongs to another driver. */
