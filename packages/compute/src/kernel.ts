@@ -60,6 +60,22 @@ export interface KernelOccupancy {
 
 const kernelToken = Symbol('Kernel');
 
+// Readers and writer of a kernel's last launch found within the limits, set in Kernel's static
+// block: module functions for launch.ts (the package does not export them), not methods, so no
+// program can mark an unchecked config as checked.
+let passedLimitsOf: (kernel: Kernel, config: object, fn: DriverHandle) => boolean;
+let notePassedLimitsOf: (kernel: Kernel, config: object, fn: DriverHandle) => void;
+
+/** True when `config` and `fn` are those of `kernel`'s last launch found within the limits. */
+export function passedLimits(kernel: Kernel, config: object, fn: DriverHandle): boolean {
+  return passedLimitsOf(kernel, config, fn);
+}
+
+/** Notes `config` and `fn` as found within the limits for `kernel`. */
+export function notePassedLimits(kernel: Kernel, config: object, fn: DriverHandle): void {
+  notePassedLimitsOf(kernel, config, fn);
+}
+
 /** A kernel to {@link launch}; get one with `ObjectCode.getKernel(name)`. Keeps its ObjectCode alive. */
 export class Kernel {
   /** The name it was looked up by. */
@@ -69,10 +85,17 @@ export class Kernel {
   /** Occupancy queries. */
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
-  // The config and CUfunction of the last launch found within the limits (launch.ts): private,
-  // so no program can mark an unchecked config as checked.
+  // The config and CUfunction of the last launch found within the limits (launch.ts).
   #passedConfig: object | null = null;
   #passedFunction: DriverHandle = 0n;
+
+  static {
+    passedLimitsOf = (kernel, config, fn) => config === kernel.#passedConfig && fn === kernel.#passedFunction;
+    notePassedLimitsOf = (kernel, config, fn) => {
+      kernel.#passedConfig = config;
+      kernel.#passedFunction = fn;
+    };
+  }
   readonly #handle: DriverHandle;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
@@ -108,17 +131,6 @@ export class Kernel {
     // Frozen: no own property can shadow a method (`launchFunctionOn` answering a CUfunction the
     // driver never made) or rewrite `driver`; the mutable state is private.
     Object.freeze(this);
-  }
-
-  /** @internal True when `config` and `fn` are those of the last launch found within the limits. */
-  passedLimits(config: object, fn: DriverHandle): boolean {
-    return config === this.#passedConfig && fn === this.#passedFunction;
-  }
-
-  /** @internal Notes `config` and `fn` as found within the limits. */
-  notePassedLimits(config: object, fn: DriverHandle): void {
-    this.#passedConfig = config;
-    this.#passedFunction = fn;
   }
 
   /** @internal */

@@ -3,7 +3,7 @@ import { CudaStateError, describeValue } from '@cumem/core-types';
 import { Stream } from '@cumem/memory';
 import { bindStreamDriver } from '@cumem/memory/internal';
 import { type KernelArgument, packArguments } from './argument-packing.js';
-import { Kernel } from './kernel.js';
+import { Kernel, notePassedLimits, passedLimits } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';
 import { checkLaunchLimits } from './launch-limits.js';
 
@@ -60,9 +60,9 @@ export function launch(
   const fn = kernel.launchFunctionOn(ordinal);
   // A repeat of the kernel's last launch within the limits (same config and CUfunction, which
   // belongs to one device; both immutable) skips checkLaunchLimits' map lookups.
-  if (!kernel.passedLimits(config, fn)) {
+  if (!passedLimits(kernel, config, fn)) {
     checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
-    kernel.notePassedLimits(config, fn);
+    notePassedLimits(kernel, config, fn);
   }
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
 }

@@ -57,14 +57,15 @@ export class Stream {
         'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
       );
     }
-    const known = runtimeState(runtime).knownStreams.add(streamHandle, ordinal);
+    const { knownStreams } = runtimeState(runtime);
+    const known = knownStreams.add(streamHandle, ordinal);
     this.#known = known;
     if (!isDefault) {
       const holdings = this.#holdings;
       registerFinalizer(this, () => {
         // Dropped with copies of JS memory maybe still queued: that memory goes when they are done.
         if (holdings.held !== null && !holdings.held.isEmpty) runtime.driver.streamSynchronize(streamHandle);
-        runtimeState(runtime).knownStreams.retire(known);
+        knownStreams.retire(known);
         runtime.driver.streamDestroy(streamHandle);
       });
     }

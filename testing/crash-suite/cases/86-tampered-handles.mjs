@@ -174,7 +174,7 @@ const code = ObjectCode.fromPTX(referenceKernelsPTX);
 refusesTampering(code, 'getKernel', 'object code');
 refusesTampering(code, 'codeType', 'object code');
 const fill = code.getKernel('fill_f32');
-for (const key of ['launchFunctionOn', 'layout', 'driver', 'passedLimits', 'passedConfig', 'name'])
+for (const key of ['launchFunctionOn', 'layout', 'driver', 'passedLimits', 'notePassedLimits', 'name'])
   refusesTampering(fill, key, 'kernel');
 const out = mr.allocate(1024, { stream });
 // The limits check that launch() skips for a repeat of the last config found within them cannot
@@ -182,6 +182,10 @@ const out = mr.allocate(1024, { stream });
 expectThrows(TypeError, 'kernel: mark a config as passed', () => {
   fill.passedConfig = new LaunchConfig({ grid: 1, block: 4096 });
 });
+check(
+  fill.notePassedLimits === undefined && fill.passedLimits === undefined,
+  'no method of a kernel marks a config as passed',
+);
 expectThrows(RangeError, 'a block past the device limit', () =>
   launch(stream, new LaunchConfig({ grid: 1, block: 4096 }), fill, out, float32(2), uint32(256)),
 );
