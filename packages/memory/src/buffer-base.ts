@@ -2,7 +2,7 @@
 // be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
 import { CudaStateError } from '@cumem/core-types';
 import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
-import type { ReleaseRecord } from './buffer-release.js';
+import { setDeferredReleaseHooks } from './buffer-release.js';
 import { type BufferOrigin, BufferState } from './buffer-state.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
@@ -10,9 +10,8 @@ import type { DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView } from './host-views.js';
 import { liveAllocationsOf } from './live-allocations.js';
-import type { MemoryResource } from './memory-resource.js';
+import { type MemoryResource, releaseBufferMemory } from './memory-resource.js';
 import { ObjectBrand } from './object-brand.js';
-import type { Release } from './object-finalizer.js';
 import { type PointerInfo, queryPointer } from './pointer-info.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';
@@ -280,32 +279,6 @@ export abstract class BufferBase {
     return this.runtime.currentDevice;
   }
 
-  /** @internal */
-  needsFinalizer(): boolean {
-    return (flagsOf(this) & (owns | closedFlag)) === owns;
-  }
-
-  /** @internal */
-  finalizerRelease(): Release {
-    const { runtime, resource, pointer, byteSize, allocationStream } = this;
-    return () => {
-      const owner = resource as MemoryResource;
-      // Tell trackers first: the free below would otherwise read as an ordinary close.
-      liveAllocationsOf(owner)?.accounting?.finalized(Number(pointer));
-      noteFinalizerRelease(byteSize);
-      // Work queued on any stream may still use the memory: the free waits for all of it.
-      owner.releaseBuffer(pointer, byteSize, orderForDroppedBuffer(runtime, owner, allocationStream));
-    };
-  }
-
-  /** @internal The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts). */
-  markRegistered(record: ReleaseRecord): void {
-    setReleaseRecord(this, record);
-    addFlags(this, registered);
-    const resource = resourceOf(this);
-    if (resource !== null) liveAllocationsOf(resource)?.settle(pointerOf(this));
-  }
-
   /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
   protected checkWrapped(): void {}
 
@@ -320,6 +293,29 @@ export abstract class BufferBase {
     return info;
   }
 }
+
+// The finalizer batch's view of a buffer (buffer-release.ts).
+setDeferredReleaseHooks<BufferBase>({
+  needsFinalizer: (buffer) => (flagsOf(buffer) & (owns | closedFlag)) === owns,
+  finalizerRelease(buffer) {
+    const { runtime, resource, pointer, byteSize, allocationStream } = buffer;
+    return () => {
+      const owner = resource as MemoryResource;
+      // Tell trackers first: the free below would otherwise read as an ordinary close.
+      liveAllocationsOf(owner)?.accounting?.finalized(Number(pointer));
+      noteFinalizerRelease(byteSize);
+      // Work queued on any stream may still use the memory: the free waits for all of it.
+      releaseBufferMemory(owner, pointer, byteSize, orderForDroppedBuffer(runtime, owner, allocationStream));
+    };
+  },
+  // The buffer outlived its finalizer batch: its pointer joins the resource's Set (live-allocations.ts).
+  markRegistered(buffer, record) {
+    setReleaseRecord(buffer, record);
+    addFlags(buffer, registered);
+    const resource = resourceOf(buffer);
+    if (resource !== null) liveAllocationsOf(resource)?.settle(pointerOf(buffer));
+  },
+});
 
 /** @internal fromHandle's flag for an owner whose close closes the wrapper: a Buffer or an object with a boolean isClosed. */
 export function followedOwner(owner: unknown): number {

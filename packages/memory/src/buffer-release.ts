@@ -24,20 +24,31 @@ export class ReleaseRecord {
   ) {}
 }
 
-/** What the batch needs from a buffer. */
-export interface DeferredRelease {
-  /** True while the object owns memory that must be freed if it is dropped. */
-  needsFinalizer(): boolean;
-  /** A function that frees the memory, referencing everything it needs except the object itself. */
-  finalizerRelease(): Release;
+/**
+ * What the batch needs to know of a buffer: given once, by buffer-base.ts. Functions of the
+ * package, not methods of the buffer, because `finalizerRelease(buffer)()` frees the memory of a
+ * buffer that may still be open, and a method would let any program call it.
+ */
+export interface DeferredReleaseHooks<T extends object> {
+  /** True while `target` owns memory that must be freed if it is dropped. */
+  needsFinalizer(target: T): boolean;
+  /** A function that frees the memory, referencing everything it needs except `target` itself. */
+  finalizerRelease(target: T): Release;
   /** Called after the finalizer was registered, so close() can cancel it through `record`. */
-  markRegistered(record: ReleaseRecord): void;
+  markRegistered(target: T, record: ReleaseRecord): void;
+}
+
+let hooks: DeferredReleaseHooks<object>;
+
+/** Called once, by buffer-base.ts, when it loads. */
+export function setDeferredReleaseHooks<T extends object>(given: DeferredReleaseHooks<T>): void {
+  hooks = given as DeferredReleaseHooks<object>;
 }
 
 const batchSize = 256;
 // A fresh array per batch: storing a new buffer into an array that survived a garbage collection
 // takes the write barrier's slow path, into a young one not (~5 ns less a buffer on Node 20).
-const newBatch = (): (DeferredRelease | undefined)[] => new Array(batchSize);
+const newBatch = (): (object | undefined)[] => new Array(batchSize);
 let pending = newBatch();
 let count = 0;
 // How many buffers of `pending` were closed since it was made (close() tells closedInBatch): when
@@ -70,13 +81,16 @@ function flush(): void {
   count = 0;
   closed = 0;
   for (let index = 0; !allClosed && index < n; index++) {
-    const target = batch[index] as DeferredRelease;
-    if (target.needsFinalizer()) {
-      const record = new ReleaseRecord(keepWeakRefs ? new WeakRef(target) : null, target.finalizerRelease());
+    const target = batch[index] as object;
+    if (hooks.needsFinalizer(target)) {
+      const record = new ReleaseRecord(
+        keepWeakRefs ? new WeakRef(target) : null,
+        hooks.finalizerRelease(target),
+      );
       registry.register(target, record, record);
       liveRecords++;
       if (record.ref !== null) records.push(record);
-      target.markRegistered(record);
+      hooks.markRegistered(target, record);
     }
   }
   if (records.length > 64 && records.length > 2 * liveRecords) compact();
@@ -92,7 +106,7 @@ function flushFromTimer(): void {
 }
 
 /** Queues `target` so it gets a finalizer unless it is closed before the batch is flushed. Hot path. */
-export function deferRelease(target: DeferredRelease): void {
+export function deferRelease(target: object): void {
   // A full batch is flushed before `target` joins the next one, not after: flushed at once, the
   // buffer just made (still open, as every new one is) would get a WeakRef and a finalizer that
   // its close() a moment later cancels, in one allocate of every 256 (~8 ns a pair).

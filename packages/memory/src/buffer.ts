@@ -21,7 +21,7 @@ import { type IpcBufferDescriptor, readIpcDescriptor } from './ipc-descriptor.js
 import { closeOrder } from './kernel-use.js';
 import { liveAllocationsOf } from './live-allocations.js';
 import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
-import { MemoryResource } from './memory-resource.js';
+import { adoptBufferMemory, MemoryResource, releaseBufferMemory } from './memory-resource.js';
 import { copyBuffers } from './peer-copy.js';
 import { rangeOverrun } from './pointer-range.js';
 import type { Stream } from './stream.js';
@@ -33,8 +33,6 @@ export { ownerMemoryBuffer } from './buffer-base.js';
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
  * `allocate`, by {@link Buffer.fromHandle}, or by {@link Buffer.slice}.
  */
-// Buffer is a DeferredRelease (buffer-release.ts) through members hidden from the published
-// types (stripInternal): no `implements` clause, which would name them in the .d.ts.
 export class Buffer extends BufferBase {
   /**
    * Wraps memory cumem did not allocate. With `mr`, the buffer owns it and `close()` (or GC)
@@ -92,7 +90,7 @@ export class Buffer extends BufferBase {
     Object.preventExtensions(buffer);
     buffer.checkWrapped();
     if (mr !== undefined && size > 0) {
-      mr.adoptBuffer(handle, size);
+      adoptBufferMemory(mr, handle, size);
       deferRelease(buffer);
     }
     return buffer;
@@ -156,7 +154,7 @@ export class Buffer extends BufferBase {
     // The common case, allocating nothing: no host views, no native holders. The rest is out of
     // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
     if (bufferViews(this) === null && !isMemoryHeld(this))
-      resource.releaseBuffer(this.pointer, byteSize, order);
+      releaseBufferMemory(resource, this.pointer, byteSize, order);
     else Buffer.#releaseAfterUse(this, resource, byteSize, order);
   }
 
@@ -173,14 +171,14 @@ export class Buffer extends BufferBase {
     setBufferViews(buffer, null);
     const pointer = buffer.pointer;
     if (attached === null && !isMemoryHeld(buffer)) {
-      resource.releaseBuffer(pointer, byteSize, order);
+      releaseBufferMemory(resource, pointer, byteSize, order);
       return;
     }
     // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
     liveAllocationsOf(resource)?.settle(pointer);
     // The stream may have been closed while views or native holders lived: then the resource's own order.
     const release = () =>
-      resource.releaseBuffer(pointer, byteSize, order?.isClosed === true ? undefined : order);
+      releaseBufferMemory(resource, pointer, byteSize, order?.isClosed === true ? undefined : order);
     if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(buffer, release));
     else releaseWhenUnheld(buffer, release);
   }

@@ -3,11 +3,14 @@ import { allocatedBuffer, Buffer } from './buffer.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import { LiveAllocations } from './live-allocations.js';
-import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import type { Stream } from './stream.js';
 import { runtimeDefaultStream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
+
+// How close() frees a buffer of LegacyPinnedMemoryResource and Buffer.fromHandle hands it memory (memory-resource.ts).
+let legacyPinnedBooks: ResourceBooks<LegacyPinnedMemoryResource>;
 
 /**
  * Page-locked host memory from the classic allocator (`cuMemHostAlloc`, portable to every
@@ -15,6 +18,13 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
  * for the buffer's stream first. Prefer {@link PinnedMemoryResource} on CUDA 13 drivers.
  */
 export class LegacyPinnedMemoryResource extends MemoryResource {
+  static {
+    legacyPinnedBooks = {
+      release: (resource, handle, size, stream) => resource.#releaseBuffer(handle, size, stream),
+      adopt: (resource, handle) => resource.#live.adopt(handle, 'LegacyPinnedMemoryResource'),
+    };
+  }
+
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
   readonly #live = new LiveAllocations(this);
@@ -22,6 +32,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
   constructor() {
     super();
     this.runtime = activeRuntime();
+    setResourceBooks(this, legacyPinnedBooks);
     freezeBuiltIn(this, new.target, LegacyPinnedMemoryResource);
   }
 
@@ -45,11 +56,6 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
   }
 
-  /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
-  override adoptBuffer(handle: bigint): void {
-    this.#live.adopt(handle, 'LegacyPinnedMemoryResource');
-  }
-
   /**
    * Frees memory from {@link allocate} after `options.stream` (default: the default stream) has
    * passed it. Memory an open Buffer owns is refused: close the Buffer instead.
@@ -58,11 +64,11 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
     this.#live.checkNotOwned(handle, 'LegacyPinnedMemoryResource');
-    this.releaseBuffer(handle, size, stream);
+    this.#releaseBuffer(handle, size, stream);
   }
 
-  /** @internal */
-  override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+  // Through the books: close() and the finalizer.
+  #releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.runtime.currentDevice, stream);
     this.runtime.driver.memFreeHost(handle);

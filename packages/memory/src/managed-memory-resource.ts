@@ -16,7 +16,7 @@ import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js'
 import { LiveAllocations } from './live-allocations.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import { ManagedBuffer } from './managed-buffer.js';
-import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
@@ -26,6 +26,9 @@ export interface ManagedMemoryResourceOptions {
   /** Preferred location advised for every allocation. Default: none. */
   readonly preferredLocation?: Location;
 }
+
+// How close() frees a buffer of ManagedMemoryResource and Buffer.fromHandle hands it memory (memory-resource.ts).
+let managedBooks: ResourceBooks<ManagedMemoryResource>;
 
 /**
  * Managed (unified) memory, returned as {@link ManagedBuffer}s whose advice works.
@@ -38,6 +41,13 @@ export interface ManagedMemoryResourceOptions {
  * waits for the buffer's stream.
  */
 export class ManagedMemoryResource extends MemoryResource {
+  static {
+    managedBooks = {
+      release: (resource, handle, size, stream) => resource.#releaseBuffer(handle, size, stream),
+      adopt: (resource, handle) => resource.#live.adopt(handle, 'ManagedMemoryResource'),
+    };
+  }
+
   private readonly runtime: DriverRuntime;
   // Pointers of open buffers, so that deallocate cannot free one under its buffer.
   readonly #live = new LiveAllocations(this);
@@ -63,6 +73,7 @@ export class ManagedMemoryResource extends MemoryResource {
     }
     this.runtime = runtime;
     this.preferred = preferredLocation ?? null;
+    setResourceBooks(this, managedBooks);
     freezeBuiltIn(this, new.target, ManagedMemoryResource);
   }
 
@@ -104,11 +115,6 @@ export class ManagedMemoryResource extends MemoryResource {
     return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
   }
 
-  /** @internal Records memory `Buffer.fromHandle(pointer, size, { mr })` hands to this resource. */
-  override adoptBuffer(handle: bigint): void {
-    this.#live.adopt(handle, 'ManagedMemoryResource');
-  }
-
   /**
    * Frees memory from {@link allocate} after `options.stream` (default: the default stream) has
    * passed it. Memory an open Buffer owns is refused: close the Buffer instead.
@@ -117,11 +123,11 @@ export class ManagedMemoryResource extends MemoryResource {
   deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void {
     const { handle, stream } = deallocateArguments(this.runtime, pointer, size, options);
     this.#live.checkNotOwned(handle, 'ManagedMemoryResource');
-    this.releaseBuffer(handle, size, stream);
+    this.#releaseBuffer(handle, size, stream);
   }
 
-  /** @internal */
-  override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+  // Through the books: close() and the finalizer.
+  #releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
     waitBeforeFree(this.runtime, this.workDevice(), stream);
     this.runtime.driver.memFree(handle);

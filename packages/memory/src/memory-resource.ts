@@ -10,6 +10,23 @@ import type { Stream } from './stream.js';
 import type { StreamOrderOptions } from './stream-options.js';
 
 /**
+ * Frees what a buffer of `resource` owned: through its books, or, for a class of the user's,
+ * its `deallocate`. Not exported by the package (it frees any pointer).
+ */
+export let releaseBufferMemory: (
+  resource: MemoryResource,
+  handle: bigint,
+  size: number,
+  stream: Stream | undefined,
+) => void;
+
+/** Hands `resource` memory that `Buffer.fromHandle(..., { mr })` wraps (a class of the user's records nothing). */
+export let adoptBufferMemory: (resource: MemoryResource, handle: bigint, size: number) => void;
+
+/** Gives a built-in resource its books, from its constructor. */
+export let setResourceBooks: <R extends MemoryResource>(resource: R, books: ResourceBooks<R>) => void;
+
+/**
  * The base of every memory resource, as cuda.core's `MemoryResource`. Subclass it to hand your
  * own memory to cumem: implement `allocate`, `deallocate` and the accessors.
  */
@@ -19,6 +36,22 @@ export abstract class MemoryResource {
   // shadowed; a class of the user's is left as its author makes it.
   #uuid: string | null = null;
   #closed = false;
+  // A built-in resource's books (setResourceBooks); null for a class of the user's.
+  #books: ResourceBooks | null = null;
+
+  static {
+    releaseBufferMemory = (resource, handle, size, stream) => {
+      const books = resource.#books;
+      if (books !== null) books.release(resource, handle, size, stream);
+      else resource.deallocate(handle, size, stream === undefined ? undefined : { stream });
+    };
+    adoptBufferMemory = (resource, handle, size) => {
+      resource.#books?.adopt(resource, handle, size);
+    };
+    setResourceBooks = (resource, books) => {
+      resource.#books = books;
+    };
+  }
 
   /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
   abstract allocate(size: number, options?: StreamOrderOptions): Buffer;
@@ -140,17 +173,6 @@ export abstract class MemoryResource {
     return resource as MemoryResource;
   }
 
-  /** @internal Frees what a buffer owned; `stream` undefined: the resource's own order. Built-ins override it. */
-  releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
-    this.deallocate(handle, size, stream === undefined ? undefined : { stream });
-  }
-
-  /**
-   * @internal `Buffer.fromHandle` hands this resource memory to free. Built-in resources record
-   * it and refuse a pointer an open buffer of theirs owns already.
-   */
-  adoptBuffer(_handle: bigint, _size: number): void {}
-
   /** @internal Only IPC-enabled pools export buffers. */
   exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
     throw new TypeError(
@@ -165,6 +187,18 @@ export abstract class MemoryResource {
       `Buffer.fromIpcDescriptor needs a DeviceMemoryResource or PinnedMemoryResource imported with fromAllocationHandle, got ${this.constructor.name}`,
     );
   }
+}
+
+/**
+ * How a built-in resource frees and records its buffers' memory. Package-private, because
+ * either call takes any pointer: a program that reached them could free memory an open Buffer
+ * still owns (they were public methods once, hidden from the types only).
+ */
+export interface ResourceBooks<R extends MemoryResource = MemoryResource> {
+  /** Frees what a buffer owned; `stream` undefined: the resource's own order. Hot path of `close()`. */
+  release(resource: R, handle: bigint, size: number, stream: Stream | undefined): void;
+  /** Records memory `Buffer.fromHandle(pointer, size, { mr })` hands it; refuses a pointer an open buffer owns. */
+  adopt(resource: R, handle: bigint, size: number): void;
 }
 
 /**

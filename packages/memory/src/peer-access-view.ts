@@ -18,10 +18,23 @@ export interface PeerAccessPool {
   readonly deviceId: number;
   /** @internal Throws when the resource is closed. */
   checkPeerAccessOpen(): void;
-  /** @internal Access of device `ordinal`, for resources that are not one pool (default: `cuMemPoolGetAccess`). */
-  peerAccessOf?(ordinal: number): number;
-  /** @internal Applies `changes` in one driver call per mapping (default: one `cuMemPoolSetAccess`). */
-  changePeerAccess?(changes: readonly MemAccessDescriptor[]): void;
+}
+
+/** How a resource that is not one pool (VirtualMemoryResource) reads and changes its devices' access. */
+export interface PeerAccessMapping {
+  /** Access of device `ordinal` (a pool: `cuMemPoolGetAccess`). */
+  accessOf(ordinal: number): number;
+  /** Applies `changes` in one driver call per mapping (a pool: one `cuMemPoolSetAccess`). */
+  change(changes: readonly MemAccessDescriptor[]): void;
+}
+
+// Package-private, not methods of the resource: `change` skips the checks and the wait before a
+// revocation (setPeerAccess), so a program calling it could fault work still queued.
+const mappings = new WeakMap<PeerAccessPool, PeerAccessMapping>();
+
+/** Called by a resource that is not one pool, from its constructor. */
+export function setPeerAccessMapping(resource: PeerAccessPool, mapping: PeerAccessMapping): void {
+  mappings.set(resource, mapping);
 }
 
 function deviceLocation(ordinal: number) {
@@ -32,11 +45,14 @@ function deviceLocation(ordinal: number) {
 export function readPeerAccess(resource: PeerAccessPool): number[] {
   resource.checkPeerAccessOpen();
   const { runtime, pool, deviceId } = resource;
+  const mapping = mappings.get(resource);
   const result: number[] = [];
   for (let ordinal = 0; ordinal < runtime.deviceCount; ordinal++) {
     if (ordinal === deviceId) continue;
     const flags =
-      resource.peerAccessOf?.(ordinal) ?? runtime.driver.memPoolGetAccess(pool, deviceLocation(ordinal));
+      mapping !== undefined
+        ? mapping.accessOf(ordinal)
+        : runtime.driver.memPoolGetAccess(pool, deviceLocation(ordinal));
     if (flags !== MemAccessFlags.None) result.push(ordinal);
   }
   return result;
@@ -99,7 +115,8 @@ export function setPeerAccess(resource: PeerAccessPool, wanted: ReadonlySet<numb
   }
   if (changes.length === 0) return;
   if (revoked.length > 0) waitBeforeRevoking(resource, revoked);
-  if (resource.changePeerAccess) resource.changePeerAccess(changes);
+  const mapping = mappings.get(resource);
+  if (mapping !== undefined) mapping.change(changes);
   else resource.runtime.driver.memPoolSetAccessMany(resource.pool, changes);
 }
 

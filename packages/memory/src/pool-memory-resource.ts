@@ -13,7 +13,7 @@ import { ImportedPointerCounts } from './imported-pointer-counts.js';
 import { exportedHandle, type IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from './ipc-descriptor.js';
 import { LiveAllocations } from './live-allocations.js';
-import { MemoryResource } from './memory-resource.js';
+import { MemoryResource, type ResourceBooks, setResourceBooks } from './memory-resource.js';
 import { forgetFinalizer, registerFinalizer } from './object-finalizer.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';
@@ -24,8 +24,18 @@ import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
 export type { PoolAttributes };
 
+// How close() frees a pool buffer and Buffer.fromHandle hands one memory (memory-resource.ts).
+let poolBooks: ResourceBooks<PoolMemoryResource>;
+
 /** The stream-ordered pool resources (device and pinned): allocation through `cuMemAllocFromPoolAsync`. */
 export abstract class PoolMemoryResource extends MemoryResource {
+  static {
+    poolBooks = {
+      release: (resource, handle, size, stream) => resource.#releaseBuffer(handle, size, stream),
+      adopt: (resource, handle) => resource.#live.adopt(handle, resource.constructor.name),
+    };
+  }
+
   /** @internal */ readonly runtime: DriverRuntime;
   /** @internal */ readonly pool: DriverHandle;
   private readonly owned: boolean;
@@ -68,6 +78,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.mapped = setup.mapped;
     this.ordinal = setup.ordinal;
     this.startUuid(setup.uuid);
+    setResourceBooks(this, poolBooks);
     if (setup.owned) {
       const { runtime, pool, ordinal } = setup;
       const queuedFrees = this.#queuedFrees;
@@ -144,11 +155,11 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const stream = streamOption(options);
     if (stream !== undefined && stream.runtime !== this.runtime) throw foreignStream(this, stream);
     this.#live.checkNotOwned(handle, this.constructor.name);
-    this.releaseBuffer(handle, size, stream);
+    this.#releaseBuffer(handle, size, stream);
   }
 
-  /** @internal Hot path of `buffer.close()`. */
-  override releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
+  // Hot path of `buffer.close()` (through poolBooks).
+  #releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
     // An import opened more than once is freed when its last buffer closes.
     if (this.mapped && !this.#imports.release(handle)) return;
@@ -159,7 +170,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
     this.#queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
     this.#live.delete(handle, size);
-    if (this.#destroyPending && this.#live.count === 0) this.destroyPool();
+    if (this.#destroyPending && this.#live.count === 0) this.#destroyPool();
   }
 
   /** @internal Out-of-memory recovery: gives the pool's unused reserve back to the device. */
@@ -167,11 +178,6 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (this.isClosed || this.mapped) return;
     this.runtime.makeCurrent(this.ordinal);
     this.runtime.driver.memPoolTrimTo(this.pool, 0);
-  }
-
-  /** @internal Records external memory that `Buffer.fromHandle(pointer, size, { mr })` hands to this pool. */
-  override adoptBuffer(handle: bigint): void {
-    this.#live.adopt(handle, this.constructor.name);
   }
 
   /**
@@ -205,11 +211,12 @@ export abstract class PoolMemoryResource extends MemoryResource {
       forgetFinalizer(this);
       // With buffers outstanding, the last one's free destroys the pool (see `live`).
       if (this.#live.count > 0) this.#destroyPending = true;
-      else this.destroyPool();
+      else this.#destroyPool();
     }
   }
 
-  private destroyPool(): void {
+  // Private: destroying the pool frees every buffer of it still open.
+  #destroyPool(): void {
     this.#destroyPending = false;
     destroyAfterQueuedFrees(this.runtime, this.pool, this.ordinal, this.#queuedFrees);
   }

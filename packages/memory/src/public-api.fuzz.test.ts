@@ -48,17 +48,12 @@ const internal = new Set([
   // copyBatch and strided copies (copy-internals.ts), which check them against open buffers first.
   'copyDeviceRanges',
   'issueCopy',
-  'adoptBuffer',
   'exportIpcBuffer',
   'importIpcBuffer',
-  'releaseBuffer',
   'checkOpen',
   'checkStream',
   'checkWrapped',
-  'finalizerRelease',
   'isDeviceOnly',
-  'markRegistered',
-  'needsFinalizer',
   'pointerInfo',
   'typeName',
   'workDevice',
@@ -73,14 +68,11 @@ const internal = new Set([
   'finish',
   'orderOn',
   'queryAccessedBy',
-  'destroyPool',
   'ownDefaultStream',
   'holdChecked',
   'releaseHeld',
   'new PoolMemoryResource',
   'noteSlice',
-  'peerAccessOf',
-  'changePeerAccess',
 ]);
 
 const special = specialValues(

@@ -12,9 +12,9 @@ import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import type { IpcAllocationHandle } from './ipc-allocation-handle.js';
 import { LiveAllocations } from './live-allocations.js';
-import { freezeBuiltIn, MemoryResource } from './memory-resource.js';
+import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from './memory-resource.js';
 import { allocateWithRecovery } from './out-of-memory.js';
-import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
+import { checkPeerDevices, PeerAccessView, setPeerAccess, setPeerAccessMapping } from './peer-access-view.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 import {
@@ -47,6 +47,16 @@ import { type ResizeHost, resizeAllocation } from './virtual-resize.js';
 
 export type { ModifyAllocationResult } from './virtual-memory-options.js';
 
+// How close() frees a buffer of VirtualMemoryResource and Buffer.fromHandle hands it memory (memory-resource.ts).
+let virtualBooks: ResourceBooks<VirtualMemoryResource>;
+
+// Buffer.fromHandle(..., { mr }) cannot hand a VMM resource memory it did not map.
+function refuseAdoption(): never {
+  throw new TypeError(
+    'Buffer.fromHandle cannot hand memory to a VirtualMemoryResource: it frees only what it mapped itself (use { owner })',
+  );
+}
+
 /**
  * Device memory through CUDA's virtual memory management, as cuda.core's
  * `VirtualMemoryResource`: each allocation reserves an address range, maps physical chunks into
@@ -58,6 +68,13 @@ export type { ModifyAllocationResult } from './virtual-memory-options.js';
  * before unmapping, as the classic allocators do; work on other streams must be done by then.
  */
 export class VirtualMemoryResource extends MemoryResource {
+  static {
+    virtualBooks = {
+      release: (resource, handle, size, stream) => resource.#releaseBuffer(handle, size, stream),
+      adopt: refuseAdoption,
+    };
+  }
+
   /** @internal */ readonly runtime: DriverRuntime;
   readonly #ordinal: number;
   readonly #settings: VirtualMemorySettings;
@@ -103,6 +120,18 @@ export class VirtualMemoryResource extends MemoryResource {
     const ordinal = this.#ordinal;
     const deviceMemory = this.#deviceMemory;
     this.#sharing = { driver, settings, access, ordinal, deviceMemory, accessOf: this.#accessOf };
+    setResourceBooks(this, virtualBooks);
+    setPeerAccessMapping(this, {
+      accessOf: (ordinal) => this.#peerAccessOf(ordinal),
+      change: (changes) =>
+        changeVirtualPeerAccess(
+          this.runtime.driver,
+          this.#records.values(),
+          this.#settings,
+          this.#peers,
+          changes,
+        ),
+    });
     freezeBuiltIn(this, new.target, VirtualMemoryResource);
   }
 
@@ -235,7 +264,7 @@ export class VirtualMemoryResource extends MemoryResource {
     setPeerAccess(this, checkPeerDevices(this, devices));
   }
 
-  /** @internal No pool: {@link peerAccessOf} and {@link changePeerAccess} stand for it. */
+  /** @internal No pool: the peer-access mapping set in the constructor stands for it. */
   get pool(): bigint {
     return 0n;
   }
@@ -246,27 +275,9 @@ export class VirtualMemoryResource extends MemoryResource {
     this.runtime.makeCurrent(this.#ordinal);
   }
 
-  /** @internal */
-  peerAccessOf(ordinal: number): number {
+  // The access of device `ordinal`, not the owner.
+  #peerAccessOf(ordinal: number): number {
     return this.#peers.has(ordinal) ? this.#settings.peerFlags : MemAccessFlags.None;
-  }
-
-  /** @internal */
-  changePeerAccess(changes: readonly MemAccessDescriptor[]): void {
-    changeVirtualPeerAccess(
-      this.runtime.driver,
-      this.#records.values(),
-      this.#settings,
-      this.#peers,
-      changes,
-    );
-  }
-
-  /** @internal Buffer.fromHandle(..., { mr }) cannot hand a VMM resource memory it did not map. */
-  override adoptBuffer(): void {
-    throw new TypeError(
-      'Buffer.fromHandle cannot hand memory to a VirtualMemoryResource: it frees only what it mapped itself (use { owner })',
-    );
   }
 
   /** @internal */
@@ -285,8 +296,8 @@ export class VirtualMemoryResource extends MemoryResource {
     throw new RangeError(`0x${handle.toString(16)} is not an allocation of this VirtualMemoryResource`);
   }
 
-  /** @internal Unmaps, releases and frees what the buffer at `handle` held, after `stream`. */
-  override releaseBuffer(handle: bigint, _size: number, stream: Stream | undefined): void {
+  // Unmaps, releases and frees what the buffer at `handle` held, after `stream` (through the books).
+  #releaseBuffer(handle: bigint, _size: number, stream: Stream | undefined): void {
     if (this.#retired.delete(handle)) return;
     const record = this.#records.get(handle);
     if (record === undefined) return;
@@ -308,7 +319,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   // What device `ordinal` may do with this resource's memory.
   readonly #accessOf = (ordinal: number): number =>
-    ordinal === this.#ordinal ? this.#settings.selfFlags : this.peerAccessOf(ordinal);
+    ordinal === this.#ordinal ? this.#settings.selfFlags : this.#peerAccessOf(ordinal);
 
   // The record of `buffer`, an open buffer this resource allocated (not a slice).
   #recordOf(buffer: Buffer, action: string): VirtualAllocation {

@@ -1,0 +1,56 @@
+// Methods that cumem's own modules called to free or re-map memory were reachable from any
+// program, though left out of the type declarations: `mr.releaseBuffer(buffer.handle, size)` freed
+// memory an open Buffer still owned (the next copy through the Buffer faults on the hostile fake),
+// `buffer.finalizerRelease()()` did the same through the finalizer's path,
+// `buffer.markRegistered(record)` swapped the record close() cancels, `pool.destroyPool()`
+// destroyed a pool under its open buffers, `mr.adoptBuffer(pointer)` counted a pointer no buffer
+// owns, and `vmr.changePeerAccess([...])` revoked a device's access without the wait for the work
+// still queued there. They are now functions of the package that no entry point exports, and the
+// buffers keep working.
+import { check, memory, setUp } from './support.mjs';
+
+await setUp();
+const stream = memory.Stream.create(0);
+const resources = [
+  new memory.DeviceMemoryResource(0),
+  new memory.PinnedMemoryResource(),
+  new memory.ManagedMemoryResource(),
+  new memory.LegacyPinnedMemoryResource(),
+  new memory.VirtualMemoryResource(0),
+];
+const internalFrees = [
+  'releaseBuffer',
+  'adoptBuffer',
+  'destroyPool',
+  'changePeerAccess',
+  'peerAccessOf',
+  'finalizerRelease',
+  'markRegistered',
+  'needsFinalizer',
+];
+
+for (const resource of resources) {
+  const what = resource.constructor.name;
+  const buffer = resource.allocate(4096, { stream });
+  const slice = buffer.slice(1024, 2048);
+  for (const object of [resource, buffer, slice]) {
+    for (const name of internalFrees) {
+      const kind = object === resource ? what : `a ${what} buffer${object === slice ? "'s slice" : ''}`;
+      check(!(name in object), `${kind} has no ${name}`);
+    }
+  }
+  buffer.fill(9, { stream });
+  const back = new Uint8Array(4096);
+  buffer.copyTo(back, { stream });
+  stream.sync();
+  check(
+    back.every((byte) => byte === 9),
+    `a ${what} buffer still holds its bytes`,
+  );
+  slice.close();
+  buffer.close({ stream });
+  resource.close();
+}
+stream.sync();
+stream.close();
+console.log('internal frees: none reachable, every buffer kept its memory');
