@@ -52,6 +52,8 @@ export function mergeRow(row, raw, deviceName) {
   const via = {};
   const rounds = {};
   const protocolMismatch = {};
+  // Repetitions a row with a warm-up skipped while the host was in its slow mode (callsNs).
+  const slowRepsSkipped = {};
   let reference;
   const baseRow = {};
   let skipped;
@@ -79,6 +81,8 @@ export function mergeRow(row, raw, deviceName) {
       baseRow[impl] = suiteResult.rows[row.cFrom].value;
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
+    if (typeof entry?.protocol?.slowRepsSkipped === 'number')
+      slowRepsSkipped[impl] = entry.protocol.slowRepsSkipped;
   }
   // The floor in a single-threaded process, for comparison (bench/c/bench.h).
   const cId = row.cFrom ?? row.id;
@@ -115,6 +119,7 @@ export function mergeRow(row, raw, deviceName) {
     ...(skipped ? { skipped } : {}),
     ...(row.protocol ? { protocol: row.protocol } : {}),
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
+    ...(Object.keys(slowRepsSkipped).length ? { slowRepsSkipped } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(Object.keys(variants).length ? { variants } : {}),
     ...(Object.keys(rounds).length ? { rounds } : {}),

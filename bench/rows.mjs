@@ -39,7 +39,8 @@ const calls = (iterations, warmupMs = 0) => ({
  * The allocate + close rows also repeat their work, untimed, for 2 s before timing it (the same
  * in C, JS and Python): in a process's first seconds the driver's pool pair ran slow on the H100
  * hosts, so the value depended on when in its process the row ran (bench/js/memory.mjs's
- * ALLOCATE_CLOSE_WARMUP).
+ * ALLOCATE_CLOSE_WARMUP). In a gated run each of their timed repetitions also waits for the
+ * host's fast mode (callsNs in bench/js/harness.mjs); implementations report `slowRepsSkipped`.
  */
 const allocateCloseCalls = () => calls(100_000, 2000);
 

@@ -174,17 +174,29 @@ typedef CUresult (*batch_fn)(void *state, long n);
 #define CALL_REPS 11
 #define CALL_WARMUP_REPS 1
 
+/* Repetitions a row with a warm-up skips at most while the host is in its slow mode
+   (SLOW_REPS_SKIPPED_MAX in bench/js/harness.mjs, which says why). */
+#define SLOW_REPS_SKIPPED_MAX 24
+static int gate_fast_mode_now(void); /* process-gate.h */
+
 /* Time per operation in nanoseconds of `fn(state, iterations)` (see CALL_REPS), after untimed
-   repetitions that go on for at least `warmup_s` seconds (callsNs's warmupMs in bench/js/harness.mjs). */
+   repetitions that go on for at least `warmup_s` seconds (callsNs's warmupMs in bench/js/harness.mjs);
+   with a warm-up, each timed repetition waits for the host's fast mode as callsNs's do. */
 BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long iterations, double warmup_s) {
   CUresult e;
   const double warm = now_s() + warmup_s;
   for (int i = 0; i < CALL_WARMUP_REPS || now_s() < warm; i++)
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
-  for (int i = 0; i < CALL_REPS; i++) {
+  int slow_reps_skipped = 0;
+  for (int i = 0; i < CALL_REPS;) {
+    if (warmup_s > 0 && slow_reps_skipped < SLOW_REPS_SKIPPED_MAX && !gate_fast_mode_now()) {
+      slow_reps_skipped++;
+      if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
+      continue;
+    }
     double t0 = now_s();
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
-    r->samples[i] = (now_s() - t0) / (double)iterations * 1e9;
+    r->samples[i++] = (now_s() - t0) / (double)iterations * 1e9;
   }
   r->nsamples = CALL_REPS;
   r->value = median(r->samples, CALL_REPS);
@@ -192,7 +204,8 @@ BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long i
   int written = snprintf(r->protocol, sizeof r->protocol, "\"iterations\":%ld,\"reps\":%d,\"warmupReps\":%d",
                          iterations, CALL_REPS, CALL_WARMUP_REPS);
   if (warmup_s > 0 && written > 0 && (size_t)written < sizeof r->protocol)
-    snprintf(r->protocol + written, sizeof r->protocol - (size_t)written, ",\"warmupMs\":%.0f", warmup_s * 1e3);
+    snprintf(r->protocol + written, sizeof r->protocol - (size_t)written, ",\"warmupMs\":%.0f,\"slowRepsSkipped\":%d",
+             warmup_s * 1e3, slow_reps_skipped);
   return CUDA_SUCCESS;
 }
 

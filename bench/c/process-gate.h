@@ -75,6 +75,16 @@ static double gate_limit(const char *json, const char *key) {
   return strtod(at + 1, NULL);
 }
 
+/* Set once the process passed the gate: the pool loop's limit and stream, for gate_fast_mode_now. */
+static double gate_pool_limit = -1;
+static CUstream gate_stream;
+
+/* Whether the host is in its fast mode now (fastModeNow in bench/js/process-mode.mjs): always
+   true in a process that was not gated. */
+static int gate_fast_mode_now(void) {
+  return gate_pool_limit <= 0 || gate_pool_pair_ns(gate_stream) <= gate_pool_limit;
+}
+
 static void bench_process_gate(CUstream stream) {
   const char *gate = getenv("BENCH_PROCESS_GATE");
   if (!gate || !gate[0]) return;
@@ -96,4 +106,6 @@ static void bench_process_gate(CUstream stream) {
     fprintf(stderr, "[process-gate] slow mode (poolPairNs %.0f, vmmPairUs %.1f): exit 75\n", pool, vmm);
     exit(75);
   }
+  gate_pool_limit = pool_limit;
+  gate_stream = stream;
 }

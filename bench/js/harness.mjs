@@ -4,7 +4,7 @@
 //   node --expose-gc bench/js/<suite>.mjs --driver ffi|napi --out FILE
 import { writeFileSync } from 'node:fs';
 // The process-mode gate (bench/process-gate.mjs): runs before any suite code when asked for.
-import './process-mode.mjs';
+import { fastModeNow } from './process-mode.mjs';
 
 /** Parses `--driver` and `--out`. */
 export function parseArguments(argv = process.argv.slice(2)) {
@@ -55,10 +55,15 @@ export function median(values) {
  * one untimed repetition (the warm-up, which also gets the JIT past its tiers), then the median
  * of `CALL_REPS` timed repetitions of a fixed number of operations. A row may ask for a longer
  * warm-up (`warmupMs`: untimed repetitions go on until that much time has passed), the same in
- * the three languages.
+ * the three languages. Such a row's repetitions are also gated: in a process the gate passed,
+ * each timed repetition starts only while the host is in its fast mode (fastModeNow); when it
+ * is not, the row's work runs once more untimed and the host is asked again, at most
+ * SLOW_REPS_SKIPPED_MAX times in a row's protocol (then the rest run ungated). The protocol
+ * records how many were skipped.
  */
 export const CALL_REPS = 11;
 export const CALL_WARMUP_REPS = 1;
+export const SLOW_REPS_SKIPPED_MAX = 24;
 
 /**
  * Nanoseconds per operation: `batch(n)` runs n operations and waits for the device. Returns
@@ -69,13 +74,19 @@ export function callsNs(batch, iterations, { warmupMs = 0 } = {}) {
   const warm = now() + BigInt(warmupMs * 1e6);
   for (let i = 0; i < CALL_WARMUP_REPS || now() < warm; i++) batch(iterations);
   const samples = [];
-  for (let i = 0; i < CALL_REPS; i++) {
+  let slowRepsSkipped = 0;
+  while (samples.length < CALL_REPS) {
+    if (warmupMs > 0 && slowRepsSkipped < SLOW_REPS_SKIPPED_MAX && !fastModeNow()) {
+      slowRepsSkipped++;
+      batch(iterations);
+      continue;
+    }
     const start = now();
     batch(iterations);
     samples.push(Number(now() - start) / iterations);
   }
   const protocol = { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS };
-  return { samples, protocol: warmupMs > 0 ? { ...protocol, warmupMs } : protocol };
+  return { samples, protocol: warmupMs > 0 ? { ...protocol, warmupMs, slowRepsSkipped } : protocol };
 }
 
 /**
