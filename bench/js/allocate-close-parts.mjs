@@ -94,8 +94,10 @@ const location = { type: 1, id: 0 };
 const live = new LiveAllocations(resource);
 const counted = new LiveAllocations(resource);
 counted.account();
-// A new object per call, as allocate hands deferRelease a new Buffer (young objects cost the
-// batch differently from one old object stored again and again).
+// What the batch pieces queue. Builds since ebf7ac4 ask buffer-base.ts's functions about each
+// queued object at a flush, which know only Buffers: there, wrappers made beforehand (owning
+// nothing, so a flush registers none), taken in turn. Earlier builds asked the object's own
+// methods: there, a new object per call, as allocate hands deferRelease a new Buffer.
 class Deferred {
   needsFinalizer() {
     return false;
@@ -105,6 +107,11 @@ class Deferred {
   }
   markRegistered() {}
 }
+const hooksOfBuffers = typeof releaseModule.setDeferredReleaseHooks === 'function';
+const wrappers = hooksOfBuffers
+  ? Array.from({ length: 1024 }, (_, i) => Buffer.fromHandle(BigInt(0x10000 + i * 64), 64))
+  : [];
+const queued = hooksOfBuffers ? (i) => wrappers[i & 1023] : () => new Deferred();
 const sink = [];
 
 const allocateClose = (mr) => (n) => {
@@ -168,13 +175,13 @@ const batches = {
     for (let i = 0; i < n; i++) sink[i & 7] = Object.preventExtensions({ i });
   },
   deferReleaseBatch: (n) => {
-    for (let i = 0; i < n; i++) deferRelease(new Deferred());
+    for (let i = 0; i < n; i++) deferRelease(queued(i));
   },
   // As allocate + close use the batch: every buffer queued is closed before the flush, which
   // then skips asking each (close() tells closedInBatch).
   deferReleaseClosed: (n) => {
     for (let i = 0; i < n; i++) {
-      deferRelease(new Deferred());
+      deferRelease(queued(i));
       closedInBatch();
     }
   },
