@@ -33,6 +33,15 @@ export const {
 } = BufferState;
 
 /**
+ * @internal Marks `buffer` closed, for good (no function clears a flag), for buffer.ts's close().
+ * Not a method: a program calling it on an open buffer would keep close() and the finalizer from
+ * ever freeing the memory.
+ */
+export function markBufferClosed(buffer: BufferBase): void {
+  addFlags(buffer, closedFlag);
+}
+
+/**
  * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
  * Buffer holding the memory it shows (interop-arrow's CudaBuffer and HostBuffer do): host views
  * taken through the wrapper are then kept alive with, and detached by, that Buffer's owner.
@@ -125,10 +134,6 @@ export abstract class BufferBase {
   /** @internal The state bits (owns, closedFlag, ...). */
   protected get flags(): number {
     return flagsOf(this);
-  }
-  /** @internal Marks the buffer closed, for good: no method clears a flag. */
-  protected markClosed(): void {
-    addFlags(this, closedFlag);
   }
 
   /** Size in bytes. */

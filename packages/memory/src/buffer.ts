@@ -7,6 +7,7 @@ import {
   bufferReleaseRecord,
   bufferViews,
   followedOwner,
+  markBufferClosed,
   setBufferViews,
 } from './buffer-base.js';
 import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
@@ -142,7 +143,7 @@ export class Buffer extends BufferBase {
     const flags = this.flags;
     if ((flags & closedFlag) !== 0) return;
     const stream = options === undefined ? undefined : streamOption(options);
-    this.markClosed();
+    markBufferClosed(this);
     if ((flags & owns) === 0) return;
     if ((flags & registered) !== 0) cancelRelease(bufferReleaseRecord(this) as ReleaseRecord);
     // Queued and not registered: it is in the finalizer batch now (buffer-release.ts).

@@ -2,7 +2,8 @@
 // program, though left out of the type declarations: `mr.releaseBuffer(buffer.handle, size)` freed
 // memory an open Buffer still owned (the next copy through the Buffer faults on the hostile fake),
 // `buffer.finalizerRelease()()` did the same through the finalizer's path,
-// `buffer.markRegistered(record)` swapped the record close() cancels, `pool.destroyPool()`
+// `buffer.markRegistered(record)` swapped the record close() cancels, `buffer.markClosed()` kept
+// close() and the finalizer from ever freeing the memory, `pool.destroyPool()`
 // destroyed a pool under its open buffers, `mr.adoptBuffer(pointer)` counted a pointer no buffer
 // owns, and `vmr.changePeerAccess([...])` revoked a device's access without the wait for the work
 // still queued there. They are now functions of the package that no entry point exports, and the
@@ -27,6 +28,7 @@ const internalFrees = [
   'finalizerRelease',
   'markRegistered',
   'needsFinalizer',
+  'markClosed',
 ];
 
 for (const resource of resources) {
