@@ -174,9 +174,10 @@ typedef CUresult (*batch_fn)(void *state, long n);
 #define CALL_REPS 11
 #define CALL_WARMUP_REPS 1
 
-/* Repetitions a row with a warm-up skips at most while the host is in its slow mode
-   (SLOW_REPS_SKIPPED_MAX in bench/js/harness.mjs, which says why). */
+/* Repetitions the rows with a warm-up skip at most, per process, while the host is in its slow
+   mode (SLOW_REPS_SKIPPED_MAX in bench/js/harness.mjs, which says why). */
 #define SLOW_REPS_SKIPPED_MAX 24
+static int slow_reps_left = SLOW_REPS_SKIPPED_MAX;
 static int gate_fast_mode_now(void); /* process-gate.h */
 
 /* Time per operation in nanoseconds of `fn(state, iterations)` (see CALL_REPS), after untimed
@@ -189,7 +190,8 @@ BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long i
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
   int slow_reps_skipped = 0;
   for (int i = 0; i < CALL_REPS;) {
-    if (warmup_s > 0 && slow_reps_skipped < SLOW_REPS_SKIPPED_MAX && !gate_fast_mode_now()) {
+    if (warmup_s > 0 && slow_reps_left > 0 && !gate_fast_mode_now()) {
+      slow_reps_left--;
       slow_reps_skipped++;
       if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
       continue;
