@@ -46,6 +46,12 @@ export abstract class MemoryResource {
       else resource.deallocate(handle, size, stream === undefined ? undefined : { stream });
     };
     adoptBufferMemory = (resource, handle, size) => {
+      // An object that only inherits from the prototype (Object.create) has no books to free through.
+      if (!(#books in resource)) {
+        throw new TypeError(
+          'mr must be a MemoryResource made by its constructor (a subclass of MemoryResource), not an object that only inherits from its prototype',
+        );
+      }
       resource.#books?.adopt(resource, handle, size);
     };
     setResourceBooks = (resource, books) => {

@@ -8,7 +8,7 @@
 // owns, and `vmr.changePeerAccess([...])` revoked a device's access without the wait for the work
 // still queued there. They are now functions of the package that no entry point exports, and the
 // buffers keep working.
-import { check, memory, setUp } from './support.mjs';
+import { check, expectThrows, memory, setUp } from './support.mjs';
 
 await setUp();
 const stream = memory.Stream.create(0);
@@ -53,6 +53,49 @@ for (const resource of resources) {
   buffer.close({ stream });
   resource.close();
 }
+
+// Buffer.fromHandle(..., { mr }) frees through the resource's books, or a user's class's
+// deallocate: an object that only inherits from MemoryResource's prototype has neither and is
+// refused with a TypeError, and the memory stays its owner's.
+const owner = new memory.DeviceMemoryResource(0);
+const held = owner.allocate(4096, { stream });
+const imitation = Object.create(memory.MemoryResource.prototype);
+expectThrows(TypeError, 'fromHandle with an imitation resource', () =>
+  memory.Buffer.fromHandle(held.handle, 4096, { mr: imitation }),
+);
+let deallocated = 0;
+class Counting extends memory.MemoryResource {
+  allocate() {
+    throw new Error('not used');
+  }
+  deallocate(_pointer, size) {
+    deallocated += size;
+  }
+  get isDeviceAccessible() {
+    return true;
+  }
+  get isHostAccessible() {
+    return false;
+  }
+  get deviceId() {
+    return 0;
+  }
+}
+memory.Buffer.fromHandle(held.handle, 4096, { mr: new Counting() }).close();
+check(
+  deallocated === 4096,
+  `a MemoryResource subclass's deallocate frees what it was handed (got ${deallocated})`,
+);
+held.fill(3, { stream });
+const heldBack = new Uint8Array(4096);
+held.copyTo(heldBack, { stream });
+stream.sync();
+check(
+  heldBack.every((byte) => byte === 3),
+  'the owner still holds its memory',
+);
+held.close({ stream });
+owner.close();
 stream.sync();
 stream.close();
 console.log('internal frees: none reachable, every buffer kept its memory');
