@@ -49,7 +49,8 @@ export class Buffer extends BufferBase {
    * Otherwise the buffer reads and writes memory it does not own.
    * @param pointer a bigint address or a non-negative safe integer.
    * @param size bytes.
-   * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource;
+   * @throws TypeError for `mr` and `owner` together, or an `mr` that is not a MemoryResource
+   *   made by its constructor (an object that only inherits from its prototype has no way to free);
    *   RangeError when `size` bytes run past the end of the driver-known allocation at `pointer`;
    *   CudaStateError when an open buffer of a built-in `mr` already owns `pointer`.
    */
