@@ -8,7 +8,7 @@
 // owns, and `vmr.changePeerAccess([...])` revoked a device's access without the wait for the work
 // still queued there. They are now functions of the package that no entry point exports, and the
 // buffers keep working.
-import { check, expectThrows, memory, setUp } from './support.mjs';
+import { check, checkRoundTrip, expectThrows, memory, setUp } from './support.mjs';
 
 await setUp();
 const stream = memory.Stream.create(0);
@@ -41,14 +41,7 @@ for (const resource of resources) {
       check(!(name in object), `${kind} has no ${name}`);
     }
   }
-  buffer.fill(9, { stream });
-  const back = new Uint8Array(4096);
-  buffer.copyTo(back, { stream });
-  stream.sync();
-  check(
-    back.every((byte) => byte === 9),
-    `a ${what} buffer still holds its bytes`,
-  );
+  checkRoundTrip(buffer, 9, `a ${what} buffer still holds its bytes`, stream);
   slice.close();
   buffer.close({ stream });
   resource.close();
@@ -86,14 +79,7 @@ check(
   deallocated === 4096,
   `a MemoryResource subclass's deallocate frees what it was handed (got ${deallocated})`,
 );
-held.fill(3, { stream });
-const heldBack = new Uint8Array(4096);
-held.copyTo(heldBack, { stream });
-stream.sync();
-check(
-  heldBack.every((byte) => byte === 3),
-  'the owner still holds its memory',
-);
+checkRoundTrip(held, 3, 'the owner still holds its memory', stream);
 held.close({ stream });
 owner.close();
 stream.sync();

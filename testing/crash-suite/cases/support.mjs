@@ -72,6 +72,23 @@ export async function collectGarbage(rounds = 4) {
   }
 }
 
+/**
+ * Fills `buffer` with `byte`, copies it back and requires every byte to be `byte`: the buffer
+ * still holds its memory. With `stream`, both are ordered on it and it is synchronized;
+ * without, they use the default stream (copyTo then waits).
+ */
+export function checkRoundTrip(buffer, byte, what, stream) {
+  const order = stream === undefined ? undefined : { stream };
+  buffer.fill(byte, order);
+  const back = new Uint8Array(buffer.size);
+  buffer.copyTo(back, order);
+  stream?.sync();
+  check(
+    back.every((value) => value === byte),
+    what,
+  );
+}
+
 /** Writes `value` through a stale view, then requires every live buffer's bytes to be `expected`. */
 export function scribbleAndCheck(staleView, liveBuffers, expected, what) {
   if (staleView.length > 0) staleView.fill(0xee);
