@@ -10,6 +10,7 @@ const SYMBOL = {
   minSpeedup: '≥',
   minPairRatio: '≥',
   maxOfBaseRow: '≤',
+  maxOfFasterForm: '≤',
 };
 
 /** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
@@ -23,6 +24,8 @@ export function describeChecks(row) {
         text = `${impl} zero-copy ${SYMBOL[kind]} ${value}× faster than the host round trip`;
       else if (kind === 'minPairRatio')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C for every pair`;
+      else if (kind === 'maxOfFasterForm')
+        text = `${impl} ${SYMBOL[kind]} ${value}× its own faster form (loop or batch)`;
       else if (kind === 'maxOfBaseRow') text = `${impl} ${SYMBOL[kind]} ${value}× its own ${row.cFrom} row`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
@@ -47,6 +50,8 @@ export function evaluateChecks(row, { results, reference, deviceName, variants =
         return { ...check, applicable: true, ok: false, note: 'missing measurement' };
       return { ...check, applicable: true, measured: value / base, ok: value / base <= check.value };
     }
+    if (check.kind === 'maxOfFasterForm')
+      return fasterFormRatio(check, results[check.impl], variants[check.impl]);
     if (check.kind === 'minSpeedup') {
       // The implementation's own ratio of two variants measured in the same run.
       const speedup = variants[check.impl]?.speedup;
@@ -95,5 +100,26 @@ function pairRatios(check, variants) {
     measured: worst,
     ok: worst >= check.value,
     note: `slowest relative pair ${worstPair}`,
+  };
+}
+
+// The row's value (the default strategy, 'auto') against the faster of the same implementation's
+// forced forms, measured in the same run with repetitions interleaved (bench/js/utils.mjs).
+function fasterFormRatio(check, value, own = {}) {
+  const { loop, batch } = own;
+  if (
+    typeof value !== 'number' ||
+    typeof loop !== 'number' ||
+    typeof batch !== 'number' ||
+    !(Math.min(loop, batch) > 0)
+  )
+    return { ...check, applicable: true, ok: false, note: 'missing measurement' };
+  const measured = value / Math.min(loop, batch);
+  return {
+    ...check,
+    applicable: true,
+    measured,
+    ok: measured <= check.value,
+    note: `faster form: ${loop <= batch ? 'loop' : 'batch'}`,
   };
 }

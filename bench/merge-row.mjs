@@ -54,6 +54,8 @@ export function mergeRow(row, raw, deviceName) {
   const protocolMismatch = {};
   // Repetitions a row with a warm-up skipped while the host was in its slow mode (callsNs).
   const slowRepsSkipped = {};
+  // What the default strategy learned per size class (utils rows), to tell a wrong choice from noise.
+  const autoChoice = {};
   let reference;
   const baseRow = {};
   let skipped;
@@ -81,6 +83,7 @@ export function mergeRow(row, raw, deviceName) {
       baseRow[impl] = suiteResult.rows[row.cFrom].value;
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
+    if (entry?.autoChoice !== undefined) autoChoice[impl] = entry.autoChoice;
     if (typeof entry?.protocol?.slowRepsSkipped === 'number')
       slowRepsSkipped[impl] = entry.protocol.slowRepsSkipped;
   }
@@ -120,6 +123,7 @@ export function mergeRow(row, raw, deviceName) {
     ...(row.protocol ? { protocol: row.protocol } : {}),
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
     ...(Object.keys(slowRepsSkipped).length ? { slowRepsSkipped } : {}),
+    ...(Object.keys(autoChoice).length ? { autoChoice } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(Object.keys(variants).length ? { variants } : {}),
     ...(Object.keys(rounds).length ? { rounds } : {}),

@@ -4,16 +4,20 @@
 // beat cuMemPrefetchBatchAsync (C: 26.3 vs 34.5 ms for 1024 x 64 KiB), on another (H200, the
 // same driver) the batch call won migrations to the device by up to 2x.
 //
-// Each form is timed `samplesPerForm` times, in the order batch, loop, loop, batch (so a drift
-// in time — pages warming up, clocks ramping — weighs on both), and the form with the smaller
-// best sample wins: noise on a busy machine only makes calls slower, so the minimum of a few
-// samples is the least noisy estimate of what a form costs. When the two best samples are
-// within `closeMargin` of each other, two samples cannot tell them apart (on 2x H100 a 1024 x
-// 64 KiB discard+prefetch to the device took 34.5 ms as a loop and 37.0 ms as one batch call,
-// 7% apart, with samples of one form 5-10% apart, and two samples each picked the batch), so
-// both are timed until `closeSamplesPerForm` samples each; forms closer than that cost about
-// the same either way. The choice is timed again after `recheckCalls` calls or `recheckMs`
-// milliseconds, whichever comes first.
+// Each form is timed `samplesPerForm` times, in the order batch, loop, loop, batch (so a drift in
+// time — pages warming up, clocks ramping — weighs on both), and the form with the smaller median
+// sample wins. Not the smaller best sample: migration times are not a fixed cost plus noise that
+// only slows, a form's calls spread both ways. In the bench's 1024 x 64 KiB migrations to the
+// device on 1x H100 (d5c184d), the loop's median step was 4-11% below the batch's, and in three of
+// twelve adapter / operation / host runs `auto`'s median to the device sat at the batch's while the
+// loop was faster (`auto` 6-14% behind the loop on the row); the best of two or four samples can
+// fall to a batch call that ran unusually fast. The median follows what most calls cost, which is
+// what the caller pays. When the two medians are within `closeMargin` of each other, two samples
+// cannot tell the forms apart (on 2x H100 a 1024 x 64 KiB discard+prefetch to the device took 34.5
+// ms as a loop and 37.0 ms as one batch call, 7% apart, with samples of one form 5-10% apart), so
+// both are timed until `closeSamplesPerForm` samples each, an odd number so that the median is one
+// sample; forms closer than that cost about the same either way. The choice is timed again after
+// `recheckCalls` calls or `recheckMs` milliseconds, whichever comes first.
 
 /** The two ways a batch operation can reach the driver. */
 export type BatchForm = 'batch' | 'loop';
@@ -22,10 +26,10 @@ export type BatchForm = 'batch' | 'loop';
 export const learningSettings = {
   /** Timed calls of each form before choosing. */
   samplesPerForm: 2,
-  /** Best samples closer than this fraction of the faster one: time each form more. */
+  /** Median samples closer than this fraction of the faster one: time each form more. */
   closeMargin: 0.1,
   /** Timed calls of each form before choosing between close forms. */
-  closeSamplesPerForm: 4,
+  closeSamplesPerForm: 5,
   /** Calls of a size class after which its choice is timed again. */
   recheckCalls: 1000,
   /** Milliseconds after which a choice is timed again (at its next call). */
@@ -38,8 +42,8 @@ export const learningSettings = {
 export class FormLearner {
   /** The faster form, once measured (kept while it is timed again). */
   decided: BatchForm | undefined = undefined;
-  /** Best sample of each form in the last completed measurement, in milliseconds. */
-  readonly best = { batch: Number.NaN, loop: Number.NaN };
+  /** Median sample of each form in the last completed measurement, in milliseconds. */
+  readonly median = { batch: Number.NaN, loop: Number.NaN };
   private exploring = true;
   private readonly samples: Record<BatchForm, number[]> = { batch: [], loop: [] };
   private readonly inFlight: Record<BatchForm, number> = { batch: 0, loop: 0 };
@@ -88,8 +92,8 @@ export class FormLearner {
     this.samples[form].push(ms);
     const need = this.need;
     if (this.samples.batch.length < need || this.samples.loop.length < need) return;
-    const batch = Math.min(...this.samples.batch);
-    const loop = Math.min(...this.samples.loop);
+    const batch = medianOf(this.samples.batch);
+    const loop = medianOf(this.samples.loop);
     const settings = learningSettings;
     if (
       need < settings.closeSamplesPerForm &&
@@ -98,8 +102,8 @@ export class FormLearner {
       this.need = settings.closeSamplesPerForm;
       return;
     }
-    this.best.batch = batch;
-    this.best.loop = loop;
+    this.median.batch = batch;
+    this.median.loop = loop;
     this.decided = loop < batch ? 'loop' : 'batch';
     this.exploring = false;
     this.callsSinceDecision = 0;
@@ -110,4 +114,11 @@ export class FormLearner {
   drop(form: BatchForm): void {
     this.inFlight[form]--;
   }
+}
+
+/** The median of samples (the mean of the middle two for an even count). */
+function medianOf(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -109,12 +109,12 @@ describe("strategy 'auto' learns the faster form on the device", () => {
     for (const buffer of buffers) expect(lastPrefetch(setup.driver, buffer)).toBe('device:0');
   });
 
-  it('times both forms four times when the first samples are close, then keeps the faster', () => {
+  it('times both forms five times when the first samples are close, then keeps the faster', () => {
     costs.batchPerCall = 0.15; // 16 ranges: batch 0.166 ms, loop 0.16 ms (4% apart)
     expect(prefetches(4)).toEqual({ loops: 2, batches: 2, events: 8 });
     expect(learnedBatchStrategies(stream)[0]?.kind).toBeUndefined();
-    // The fifth call reads the fourth sample and goes on timing: batch, batch, loop, loop ... order kept.
-    expect(prefetches(4)).toEqual({ loops: 2, batches: 2, events: 8 });
+    // The fifth call reads the fourth sample and goes on timing: batch, loop, loop, batch, batch, loop.
+    expect(prefetches(6)).toEqual({ loops: 3, batches: 3, events: 12 });
     expect(prefetches(5)).toEqual({ loops: 5, batches: 0, events: 0 });
     expect(learnedBatchStrategies(stream)[0]).toMatchObject({ kind: 'loop' });
   });

@@ -207,9 +207,9 @@ export interface LearnedBatchStrategy {
   readonly bytesPerRange: readonly [number, number];
   /** The faster form as measured, or undefined while it is first being timed. */
   readonly kind: BatchForm | undefined;
-  /** Best measured time of the part as one batch call (or chunks), in milliseconds; NaN until measured. */
+  /** Median measured time of the part as one batch call (or chunks), in milliseconds; NaN until measured. */
   readonly batchMs: number;
-  /** Best measured time of the part as one call per range, in milliseconds; NaN until measured. */
+  /** Median measured time of the part as one call per range, in milliseconds; NaN until measured. */
   readonly loopMs: number;
 }
 
@@ -234,8 +234,8 @@ export function learnedBatchStrategies(stream: Stream): LearnedBatchStrategy[] {
       // Classes of two bits: bit lengths 2c and 2c + 1, so from 2^(2c-1) (0 for c = 0) below 2^(2c+1).
       bytesPerRange: [byteClass === 0 ? 0 : 2 ** (2 * byteClass - 1), 2 ** (2 * byteClass + 1)] as const,
       kind: learner.decided,
-      batchMs: learner.best.batch,
-      loopMs: learner.best.loop,
+      batchMs: learner.median.batch,
+      loopMs: learner.median.loop,
     };
   });
 }
