@@ -160,7 +160,11 @@ export function stepsUs(timed, { setup, perRep, reps, steps, warmupReps } = {}) 
  * stepsUs for several variants of one row, their repetitions interleaved: every variant's warm-up
  * repetitions (`warmupReps`, default 1), then repetition 1 of each variant in turn, repetition 2, ..., so a drift of the
  * host during the row (shared machines drift by tens of percent within seconds) weighs on every
- * variant alike instead of on whichever ran last. `timed[name](iteration)` is one step; each
+ * variant alike instead of on whichever ran last. The order turns by one variant each repetition
+ * (a, b, c; b, c, a; c, a, b; ...), so no variant always runs right after the same other one:
+ * with a fixed order the utils rows' `auto` always followed `batch`, and its migrations to the
+ * host, done as the same loop as the `loop` variant's, came out 2-13% slower than that variant's
+ * in six of eight runs on two H100 hosts (11ce16e). `timed[name](iteration)` is one step; each
  * variant counts its own iterations from 0. A variant that throws is dropped from later
  * repetitions. @returns per name `{ samples, steps }` or `{ error }`.
  */
@@ -168,7 +172,9 @@ export function interleavedStepsUs(timed, { setup, perRep, reps, warmupReps = 1 
   const names = Object.keys(timed);
   const state = Object.fromEntries(names.map((name) => [name, { iteration: 0, samples: [], steps: [] }]));
   for (let rep = -warmupReps; rep < reps; rep++) {
-    for (const name of names) {
+    const first = (rep + warmupReps) % names.length;
+    for (let turn = 0; turn < names.length; turn++) {
+      const name = names[(first + turn) % names.length];
       const variant = state[name];
       if (variant.error) continue;
       try {

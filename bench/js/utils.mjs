@@ -149,7 +149,7 @@ function batchRow(operationName, operation, alternating) {
       };
     }
     const row = Suite.variants('us', 'auto', variants, {
-      via: 'default strategy (auto; loop and batch under variants; repetitions of the three interleaved)',
+      via: 'default strategy (auto; loop and batch under variants; repetitions of the three interleaved, the order turned each repetition)',
       // A getter: read when the auto variant (the last) has run and learned.
       get autoChoice() {
         return autoChoice(operationName);
@@ -221,7 +221,7 @@ await suite.row('utils.copyBatch', 'us', () => {
       };
     }
     return Suite.variants('us', 'auto', variants, {
-      via: 'copyBatch, default strategy (auto; loop and batch under variants; repetitions of the three interleaved)',
+      via: 'copyBatch, default strategy (auto; loop and batch under variants; repetitions of the three interleaved, the order turned each repetition)',
       get autoChoice() {
         return autoChoice('copy');
       },
