@@ -163,10 +163,11 @@ export function stepsUs(timed, { setup, perRep, reps, steps, warmupReps } = {}) 
  * variant alike instead of on whichever ran last. The order turns by one variant each repetition
  * (a, b, c; b, c, a; c, a, b; ...), so no variant always runs right after the same other one:
  * with a fixed order the utils rows' `auto` always followed `batch`, and its migrations to the
- * host, done as the same loop as the `loop` variant's, came out 2-13% slower than that variant's
- * in six of eight runs on two H100 hosts (11ce16e). `timed[name](iteration)` is one step; each
- * variant counts its own iterations from 0. A variant that throws is dropped from later
- * repetitions. @returns per name `{ samples, steps }` or `{ error }`.
+ * host, done as the same loop as the `loop` variant's, came out 3-14% slower than that variant's
+ * in six of eight runs on two H100 hosts at 11ce16e (bench/README.md has the rest).
+ * `timed[name](iteration)` is one step; each variant counts its own iterations from 0. A
+ * variant that throws is dropped from later repetitions. @returns per name `{ samples, steps }`
+ * or `{ error }`.
  */
 export function interleavedStepsUs(timed, { setup, perRep, reps, warmupReps = 1 }) {
   const names = Object.keys(timed);
