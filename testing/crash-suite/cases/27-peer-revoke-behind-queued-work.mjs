@@ -4,7 +4,7 @@
 // was lost for the process). Now the revocation waits for the queued work: the bytes arrive and
 // both devices still work, with every way to revoke (assignment, delete, clear).
 // needs: devices2
-import { check, memory, setUp } from './support.mjs';
+import { check, checkRoundTrip, memory, setUp } from './support.mjs';
 
 const { onFake, name } = await setUp();
 if (!memory.canAccessPeer(1, 0)) {
@@ -49,13 +49,7 @@ for (const [round, revoke] of revocations.entries()) {
 // Both contexts still work.
 for (const mr of [owner, remote]) {
   const probe = mr.allocate(4096);
-  probe.fill(0x5a);
-  const bytes = new Uint8Array(4096);
-  probe.copyTo(bytes);
-  check(
-    bytes.every((byte) => byte === 0x5a),
-    `device ${mr.deviceId} still works`,
-  );
+  checkRoundTrip(probe, 0x5a, `device ${mr.deviceId} still works`);
   probe.close();
 }
 for (const buffer of scratch) buffer.close({ stream });
