@@ -178,7 +178,7 @@ export const ROWS = [
   },
   {
     id: 'utils.prefetchBatch',
-    ...steps(6, 7, 'oppositeOfTarget'),
+    ...steps(6, 11, 'oppositeOfTarget'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -187,7 +187,7 @@ export const ROWS = [
   },
   {
     id: 'utils.discardBatch',
-    ...steps(6, 7, 'device'),
+    ...steps(6, 11, 'device'),
     suite: 'utils',
     unit: 'us',
     description:
@@ -196,7 +196,7 @@ export const ROWS = [
   },
   {
     id: 'utils.discardPrefetchBatch',
-    ...steps(6, 7, 'oppositeOfTarget'),
+    ...steps(6, 11, 'oppositeOfTarget'),
     suite: 'utils',
     unit: 'us',
     description:

@@ -24,7 +24,7 @@
 /* Steps per repetition (even: as many to the device as to the host), timed repetitions, after one
    untimed repetition of warm-up. */
 #define MANAGED_STEPS_PER_REP 6
-#define MANAGED_REPS 7
+#define MANAGED_REPS 11
 #define COPY_STEPS_PER_REP 20
 #define COPY_REPS 9
 

@@ -31,7 +31,7 @@ const HOST_COLUMNS = 8192;
 // Steps per repetition (even: as many to the device as to the host) and timed repetitions, after
 // one untimed repetition: the same in bench/c/utils.c and bench/python/utils.py.
 const MANAGED_STEPS_PER_REP = 6;
-const MANAGED_REPS = 7;
+const MANAGED_REPS = 11;
 const COPY_STEPS_PER_REP = 20;
 const COPY_REPS = 9;
 // The explicit strategies first, then the default ('auto', no option), which is the row's value.

@@ -38,7 +38,7 @@ ROWS, COLUMNS, HOST_COLUMNS = 4096, 4096, 8192
 # Steps per repetition (even: as many to the device as to the host) and timed repetitions, after
 # one untimed repetition: the same in bench/c/utils.c and bench/js/utils.mjs.
 MANAGED_STEPS_PER_REP = 6
-MANAGED_REPS = 7
+MANAGED_REPS = 11
 COPY_STEPS_PER_REP = 20
 COPY_REPS = 9
 
