@@ -96,9 +96,10 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
         // Every other 4 KiB: nothing merges.
         const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 8192, 4096));
         const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 8192, 4096));
-        // Both forms timed (four times each when their first samples are close), and one call more
-        // to read the last sample.
-        for (let i = 0; i < 2 * learningSettings.closeSamplesPerForm + 1; i++) {
+        // Both forms timed (a warm-up call each, then five times each when their first samples are
+        // close), and one call more to read the last sample.
+        const { closeSamplesPerForm, warmUpPerForm } = learningSettings;
+        for (let i = 0; i < 2 * (closeSamplesPerForm + warmUpPerForm) + 1; i++) {
           copyBatch(counted, dsts, srcs);
           counted.sync();
         }

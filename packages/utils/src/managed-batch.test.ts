@@ -107,9 +107,10 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
   it('auto settles on a form timed on the device within its first calls, then records no events', () => {
     withCountedBuffers((log, counted, own) => {
       if (!entry.driver.capabilities.batchPrefetchDiscard) return;
-      // Per direction: each form timed (four times when the first samples are close), and one
-      // call more to read the last time.
-      for (let i = 0; i < 2 * (2 * learningSettings.closeSamplesPerForm + 1); i++) {
+      // Per direction: each form timed (a warm-up call each, then five times when the first
+      // samples are close), and one call more to read the last time.
+      const { closeSamplesPerForm, warmUpPerForm } = learningSettings;
+      for (let i = 0; i < 2 * (2 * (closeSamplesPerForm + warmUpPerForm) + 1); i++) {
         prefetchBatch(counted, own, i % 2 === 0 ? host : device, { coalesce: false });
         counted.sync();
       }
