@@ -63,7 +63,8 @@ const both = (check) => [
  * value / C; `minOfReference` compares value / the row's C reference measurement; `maxOfBaseRow`
  * compares value / the same implementation's value of the row named by `cFrom`; `maxOfFasterForm`
  * compares value (the default strategy, auto) / the faster of the same implementation's `loop`
- * and `batch` variants of the same run (issue 26: auto within 3% of it). `onDevice`
+ * and `batch` variants of the same run (issue 26: auto within 3% of it), paired by repetition
+ * where the run recorded `autoOverFasterForm` (bench/js/utils.mjs). `onDevice`
  * limits a check to devices whose name contains that text.
  */
 export const ROWS = [

@@ -26,7 +26,7 @@
 #define MANAGED_STEPS_PER_REP 6
 #define MANAGED_REPS 11
 #define COPY_STEPS_PER_REP 20
-#define COPY_REPS 9
+#define COPY_REPS 21
 
 typedef struct {
   CUdeviceptr base; /* the managed allocation the ranges lie in */
