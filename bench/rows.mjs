@@ -206,7 +206,7 @@ export const ROWS = [
   },
   {
     id: 'utils.copyBatch',
-    ...steps(20, 9, 'none'),
+    ...steps(20, 21, 'none'),
     suite: 'utils',
     unit: 'us',
     description:
