@@ -1,5 +1,6 @@
 // @cumem/compute rows: launch overhead and a memory-bound kernel through launch(), and NVRTC
 // compiles through Program, with the adapter chosen through useDriver(), as a user would.
+import { compileSource } from './compile-source.mjs';
 import { bandwidthGBps, callsNs, driverChoice, parseArguments, result, Suite } from './harness.mjs';
 
 // Operations per repetition: the same in bench/c/compute.c, bench/python/compute.py and rows.mjs.
@@ -9,13 +10,6 @@ const ADD_PER_REP = 10;
 const ADD_REPS = 5;
 const COMPILE_UNCACHED_ITERATIONS = 2;
 const COMPILE_CACHED_ITERATIONS = 1000;
-
-/** The C++ of the compile rows (the same in bench/python/compute.py). */
-export const compileSource = `
-extern "C" __global__ void saxpy(float a, const float *x, float *y, unsigned n) {
-  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
-}`;
 
 const options = parseArguments();
 const suite = new Suite('compute', options);

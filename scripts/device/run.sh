@@ -11,7 +11,8 @@
 # prebuilt-addon.txt, test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
-# `probes` (not part of `all`), two open questions of the bench in one call, written to probe.txt:
+# `probes` (not part of `all`): PROBE_SET (comma-separated, default `vmm`) chooses them. `compile`:
+# see run_compile_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
 # - where vmm.allocateFree2MiB's time goes against C, in rounds of fresh processes
 #   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
 #   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
@@ -226,6 +227,8 @@ packages/compute/src/launch.test.ts packages/memory/src/virtual-memory-resource.
 if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
 
 run_probes() {
+  case ",${PROBE_SET:-vmm}," in *,compile,*) run_compile_probe || return 1 ;; esac
+  case ",${PROBE_SET:-vmm}," in *,vmm,*) ;; *) return 0 ;; esac
   local include="$CUDA_HOME/include" build=/tmp/cumem-probes
   mkdir -p "$build"
   cc -O2 -shared -fPIC -I"$include" -o "$build/vmm-pair-lib.so" bench/probes/vmm-pair-lib.c -l:libcuda.so.1 &&
@@ -247,6 +250,18 @@ run_probes() {
   local status=${PIPESTATUS[0]}
   [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes "$build"
   return "$status"
+}
+
+# PROBE_SET=compile: why the compile rows ran slower in the N-API process (bench/js/compile-parts.mjs),
+# PROBE_ROUNDS (5) rounds of one process per adapter, N-API and FFI in turn, into compile-probe.txt.
+run_compile_probe() {
+  local round adapter
+  for round in $(seq 1 "${PROBE_ROUNDS:-5}"); do
+    for adapter in napi ffi; do
+      timeout -k 5 120 node bench/js/compile-parts.mjs --driver "$adapter" --reps "${PROBE_REPS:-7}" || return 1
+    done
+  done 2>&1 | tee -a "$OUT/compile-probe.txt"
+  return "${PIPESTATUS[0]}"
 }
 
 # PROBE_PROFILE=1 adds, in $OUT/profiles/: a CPU profile of each adapter's VMM probe (where
