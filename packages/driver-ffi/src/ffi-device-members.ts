@@ -19,7 +19,8 @@ export const load = Symbol('load the driver');
 
 /** The base of `FfiDriver`: loading, devices, contexts, streams and events. */
 export class FfiDeviceMembers {
-  protected [loaded]: DriverState | undefined;
+  // Not protected: ffi-pools.ts's hot calls read it (the symbols are not exported from the package).
+  [loaded]: DriverState | undefined;
   #failure: unknown;
   readonly #libraryPath: string | undefined;
   readonly #legacy: boolean;
@@ -29,7 +30,7 @@ export class FfiDeviceMembers {
     this.#legacy = options.entryPoints === 'legacy';
   }
 
-  protected [load](): DriverState {
+  [load](): DriverState {
     if (this.#failure !== undefined) throw this.#failure;
     try {
       this[loaded] = loadDriver(this.#libraryPath, this.#legacy);

@@ -61,11 +61,12 @@ export class FfiDriver extends FfiVirtualMemoryMembers implements Driver {
   memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void {
     pools.memPoolTrimTo(this[loaded] ?? this[load](), pool, minBytesToKeep);
   }
+  // The hot pair: forwards small enough for TurboFan to inline whatever its budget (ffi-pools.ts).
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer {
-    return pools.memAllocFromPoolAsync(this[loaded] ?? this[load](), size, pool, stream);
+    return pools.memAllocFromPoolAsync(this, size, pool, stream);
   }
   memFreeAsync(pointer: DevicePointer, stream: DriverHandle): void {
-    pools.memFreeAsync(this[loaded] ?? this[load](), pointer, stream);
+    pools.memFreeAsync(this, pointer, stream);
   }
   memPoolExportToFileDescriptor(pool: DriverHandle): number {
     return pools.memPoolExportToFileDescriptor(this[loaded] ?? this[load](), pool);

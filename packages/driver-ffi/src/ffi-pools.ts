@@ -10,6 +10,7 @@ import {
   viewByteLength,
 } from '@cumem/core-types';
 import type { DriverState } from './driver-state.js';
+import { load, loaded } from './ffi-device-members.js';
 import { packAccessDescriptors } from './ffi-peers.js';
 import { handleArgument, intArgument, sizeArgument } from './handle-argument.js';
 import { requireLocationSupported, requirePoolKindSupported } from './location-support.js';
@@ -105,23 +106,40 @@ export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesTo
 // The two hot calls. @cumem/memory's allocate and close() make one each per buffer, and TurboFan
 // inlines them into their caller within a budget of bytecode (920 bytes per optimized function
 // in Node 20): what this adapter spends of it, the caller's Buffer construction loses (allocate
-// then calls its Buffer's constructors instead of inlining them; ~50 ns per allocate + close
-// against the fake libcuda, bench/README.md "Where a small call's time goes"). So each is one
-// small function: the last pool and stream's koffi arguments are remembered (a handle is a
-// bigint value, so equal means the same argument), and every other case is out of line.
+// then calls its Buffer's constructors instead of inlining them; bench/README.md "Where a small
+// call's time goes"). So FfiDriver's two members are forwards small enough for TurboFan to
+// inline outside the budget (under 27 bytes of bytecode), passing the driver itself, and each
+// function here reads the loaded state and stays small: the last pool and stream's koffi
+// arguments are remembered (a handle is a bigint value, so equal means the same argument), and
+// every other case is out of line. When the members read the state themselves (49 bytes each),
+// allocate had no budget left for BufferState's constructor and close() none for this free: FFI
+// allocate + close over the fake libcuda took 237 ns against 218 (medians of ten processes each,
+// 2-core VM, Node 20).
 let lastPool: DriverHandle | undefined;
 let lastPoolArgument: number | bigint = 0;
 let lastStream: DriverHandle | undefined;
 let lastStreamArgument: number | bigint = 0;
 
+/** What the hot calls read the driver's state from: the FfiDriver, loaded on first use. */
+export interface StateSource {
+  readonly [loaded]: DriverState | undefined;
+  [load](): DriverState;
+}
+
 export function memAllocFromPoolAsync(
-  state: DriverState,
+  source: StateSource,
   size: number,
   pool: DriverHandle,
   stream: DriverHandle,
 ): DevicePointer {
-  if (pool !== lastPool || stream !== lastStream || !(Number.isSafeInteger(size) && size >= 0))
-    return allocateWithNewArguments(state, size, pool, stream);
+  const state = source[loaded];
+  if (
+    state === undefined ||
+    pool !== lastPool ||
+    stream !== lastStream ||
+    !(Number.isSafeInteger(size) && size >= 0)
+  )
+    return allocateWithNewArguments(source, size, pool, stream);
   const { scratch } = state;
   const result = state.native.cuMemAllocFromPoolAsync(
     scratch.address,
@@ -133,20 +151,23 @@ export function memAllocFromPoolAsync(
   return scratch.u64[0]!;
 }
 
-// Checks and converts the arguments (size first, as the N-API addon), remembers the handles'.
+// Loads the driver (or throws its failure) first, as every member does; then checks and converts
+// the arguments (size first, as the N-API addon) and remembers the handles'.
 function allocateWithNewArguments(
-  state: DriverState,
+  source: StateSource,
   size: number,
   pool: DriverHandle,
   stream: DriverHandle,
 ): DevicePointer {
+  if (source[loaded] === undefined) source[load]();
   sizeArgument(size);
   rememberStream(stream, handleArgument(pool, 'pool'));
   lastPool = pool;
-  return memAllocFromPoolAsync(state, size, pool, stream);
+  return memAllocFromPoolAsync(source, size, pool, stream);
 }
 
-export function memFreeAsync(state: DriverState, pointer: DevicePointer, stream: DriverHandle): void {
+export function memFreeAsync(source: StateSource, pointer: DevicePointer, stream: DriverHandle): void {
+  const state = source[loaded] ?? source[load]();
   if (stream !== lastStream) rememberFreeStream(pointer, stream);
   const result = state.native.cuMemFreeAsync(handleArgument(pointer, 'pointer'), lastStreamArgument);
   if (result !== 0) state.check(result, 'cuMemFreeAsync');
