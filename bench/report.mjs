@@ -78,6 +78,14 @@ function ranUngated(implementations = {}) {
   return ungated.length ? ` Ran ungated, every try in the slow mode: ${ungated.join(', ')}.` : '';
 }
 
+/** Rows a split run kept from an earlier commit's file (bench/run.mjs --merge): which, and from when. */
+function mergedRows(results) {
+  const from = results.environment?.mergedFrom;
+  if (!from || from.commit === results.commit) return '';
+  const rows = from.suites?.length ? `the rows of ${from.suites.join(', ')}` : "some suites' rows";
+  return ` Merged from two device calls: ${rows} come from commit \`${String(from.commit).slice(0, 12)}\` (${String(from.date).slice(0, 10)}).`;
+}
+
 /** The Markdown table (with a short header and notes) for a results object. */
 export function renderMarkdown(results) {
   const lines = [
@@ -96,7 +104,8 @@ export function renderMarkdown(results) {
         ? " The driver-bound suites ran in the host's fast mode, the same rule for every implementation (bench/process-gate.mjs)." +
           oneModeOnly(results.environment.processGate) +
           ranUngated(results.environment.implementations)
-        : ''),
+        : '') +
+      mergedRows(results),
     '',
     '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',
     '| --- | --- | --- | --- | --- | --- | --- |',

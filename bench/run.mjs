@@ -363,7 +363,14 @@ const results = {
     compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
     implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
     ...(merged
-      ? { mergedFrom: { commit: merged.commit, date: merged.date, rounds: merged.environment?.rounds ?? 1 } }
+      ? {
+          mergedFrom: {
+            commit: merged.commit,
+            date: merged.date,
+            rounds: merged.environment?.rounds ?? 1,
+            suites: [...new Set(kept.map((row) => row.suite))],
+          },
+        }
       : {}),
   },
   rows,
