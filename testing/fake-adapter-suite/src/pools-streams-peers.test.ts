@@ -5,11 +5,13 @@
 import { closeSync } from 'node:fs';
 import {
   CudaError,
+  DriverUnavailableError,
   MemAllocationType,
   MemLocationType,
   NotSupportedError,
   P2PAttribute,
 } from '@cumem/core-types';
+import { adapters } from '@cumem/test-support';
 import { expect, it } from 'vitest';
 import { describeOverFake } from './fake-harness.js';
 
@@ -65,6 +67,27 @@ describeOverFake('pools, streams and peers', (fake) => {
         location: { type: MemLocationType.Host, id: 0 },
       }),
     ).toThrow(/host memory/);
+  });
+
+  // The FFI adapter remembers the last pool and stream it converted, for all its drivers: one
+  // that cannot load must not take that shortcut past loading.
+  it('refuses the pool pair on a driver that cannot load, before its arguments, after another used them', () => {
+    const driver = fake.driver();
+    const pool = driver.deviceGetDefaultMemPool(0);
+    const stream = driver.streamCreate(0, 0);
+    driver.memFreeAsync(driver.memAllocFromPoolAsync(4096, pool, stream), stream);
+    const missing = adapters[fake.adapter]({ libraryPath: '/nonexistent/libcuda.so.1' });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(() => missing.memAllocFromPoolAsync(4096, pool, stream)).toThrow(DriverUnavailableError);
+      expect(() => missing.memFreeAsync(0x1000n, stream)).toThrow(DriverUnavailableError);
+      expect(() => missing.memAllocFromPoolAsync(-1, 'pool' as never, stream)).toThrow(
+        DriverUnavailableError,
+      );
+      expect(() => missing.memFreeAsync('0x1000' as never, null as never)).toThrow(DriverUnavailableError);
+    }
+    const pointer = driver.memAllocFromPoolAsync(4096, pool, stream);
+    expect(driver.pointerGetHandleAttribute(pointer, 17)).toBe(pool);
+    driver.memFreeAsync(pointer, stream);
   });
 
   it('returns each pool allocation as its own bigint, and fails without a stale result', () => {
