@@ -128,7 +128,7 @@ run_tests() {
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"
-  return 0
+  return "$status"
 }
 
 run_bench() {
@@ -144,7 +144,7 @@ run_bench() {
   local status=$?
   set +o pipefail
   [ "$status" = 124 ] && echo "bench/run.mjs stopped after ${bench_timeout} s (BENCH_TIMEOUT)"
-  return 0
+  return "$status"
 }
 
 : >"$OUT/run.log"
@@ -187,7 +187,7 @@ sanitize_one() {
   if [ "$status" != 0 ] && tail -n 3 "$OUT/sanitize.log" | grep -q 'terminated before first instrumented API call'; then
     return 0
   fi
-  return 0
+  return "$status"
 }
 run_sanitize() {
   if ! command -v compute-sanitizer >/dev/null; then
@@ -250,7 +250,7 @@ run_probes() {
   done 2>&1 | tee "$OUT/probe.txt"
   local status=${PIPESTATUS[0]}
   [ "${PROBE_PROFILE:-0}" = 1 ] && profile_probes "$build"
-  return 0
+  return "$status"
 }
 
 # PROBE_SET=compile: why the compile rows ran slower in the N-API process (bench/js/compile-parts.mjs),
