@@ -19,7 +19,8 @@ export const load = Symbol('load the driver');
 
 /** The base of `FfiDriver`: loading, devices, contexts, streams and events. */
 export class FfiDeviceMembers {
-  // Not protected: ffi-pools.ts's hot calls read it (the symbols are not exported from the package).
+  // This and [load] are not protected: ffi-pools.ts's hot calls use them (the package does not
+  // export the symbols, and createDriver hands out bound members, never the instance).
   [loaded]: DriverState | undefined;
   #failure: unknown;
   readonly #libraryPath: string | undefined;
