@@ -1,14 +1,17 @@
 // Why compute.nvrtcCompileUncached / Cached (bench/rows-compute.mjs) ran slower in the N-API
 // process than in the FFI one on 2x H100 (16.95 vs 13.75 ms, 39.8 vs 30.8 us at ecc5014), though
 // both reach NVRTC through @cumem/compute's koffi binding and load the PTX with the same driver
-// call. Times, side by side in one process (rotating order, as harness.mjs's sideBySideNs), the row's operation
-// and its parts, with work that involves neither adapter nor the driver as a control:
+// call. Times, side by side in one process (rotating order, as harness.mjs's sideBySideNs), the
+// row's operation and its parts, with work that involves neither adapter nor the driver as a
+// control:
 // - `compileUncached`: Program.compile('ptx') with the cache cleared (NVRTC + load + close);
 // - `compileCached`: the same from the in-memory cache (the key's hash + load + close);
-// - `loadPtx`: ObjectCode.fromPTX(ptx).close() on the PTX compiled once (the driver's JIT path);
+// - `loadPtx`: ObjectCode.fromPTX(...).close() of @cumem/testing's reference kernels (the
+//   driver's PTX JIT path);
 // - `sha256`, `jsLoop`: 1 MiB through node:crypto, and a loop of JS arithmetic.
 // When the N-API process is slower at the controls too, the process (where it runs, its mode)
-// is the cause, not a call path. Not a bench row: a diagnosis, printed as one JSON line.
+// is the cause, not a call path. Not a bench row: a diagnosis, printed as one JSON line. What it
+// found (results/*7900ed7.compile-probe.txt): two modes per process, with either adapter.
 //
 // Usage (after `pnpm build`; a GPU and NVRTC):
 //   node bench/js/compile-parts.mjs --driver ffi|napi [--reps 7]
