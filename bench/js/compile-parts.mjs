@@ -1,7 +1,7 @@
 // Why compute.nvrtcCompileUncached / Cached (bench/rows-compute.mjs) ran slower in the N-API
 // process than in the FFI one on 2x H100 (16.95 vs 13.75 ms, 39.8 vs 30.8 us at ecc5014), though
 // both reach NVRTC through @cumem/compute's koffi binding and load the PTX with the same driver
-// call. Times, side by side in one process (rotating order, as harness.mjs's sideBySideNs), the
+// call. Times, side by side in one process (harness.mjs's sideBySideNs, rotating order), the
 // row's operation and its parts, with work that involves neither adapter nor the driver as a
 // control:
 // - `compileUncached`: Program.compile('ptx') with the cache cleared (NVRTC + load + close);
@@ -17,7 +17,7 @@
 //   node bench/js/compile-parts.mjs --driver ffi|napi [--reps 7]
 import { createHash } from 'node:crypto';
 import { compileSource } from './compile-source.mjs';
-import { driverChoice, median } from './harness.mjs';
+import { driverChoice, sideBySideNs } from './harness.mjs';
 
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
@@ -33,48 +33,33 @@ memory.useDriver(await driverChoice(adapter));
 
 const bytes = new Uint8Array(1 << 20).fill(7);
 const sink = [];
-// Each part with its calls per repetition: 2 uncached compiles (as the row), the rest about as long.
-const parts = {
-  compileUncached: [
-    2,
-    () => {
+const repeat = (call) => (n) => {
+  for (let i = 0; i < n; i++) call();
+};
+// Calls per repetition: 2 uncached compiles (as the row), the rest about as long.
+const ns = sideBySideNs(
+  {
+    compileUncached: repeat(() => {
       compute.clearCompileCache();
       new compute.Program(compileSource, 'c++').compile('ptx').close();
-    },
-  ],
-  compileCached: [200, () => new compute.Program(compileSource, 'c++').compile('ptx').close()],
-  loadPtx: [200, () => compute.ObjectCode.fromPTX(referenceKernelsPTX).close()],
-  sha256: [20, () => sink.push(createHash('sha256').update(bytes).digest()[0])],
-  jsLoop: [
-    5,
-    () => {
+    }),
+    compileCached: repeat(() => new compute.Program(compileSource, 'c++').compile('ptx').close()),
+    loadPtx: repeat(() => compute.ObjectCode.fromPTX(referenceKernelsPTX).close()),
+    sha256: repeat(() => sink.push(createHash('sha256').update(bytes).digest()[0])),
+    jsLoop: repeat(() => {
       let x = 0;
       for (let i = 0; i < 1_000_000; i++) x = (x + i * 31) % 1_000_003;
       sink.push(x);
-    },
-  ],
-};
-
-// As harness.mjs's sideBySideNs (one untimed round, then repetitions in a rotating order), with
-// each part's own count of calls.
-const names = Object.keys(parts);
-const samples = Object.fromEntries(names.map((name) => [name, []]));
-const runPart = (name) => {
-  const [calls, call] = parts[name];
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) call();
-  return Number(process.hrtime.bigint() - start) / calls / 1000;
-};
-for (const name of names) runPart(name);
-for (let rep = 0; rep < reps; rep++) {
-  for (let k = 0; k < names.length; k++) {
-    const name = names[(rep + k) % names.length];
-    samples[name].push(runPart(name));
-  }
-}
+    }),
+  },
+  { compileUncached: 2, compileCached: 200, loadPtx: 200, sha256: 20, jsLoop: 5 },
+  reps,
+);
 console.log(
   JSON.stringify({
     adapter,
-    us: Object.fromEntries(names.map((name) => [name, Number(median(samples[name]).toFixed(2))])),
+    us: Object.fromEntries(
+      Object.entries(ns).map(([name, value]) => [name, Number((value / 1000).toFixed(2))]),
+    ),
   }),
 );

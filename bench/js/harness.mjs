@@ -98,18 +98,22 @@ export function callsNs(batch, iterations, { warmupMs = 0 } = {}) {
  * batch once, in an order that rotates between repetitions, so a slow spell of the machine (these
  * machines drift up to 2x within a second) falls on all of them alike. Returns each batch's
  * median, by name. For comparing parts of one row (the adapter's bare driver calls against the
- * row's whole operation), not for the row's own value, which follows `callsNs`.
+ * row's whole operation), not for the row's own value, which follows `callsNs`. `iterations`: a
+ * number, or one per batch name.
  */
 export function sideBySideNs(batches, iterations, reps = CALL_REPS) {
   const names = Object.keys(batches);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
-  for (const name of names) batches[name](iterations);
+  // One count for every batch, or one per batch name (batches of very different lengths).
+  const countOf = (name) => (typeof iterations === 'number' ? iterations : iterations[name]);
+  for (const name of names) batches[name](countOf(name));
   for (let rep = 0; rep < reps; rep++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(rep + k) % names.length];
+      const count = countOf(name);
       const start = now();
-      batches[name](iterations);
-      samples[name].push(Number(now() - start) / iterations);
+      batches[name](count);
+      samples[name].push(Number(now() - start) / count);
     }
   }
   return Object.fromEntries(names.map((name) => [name, Number(median(samples[name]).toFixed(1))]));
