@@ -12,7 +12,7 @@
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
 # `probes` (not part of `all`): PROBE_SET (comma-separated, default `vmm`) chooses them. `compile`:
-# see run_compile_probe; `ab`: see run_ab_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
+# see run_compile_probe; `ab`: see run_ab_probe; `copygap`: see run_copy_gap_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
 # - where vmm.allocateFree2MiB's time goes against C, in rounds of fresh processes
 #   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
 #   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
@@ -229,6 +229,7 @@ if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
 run_probes() {
   case ",${PROBE_SET:-vmm}," in *,compile,*) run_compile_probe || return 1 ;; esac
   case ",${PROBE_SET:-vmm}," in *,ab,*) run_ab_probe || return 1 ;; esac
+  case ",${PROBE_SET:-vmm}," in *,copygap,*) run_copy_gap_probe || return 1 ;; esac
   case ",${PROBE_SET:-vmm}," in *,vmm,*) ;; *) return 0 ;; esac
   local include="$CUDA_HOME/include" build=/tmp/cumem-probes
   mkdir -p "$build"
@@ -262,6 +263,23 @@ run_compile_probe() {
       timeout -k 5 120 node bench/js/compile-parts.mjs --driver "$adapter" --reps "${PROBE_REPS:-7}" || return 1
     done
   done 2>&1 | tee -a "$OUT/compile-probe.txt"
+  return "${PIPESTATUS[0]}"
+}
+
+# PROBE_SET=copygap: where multi.copyBatchCrossDevice's copyBatch loses to the bare driver call
+# (bench/js/copy-batch-gap.mjs, forms taken in turn call by call, over each adapter), beside
+# copyBatch's JS alone on this host's CPU (copy-batch-parts.mjs over the reference driver),
+# PROBE_ROUNDS (3) rounds, into copy-gap-probe.txt.
+run_copy_gap_probe() {
+  local round adapter
+  for round in $(seq 1 "${PROBE_ROUNDS:-3}"); do
+    echo "== round $round"
+    for adapter in ffi napi; do
+      timeout -k 5 120 node bench/js/copy-batch-gap.mjs --driver "$adapter" --rounds "${PROBE_REPS:-200}" || return 1
+    done
+    timeout -k 5 120 node bench/js/copy-batch-parts.mjs --only copyCrossBatch,copyCrossAuto | tr -d '\n' || return 1
+    echo
+  done 2>&1 | tee -a "$OUT/copy-gap-probe.txt"
   return "${PIPESTATUS[0]}"
 }
 

@@ -68,6 +68,11 @@ describeEachDriver(adapters, 'registerHostMemory and staged copies', (entry) => 
         expect(() => registerHostMemory(new Uint8Array(0))).toThrow(RangeError);
         expect(() => registerHostMemory('bytes' as unknown as ArrayBuffer)).toThrow(TypeError);
         expect(() => registerHostMemory(new Uint8Array(8), { flags: 1.5 })).toThrow(TypeError);
+        // Found by the public-API fuzz: null options once read `null.flags`.
+        expect(() => registerHostMemory(new ArrayBuffer(8), null as never)).toThrow(
+          /options must be an object or undefined, got null/,
+        );
+        expect(() => registerHostMemory(new ArrayBuffer(8), 7 as never)).toThrow(TypeError);
         expect(log.calls).toEqual([]);
       });
     });

@@ -13,7 +13,7 @@
 //   (host-registration-table.ts).
 // - Ranges sharing a page with a live registration are refused (CudaStateError naming both).
 import { markAsUntransferable } from 'node:worker_threads';
-import { checkInteger, type Device, describeValue, viewBytes } from '@cumem/core-types';
+import { checkInteger, checkOptions, type Device, describeValue, viewBytes } from '@cumem/core-types';
 import { deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { asView } from './host-memory.js';
@@ -166,14 +166,15 @@ export class HostRegistration {
  * no way to undo that). Should the buffer be detached all the same (`transfer()` on Node
  * versions that allow it, a BYOB stream read), cumem unregisters it before the next copy or
  * registration, and its copies become ordinary pageable copies; `closed` reads true then.
- * @throws TypeError when `memory` is not an ArrayBuffer, SharedArrayBuffer or view of one;
+ * @throws TypeError when `memory` is not an ArrayBuffer, SharedArrayBuffer or view of one, or
+ *   `options` is not an object;
  *   RangeError for an empty or resizable buffer, or a `device` that does not exist (before any
  *   driver call); CudaStateError for a range sharing a page with a live registration (both
  *   ranges named).
  */
 export function registerHostMemory(
   memory: ArrayBufferView | ArrayBuffer | SharedArrayBuffer,
-  options: RegisterHostMemoryOptions = {},
+  options?: RegisterHostMemoryOptions,
 ): HostRegistration {
   if (!(ArrayBuffer.isView(memory) || memory instanceof ArrayBuffer || memory instanceof SharedArrayBuffer)) {
     throw new TypeError(
@@ -191,12 +192,11 @@ export function registerHostMemory(
   if (isResizable(buffer)) {
     throw new RangeError('registerHostMemory: a resizable or growable buffer cannot be pinned in place');
   }
-  const flags = options.flags === undefined ? 0 : checkInteger(options.flags, 'options.flags');
+  const { flags: givenFlags, device } = checkOptions(options);
+  const flags = givenFlags === undefined ? 0 : checkInteger(givenFlags, 'options.flags');
   const runtime = activeRuntime();
   const ordinal =
-    options.device === undefined
-      ? runtime.currentDevice
-      : deviceOrdinal(runtime, options.device, 'options.device');
+    device === undefined ? runtime.currentDevice : deviceOrdinal(runtime, device, 'options.device');
   releaseDetachedRegistrations();
   checkNoOverlap(runtime.driver.addressOf(new Uint8Array(buffer, begin, byteLength)), byteLength);
   if (buffer instanceof ArrayBuffer) markAsUntransferable(buffer);
