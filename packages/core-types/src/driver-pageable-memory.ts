@@ -22,8 +22,9 @@ export interface DriverPageableMemory {
    * finishes first, and the copy is complete when the call returns (it blocks the calling
    * thread): the result is what `memcpyHtoD` gives, byte for byte. The staging chunks are
    * allocated on first use and kept by the driver object.
-   * @throws RangeError when `options.chunkBytes` is not a positive safe integer or
-   *   `options.threads` not an integer from 1 to 64, before any driver call.
+   * @throws TypeError when `options` is not an object; RangeError when `options.chunkBytes` is
+   *   not a positive safe integer or `options.threads` not an integer from 1 to 64; both before
+   *   any driver call.
    */
   stagedCopyHtoD(
     dst: DevicePointer,

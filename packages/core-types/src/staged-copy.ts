@@ -17,11 +17,14 @@ export const STAGED_COPY_MAX_CHUNK_BYTES = 2 ** 32;
 
 /**
  * Checks `options` of a staged copy named `call` (`'stagedCopyHtoD'`).
- * @throws RangeError for a chunk size that is not an integer from 1 to
- *   {@link STAGED_COPY_MAX_CHUNK_BYTES}, or a thread count that is not an integer from 1 to
- *   {@link STAGED_COPY_MAX_THREADS}.
+ * @throws TypeError when `options` is not an object; RangeError for a chunk size that is not an
+ *   integer from 1 to {@link STAGED_COPY_MAX_CHUNK_BYTES}, or a thread count that is not an
+ *   integer from 1 to {@link STAGED_COPY_MAX_THREADS}.
  */
 export function checkStagedCopyOptions(call: string, options: StagedCopyOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${call}: options must be { chunkBytes, threads }, got ${describeValue(options)}`);
+  }
   const { chunkBytes, threads } = options;
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1 || chunkBytes > STAGED_COPY_MAX_CHUNK_BYTES) {
     throw new RangeError(

@@ -2,7 +2,8 @@
 // streams and events. Loading happens on the first member that needs libcuda and is retried
 // never: a failure is kept and thrown again, so a half-loaded driver is never used.
 
-import type { DriverCapabilities, DriverHandle, DriverOptions } from '@cumem/core-types';
+import type { DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import type { CheckedDriverOptions } from '@cumem/driver-kit';
 import type { DriverState } from './driver-state.js';
 import * as devices from './ffi-devices.js';
 import * as peers from './ffi-peers.js';
@@ -23,12 +24,13 @@ export class FfiDeviceMembers {
   // export the symbols, and createDriver hands out bound members, never the instance).
   [loaded]: DriverState | undefined;
   #failure: unknown;
-  readonly #libraryPath: string | undefined;
+  readonly #libraryPath: string;
   readonly #legacy: boolean;
 
-  constructor(options: DriverOptions = {}) {
+  /** `options` as driver-kit's checkDriverOptions returned them (createDriver checks them). */
+  constructor(options: CheckedDriverOptions) {
     this.#libraryPath = options.libraryPath;
-    this.#legacy = options.entryPoints === 'legacy';
+    this.#legacy = options.legacy;
   }
 
   [load](): DriverState {

@@ -1,5 +1,5 @@
 import type { CreateDriver, Driver, DriverOptions } from '@cumem/core-types';
-import { assembleDriver, bindMembers } from '@cumem/driver-kit';
+import { assembleDriver, bindMembers, checkDriverOptions } from '@cumem/driver-kit';
 import { FfiDriver } from './ffi-driver.js';
 
 /**
@@ -8,12 +8,13 @@ import { FfiDriver } from './ffi-driver.js';
  *
  * @param options `entryPoints` (default `'auto'`: the newest form of each entry point the driver
  *   has; `'legacy'`: the CUDA 12.0 forms) and `libraryPath` (default `'libcuda.so.1'`).
- * @throws nothing; the first member that needs the driver throws `DriverUnavailableError` when
- *   it cannot be loaded, and every later one throws the same error.
+ * @throws TypeError when `options` is not an object or has a wrong-typed field (as the N-API
+ *   adapter). Nothing else: the first member that needs the driver throws
+ *   `DriverUnavailableError` when it cannot be loaded, and every later one throws the same error.
  */
 export const createDriver: CreateDriver = (options?: DriverOptions): Driver => {
   // The same shape as the N-API adapter's: a frozen object of bound members (driver-kit).
-  const driver = new FfiDriver(options);
+  const driver = new FfiDriver(checkDriverOptions(options));
   return assembleDriver(bindMembers(driver), {
     get driverVersion() {
       return driver.driverVersion;

@@ -3,7 +3,6 @@
 
 import { type CudaError, DriverUnavailableError } from '@cumem/core-types';
 import {
-  DEFAULT_DRIVER_LIBRARY,
   type DriverLoadFailure,
   driverUnavailableMessage,
   MINIMUM_DRIVER_VERSION,
@@ -30,8 +29,7 @@ function unavailable(failure: DriverLoadFailure, cause?: unknown): DriverUnavail
 }
 
 /** Loads, initialises and binds the driver. Throws DriverUnavailableError. */
-export function loadDriver(libraryPath: string | undefined, legacy: boolean): DriverState {
-  const path = libraryPath ?? DEFAULT_DRIVER_LIBRARY;
+export function loadDriver(path: string, legacy: boolean): DriverState {
   const elsewhere = unsupportedPlatformError('ffi');
   if (elsewhere) throw elsewhere;
   let koffi: Koffi;

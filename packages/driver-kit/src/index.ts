@@ -1,5 +1,6 @@
 export { assembleDriver, bindMembers, type DriverAccessors } from './assemble-driver.js';
 export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
+export { type CheckedDriverOptions, checkDriverOptions } from './driver-options.js';
 export { chooseEntryPoints, type EntryPointChoiceInputs } from './entry-point-choice.js';
 export {
   type CapabilityRule,

@@ -1,17 +1,15 @@
 import {
-  checkOptions,
   checkStagedCopyOptions,
   DRIVER_CONTRACT_VERSION,
   type Driver,
   type DriverCapabilities,
   type DriverOptions,
   type DriverUnavailableError,
-  describeValue,
 } from '@cumem/core-types';
 import {
   assembleDriver,
+  checkDriverOptions,
   checkFileDescriptor,
-  DEFAULT_DRIVER_LIBRARY,
   type DriverAccessors,
   deriveCapabilities,
   duplicateDescriptorError,
@@ -189,17 +187,6 @@ function unavailableBinding(error: DriverUnavailableError): NativeBinding {
     throw error;
   };
   return new Proxy({} as NativeBinding, { get: () => fail });
-}
-
-function checkDriverOptions(options: DriverOptions | undefined): { libraryPath: string; legacy: boolean } {
-  const { entryPoints = 'auto', libraryPath = DEFAULT_DRIVER_LIBRARY } = checkOptions(options);
-  if (entryPoints !== 'auto' && entryPoints !== 'legacy') {
-    throw new TypeError(`options.entryPoints must be 'auto' or 'legacy', got ${describeValue(entryPoints)}`);
-  }
-  if (typeof libraryPath !== 'string' || libraryPath.length === 0) {
-    throw new TypeError(`options.libraryPath must be a non-empty string, got ${describeValue(libraryPath)}`);
-  }
-  return { libraryPath, legacy: entryPoints === 'legacy' };
 }
 
 /**

@@ -126,6 +126,25 @@ describeOverFake('devices, capabilities and errors', (fake) => {
     expect(() => driver.memPoolSetAttribute(pool, 99, 1)).toThrow(/cuMemPoolSetAttribute failed/);
   });
 
+  it('refuses malformed createDriver options with the same TypeError, before loading anything', () => {
+    const refused: [unknown, RegExp][] = [
+      [null, /options must be an object or undefined, got null/],
+      [5, /options must be an object or undefined/],
+      [[], /options must be an object or undefined/],
+      [{ entryPoints: 'newest' }, /options\.entryPoints must be 'auto' or 'legacy', got the string "newest"/],
+      [{ libraryPath: 5 }, /options\.libraryPath must be a non-empty string/],
+      [{ libraryPath: '' }, /options\.libraryPath must be a non-empty string/],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => fake.createDriver(options), String(options)).toThrow(TypeError);
+      expect(() => fake.createDriver(options)).toThrow(message);
+    }
+    expect(fake.calls()).toEqual([]);
+    // Well-formed options are taken as given: the library named, in the mode named.
+    const legacy = fake.createDriver({ libraryPath: fake.library(), entryPoints: 'legacy' });
+    expect(legacy.capabilities.batchMemcpy).toBe(false);
+  });
+
   it('maps cuInit failures and old drivers to DriverUnavailableError reasons', () => {
     const reasons: Record<string, string> = {
       '100': 'no-device',

@@ -17,6 +17,8 @@ export interface FakeHarness {
   readonly adapter: 'ffi' | 'napi';
   /** A driver over this adapter's copy of the fake, loaded now (FAKE_CUDA_VERSION = `version`). */
   driver(options?: { variant?: FakeLibcudaVariant; entryPoints?: EntryPointMode; version?: number }): Driver;
+  /** The adapter's own `createDriver`, as a program calls it (any options, nothing loaded). */
+  createDriver(options?: unknown): Driver;
   /** This adapter's copy of the fake library of `variant`. */
   library(variant?: FakeLibcudaVariant): string;
   /** The calls recorded since the test began. */
@@ -65,6 +67,7 @@ function harness(adapter: 'ffi' | 'napi'): FakeHarness {
       void driver.driverVersion; // loads now, with this version
       return driver;
     },
+    createDriver: (options) => adapters[adapter](options as never),
     calls,
     last() {
       const all = calls();

@@ -1,8 +1,8 @@
-// The public-API fuzzing that @cumem/memory, @cumem/utils and @cumem/interop-arrow share: the
-// argument values every surface is tried with, and one property test per entry point. It lives
-// in this private workspace package, not in a subpath of the published @cumem/testing, because
-// it needs fast-check (which @cumem/testing's users should not have to install) and it is no
-// API for them.
+// The public-API fuzzing that @cumem/memory, @cumem/utils, @cumem/interop-arrow and
+// @cumem/compute share: the argument values every surface is tried with, and one property test
+// per entry point. It lives in this private workspace package, not in a subpath of the published
+// @cumem/testing, because it needs fast-check (which @cumem/testing's users should not have to
+// install) and it is no API for them.
 import type { EntryPoint } from '@cumem/testing/vitest';
 import { expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';

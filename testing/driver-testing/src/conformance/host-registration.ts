@@ -106,7 +106,7 @@ export function hostRegistrationCases(suite: SuiteContext): void {
       });
     });
 
-    it('staged copies refuse a bad chunk size or thread count with a RangeError', () => {
+    it('staged copies refuse a bad chunk size or thread count with a RangeError, options that are no object with a TypeError', () => {
       withDeviceMemory(suite.driver, 4096, (device) => {
         const data = new Uint8Array(4096);
         for (const options of [
@@ -119,6 +119,13 @@ export function hostRegistrationCases(suite: SuiteContext): void {
         ]) {
           expect(() => suite.driver.stagedCopyHtoD(device, data, suite.stream, options)).toThrow(RangeError);
           expect(() => suite.driver.stagedCopyDtoH(data, device, suite.stream, options)).toThrow(RangeError);
+        }
+        for (const options of [null, undefined, 4096]) {
+          const given = options as never;
+          expect(() => suite.driver.stagedCopyHtoD(device, data, suite.stream, given)).toThrow(
+            /stagedCopyHtoD: options must be \{ chunkBytes, threads \}/,
+          );
+          expect(() => suite.driver.stagedCopyDtoH(data, device, suite.stream, given)).toThrow(TypeError);
         }
       });
     });
