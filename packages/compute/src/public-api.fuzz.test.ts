@@ -4,7 +4,7 @@
 // crash, a hang, a plain Error or an engine TypeError. Launches included: a fuzzed launch reaches
 // the reference kernels only with arguments the layout checks accepted.
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
+import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, referenceKernelsPTX } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { afterAll, describe } from 'vitest';
@@ -69,10 +69,21 @@ const valid = fc
   )
   .map((make) => make());
 const argumentList = argumentLists(special, valid);
+const examples = trailingNullLists(
+  [
+    ...Object.values(instances),
+    () => Stream.create(0),
+    () => pool.allocate(256),
+    () => 32,
+    () => 'fill_f32',
+    () => new ArrayBuffer(8),
+  ],
+  [instances.LaunchConfig as () => object, instances.Kernel as () => object, () => 32],
+);
 
 describe('fuzz: @cumem/compute public entry points (reference driver)', () => {
   afterAll(() => code.close());
 
   const entries = entryPointsOf(compute as unknown as Record<string, unknown>, instances, internal);
-  fuzzEntryPoints(entries, { minimum: 25, argumentList, restore: () => useDriver(driver) });
+  fuzzEntryPoints(entries, { minimum: 25, argumentList, examples, restore: () => useDriver(driver) });
 });

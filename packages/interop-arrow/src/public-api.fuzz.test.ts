@@ -3,7 +3,7 @@
 // arbitrary JS values, returns or throws a typed error: never a crash, a hang, a plain Error or
 // an engine TypeError. Also serialised IPC handle bytes (IpcMemHandle.fromBuffer).
 import { useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
+import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import fc from 'fast-check';
@@ -57,13 +57,25 @@ const valid = fc.constantFrom(...Object.keys(instances), 'Table', 'Schema', 'Rec
   return (instances[name] as () => object)();
 });
 const argumentList = argumentLists(special, valid);
+const examples = trailingNullLists(
+  [
+    ...Object.values(instances),
+    table,
+    () => table().schema,
+    () => table().batches[0],
+    () => 16,
+    () => new ArrayBuffer(16),
+    () => new Uint8Array(16),
+  ],
+  [() => 16, instances.Context as () => object, () => new Uint8Array(16)],
+);
 
 describe('fuzz: @cumem/interop-arrow public entry points (reference driver)', () => {
   const entries = entryPointsOf(arrow as unknown as Record<string, unknown>, instances, internal).filter(
     (entry) => entry.name !== 'Context.prototype.close',
   );
 
-  fuzzEntryPoints(entries, { minimum: 61, argumentList, restore: () => useDriver(driver) });
+  fuzzEntryPoints(entries, { minimum: 61, argumentList, examples, restore: () => useDriver(driver) });
 });
 
 describe('fuzz: serialised IPC handle bytes', () => {

@@ -4,7 +4,7 @@
 // checks, or a cumem error class): never a crash, a hang, a plain Error or an engine TypeError.
 // Also IPC descriptor bytes (Buffer.fromIpcDescriptor, readIpcDescriptor).
 
-import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
+import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
@@ -92,6 +92,10 @@ const special = specialValues(
 );
 const valid = fc.constantFrom(...Object.keys(instances)).map((name) => (instances[name] as () => object)());
 const argumentList = argumentLists(special, valid);
+const examples = trailingNullLists(
+  [...Object.values(instances), () => 64, () => new ArrayBuffer(64), () => new Uint8Array(64)],
+  [() => 64, () => new ArrayBuffer(64), instances.Stream as () => object],
+);
 
 describe('fuzz: @cumem/memory public entry points (reference driver)', () => {
   beforeAll(() => {
@@ -99,7 +103,7 @@ describe('fuzz: @cumem/memory public entry points (reference driver)', () => {
   });
 
   const entries = entryPointsOf(memory as unknown as Record<string, unknown>, instances, internal);
-  fuzzEntryPoints(entries, { minimum: 80, argumentList, restore: () => memory.useDriver(driver) });
+  fuzzEntryPoints(entries, { minimum: 80, argumentList, examples, restore: () => memory.useDriver(driver) });
 });
 
 describe('fuzz: IPC descriptor bytes', () => {

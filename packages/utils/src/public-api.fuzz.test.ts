@@ -3,7 +3,7 @@
 // arbitrary JS values (and cudaArrayInterface objects with arbitrary fields), returns or throws
 // a typed error: never a crash, a hang, a plain Error or an engine TypeError.
 import { DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues } from '@cumem/test-support';
+import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
@@ -88,11 +88,24 @@ const arrayInterface = fc
   })
   .map((cudaArrayInterface) => ({ cudaArrayInterface }));
 const argumentList = argumentLists(special, valid, arrayInterface);
+const stream = () => Stream.create(0);
+const examples = trailingNullLists(
+  [
+    ...Object.values(instances),
+    () => device.allocate(64),
+    () => managed.allocate(4096),
+    stream,
+    () => 64,
+    () => new Uint8Array(64),
+    () => ({ cudaArrayInterface: (view() as utils.StridedMemoryView).cudaArrayInterface }),
+  ],
+  [() => 64, () => device.allocate(64), stream],
+);
 
 describe('fuzz: @cumem/utils public entry points (reference driver)', () => {
   const entries = entryPointsOf(utils as unknown as Record<string, unknown>, instances, internal);
 
-  fuzzEntryPoints(entries, { minimum: 30, argumentList, restore: () => useDriver(driver) });
+  fuzzEntryPoints(entries, { minimum: 30, argumentList, examples, restore: () => useDriver(driver) });
 
   it('StridedMemoryView.from gives a view or a typed error for arbitrary cudaArrayInterface objects', async () => {
     await fc.assert(

@@ -14,4 +14,10 @@ export { type Imitation, imitationsOf, refuseImitations } from './imitations.js'
 export { patternBytes } from './pattern-bytes.js';
 export { skipWithoutPeerAccess } from './peer-access.js';
 export { poolSharingDrivers } from './pool-sharing.js';
-export { argumentLists, fuzzEntryPoints, runsPerEntryPoint, specialValues } from './public-api-fuzz.js';
+export {
+  argumentLists,
+  fuzzEntryPoints,
+  runsPerEntryPoint,
+  specialValues,
+  trailingNullLists,
+} from './public-api-fuzz.js';
