@@ -11,9 +11,28 @@ import { it } from 'vitest';
 /** CUMEM_FUZZ_RUNS=2000 for a longer local search; CI keeps the default. */
 export const runsPerEntryPoint = Number(process.env.CUMEM_FUZZ_RUNS ?? 40);
 
+/** An ArrayBuffer of `bytes` bytes whose memory was taken away (transferred), and a view of it. */
+function detachedMemory(bytes: number): [ArrayBuffer, Uint8Array] {
+  const buffer = new ArrayBuffer(bytes);
+  const view = new Uint8Array(buffer);
+  structuredClone(buffer, { transfer: [buffer] });
+  return [buffer, view];
+}
+
+/** A resizable ArrayBuffer (its memory may move or shrink) and a length-tracking view of it. */
+function resizableMemory(bytes: number): [ArrayBuffer, Uint8Array] {
+  const Resizable = ArrayBuffer as unknown as new (
+    length: number,
+    options: { maxByteLength: number },
+  ) => ArrayBuffer;
+  const buffer = new Resizable(bytes, { maxByteLength: bytes * 2 });
+  return [buffer, new Uint8Array(buffer)];
+}
+
 /**
  * Values at the edges of every argument check (sizes, counts, indices, bigints, empty and
- * wrong-typed values), plus `extra` values that matter to one package's surface.
+ * wrong-typed values; detached, resizable and shared memory), plus `extra` values that matter to
+ * one package's surface.
  */
 export function specialValues(...extra: unknown[]): fc.Arbitrary<unknown> {
   return fc.constantFrom<unknown>(
@@ -40,6 +59,9 @@ export function specialValues(...extra: unknown[]): fc.Arbitrary<unknown> {
     {},
     new Uint8Array(8),
     Symbol('x'),
+    ...detachedMemory(64),
+    ...resizableMemory(64),
+    new SharedArrayBuffer(64),
     ...extra,
   );
 }
