@@ -162,4 +162,29 @@ describeOverFake('argument rules', (fake) => {
   it.each(Object.keys(pointerMembers))('%s refuses a malformed pointer or handle', (name) =>
     refusesEach(pointerMembers[name] as Member, badPointers),
   );
+
+  it.each(['stagedCopyHtoD', 'stagedCopyDtoH'] as const)(
+    '%s refuses options that are no { chunkBytes, threads } object, naming the call',
+    (name) => {
+      const driver = fake.driver();
+      const device = driver.memAlloc(4096);
+      const host = new Uint8Array(4096);
+      const copy = (options: unknown) => () =>
+        name === 'stagedCopyHtoD'
+          ? driver.stagedCopyHtoD(device, host, 0n, options as never)
+          : driver.stagedCopyDtoH(host, device, 0n, options as never);
+      fake.clearLog();
+      for (const options of [null, undefined, 4096]) {
+        expect(copy(options)).toThrow(new RegExp(`^${name}: options must be \\{ chunkBytes, threads \\}`));
+      }
+      for (const options of [
+        { chunkBytes: 0, threads: 1 },
+        { chunkBytes: 4096, threads: 65 },
+      ]) {
+        expect(copy(options)).toThrow(RangeError);
+      }
+      expect(fake.calls()).toEqual([]);
+      driver.memFree(device);
+    },
+  );
 });
