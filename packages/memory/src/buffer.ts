@@ -141,9 +141,16 @@ export class Buffer extends BufferBase {
    * buffer is closed at once but the memory goes back only after they were garbage-collected.
    */
   close(options?: StreamOrderOptions): void {
-    const flags = this.flags;
+    let flags = this.flags;
     if ((flags & closedFlag) !== 0) return;
-    const stream = options === undefined ? undefined : streamOption(options);
+    let stream: Stream | undefined;
+    if (options !== undefined) {
+      stream = streamOption(options);
+      // Reading the options ran the caller's getters, which may have closed this buffer: that
+      // close freed the memory, and a second free could release an allocation made since.
+      flags = this.flags;
+      if ((flags & closedFlag) !== 0) return;
+    }
     markBufferClosed(this);
     if ((flags & owns) === 0) return;
     if ((flags & registered) !== 0) cancelRelease(bufferReleaseRecord(this) as ReleaseRecord);
