@@ -41,10 +41,12 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
    * @throws CudaStateError when closed.
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
+    // The options first: reading them runs the caller's getters, which may close this resource.
+    const given = streamOption(options);
     if (this.isClosed) throw CudaStateError.closed('LegacyPinnedMemoryResource');
     checkSize(size, 'size');
     const runtime = this.runtime;
-    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, runtime.currentDevice);
+    const stream = given ?? runtimeDefaultStream(runtime, runtime.currentDevice);
     runtime.makeCurrent(stream.ordinal);
     const handle =
       size === 0

@@ -87,10 +87,12 @@ export class ManagedMemoryResource extends MemoryResource {
    * Allocates at once; `options.stream` only orders its later free.
    */
   allocate(size: number, options?: StreamOrderOptions): ManagedBuffer {
+    // The options first: reading them runs the caller's getters, which may close this resource.
+    const given = streamOption(options);
     if (this.isClosed) throw CudaStateError.closed('ManagedMemoryResource');
     checkSize(size, 'size');
     const runtime = this.runtime;
-    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.workDevice());
+    const stream = given ?? runtimeDefaultStream(runtime, this.workDevice());
     runtime.makeCurrent(stream.ordinal);
     const handle =
       size === 0

@@ -118,12 +118,14 @@ export abstract class PoolMemoryResource extends MemoryResource {
    * @throws RangeError / TypeError for a bad size; CudaStateError when closed; TypeError for an imported pool.
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
+    // The options first: reading them runs the caller's getters, which may close this resource
+    // (its pool destroyed: an allocation from it would hand the driver a dead handle).
+    let stream = options === undefined ? undefined : streamOption(options);
     if (this.isClosed) throw CudaStateError.closed(this.constructor.name);
     if (this.mapped) throw mappedAllocation(this);
     // checkSize's rule, its errors out of line: TurboFan inlines by bytecode size (920 bytes per
     // optimized function on Node 20), and this leaves more of it to the adapter's call and the Buffer.
     if (!(Number.isSafeInteger(size) && size >= 0)) checkSize(size, 'size');
-    let stream = options === undefined ? undefined : streamOption(options);
     if (stream === undefined) stream = this.#stream ?? this.ownDefaultStream();
     else if (stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const runtime = this.runtime;

@@ -170,10 +170,12 @@ export class VirtualMemoryResource extends MemoryResource {
    *   after recovery and the `onOutOfMemory` hooks, or over {@link limit}).
    */
   allocate(size: number, options?: StreamOrderOptions): Buffer {
+    // The options first: reading them runs the caller's getters, which may close this resource.
+    const given = streamOption(options);
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
     const aligned = this.#checkNewSize(size, 'size');
     const runtime = this.runtime;
-    const stream = streamOption(options) ?? runtimeDefaultStream(runtime, this.#ordinal);
+    const stream = given ?? runtimeDefaultStream(runtime, this.#ordinal);
     runtime.makeCurrent(this.#ordinal);
     const { alignment, addressHint, reserveSize } = this.#settings;
     const driver = runtime.driver;
