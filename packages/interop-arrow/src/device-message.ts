@@ -14,6 +14,7 @@ import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
+import { hostBytes } from './host-bytes.js';
 import { checkUploadOptions, type UploadOptions, writeRanges } from './host-copies.js';
 import { layoutRecordBatchMessage, layoutSchema, writeChunks } from './ipc-layout.js';
 import { arrowCall, decodeMetadata } from './message-decode.js';
@@ -57,7 +58,8 @@ export class DeviceMessage {
    * marker, metadata length, metadata, body. @returns the bytes written.
    */
   toHost(out?: Uint8Array): Uint8Array {
-    const target = out ?? new Uint8Array(this.byteLength);
+    // `out` as V8 measures it (host-bytes.ts): its own byteLength cannot claim room it lacks.
+    const target = out === undefined ? new Uint8Array(this.byteLength) : hostBytes(out, 'out');
     if (target.byteLength < this.byteLength) {
       throw new RangeError(`the message has ${this.byteLength} bytes, out has ${target.byteLength}`);
     }

@@ -2,7 +2,7 @@
 // allocation size as a little-endian int64, then the 64-byte CUipcMemHandle (absent for an
 // empty buffer), so a handle written here opens in a pyarrow process and the other way round.
 
-import { checkSize, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import { checkSize, IPC_HANDLE_SIZE, viewBytes } from '@cumem/core-types';
 
 const sizeBytes = 8;
 const constructing = Symbol('IpcMemHandle');
@@ -54,8 +54,7 @@ export class IpcMemHandle {
   static fromBuffer(bytes: ArrayBufferView | ArrayBuffer): IpcMemHandle {
     let view: Uint8Array;
     if (bytes instanceof ArrayBuffer) view = new Uint8Array(bytes);
-    else if (ArrayBuffer.isView(bytes))
-      view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    else if (ArrayBuffer.isView(bytes)) view = viewBytes(bytes);
     else throw new TypeError('IpcMemHandle.fromBuffer expects the bytes of IpcMemHandle.serialize()');
     if (view.byteLength < sizeBytes) {
       throw new RangeError(

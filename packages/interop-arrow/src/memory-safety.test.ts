@@ -80,4 +80,34 @@ describeEachDriver(adapters, 'Memory safety of CudaBuffer and HostBuffer', (entr
     else expect(view).toEqual(patternBytes(1024));
     defaultStream(0).sync();
   });
+  it('host views are measured as V8 counts them: own byteLength / byteOffset properties decide nothing', () => {
+    /** 16 bytes that claim 1 MiB, and 16 bytes at offset 16 that claim an offset of 1 GiB. */
+    const claimsLength = () => {
+      const view = patternBytes(16, 5);
+      Object.defineProperty(view, 'byteLength', { value: 1 << 20 });
+      return view;
+    };
+    const claimsOffset = () => {
+      const view = new Uint8Array(new ArrayBuffer(64), 16, 16);
+      view.set(patternBytes(16, 5));
+      Object.defineProperty(view, 'byteOffset', { value: 2 ** 30 });
+      return view;
+    };
+    const device = context.deviceBuffer(1 << 20);
+    // Copies report what they copied: 16 bytes (they reported the claim and copied 16).
+    expect(device.copyFromHost(claimsLength())).toBe(16);
+    expect(device.copyFromHost(claimsOffset())).toBe(16);
+    expect(device.copyToHost({ nbytes: 16 })).toEqual(patternBytes(16, 5));
+    const uploaded = context.bufferFromData(claimsLength());
+    expect(uploaded.size).toBe(16);
+    const back = device.copyToHost({ buf: claimsLength() });
+    expect(back.byteLength).toBe(16);
+    expect(() => device.copyToHost({ buf: claimsLength(), nbytes: 1 << 20 })).toThrow(RangeError);
+    // A detached view is 0 bytes (it was an engine TypeError from constructing over it).
+    const detached = new Uint8Array(64);
+    structuredClone(detached.buffer, { transfer: [detached.buffer] });
+    expect(context.bufferFromData(detached).size).toBe(0);
+    expect(device.copyFromHost(detached)).toBe(0);
+    for (const buffer of [device, uploaded]) buffer.close();
+  });
 });
