@@ -2,7 +2,7 @@
 // size: it reads a cubin as far as its ELF headers say and a fatbin as far as its header says,
 // so a truncated or lying image would make the driver read past the caller's memory. Each image
 // is checked against its own headers here, and copied into memory cumem owns.
-import { describeValue } from '@cumem/core-types';
+import { describeValue, viewBytes } from '@cumem/core-types';
 
 /** The kinds of module image ObjectCode loads. */
 export type CodeType = 'ptx' | 'cubin' | 'fatbin';
@@ -16,9 +16,9 @@ const sectionNoBits = 8;
 /** The bytes of a binary image argument (a copy: the caller may change theirs afterwards). */
 export function imageBytes(image: unknown, name: string): Uint8Array {
   if (image instanceof ArrayBuffer) return new Uint8Array(image.slice(0));
-  if (ArrayBuffer.isView(image)) {
-    return new Uint8Array(image.buffer, image.byteOffset, image.byteLength).slice();
-  }
+  // As V8 counts the view (its own byteLength / byteOffset properties decide nothing); a
+  // detached one is empty, which the format checks then refuse.
+  if (ArrayBuffer.isView(image)) return viewBytes(image).slice();
   throw new TypeError(
     `${name} needs the image as an ArrayBuffer or an ArrayBufferView, got ${describeValue(image)}`,
   );

@@ -46,5 +46,12 @@ describeEachDriver(adapters, 'ObjectCode', (entry) => {
     new DataView(fatbin.buffer).setBigUint64(8, 1000n, true);
     expect(() => ObjectCode.fromFatbin(fatbin)).toThrow(/truncated/);
     expect(() => ObjectCode.fromFatbin(new Uint8Array(8))).toThrow(/not a fatbin/);
+    // Images are read as V8 counts them: a detached one is empty, a claimed length is no length.
+    const detached = new Uint8Array(64);
+    structuredClone(detached.buffer, { transfer: [detached.buffer] });
+    expect(() => ObjectCode.fromCubin(detached)).toThrow(/not an ELF/);
+    const claims = new Uint8Array(10);
+    Object.defineProperty(claims, 'byteLength', { value: 4096 });
+    expect(() => ObjectCode.fromCubin(claims)).toThrow(/not an ELF/);
   });
 });
