@@ -61,7 +61,11 @@ export abstract class MemoryResource {
 
   /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
   abstract allocate(size: number, options?: StreamOrderOptions): Buffer;
-  /** Returns memory from {@link allocate}; without a stream, in the order of the device's default stream. */
+  /**
+   * Returns memory from {@link allocate}; without a stream, in the order of the device's default
+   * stream. **Unsafe by nature** (raw pointer): a pointer freed already may belong to a newer
+   * allocation by then. The built-in resources refuse one an open Buffer owns.
+   */
   abstract deallocate(pointer: bigint | number, size: number, options?: StreamOrderOptions): void;
   /** Buffers from this resource can be used by the device. */
   abstract get isDeviceAccessible(): boolean;
