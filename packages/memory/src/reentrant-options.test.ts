@@ -2,8 +2,9 @@
 // call is on (or an argument) part-way through the call. Every public method of every memory
 // object, called with an options object whose getters close the receiver, must then refuse
 // (CudaStateError) or finish without the closed object's memory, pool or handle reaching the
-// driver. Found by this sweep: `close({ stream })` freed twice (crash-suite case 88), and every
-// resource's `allocate` went on from a closed resource (a destroyed pool handed to the driver).
+// driver. Found by this sweep: every resource's `allocate` went on from a closed resource (a
+// destroyed pool handed to the driver). `close` itself is left out (ending the object is its
+// job); its re-entrant free is crash-suite case 88's, which found it.
 import { CudaError, CudaStateError, NotSupportedError } from '@cumem/core-types';
 import { createReferenceDriver } from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
