@@ -4,7 +4,13 @@
 // crash, a hang, a plain Error or an engine TypeError. Launches included: a fuzzed launch reaches
 // the reference kernels only with arguments the layout checks accepted.
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
+import {
+  argumentLists,
+  closedInstances,
+  fuzzEntryPoints,
+  specialValues,
+  trailingNullLists,
+} from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, referenceKernelsPTX } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { afterAll, describe } from 'vitest';
@@ -68,7 +74,11 @@ const valid = fc
     () => compute.int64(-1n),
   )
   .map((make) => make());
-const argumentList = argumentLists(special, valid);
+const argumentList = argumentLists(
+  special,
+  valid,
+  closedInstances([...Object.values(instances), () => Stream.create(0), () => pool.allocate(256)]),
+);
 const examples = trailingNullLists(
   [
     ...Object.values(instances),

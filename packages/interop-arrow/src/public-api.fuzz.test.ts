@@ -3,7 +3,13 @@
 // arbitrary JS values, returns or throws a typed error: never a crash, a hang, a plain Error or
 // an engine TypeError. Also serialised IPC handle bytes (IpcMemHandle.fromBuffer).
 import { useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
+import {
+  argumentLists,
+  closedInstances,
+  fuzzEntryPoints,
+  specialValues,
+  trailingNullLists,
+} from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import fc from 'fast-check';
@@ -56,7 +62,11 @@ const valid = fc.constantFrom(...Object.keys(instances), 'Table', 'Schema', 'Rec
   if (name === 'RecordBatch') return table().batches[0];
   return (instances[name] as () => object)();
 });
-const argumentList = argumentLists(special, valid);
+const argumentList = argumentLists(
+  special,
+  valid,
+  closedInstances(Object.values(instances).filter((make) => make !== instances.Context)),
+);
 const examples = trailingNullLists(
   [
     ...Object.values(instances),

@@ -4,7 +4,13 @@
 // checks, or a cumem error class): never a crash, a hang, a plain Error or an engine TypeError.
 // Also IPC descriptor bytes (Buffer.fromIpcDescriptor, readIpcDescriptor).
 
-import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
+import {
+  argumentLists,
+  closedInstances,
+  fuzzEntryPoints,
+  specialValues,
+  trailingNullLists,
+} from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
@@ -91,7 +97,7 @@ const special = specialValues(
   { data: '', size: 0 },
 );
 const valid = fc.constantFrom(...Object.keys(instances)).map((name) => (instances[name] as () => object)());
-const argumentList = argumentLists(special, valid);
+const argumentList = argumentLists(special, valid, closedInstances(Object.values(instances)));
 const examples = trailingNullLists(
   [...Object.values(instances), () => 64, () => new ArrayBuffer(64), () => new Uint8Array(64)],
   [() => 64, () => new ArrayBuffer(64), instances.Stream as () => object],

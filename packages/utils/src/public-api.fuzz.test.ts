@@ -3,7 +3,13 @@
 // arbitrary JS values (and cudaArrayInterface objects with arbitrary fields), returns or throws
 // a typed error: never a crash, a hang, a plain Error or an engine TypeError.
 import { DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver } from '@cumem/memory';
-import { argumentLists, fuzzEntryPoints, specialValues, trailingNullLists } from '@cumem/test-support';
+import {
+  argumentLists,
+  closedInstances,
+  fuzzEntryPoints,
+  specialValues,
+  trailingNullLists,
+} from '@cumem/test-support';
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
@@ -87,7 +93,17 @@ const arrayInterface = fc
     return fields;
   })
   .map((cudaArrayInterface) => ({ cudaArrayInterface }));
-const argumentList = argumentLists(special, valid, arrayInterface);
+const argumentList = argumentLists(
+  special,
+  valid,
+  arrayInterface,
+  closedInstances([
+    ...Object.values(instances),
+    () => device.allocate(64),
+    () => managed.allocate(4096),
+    () => Stream.create(0),
+  ]),
+);
 const stream = () => Stream.create(0);
 const examples = trailingNullLists(
   [

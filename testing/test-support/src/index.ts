@@ -16,6 +16,7 @@ export { skipWithoutPeerAccess } from './peer-access.js';
 export { poolSharingDrivers } from './pool-sharing.js';
 export {
   argumentLists,
+  closedInstances,
   fuzzEntryPoints,
   runsPerEntryPoint,
   specialValues,

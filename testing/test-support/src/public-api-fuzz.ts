@@ -75,6 +75,19 @@ export function argumentLists(
 }
 
 /**
+ * Fresh instances from `factories`, closed before use (those with a `close` method): a closed
+ * buffer, stream, resource or module given anywhere must give a typed error (CudaStateError),
+ * never reach the driver.
+ */
+export function closedInstances(factories: readonly (() => unknown)[]): fc.Arbitrary<unknown> {
+  return fc.constantFrom(...factories).map((make) => {
+    const value = make() as { close?: () => void };
+    if (typeof value?.close === 'function') value.close();
+    return value;
+  });
+}
+
+/**
  * Argument lists every entry point is also called with, before the random ones: `null` as the
  * last argument (where an options object usually goes) after none, one or two plausible leading
  * arguments: each of `first`'s values, then each of those followed by each of `second`'s. A
