@@ -6,6 +6,7 @@
 // - mr.allocate(size, { stream }) whose getter closes the resource (an owned pool is destroyed)
 //   must refuse (CudaStateError), not hand the driver the destroyed pool.
 // Every memory resource kind, on the stream the memory was allocated on.
+// needs: hostMemoryPools
 import { CudaStateError } from '@cumem/core-types';
 import { check, checkRoundTrip, expectThrows, memory, setUp } from './support.mjs';
 
