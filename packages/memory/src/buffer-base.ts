@@ -263,12 +263,21 @@ export abstract class BufferBase {
 
   /** @internal The stream, refused when it belongs to another driver. */
   protected checkStream(stream: Stream | undefined): Stream | undefined {
-    if (stream !== undefined && stream.runtime !== this.runtime) {
+    if (stream !== undefined) this.checkSameDriver(stream, 'the stream');
+    return stream;
+  }
+
+  /**
+   * @internal `other` (a stream, or a buffer to copy from or to), refused when it belongs to
+   * another driver: its pointers and handles are not this driver's to use (another libcuda, or
+   * state another adapter made).
+   */
+  protected checkSameDriver(other: { readonly runtime: DriverRuntime }, what: string): void {
+    if (other.runtime !== this.runtime) {
       throw new CudaStateError(
-        `the stream belongs to driver ${stream.runtime.driver.name}, this ${this.typeName} to ${this.runtime.driver.name}`,
+        `${what} belongs to driver ${other.runtime.driver.name}, this ${this.typeName} to ${this.runtime.driver.name}`,
       );
     }
-    return stream;
   }
 
   /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */

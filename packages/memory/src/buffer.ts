@@ -145,7 +145,7 @@ export class Buffer extends BufferBase {
     if ((flags & closedFlag) !== 0) return;
     let stream: Stream | undefined;
     if (options !== undefined) {
-      stream = streamOption(options);
+      stream = this.checkStream(streamOption(options));
       // Reading the options ran the caller's getters, which may have closed this buffer: that
       // close freed the memory, and a second free could release an allocation made since.
       flags = this.flags;
@@ -226,6 +226,7 @@ export class Buffer extends BufferBase {
     }
     if (bufferBrand.has(dst)) {
       dst.checkOpen();
+      this.checkSameDriver(dst, 'dst');
       checkSameSize(dst.byteSize, this.byteSize);
       copyBuffers(this.runtime, dst, this, this.byteSize, stream, this.workDevice(dst));
     } else {
@@ -253,6 +254,7 @@ export class Buffer extends BufferBase {
     this.checkOpen();
     if (bufferBrand.has(src)) {
       src.checkOpen();
+      this.checkSameDriver(src, 'src');
       checkSameSize(this.byteSize, src.byteSize);
       copyBuffers(this.runtime, this, src, this.byteSize, stream, this.workDevice(src));
     } else if (isHostMemory(src)) {

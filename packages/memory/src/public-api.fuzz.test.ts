@@ -58,6 +58,7 @@ const internal = new Set([
   'importIpcBuffer',
   'checkOpen',
   'checkStream',
+  'checkSameDriver',
   'checkWrapped',
   'isDeviceOnly',
   'pointerInfo',

@@ -22,6 +22,7 @@ const skipped = new Set([
   'checkAdvisable',
   'checkOpen',
   'checkStream',
+  'checkSameDriver',
   'checkWrapped',
   'close',
   'deallocate',

@@ -147,6 +147,7 @@ export class Stream {
     if (event !== undefined && !(event instanceof Event)) {
       throw new TypeError(`event must be an Event, got ${describeValue(event)}`);
     }
+    if (event !== undefined) this.#checkSameDriver(event, 'the event');
     const target = event ?? createEvent(this.runtime, this.ordinal, EventFlags.Default);
     this.runtime.driver.eventRecord(target.open(), this.streamHandle);
     return target;
@@ -156,6 +157,7 @@ export class Stream {
   wait(eventOrStream: Event | Stream): void {
     this.checkOpen();
     if (eventOrStream instanceof Event) {
+      this.#checkSameDriver(eventOrStream, 'the event');
       this.runtime.driver.streamWaitEvent(this.streamHandle, eventOrStream.open());
       return;
     }
@@ -163,6 +165,7 @@ export class Stream {
       throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
     }
     eventOrStream.checkOpen();
+    this.#checkSameDriver(eventOrStream, 'the stream');
     if (eventOrStream === this) return;
     const marker = createEvent(this.runtime, eventOrStream.ordinal, EventFlags.DisableTiming);
     try {
@@ -171,6 +174,16 @@ export class Stream {
     } finally {
       // The driver keeps a recorded event alive until the wait is resolved.
       marker.close();
+    }
+  }
+
+  // An event or stream of another driver (another libcuda, or another adapter's state) has
+  // handles this driver never made: refused before any of them reaches it.
+  #checkSameDriver(other: { readonly runtime: DriverRuntime }, what: string): void {
+    if (other.runtime !== this.runtime) {
+      throw new CudaStateError(
+        `${what} belongs to driver ${other.runtime.driver.name}, this Stream to ${this.runtime.driver.name}`,
+      );
     }
   }
 
