@@ -6,7 +6,7 @@ import { setDeferredReleaseHooks } from './buffer-release.js';
 import { type BufferOrigin, BufferState } from './buffer-state.js';
 import { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
 import { type DLPackCapsule, exportDLPack, type ToDLPackOptions } from './dlpack-capsule.js';
-import type { DriverRuntime } from './driver-runtime.js';
+import { checkSameDriver, type DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView } from './host-views.js';
 import { liveAllocationsOf } from './live-allocations.js';
@@ -273,11 +273,7 @@ export abstract class BufferBase {
    * state another adapter made).
    */
   protected checkSameDriver(other: { readonly runtime: DriverRuntime }, what: string): void {
-    if (other.runtime !== this.runtime) {
-      throw new CudaStateError(
-        `${what} belongs to driver ${other.runtime.driver.name}, this ${this.typeName} to ${this.runtime.driver.name}`,
-      );
-    }
+    checkSameDriver(this.runtime, other, what, `this ${this.typeName}`);
   }
 
   /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */

@@ -1,6 +1,6 @@
 // Per-driver state that every call goes through: primary contexts (retained once per device
 // and never released, as cuda.core does), which one is current, and a few cached facts.
-import type { Driver, DriverCapabilities, DriverHandle } from '@cumem/core-types';
+import { CudaStateError, type Driver, type DriverCapabilities, type DriverHandle } from '@cumem/core-types';
 import type { DeviceProperties } from './device-queries.js';
 import { currentDriver } from './driver-selection.js';
 import { KnownStreams } from './known-streams.js';
@@ -113,6 +113,33 @@ export class DriverRuntime {
     boundRuntime = this;
     boundOrdinal = ordinal;
   }
+}
+
+/**
+ * Objects of two drivers do not mix: `other` (a buffer, stream or event) used with an object of
+ * `own` is refused when it belongs to another driver, before its pointer or handle reaches
+ * `own`'s driver (another libcuda's mean nothing to it). `what` names `other`, `ownName` the object.
+ * @throws CudaStateError naming both drivers.
+ */
+export function checkSameDriver(
+  own: DriverRuntime,
+  other: { readonly runtime: DriverRuntime },
+  what: string,
+  ownName: string,
+): void {
+  if (other.runtime !== own) throw foreignDriverError(own, other, what, ownName);
+}
+
+/** The error of {@link checkSameDriver}, for callers that test inline (hot paths) and throw it. */
+export function foreignDriverError(
+  own: DriverRuntime,
+  other: { readonly runtime: DriverRuntime },
+  what: string,
+  ownName: string,
+): CudaStateError {
+  return new CudaStateError(
+    `${what} belongs to driver ${other.runtime.driver.name}, ${ownName} to ${own.driver.name}`,
+  );
 }
 
 /** The state of `runtime`: for this package's modules only (no entry point exports it). */

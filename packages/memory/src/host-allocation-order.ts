@@ -2,8 +2,8 @@
 // takes effect at once. Freeing while queued work may still touch the memory would be a
 // use-after-free, so a free first waits for the stream the memory is ordered on, as cuda.core's
 // legacy resources do. This is the one place where close() without a stream waits.
-import { CudaStateError, checkAddress, checkSize } from '@cumem/core-types';
-import type { DriverRuntime } from './driver-runtime.js';
+import { checkAddress, checkSize } from '@cumem/core-types';
+import { checkSameDriver, type DriverRuntime } from './driver-runtime.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
 import { type StreamOrderOptions, streamOption } from './stream-options.js';
 
@@ -27,10 +27,6 @@ export function deallocateArguments(
   const handle = checkAddress(pointer, 'pointer');
   checkSize(size, 'size');
   const stream = streamOption(options);
-  if (stream !== undefined && stream.runtime !== runtime) {
-    throw new CudaStateError(
-      `the stream belongs to driver ${stream.runtime.driver.name}, the resource to ${runtime.driver.name}`,
-    );
-  }
+  if (stream !== undefined) checkSameDriver(runtime, stream, 'the stream', 'the resource');
   return { handle, stream };
 }

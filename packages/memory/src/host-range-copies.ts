@@ -6,6 +6,7 @@ import type { Buffer } from './buffer.js';
 import { bufferBrand } from './buffer-base.js';
 import { finish } from './buffer-copy.js';
 import { inStreamOrderOn } from './device-stream-order.js';
+import { checkSameDriver } from './driver-runtime.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { type HostRange, type HostStaging, moveRanges } from './range-copy-engine.js';
 import { runtimeDefaultStream, type Stream } from './stream.js';
@@ -81,11 +82,7 @@ function run(
   const target = buffer as Buffer;
   const stream = streamOption(options);
   const { staging = 'auto' } = checkOptions(options);
-  if (stream !== undefined && stream.runtime !== target.runtime) {
-    throw new CudaStateError(
-      `the stream belongs to driver ${stream.runtime.driver.name}, the buffer to ${target.runtime.driver.name}`,
-    );
-  }
+  if (stream !== undefined) checkSameDriver(target.runtime, stream, 'the stream', 'the buffer');
   const checked = checkRanges(ranges, target.size);
   const how = checkStaging(staging, target);
   target.checkOpen();

@@ -7,7 +7,7 @@ import {
   type DriverHandle,
 } from '@cumem/core-types';
 import { allocatedBuffer, Buffer } from './buffer.js';
-import type { DriverRuntime } from './driver-runtime.js';
+import { type DriverRuntime, foreignDriverError } from './driver-runtime.js';
 import { importedMemoryError, isWrongPoolKind } from './imported-memory-check.js';
 import { ImportedPointerCounts } from './imported-pointer-counts.js';
 import { exportedHandle, type IpcAllocationHandle } from './ipc-allocation-handle.js';
@@ -305,7 +305,5 @@ function mappedAllocation(resource: MemoryResource): TypeError {
 }
 
 function foreignStream(resource: PoolMemoryResource, stream: Stream): CudaStateError {
-  return new CudaStateError(
-    `the stream belongs to driver ${stream.runtime.driver.name}, this ${resource.constructor.name} to ${resource.runtime.driver.name}`,
-  );
+  return foreignDriverError(resource.runtime, stream, 'the stream', `this ${resource.constructor.name}`);
 }

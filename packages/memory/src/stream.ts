@@ -10,7 +10,7 @@ import {
   StreamFlags,
 } from '@cumem/core-types';
 import { checkDeviceKind, optionalDeviceOrdinal } from './device-arguments.js';
-import { activeRuntime, type DriverRuntime, runtimeState } from './driver-runtime.js';
+import { activeRuntime, checkSameDriver, type DriverRuntime, runtimeState } from './driver-runtime.js';
 import { createEvent, Event } from './event.js';
 import { HeldHostMemory } from './held-host-memory.js';
 import { type HostMemory, isHostMemory } from './host-memory.js';
@@ -147,7 +147,7 @@ export class Stream {
     if (event !== undefined && !(event instanceof Event)) {
       throw new TypeError(`event must be an Event, got ${describeValue(event)}`);
     }
-    if (event !== undefined) this.#checkSameDriver(event, 'the event');
+    if (event !== undefined) checkSameDriver(this.runtime, event, 'the event', 'this Stream');
     const target = event ?? createEvent(this.runtime, this.ordinal, EventFlags.Default);
     this.runtime.driver.eventRecord(target.open(), this.streamHandle);
     return target;
@@ -157,7 +157,7 @@ export class Stream {
   wait(eventOrStream: Event | Stream): void {
     this.checkOpen();
     if (eventOrStream instanceof Event) {
-      this.#checkSameDriver(eventOrStream, 'the event');
+      checkSameDriver(this.runtime, eventOrStream, 'the event', 'this Stream');
       this.runtime.driver.streamWaitEvent(this.streamHandle, eventOrStream.open());
       return;
     }
@@ -165,7 +165,7 @@ export class Stream {
       throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
     }
     eventOrStream.checkOpen();
-    this.#checkSameDriver(eventOrStream, 'the stream');
+    checkSameDriver(this.runtime, eventOrStream, 'the stream', 'this Stream');
     if (eventOrStream === this) return;
     const marker = createEvent(this.runtime, eventOrStream.ordinal, EventFlags.DisableTiming);
     try {
@@ -174,16 +174,6 @@ export class Stream {
     } finally {
       // The driver keeps a recorded event alive until the wait is resolved.
       marker.close();
-    }
-  }
-
-  // An event or stream of another driver (another libcuda, or another adapter's state) has
-  // handles this driver never made: refused before any of them reaches it.
-  #checkSameDriver(other: { readonly runtime: DriverRuntime }, what: string): void {
-    if (other.runtime !== this.runtime) {
-      throw new CudaStateError(
-        `${what} belongs to driver ${other.runtime.driver.name}, this Stream to ${this.runtime.driver.name}`,
-      );
     }
   }
 
