@@ -1,5 +1,6 @@
 // A row's targets (the `checks` of rows.mjs): as text for the report, and judged against the
 // merged results of a run.
+import { fasterForm } from './faster-form.mjs';
 
 const SYMBOL = {
   max: '≤',
@@ -119,7 +120,7 @@ function fasterFormRatio(check, value, own = {}) {
   const ofMedians = value / Math.min(loop, batch);
   const paired = typeof autoOverFasterForm === 'number' && autoOverFasterForm > 0;
   const measured = paired ? autoOverFasterForm : ofMedians;
-  const form = loop <= batch ? 'loop' : 'batch';
+  const form = fasterForm(loop, batch);
   return {
     ...check,
     applicable: true,

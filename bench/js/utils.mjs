@@ -8,6 +8,7 @@
 // of the step's target. Steps alternate device, host, ... from 0 in every variant. Exactly what
 // bench/c/utils.c and bench/python/utils.py do; rows.mjs holds the protocol.
 import { Device, Host } from '@cumem/core-types';
+import { fasterForm } from '../faster-form.mjs';
 import {
   bandwidthGBps,
   collectGarbage,
@@ -119,7 +120,7 @@ function autoChoice(operation) {
 function autoOverFasterForm(measured) {
   const { loop, batch, auto } = measured;
   if (loop.error || batch.error || auto.error) return undefined;
-  const faster = median(loop.samples) <= median(batch.samples) ? loop : batch;
+  const faster = fasterForm(median(loop.samples), median(batch.samples)) === 'loop' ? loop : batch;
   const count = Math.min(auto.samples.length, faster.samples.length);
   return median(Array.from({ length: count }, (_, rep) => auto.samples[rep] / faster.samples[rep]));
 }
