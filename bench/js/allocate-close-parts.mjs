@@ -17,18 +17,14 @@
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
 // @cumem/memory's own cost on this CPU. On a GPU, ffi and napi time the real driver.
-import { loadDriverPackage, sideBySideNs } from './harness.mjs';
+import { loadDriverPackage, optionValue, sideBySideNs } from './harness.mjs';
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const adapter = argument('--driver', 'reference');
-const reps = Number(argument('--reps', '11'));
-const iterations = Number(argument('--iterations', '100000'));
+const adapter = optionValue('--driver', 'reference');
+const reps = Number(optionValue('--reps', '11'));
+const iterations = Number(optionValue('--iterations', '100000'));
 // --dist DIR: another build of @cumem/memory (a checkout of an earlier commit), to compare.
 const dist = new URL(
-  `${argument('--dist', new URL('../../packages/memory/dist', import.meta.url).pathname)}/`,
+  `${optionValue('--dist', new URL('../../packages/memory/dist', import.meta.url).pathname)}/`,
   'file:///',
 );
 const { Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, trackAllocations, useDriver } =
@@ -70,7 +66,7 @@ async function stubbedReferenceDriver() {
   return driver;
 }
 
-const library = argument('--library', undefined);
+const library = optionValue('--library', undefined);
 const driverFor = async () =>
   adapter === 'reference'
     ? await stubbedReferenceDriver()
@@ -196,7 +192,7 @@ const batches = {
 };
 
 // The rows of another build, in the same process: its own module instances, driver and stream.
-const againstDist = argument('--against', undefined);
+const againstDist = optionValue('--against', undefined);
 let againstClose = () => {};
 if (againstDist !== undefined) {
   const other = await import(new URL('index.js', new URL(`${againstDist}/`, 'file:///')).href);

@@ -17,14 +17,10 @@
 //   node bench/js/compile-parts.mjs --driver ffi|napi [--reps 7]
 import { createHash } from 'node:crypto';
 import { compileSource } from './compile-source.mjs';
-import { driverChoice, sideBySideNs } from './harness.mjs';
+import { driverChoice, optionValue, sideBySideNs } from './harness.mjs';
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const adapter = argument('--driver', 'napi');
-const reps = Number(argument('--reps', '7'));
+const adapter = optionValue('--driver', 'napi');
+const reps = Number(optionValue('--reps', '7'));
 
 const memory = await import('@cumem/memory');
 const compute = await import('@cumem/compute');

@@ -8,14 +8,10 @@
 //
 // Usage (two GPUs; after `pnpm build`):
 //   node bench/js/copy-batch-gap.mjs --driver ffi|napi [--rounds 200]
-import { driverChoice, median } from './harness.mjs';
+import { driverChoice, median, optionValue } from './harness.mjs';
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const driverName = argument('--driver', 'ffi');
-const rounds = Number(argument('--rounds', '200'));
+const driverName = optionValue('--driver', 'ffi');
+const rounds = Number(optionValue('--rounds', '200'));
 const memory = await import('@cumem/memory');
 const memoryInternal = await import('@cumem/memory/internal');
 const utils = await import('@cumem/utils');

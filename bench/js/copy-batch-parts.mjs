@@ -17,17 +17,13 @@
 //   git -C ../other-checkout ... && cp -r ../other-checkout/packages/utils/dist \
 //     packages/utils/node_modules/.dist-before
 //   node bench/js/copy-batch-parts.mjs --compare $PWD/packages/utils/node_modules/.dist-before
-import { loadDriverPackage, sideBySideNs } from './harness.mjs';
+import { loadDriverPackage, optionValue, sideBySideNs } from './harness.mjs';
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const reps = Number(argument('--reps', '11'));
-const calls = Number(argument('--calls', '200'));
-const RANGES = Number(argument('--ranges', '1024'));
-const dist = argument('--dist', undefined);
-const compare = argument('--compare', undefined);
+const reps = Number(optionValue('--reps', '11'));
+const calls = Number(optionValue('--calls', '200'));
+const RANGES = Number(optionValue('--ranges', '1024'));
+const dist = optionValue('--dist', undefined);
+const compare = optionValue('--compare', undefined);
 const memory = await import('@cumem/memory');
 const build = (directory) => import(new URL(`${directory}/index.js`, 'file:///').href);
 const utils = dist === undefined ? await import('@cumem/utils') : await build(dist);
@@ -100,7 +96,7 @@ const sizesArray = Array.from({ length: RANGES }, () => RANGE_BYTES);
 
 // --only a,b: those batches alone (each operation's code then sees one shape of arguments, as
 // in a program that makes one kind of call; the default mixes them, as a bench process does).
-const only = argument('--only', undefined)?.split(',');
+const only = optionValue('--only', undefined)?.split(',');
 const names = only ?? Object.keys(batches);
 const chosen = Object.fromEntries(names.map((name) => [name, batches[name]]));
 if (before !== undefined) {

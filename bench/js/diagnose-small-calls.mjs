@@ -8,14 +8,10 @@
 // Usage: node --expose-gc bench/js/diagnose-small-calls.mjs --driver ffi|napi|reference [--reps 15] [--load-koffi]
 import { readdirSync, readFileSync } from 'node:fs';
 import { Device } from '@cumem/core-types';
-import { driverChoice } from './harness.mjs';
+import { driverChoice, optionValue } from './harness.mjs';
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
-const adapter = argument('--driver', 'ffi');
-const reps = Number(argument('--reps', '15'));
+const adapter = optionValue('--driver', 'ffi');
+const reps = Number(optionValue('--reps', '15'));
 // --load-koffi: load koffi and libcuda through it first, whatever the adapter (does koffi's mere
 // presence slow an N-API process?).
 if (process.argv.includes('--load-koffi')) {

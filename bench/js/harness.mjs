@@ -23,6 +23,15 @@ export function parseArguments(argv = process.argv.slice(2)) {
 }
 
 /**
+ * `--name value` of a probe script's command line (the scripts beside the suites, which take
+ * optional flags), or `fallback` when the flag is absent.
+ */
+export function optionValue(name, fallback) {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+/**
  * The adapter's package, taken as a user would: through its public entry point. `reference` is
  * the host-memory driver of the test suites: it runs without a GPU, to check the suites' code
  * paths; its numbers mean nothing.
