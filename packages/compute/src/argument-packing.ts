@@ -5,8 +5,15 @@
 // buffer of a kernel whose layout the driver reports is reused (the driver copies the
 // parameters when cuLaunchKernelEx returns).
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
-import { Buffer, ownerMemoryBuffer, type Stream } from '@cumem/memory';
-import { bufferReachableOn, noteKernelUse } from '@cumem/memory/internal';
+import { type Buffer, bufferBrand, ownerMemoryBuffer, type Stream } from '@cumem/memory';
+import {
+  bufferDeviceId,
+  bufferIsClosed,
+  bufferIsDeviceAccessible,
+  bufferPointer,
+  bufferReachableOn,
+  noteKernelUse,
+} from '@cumem/memory/internal';
 import { StridedMemoryView } from '@cumem/utils';
 import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
 
@@ -41,7 +48,7 @@ export function argumentLayout(parameters: readonly KernelParameterInfo[]): Argu
 function heldBuffer(value: unknown): Buffer | null {
   if (typeof value !== 'object' || value === null) return null;
   const held = (value as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
-  return held instanceof Buffer ? held : null;
+  return bufferBrand.has(held) ? (held as Buffer) : null;
 }
 
 function mismatch(
@@ -74,16 +81,16 @@ function writeMemory(
   let buffer: Buffer | null;
   let address: bigint;
   let what: string;
-  if (value instanceof Buffer) {
-    buffer = value;
-    address = value.handle;
+  if (bufferBrand.has(value)) {
+    buffer = value as Buffer;
+    address = bufferPointer(buffer);
     what = 'Buffer';
   } else if (StridedMemoryView.isInstance(value)) {
     if (!value.isDeviceAccessible) {
       throw new TypeError(`argument ${index} is a StridedMemoryView of memory the device cannot access`);
     }
     const owner = value.exportingObject;
-    buffer = owner instanceof Buffer ? owner : heldBuffer(owner);
+    buffer = bufferBrand.has(owner) ? (owner as Buffer) : heldBuffer(owner);
     address = value.ptr;
     what = 'StridedMemoryView';
   } else {
@@ -98,15 +105,15 @@ function writeMemory(
     what = 'CudaBuffer';
   }
   if (buffer !== null) {
-    if (buffer.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
-    if (!buffer.isDeviceAccessible) {
+    if (bufferIsClosed(buffer)) throw CudaStateError.closed(`${what} passed as argument ${index}`);
+    if (!bufferIsDeviceAccessible(buffer)) {
       throw new TypeError(
         `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
       );
     }
     if (!bufferReachableOn(stream, buffer, true)) {
       throw new CudaStateError(
-        `argument ${index} is a ${what} on device ${buffer.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
+        `argument ${index} is a ${what} on device ${bufferDeviceId(buffer)}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
       );
     }
   }

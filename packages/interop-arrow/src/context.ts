@@ -11,7 +11,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
-import { rangeOverrun } from '@cumem/memory/internal';
+import { bufferByteSize, bufferPointer, rangeOverrun } from '@cumem/memory/internal';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
@@ -193,8 +193,8 @@ export class Context {
   #owning(memory: MemoryBuffer): CudaBuffer {
     return createCudaBuffer({
       context: this,
-      address: memory.handle,
-      size: memory.size,
+      address: bufferPointer(memory),
+      size: bufferByteSize(memory),
       parent: null,
       memory,
       base: null,

@@ -12,7 +12,16 @@ import {
   ObjectBrand,
   ownerMemoryBuffer,
 } from '@cumem/memory';
-import { copyBetweenDevices } from '@cumem/memory/internal';
+import {
+  bufferByteSize,
+  bufferDeviceId,
+  bufferIsClosed,
+  bufferIsDeviceAccessible,
+  bufferPointer,
+  bufferResource,
+  closeBuffer,
+  copyBetweenDevices,
+} from '@cumem/memory/internal';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext } from './context-internals.js';
 import type { CudaBufferInit } from './cuda-buffer-init.js';
@@ -111,7 +120,7 @@ export class CudaBuffer {
 
   /** True once this buffer, the allocation it views, or the object it views was closed. */
   get isClosed(): boolean {
-    return this.#init.memory.isClosed;
+    return bufferIsClosed(this.#init.memory);
   }
 
   /** CUDA Array Interface v3 of a 1-D uint8 array (pyarrow's `to_numba`); read-only when not mutable. */
@@ -238,7 +247,7 @@ export class CudaBuffer {
     if (this.size === 0) return makeIpcMemHandle(0, new Uint8Array(0));
     let root: CudaBuffer = this;
     while (root.#init.parent !== null) root = root.#init.parent;
-    return exportWholeAllocation(this, root, root.#init.memory.memoryResource);
+    return exportWholeAllocation(this, root, bufferResource(root.#init.memory));
   }
 
   /**
@@ -255,7 +264,7 @@ export class CudaBuffer {
    * view's close() only closes the view.
    */
   close(): void {
-    this.#init.memory.close();
+    closeBuffer(this.#init.memory);
   }
 
   [Symbol.dispose](): void {
@@ -281,15 +290,17 @@ export class CudaBuffer {
     if (!bufferBrand.has(buf)) {
       throw new TypeError(`expected a @cumem/memory Buffer, got ${describeValue(buf)}`);
     }
-    if (buf.isClosed) throw CudaStateError.closed('Buffer');
-    if (!buf.isDeviceAccessible) throw new TypeError('the Buffer is not device-accessible');
-    const context = contextForDevice(Math.max(buf.deviceId, 0));
+    if (bufferIsClosed(buf)) throw CudaStateError.closed('Buffer');
+    if (!bufferIsDeviceAccessible(buf)) throw new TypeError('the Buffer is not device-accessible');
+    const context = contextForDevice(Math.max(bufferDeviceId(buf), 0));
+    const address = bufferPointer(buf);
+    const size = bufferByteSize(buf);
     return createCudaBuffer({
       context,
-      address: buf.handle,
-      size: buf.size,
+      address,
+      size,
       parent: null,
-      memory: MemoryBuffer.fromHandle(buf.handle, buf.size, { owner: buf }),
+      memory: MemoryBuffer.fromHandle(address, size, { owner: buf }),
       base: buf,
       mutable: true,
     });

@@ -7,7 +7,17 @@
 
 import { CudaStateError, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
 import { Buffer as MemoryBuffer, ObjectBrand, ownerMemoryBuffer } from '@cumem/memory';
-import { hostViewWrapper, makeDeviceCurrent, sharedHostResource, wrapHostView } from '@cumem/memory/internal';
+import {
+  bufferByteSize,
+  bufferIsClosed,
+  bufferPointer,
+  closeBuffer,
+  hostViewOf,
+  hostViewWrapper,
+  makeDeviceCurrent,
+  sharedHostResource,
+  wrapHostView,
+} from '@cumem/memory/internal';
 
 const constructing = Symbol('HostBuffer');
 let isHostBufferObject: (value: object) => boolean;
@@ -36,8 +46,8 @@ export class HostBuffer {
     }
     this.#memory = memory;
     this.#device = device;
-    this.#address = memory.handle;
-    this.#bytes = memory.size === 0 ? new Uint8Array(0) : memory.hostView();
+    this.#address = bufferPointer(memory);
+    this.#bytes = bufferByteSize(memory) === 0 ? new Uint8Array(0) : hostViewOf(memory);
     this.#size = this.#bytes.byteLength;
     if (this.#size > 0) wrapHostView(this.#bytes.buffer, this);
     // No own property can shadow a getter (address, size, bytes) of a real HostBuffer.
@@ -70,7 +80,7 @@ export class HostBuffer {
 
   /** True after {@link close}. */
   get isClosed(): boolean {
-    return this.#memory.isClosed;
+    return bufferIsClosed(this.#memory);
   }
 
   /**
@@ -79,7 +89,7 @@ export class HostBuffer {
    * memory until they are garbage-collected.
    */
   get bytes(): Uint8Array {
-    if (this.#memory.isClosed) throw CudaStateError.closed('HostBuffer');
+    if (bufferIsClosed(this.#memory)) throw CudaStateError.closed('HostBuffer');
     return this.#bytes;
   }
 
@@ -98,10 +108,10 @@ export class HostBuffer {
    * FFI adapter, which cannot detach them, the memory is freed once they are garbage-collected.
    */
   close(): void {
-    if (this.#memory.isClosed) return;
+    if (bufferIsClosed(this.#memory)) return;
     // Not holding the view any more lets the FFI adapter free the memory once callers drop theirs.
     this.#bytes = new Uint8Array(0);
-    this.#memory.close();
+    closeBuffer(this.#memory);
   }
 
   [Symbol.dispose](): void {

@@ -1,6 +1,15 @@
 // What a buffer is: its memory, its owner chain, whether it is closed, and how the memory can
-// be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small.
-import { CudaStateError } from '@cumem/core-types';
+// be reached. Buffer (buffer.ts) adds what a buffer does; the split keeps each file small. The
+// facts themselves are read in buffer-facts.ts, for every module of cumem.
+import {
+  bufferBrand,
+  bufferDeviceId,
+  bufferIsClosed,
+  bufferIsDeviceAccessible,
+  bufferIsHostAccessible,
+  bufferIsManaged,
+  bufferTypeName,
+} from './buffer-facts.js';
 import { type BufferParts, bufferToken, closedFlag, followsOwner, owns, registered } from './buffer-parts.js';
 import { setDeferredReleaseHooks } from './buffer-release.js';
 import { type BufferOrigin, BufferState } from './buffer-state.js';
@@ -11,19 +20,18 @@ import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { keepOwnerAlive, trackView } from './host-views.js';
 import { liveAllocationsOf } from './live-allocations.js';
 import { type MemoryResource, releaseBufferMemory } from './memory-resource.js';
-import { ObjectBrand } from './object-brand.js';
-import { type PointerInfo, queryPointer } from './pointer-info.js';
 import { noteFinalizerRelease } from './resource-pressure.js';
 import type { Stream } from './stream.js';
 
+// The brand and the owner symbol are public through this module (index.ts).
+export { bufferBrand, ownerMemoryBuffer } from './buffer-facts.js';
 // The writer of a resized buffer's size, for virtual-resize.ts.
 export { setResizedByteSize } from './buffer-state.js';
 
 // The readers of the private facts (buffer-state.ts), as constants of this module.
 const { has: hasBufferState, runtime: runtimeOf, pointer: pointerOf, byteSize: byteSizeOf } = BufferState;
-const { resource: resourceOf, allocationStream: allocationStreamOf, parent: parentOf } = BufferState;
-const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, info: infoOf, setInfo } = BufferState;
-const { setReleaseRecord } = BufferState;
+const { resource: resourceOf, allocationStream: allocationStreamOf } = BufferState;
+const { ownerObject: ownerObjectOf, flags: flagsOf, addFlags, setReleaseRecord } = BufferState;
 
 /** @internal A buffer's host views and finalizer record (private facts), also for buffer.ts's close(). */
 export const {
@@ -42,34 +50,17 @@ export function markBufferClosed(buffer: BufferBase): void {
 }
 
 /**
- * An object given as `owner` to {@link Buffer.fromHandle} may expose, under this symbol, the
- * Buffer holding the memory it shows (interop-arrow's CudaBuffer and HostBuffer do): host views
- * taken through the wrapper are then kept alive with, and detached by, that Buffer's owner.
- */
-export const ownerMemoryBuffer: unique symbol = Symbol.for('@cumem/memory.ownerMemoryBuffer');
-
-/**
- * The brand of every Buffer and ManagedBuffer: the one test the safe API applies to a value
- * passed as a buffer, here and in the packages above (see object-brand.ts). It reads a private
- * field, which a shaped object, an object inheriting from a Buffer and a Proxy of one lack.
- */
-export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
-  'Buffer of @cumem/memory',
-  hasBufferState,
-);
-
-/**
  * The state and accessors every `Buffer` and `ManagedBuffer` share: the type of
  * {@link bufferBrand}'s values. Not constructible on its own; buffers come from memory resources
- * and `Buffer.fromHandle`. Members marked internal are left out of the type declarations and are
- * not API: they read the buffer's private state for cumem's own modules, which a program can
- * reach at run time but cannot use to change what the memory is (pointer, size and owner live in
- * private fields).
+ * and `Buffer.fromHandle`. Its getters are for programs: what the memory is (pointer, size,
+ * owner) lives in private fields that no JavaScript can rewrite, and cumem itself reads those.
  */
 export abstract class BufferBase {
   // What the memory is lives in private fields (buffer-state.ts), its host views and finalizer
-  // record included: no JavaScript can rewrite it, and the factories make every Buffer
-  // non-extensible, so no own property shadows the getters below (issue 21). No instance fields
+  // record included: no JavaScript can rewrite it (issue 21). cumem reads it through
+  // buffer-facts.ts, never through these getters, which an own property of the instance or
+  // another prototype could answer for (the buffer is an ordinary, extensible object: making
+  // each one non-extensible cost ~25 ns of every allocate, issue 26). No instance fields
   // (buffer-state.ts says why).
 
   /**
@@ -90,7 +81,7 @@ export abstract class BufferBase {
     resource?: MemoryResource | null,
     stream?: Stream,
     flags?: number,
-    origin?: BufferOrigin | null,
+    origin?: BufferOrigin | BufferBase | null,
   ) {
     if (token !== bufferToken) throw BufferBase.#noPublicConstructor(new.target.name);
     new BufferState(
@@ -101,7 +92,7 @@ export abstract class BufferBase {
       resource as MemoryResource | null,
       stream,
       flags as number,
-      origin as BufferOrigin | null,
+      origin as BufferOrigin | BufferBase | null,
     );
   }
 
@@ -113,47 +104,24 @@ export abstract class BufferBase {
     );
   }
 
-  /** @internal */ get runtime(): DriverRuntime {
-    return runtimeOf(this);
-  }
-  /** @internal */ get pointer(): bigint {
-    return pointerOf(this);
-  }
-  /** @internal */ get byteSize(): number {
-    return byteSizeOf(this);
-  }
-  /** @internal */ get resource(): MemoryResource | null {
-    return resourceOf(this);
-  }
-  /** @internal */ get allocationStream(): Stream | undefined {
-    return allocationStreamOf(this);
-  }
-  /** @internal */ get parent(): BufferBase | null {
-    return parentOf(this);
-  }
-  /** @internal The state bits (owns, closedFlag, ...). */
-  protected get flags(): number {
-    return flagsOf(this);
-  }
-
   /** Size in bytes. */
   get size(): number {
-    return this.byteSize;
+    return byteSizeOf(this);
   }
 
   /** The address (a unified-address pointer). */
   get handle(): bigint {
-    return this.pointer;
+    return pointerOf(this);
   }
 
   /** The device the memory is on, or -1 for host memory. */
   get deviceId(): number {
-    return this.resource !== null ? this.resource.deviceId : this.pointerInfo().deviceId;
+    return bufferDeviceId(this);
   }
 
   /** The resource the memory came from (for slices: the parent's), or null for external memory. */
   get memoryResource(): MemoryResource | null {
-    return this.resource;
+    return resourceOf(this);
   }
 
   /** The object keeping external memory alive (for slices: the parent buffer), or null. */
@@ -163,7 +131,7 @@ export abstract class BufferBase {
 
   /** The device can use the memory. */
   get isDeviceAccessible(): boolean {
-    return this.resource !== null ? this.resource.isDeviceAccessible : this.pointerInfo().isDeviceAccessible;
+    return bufferIsDeviceAccessible(this);
   }
 
   /**
@@ -172,7 +140,7 @@ export abstract class BufferBase {
    * @throws CudaStateError when closed.
    */
   get cudaArrayInterface(): ByteArrayInterface {
-    return byteArrayInterface(this, this.pointer, this.byteSize, false);
+    return byteArrayInterface(this, pointerOf(this), byteSizeOf(this), false);
   }
 
   /**
@@ -181,25 +149,26 @@ export abstract class BufferBase {
    * @throws CudaStateError when closed; TypeError for bad options.
    */
   toDLPack(options?: ToDLPackOptions): DLPackCapsule {
-    const { pointer, byteSize } = this;
+    const pointer = pointerOf(this);
+    const byteSize = byteSizeOf(this);
     const dtype = { code: 1, bits: 8, lanes: 1 };
     const source = { pointer, shape: [byteSize], strides: [1], dtype, readonly: false, keepAlive: undefined };
-    return exportDLPack({ ...source, buffer: this, deviceId: this.deviceId }, options);
+    return exportDLPack({ ...source, buffer: this, deviceId: bufferDeviceId(this) }, options);
   }
 
   /** The CPU can read and write the memory (and {@link Buffer.hostView} works). */
   get isHostAccessible(): boolean {
-    return this.resource !== null ? this.resource.isHostAccessible : this.pointerInfo().isHostAccessible;
+    return bufferIsHostAccessible(this);
   }
 
   /** The memory is CUDA managed (unified) memory. */
   get isManaged(): boolean {
-    return this.resource !== null ? this.resource.isManaged : this.pointerInfo().isManaged;
+    return bufferIsManaged(this);
   }
 
   /** The memory was mapped from another process (IPC). */
   get isMapped(): boolean {
-    return this.resource?.isMapped === true;
+    return resourceOf(this)?.isMapped === true;
   }
 
   /**
@@ -207,108 +176,56 @@ export abstract class BufferBase {
    * to {@link Buffer.fromHandle} (a Buffer, or any object with a boolean `isClosed`) is closed.
    */
   get isClosed(): boolean {
-    // A loop up the slice chain, not a recursive getter: V8 does not inline recursion, and batch
-    // operations ask this of thousands of slices per call.
-    let buffer: BufferBase | null = this;
-    do {
-      const flags = flagsOf(buffer);
-      if ((flags & closedFlag) !== 0) return true;
-      if ((flags & followsOwner) !== 0 && ownerIsClosed(ownerObjectOf(buffer))) return true;
-      buffer = parentOf(buffer);
-    } while (buffer !== null);
-    return false;
+    return bufferIsClosed(this);
   }
 
   toString(): string {
-    return `${this.typeName}(0x${this.pointer.toString(16)}, ${this.byteSize} bytes${this.isClosed ? ', closed' : ''})`;
+    return `${bufferTypeName(this)}(0x${pointerOf(this).toString(16)}, ${byteSizeOf(this)} bytes${bufferIsClosed(this) ? ', closed' : ''})`;
   }
+}
 
-  /** @internal Name used in errors: overridden by ManagedBuffer. */
-  protected get typeName(): string {
-    return 'Buffer';
-  }
+/** A view of the buffer's memory keeps it alive; memory it owns detaches the view on close. */
+export function recordBufferView(buffer: BufferBase, view: ArrayBuffer): void {
+  keepOwnerAlive(view, buffer);
+  if ((flagsOf(buffer) & owns) !== 0) setBufferViews(buffer, trackView(bufferViews(buffer), view));
+}
 
-  /** @internal CudaStateError naming the object when it (or the buffer or owner it derives from) is closed. */
-  checkOpen(): void {
-    const flags = flagsOf(this);
-    if (
-      (flags & closedFlag) !== 0 ||
-      this.parent?.isClosed === true ||
-      ((flags & followsOwner) !== 0 && ownerIsClosed(ownerObjectOf(this)))
-    ) {
-      throw CudaStateError.closed(this.typeName);
-    }
-  }
+/**
+ * `other` (a stream, or a buffer to copy from or to), refused when it belongs to another driver
+ * than `buffer`: its pointers and handles are not this driver's to use (another libcuda, or
+ * state another adapter made).
+ */
+export function checkBufferSameDriver(buffer: BufferBase, other: Stream | BufferBase, what: string): void {
+  // A Stream is frozen: its runtime is its own.
+  const runtime = hasBufferState(other) ? runtimeOf(other as BufferBase) : (other as Stream).runtime;
+  checkSameDriver(runtimeOf(buffer), runtime, what, `this ${bufferTypeName(buffer)}`);
+}
 
-  /** @internal The buffer whose memory this one shows: through slices' parents and owner buffers. */
-  memoryOwner(): BufferBase {
-    let buffer: BufferBase = this;
-    for (;;) {
-      const parent = parentOf(buffer);
-      if (parent !== null) buffer = parent;
-      else {
-        const next =
-          (flagsOf(buffer) & followsOwner) !== 0 ? bufferOfOwnerObject(ownerObjectOf(buffer)) : null;
-        if (next === null) return buffer;
-        buffer = next;
-      }
-    }
-  }
+/** The stream, refused when it belongs to another driver than `buffer`. */
+export function checkBufferStream(buffer: BufferBase, stream: Stream | undefined): Stream | undefined {
+  if (stream !== undefined) checkBufferSameDriver(buffer, stream, 'the stream');
+  return stream;
+}
 
-  /** @internal A view of this buffer's memory keeps it alive; memory it owns detaches the view on close. */
-  recordView(view: ArrayBuffer): void {
-    keepOwnerAlive(view, this);
-    if ((flagsOf(this) & owns) !== 0) setBufferViews(this, trackView(bufferViews(this), view));
-  }
+const toDLPackMethod = BufferBase.prototype.toDLPack;
 
-  /** @internal The stream, refused when it belongs to another driver. */
-  protected checkStream(stream: Stream | undefined): Stream | undefined {
-    if (stream !== undefined) this.checkSameDriver(stream, 'the stream');
-    return stream;
-  }
-
-  /**
-   * @internal `other` (a stream, or a buffer to copy from or to), refused when it belongs to
-   * another driver: its pointers and handles are not this driver's to use (another libcuda, or
-   * state another adapter made).
-   */
-  protected checkSameDriver(other: { readonly runtime: DriverRuntime }, what: string): void {
-    checkSameDriver(this.runtime, other, what, `this ${this.typeName}`);
-  }
-
-  /** @internal Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
-  isDeviceOnly(): boolean {
-    return this.isDeviceAccessible && !this.isHostAccessible;
-  }
-
-  /** @internal The device to order work on when no stream is given. */
-  workDevice(other: BufferBase | null): number {
-    const own = this.deviceId;
-    if (own >= 0) return own;
-    if (other !== null && other.deviceId >= 0) return other.deviceId;
-    return this.runtime.currentDevice;
-  }
-
-  /** @internal Checks external memory handed to fromHandle; ManagedBuffer insists on managed memory. */
-  protected checkWrapped(): void {}
-
-  /** @internal How external memory is accessible, from pointer attributes (asked once). */
-  protected pointerInfo(): PointerInfo {
-    let info = infoOf(this);
-    if (info === undefined) {
-      const parent = parentOf(this);
-      info = parent !== null ? parent.pointerInfo() : queryPointer(runtimeOf(this), pointerOf(this));
-      setInfo(this, info);
-    }
-    return info;
-  }
+/**
+ * `buffer.toDLPack(options)` as BufferBase defines it, for cumem's own callers: not a
+ * method a program may have put on the buffer or its prototype since.
+ */
+export function bufferToDLPack(buffer: BufferBase, options?: ToDLPackOptions): DLPackCapsule {
+  return toDLPackMethod.call(buffer, options);
 }
 
 // The finalizer batch's view of a buffer (buffer-release.ts).
 setDeferredReleaseHooks<BufferBase>({
   needsFinalizer: (buffer) => (flagsOf(buffer) & (owns | closedFlag)) === owns,
   finalizerRelease(buffer) {
-    const { runtime, resource, pointer, byteSize, allocationStream } = buffer;
+    const runtime = runtimeOf(buffer);
+    const resource = resourceOf(buffer);
+    const pointer = pointerOf(buffer);
+    const byteSize = byteSizeOf(buffer);
+    const allocationStream = allocationStreamOf(buffer);
     return () => {
       const owner = resource as MemoryResource;
       // Tell trackers first: the free below would otherwise read as an ordinary close.
@@ -333,15 +250,4 @@ export function followedOwner(owner: unknown): number {
   if (typeof owner !== 'object' && typeof owner !== 'function') return 0;
   if (owner === null) return 0;
   return typeof (owner as { isClosed?: unknown }).isClosed === 'boolean' ? followsOwner : 0;
-}
-
-function ownerIsClosed(owner: unknown): boolean {
-  return (owner as { isClosed?: unknown }).isClosed === true;
-}
-
-/** The Buffer an owner stands for: itself, or what it exposes under {@link ownerMemoryBuffer}. */
-function bufferOfOwnerObject(owner: unknown): BufferBase | null {
-  if (bufferBrand.has(owner)) return owner;
-  const held = (owner as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
-  return bufferBrand.has(held) ? held : null;
 }

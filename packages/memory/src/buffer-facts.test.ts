@@ -5,8 +5,8 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
 import { Buffer } from './buffer.js';
-import { bufferBrand } from './buffer-base.js';
 import {
+  bufferBrand,
   bufferByteSize,
   bufferDriver,
   bufferGroup,

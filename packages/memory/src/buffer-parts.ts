@@ -2,6 +2,7 @@
 // bits a buffer starts with. BufferBase (buffer-base.ts) holds them; buffer.ts makes buffers.
 
 import type { Buffer } from './buffer.js';
+import type { BufferBase } from './buffer-base.js';
 import type { BufferOrigin } from './buffer-state.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import type { MemoryResource } from './memory-resource.js';
@@ -21,6 +22,16 @@ export const followsOwner = 8;
  */
 export const batched = 16;
 /**
+ * @internal The buffer is a ManagedBuffer: its slices are ManagedBuffers too, and messages name
+ * that class. A fact of its state, not of its prototype (which a program can change).
+ */
+export const managedClass = 32;
+/**
+ * @internal The buffer is a VirtualMemoryResource's (VirtualBuffer): its slices are recorded with
+ * the resource (see virtual-buffer.ts), whichever `slice` method a program calls.
+ */
+export const virtualClass = 64;
+/**
  * @internal The private construction token: only buffer.ts (allocatedBuffer, fromHandle, slice)
  * holds it, so no caller can build a Buffer around memory it does not own.
  */
@@ -35,9 +46,14 @@ export type BufferParts = [
   resource: MemoryResource | null,
   stream: Stream | undefined,
   flags: number,
-  // Parent and owner (and cached pointer attributes); null for a buffer with a resource and neither.
-  origin: BufferOrigin | null,
+  // A wrapper's owner and cached pointer attributes, a slice's parent, or null (allocated buffers).
+  origin: BufferOrigin | BufferBase | null,
 ];
 
 /** @internal The constructor signature shared by Buffer and ManagedBuffer. */
 export type BufferClass<B extends Buffer> = new (...parts: BufferParts) => B;
+
+/** @internal What a VirtualMemoryResource is told of each slice of its buffers (virtual-memory-resource.ts). */
+export interface SliceRecorder {
+  noteSlice(slice: Buffer): void;
+}

@@ -4,7 +4,8 @@
 import { countingDriver, createReferenceDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Buffer } from './buffer.js';
-import { BufferBase, bufferBrand, setResizedByteSize } from './buffer-base.js';
+import { BufferBase, setResizedByteSize } from './buffer-base.js';
+import { bufferBrand } from './buffer-facts.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { useDriver } from './driver-selection.js';
 import { ManagedBuffer } from './managed-buffer.js';
@@ -26,7 +27,6 @@ describe('BufferState', () => {
     expect(Reflect.ownKeys(slice)).toEqual([]);
     expect(Reflect.ownKeys(managed)).toEqual([]);
     for (const value of [buffer, slice, managed]) {
-      expect(Object.isExtensible(value)).toBe(false);
       expect(Object.getPrototypeOf(value)).toBe(value.constructor.prototype);
     }
     // Nothing of BufferState shows on the classes a program can reach.

@@ -9,7 +9,11 @@
 // Private fields stamped this way are as private as declared ones: only this module can add or
 // read them, and they are neither inherited nor seen through a Proxy. What only slices and
 // wrappers have (parent, owner, cached pointer attributes) shares one field, null on every
-// allocated buffer: two stores and 16 bytes less per allocate (issue 26).
+// allocated buffer: two stores and 16 bytes less per allocate (issue 26). For a slice that field
+// holds its parent itself (a slice's owner is its parent, and its pointer attributes are the
+// parent's), so that reading a slice's parent reads one object, not two: @cumem/utils' batch
+// checks read it for each of thousands of slices per call, mostly from memory the driver call of
+// the call before evicted from the CPU's caches (bench/js/copy-batch-gap.mjs).
 import type { BufferBase } from './buffer-base.js';
 import type { ReleaseRecord } from './buffer-release.js';
 import type { DriverRuntime } from './driver-runtime.js';
@@ -19,18 +23,14 @@ import type { PointerInfo } from './pointer-info.js';
 import type { Stream } from './stream.js';
 
 /**
- * @internal Where a slice or a wrapper (`Buffer.fromHandle`) comes from, and what the driver said
- * of external memory (pointer attributes, asked once). A buffer a resource allocated has none
- * (null): one private field instead of three, the fewer stores and bytes on allocate's hot path.
- * Every buffer without a resource has one, even with neither parent nor owner: the attributes
- * are cached there.
+ * @internal What a wrapper (`Buffer.fromHandle` without `mr`) keeps beside its state: the object
+ * that keeps its memory alive, and what the driver said of the memory (pointer attributes,
+ * asked once). A buffer a resource allocated has none (null: one private field instead of
+ * three, the fewer stores and bytes on allocate's hot path), and a slice has its parent there.
  */
 export class BufferOrigin {
   info: PointerInfo | undefined = undefined;
-  constructor(
-    readonly parent: BufferBase | null,
-    readonly owner: unknown,
-  ) {}
+  constructor(readonly owner: unknown) {}
 }
 
 /** A base constructor that returns the object given: the subclass's fields are added to it. */
@@ -48,14 +48,18 @@ class ReturnsTarget {
  * constants of its own: a call through an imported binding costs ~1 ns more per read on Node 20.
  */
 export class BufferState extends ReturnsTarget {
-  readonly #runtime: DriverRuntime;
-  readonly #pointer: bigint;
+  // The facts a batch check reads of every element come first, in this order, so that they lie
+  // together in the object (V8 lays fields out in the order a constructor adds them): one cache
+  // line, where they were spread over two.
+  #flags: number;
+  // Null for a buffer with a resource and neither parent nor owner (every allocated one); a
+  // slice's parent (itself a Buffer) for a slice.
+  readonly #origin: BufferOrigin | BufferBase | null;
   #byteSize: number;
+  readonly #pointer: bigint;
+  readonly #runtime: DriverRuntime;
   readonly #resource: MemoryResource | null;
   readonly #allocationStream: Stream | undefined;
-  // Null for a buffer with a resource and neither parent nor owner (every allocated one).
-  readonly #origin: BufferOrigin | null;
-  #flags: number;
   // The host views handed out over memory this buffer owns (detached on close); null until the
   // first one, so a buffer that never made a view pays nothing on allocate and close.
   #views: ViewList | null;
@@ -72,16 +76,16 @@ export class BufferState extends ReturnsTarget {
     resource: MemoryResource | null,
     stream: Stream | undefined,
     flags: number,
-    origin: BufferOrigin | null,
+    origin: BufferOrigin | BufferBase | null,
   ) {
     super(target);
-    this.#runtime = runtime;
-    this.#pointer = pointer;
-    this.#byteSize = size;
-    this.#resource = resource;
-    this.#allocationStream = stream;
     this.#flags = flags;
     this.#origin = origin;
+    this.#byteSize = size;
+    this.#pointer = pointer;
+    this.#runtime = runtime;
+    this.#resource = resource;
+    this.#allocationStream = stream;
     this.#views = null;
     this.#releaseRecord = null;
   }
@@ -109,11 +113,13 @@ export class BufferState extends ReturnsTarget {
   }
   static parent(buffer: BufferBase): BufferBase | null {
     const origin = (buffer as unknown as BufferState).#origin;
-    return origin === null ? null : origin.parent;
+    if (origin === null) return null;
+    return #pointer in origin ? (origin as BufferBase) : null;
   }
   static ownerObject(buffer: BufferBase): unknown {
     const origin = (buffer as unknown as BufferState).#origin;
-    return origin === null ? null : origin.owner;
+    if (origin === null) return null;
+    return #pointer in origin ? origin : (origin as BufferOrigin).owner;
   }
   static flags(buffer: BufferBase): number {
     return (buffer as unknown as BufferState).#flags;
@@ -133,13 +139,15 @@ export class BufferState extends ReturnsTarget {
   static setReleaseRecord(buffer: BufferBase, record: ReleaseRecord | null): void {
     (buffer as unknown as BufferState).#releaseRecord = record;
   }
+  /** The cached pointer attributes of a wrapper; undefined for a slice (its parent's are asked). */
   static info(buffer: BufferBase): PointerInfo | undefined {
-    return (buffer as unknown as BufferState).#origin?.info;
+    const origin = (buffer as unknown as BufferState).#origin;
+    return origin === null || #pointer in origin ? undefined : (origin as BufferOrigin).info;
   }
-  /** Caches `info` for a buffer with an origin (every buffer that asks: they have no resource). */
+  /** Caches `info` for a wrapper (`fromHandle` without mr); a slice keeps none of its own. */
   static setInfo(buffer: BufferBase, info: PointerInfo): void {
     const origin = (buffer as unknown as BufferState).#origin;
-    if (origin !== null) origin.info = info;
+    if (origin !== null && !(#pointer in origin)) (origin as BufferOrigin).info = info;
   }
 }
 

@@ -3,16 +3,43 @@
 import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import {
   BufferBase,
-  bufferBrand,
   bufferReleaseRecord,
   bufferViews,
+  checkBufferSameDriver,
+  checkBufferStream,
   followedOwner,
   markBufferClosed,
+  recordBufferView,
   setBufferViews,
 } from './buffer-base.js';
 import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
+import {
+  bufferAllocationStream,
+  bufferBrand,
+  bufferByteSize,
+  bufferFlags,
+  bufferIsDeviceOnly,
+  bufferIsHostAccessible,
+  bufferIsManaged,
+  bufferMemoryOwner,
+  bufferPointer,
+  bufferResource,
+  bufferRuntime,
+  bufferWorkDevice,
+  checkBufferOpen,
+} from './buffer-facts.js';
 import type { FromHandleOptions } from './buffer-options.js';
-import { type BufferClass, batched, bufferToken, closedFlag, owns, registered } from './buffer-parts.js';
+import {
+  type BufferClass,
+  batched,
+  bufferToken,
+  closedFlag,
+  managedClass,
+  owns,
+  registered,
+  type SliceRecorder,
+  virtualClass,
+} from './buffer-parts.js';
 import { cancelRelease, closedInBatch, deferRelease, type ReleaseRecord } from './buffer-release.js';
 import { BufferOrigin } from './buffer-state.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
@@ -77,20 +104,23 @@ export class Buffer extends BufferBase {
     const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
     if (overrun !== undefined) throw overrun;
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
-    const Class = this as unknown as BufferClass<B>;
-    const buffer = new Class(
+    const kind = classKind(this);
+    const buffer = new (bufferClassOf(kind) as BufferClass<B>)(
       bufferToken,
       runtime,
       handle,
       size,
       mr ?? null,
       undefined,
-      mr === undefined ? followedOwner(owner) : size > 0 ? owns | batched : owns,
+      kind | (mr === undefined ? followedOwner(owner) : size > 0 ? owns | batched : owns),
       // With mr (never with owner) the buffer has a resource and no origin.
-      mr === undefined ? new BufferOrigin(null, owner ?? null) : null,
+      mr === undefined ? new BufferOrigin(owner ?? null) : null,
     );
-    Object.preventExtensions(buffer);
-    buffer.checkWrapped();
+    if (kind === managedClass && !bufferIsManaged(buffer)) {
+      throw new TypeError(
+        'ManagedBuffer.fromHandle needs managed memory (cuMemAllocManaged or a managed pool); use Buffer.fromHandle',
+      );
+    }
     if (mr !== undefined && size > 0) {
       adoptBufferMemory(mr, handle, size);
       deferRelease(buffer);
@@ -124,13 +154,14 @@ export class Buffer extends BufferBase {
 
   /** What another process needs to open this buffer (see {@link Buffer.fromIpcDescriptor}). */
   get ipcDescriptor(): IpcBufferDescriptor {
-    this.checkOpen();
-    if (this.resource === null) {
+    checkBufferOpen(this);
+    const resource = bufferResource(this);
+    if (resource === null) {
       throw new TypeError(
         'external memory cannot be shared: ipcDescriptor needs a buffer from an IPC-enabled pool',
       );
     }
-    return this.resource.exportIpcBuffer(this.pointer, this.byteSize);
+    return resource.exportIpcBuffer(bufferPointer(this), bufferByteSize(this));
   }
 
   /**
@@ -141,14 +172,14 @@ export class Buffer extends BufferBase {
    * buffer is closed at once but the memory goes back only after they were garbage-collected.
    */
   close(options?: StreamOrderOptions): void {
-    let flags = this.flags;
+    let flags = bufferFlags(this);
     if ((flags & closedFlag) !== 0) return;
     let stream: Stream | undefined;
     if (options !== undefined) {
-      stream = this.checkStream(streamOption(options));
+      stream = checkBufferStream(this, streamOption(options));
       // Reading the options ran the caller's getters, which may have closed this buffer: that
       // close freed the memory, and a second free could release an allocation made since.
-      flags = this.flags;
+      flags = bufferFlags(this);
       if ((flags & closedFlag) !== 0) return;
     }
     markBufferClosed(this);
@@ -156,14 +187,14 @@ export class Buffer extends BufferBase {
     if ((flags & registered) !== 0) cancelRelease(bufferReleaseRecord(this) as ReleaseRecord);
     // Queued and not registered: it is in the finalizer batch now (buffer-release.ts).
     else if ((flags & batched) !== 0) closedInBatch();
-    const byteSize = this.byteSize;
+    const byteSize = bufferByteSize(this);
     if (byteSize === 0) return;
-    const resource = this.resource as MemoryResource;
-    const order = closeOrder(this, resource, stream ?? this.allocationStream);
+    const resource = bufferResource(this) as MemoryResource;
+    const order = closeOrder(this, resource, stream ?? bufferAllocationStream(this));
     // The common case, allocating nothing: no host views, no native holders. The rest is out of
     // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
     if (bufferViews(this) === null && !isMemoryHeld(this))
-      releaseBufferMemory(resource, this.pointer, byteSize, order);
+      releaseBufferMemory(resource, bufferPointer(this), byteSize, order);
     else Buffer.#releaseAfterUse(this, resource, byteSize, order);
   }
 
@@ -176,9 +207,9 @@ export class Buffer extends BufferBase {
     order: Stream | undefined,
   ): void {
     const views = bufferViews(buffer);
-    const attached = views === null ? null : detachViews(buffer.runtime.driver, views);
+    const attached = views === null ? null : detachViews(bufferRuntime(buffer).driver, views);
     setBufferViews(buffer, null);
-    const pointer = buffer.pointer;
+    const pointer = bufferPointer(buffer);
     if (attached === null && !isMemoryHeld(buffer)) {
       releaseBufferMemory(resource, pointer, byteSize, order);
       return;
@@ -193,7 +224,7 @@ export class Buffer extends BufferBase {
   }
 
   [Symbol.dispose](): void {
-    this.close();
+    closeBuffer(this);
   }
 
   /**
@@ -217,29 +248,30 @@ export class Buffer extends BufferBase {
       options = dstOrOptions;
     else if (dstOrOptions !== undefined)
       throw new TypeError(`dst must be a Buffer or JS memory, got ${describeValue(dstOrOptions)}`);
-    const stream = this.checkStream(streamOption(options));
-    this.checkOpen();
+    const stream = checkBufferStream(this, streamOption(options));
+    checkBufferOpen(this);
     if (dst === undefined) {
-      if (this.resource === null)
+      const resource = bufferResource(this);
+      if (resource === null)
         throw new TypeError('copyTo() without dst needs a buffer that has a memory resource');
-      dst = this.resource.allocate(this.byteSize, stream === undefined ? undefined : { stream });
+      dst = resource.allocate(bufferByteSize(this), stream === undefined ? undefined : { stream });
     }
     if (bufferBrand.has(dst)) {
-      dst.checkOpen();
-      this.checkSameDriver(dst, 'dst');
-      checkSameSize(dst.byteSize, this.byteSize);
-      copyBuffers(this.runtime, dst, this, this.byteSize, stream, this.workDevice(dst));
+      checkBufferOpen(dst);
+      checkBufferSameDriver(this, dst, 'dst');
+      checkSameSize(bufferByteSize(dst), bufferByteSize(this));
+      copyBuffers(bufferRuntime(this), dst, this, bufferByteSize(this), stream, bufferWorkDevice(this, dst));
     } else {
       const view = asView(dst);
-      checkSameSize(view.byteLength, this.byteSize);
+      checkSameSize(view.byteLength, bufferByteSize(this));
       copyHostRange(
-        this.runtime,
+        bufferRuntime(this),
         false,
-        this.pointer,
+        bufferPointer(this),
         view,
-        this.isDeviceOnly(),
+        bufferIsDeviceOnly(this),
         stream,
-        this.workDevice(null),
+        bufferWorkDevice(this, null),
       );
     }
     return dst;
@@ -250,24 +282,24 @@ export class Buffer extends BufferBase {
    * @throws RangeError on a size mismatch; TypeError for another kind of `src`.
    */
   copyFrom(src: Buffer | HostMemory, options?: StreamOrderOptions): void {
-    const stream = this.checkStream(streamOption(options));
-    this.checkOpen();
+    const stream = checkBufferStream(this, streamOption(options));
+    checkBufferOpen(this);
     if (bufferBrand.has(src)) {
-      src.checkOpen();
-      this.checkSameDriver(src, 'src');
-      checkSameSize(this.byteSize, src.byteSize);
-      copyBuffers(this.runtime, this, src, this.byteSize, stream, this.workDevice(src));
+      checkBufferOpen(src);
+      checkBufferSameDriver(this, src, 'src');
+      checkSameSize(bufferByteSize(this), bufferByteSize(src));
+      copyBuffers(bufferRuntime(this), this, src, bufferByteSize(this), stream, bufferWorkDevice(this, src));
     } else if (isHostMemory(src)) {
       const view = asView(src);
-      checkSameSize(this.byteSize, view.byteLength);
+      checkSameSize(bufferByteSize(this), view.byteLength);
       copyHostRange(
-        this.runtime,
+        bufferRuntime(this),
         true,
-        this.pointer,
+        bufferPointer(this),
         view,
-        this.isDeviceOnly(),
+        bufferIsDeviceOnly(this),
         stream,
-        this.workDevice(null),
+        bufferWorkDevice(this, null),
       );
     } else {
       throw new TypeError(
@@ -283,17 +315,17 @@ export class Buffer extends BufferBase {
    *   pattern of another length, or a size not divisible by the pattern length.
    */
   fill(value: number | ArrayBufferView, options?: StreamOrderOptions): void {
-    const stream = this.checkStream(streamOption(options));
-    this.checkOpen();
-    const pattern = fillPattern(value, this.byteSize, this.pointer);
+    const stream = checkBufferStream(this, streamOption(options));
+    checkBufferOpen(this);
+    const pattern = fillPattern(value, bufferByteSize(this), bufferPointer(this));
     fillPointer(
-      this.runtime,
-      this.pointer,
-      this.byteSize,
+      bufferRuntime(this),
+      bufferPointer(this),
+      bufferByteSize(this),
       pattern,
       stream,
-      this.workDevice(null),
-      this.isDeviceOnly(),
+      bufferWorkDevice(this, null),
+      bufferIsDeviceOnly(this),
     );
   }
 
@@ -305,27 +337,31 @@ export class Buffer extends BufferBase {
   slice(offset: number, length?: number): this {
     checkSize(offset, 'offset');
     if (length !== undefined) checkSize(length, 'length');
-    this.checkOpen();
-    if (offset > this.byteSize)
-      throw new RangeError(`offset ${offset} is past the end of a ${this.byteSize}-byte buffer`);
-    const size = length ?? this.byteSize - offset;
-    if (offset + size > this.byteSize) {
+    checkBufferOpen(this);
+    if (offset > bufferByteSize(this))
+      throw new RangeError(`offset ${offset} is past the end of a ${bufferByteSize(this)}-byte buffer`);
+    const size = length ?? bufferByteSize(this) - offset;
+    if (offset + size > bufferByteSize(this)) {
       throw new RangeError(
-        `slice of ${size} bytes at offset ${offset} does not fit a ${this.byteSize}-byte buffer`,
+        `slice of ${size} bytes at offset ${offset} does not fit a ${bufferByteSize(this)}-byte buffer`,
       );
     }
-    const Class = this.constructor as BufferClass<this>;
-    const view = new Class(
+    // The slice's class and the record of a virtual allocation's slices come from this buffer's
+    // state, not from its prototype or `constructor`, which a program can change.
+    const kind = bufferFlags(this) & classKinds;
+    const resource = bufferResource(this);
+    const view = new (bufferClassOf(kind) as BufferClass<this>)(
       bufferToken,
-      this.runtime,
-      this.pointer + BigInt(offset),
+      bufferRuntime(this),
+      bufferPointer(this) + BigInt(offset),
       size,
-      this.resource,
+      resource,
       undefined,
-      0,
-      new BufferOrigin(this, this),
+      kind,
+      this,
     );
-    return Object.preventExtensions(view);
+    if (kind === virtualClass) (resource as unknown as SliceRecorder).noteSlice(view);
+    return view;
   }
 
   /**
@@ -337,14 +373,14 @@ export class Buffer extends BufferBase {
    * @throws TypeError when the CPU cannot access the memory.
    */
   hostView(): Uint8Array {
-    this.checkOpen();
-    if (!this.isHostAccessible) {
+    checkBufferOpen(this);
+    if (!bufferIsHostAccessible(this)) {
       throw new TypeError(
         'hostView() needs host-accessible memory (pinned or managed); copy device memory with copyTo()',
       );
     }
-    const view = this.runtime.driver.hostView(this.pointer, this.byteSize);
-    if (this.byteSize !== 0) this.memoryOwner().recordView(view.buffer as ArrayBuffer);
+    const view = bufferRuntime(this).driver.hostView(bufferPointer(this), bufferByteSize(this));
+    if (bufferByteSize(this) !== 0) recordBufferView(bufferMemoryOwner(this), view.buffer as ArrayBuffer);
     return view;
   }
 }
@@ -364,6 +400,8 @@ export function allocatedBuffer<B extends Buffer>(
   resource: MemoryResource,
   stream: Stream | undefined,
 ): B {
+  // Device and pinned pools (the hot path) make plain Buffers: one comparison.
+  const kind = (Class as unknown) === Buffer ? 0 : classKind(Class);
   // The constructor is protected in the published types; this module holds the token.
   const buffer = new (Class as BufferClass<B>)(
     bufferToken,
@@ -372,11 +410,64 @@ export function allocatedBuffer<B extends Buffer>(
     size,
     resource,
     stream,
-    size !== 0 ? owns | batched : owns,
+    kind | (size !== 0 ? owns | batched : owns),
     null,
   );
-  // No own property can shadow the class's getters and methods (`handle`, `deviceId`, ...).
-  Object.preventExtensions(buffer);
   if (size !== 0) deferRelease(buffer);
   return buffer;
+}
+
+// The classes buffers are made as, by kind (buffer-parts.ts' class bits): Buffer, ManagedBuffer
+// (managed-buffer.ts) and VirtualBuffer (virtual-buffer.ts) register themselves.
+const classKinds = managedClass | virtualClass;
+const classesByKind = new Map<number, { readonly prototype: Buffer }>();
+const kindsByClass = new Map<unknown, number>();
+
+/** @internal Makes `Class` the class of buffers of `kind` (one of buffer-parts.ts' class bits, or 0). */
+export function registerBufferClass(Class: { readonly prototype: Buffer }, kind: number): void {
+  classesByKind.set(kind, Class);
+  kindsByClass.set(Class, kind);
+}
+
+function bufferClassOf(kind: number): { readonly prototype: Buffer } {
+  return classesByKind.get(kind) as { readonly prototype: Buffer };
+}
+
+// The kind of a class `fromHandle` or allocatedBuffer was called with: anything but cumem's own
+// buffer classes is refused, so that no other constructor is ever handed the private token.
+function classKind(Class: unknown): number {
+  const kind = kindsByClass.get(Class);
+  if (kind === undefined) {
+    throw new TypeError(
+      'fromHandle makes Buffers and ManagedBuffers: call it as Buffer.fromHandle or ManagedBuffer.fromHandle',
+    );
+  }
+  return kind;
+}
+
+registerBufferClass(Buffer, 0);
+
+const closeMethod = Buffer.prototype.close;
+
+/**
+ * `buffer.close(options)` as Buffer defines it, for cumem's own callers: not the
+ * method a program may have put on the buffer or its prototype since (a close that did not run
+ * would leave the buffer open over memory the caller goes on to free).
+ */
+export function closeBuffer(buffer: Buffer, options?: StreamOrderOptions): void {
+  closeMethod.call(buffer, options);
+}
+
+const hostViewMethod = Buffer.prototype.hostView;
+const ipcDescriptorGetter = Object.getOwnPropertyDescriptor(Buffer.prototype, 'ipcDescriptor')
+  ?.get as () => IpcBufferDescriptor;
+
+/** `buffer.ipcDescriptor` as Buffer defines it, for cumem's own callers (see {@link closeBuffer}). */
+export function ipcDescriptorOf(buffer: Buffer): IpcBufferDescriptor {
+  return ipcDescriptorGetter.call(buffer);
+}
+
+/** `buffer.hostView()` as Buffer defines it, for cumem's own callers (see {@link closeBuffer}). */
+export function hostViewOf(buffer: Buffer): Uint8Array {
+  return hostViewMethod.call(buffer);
 }

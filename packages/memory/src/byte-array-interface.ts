@@ -2,6 +2,7 @@
 // writes it) of a 1-D uint8 array: what Buffer and interop-arrow's CudaBuffer export, like
 // pyarrow's `to_numba`.
 import { CudaStateError, checkAddress, checkBoolean, checkSize, describeValue } from '@cumem/core-types';
+import { bufferBrand, bufferIsClosed, bufferIsDeviceAccessible } from './buffer-facts.js';
 
 /** CUDA Array Interface v3 of a byte array (camelCase; `StridedMemoryView.from` reads it). */
 export interface ByteArrayInterface {
@@ -29,14 +30,16 @@ export function byteArrayInterface(
   size: number,
   readonly: boolean,
 ): ByteArrayInterface {
-  if (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean') {
+  // A Buffer answers from its state (buffer-base.ts); a wrapper of one through its getters.
+  const buffer = bufferBrand.has(owner);
+  if (!buffer && (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean')) {
     throw new TypeError(`owner must be a Buffer (or an object with isClosed), got ${describeValue(owner)}`);
   }
   checkAddress(address, 'address');
   checkSize(size, 'size');
   checkBoolean(readonly, 'readonly');
-  if (owner.isClosed) throw CudaStateError.closed('Buffer');
-  if (!owner.isDeviceAccessible)
+  if (buffer ? bufferIsClosed(owner) : owner.isClosed) throw CudaStateError.closed('Buffer');
+  if (!(buffer ? bufferIsDeviceAccessible(owner) : owner.isDeviceAccessible))
     throw new TypeError('memory no device can address has no CUDA Array Interface');
   return Object.freeze({
     shape: Object.freeze([size] as [number]),

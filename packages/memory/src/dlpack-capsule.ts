@@ -12,6 +12,13 @@ import {
   PointerAttribute,
 } from '@cumem/core-types';
 import type { BufferBase } from './buffer-base.js';
+import {
+  bufferAllocationStream,
+  bufferIsHostAccessible,
+  bufferIsManaged,
+  bufferMemoryOwner,
+  checkBufferOpen,
+} from './buffer-facts.js';
 import { checkDLPackSource } from './dlpack-checks.js';
 import {
   DLDeviceType,
@@ -210,11 +217,11 @@ function checkExportOptions(options: ToDLPackOptions | undefined): {
 function deviceOf(driver: Driver, source: DLPackSource): { deviceType: number; deviceId: number } {
   const buffer = source.buffer;
   const managed = buffer
-    ? buffer.isManaged
+    ? bufferIsManaged(buffer)
     : driver.pointerGetAttribute(source.pointer, PointerAttribute.IsManaged) !== 0;
   if (managed) return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
   const host = buffer
-    ? buffer.isHostAccessible
+    ? bufferIsHostAccessible(buffer)
     : driver.pointerGetAttribute(source.pointer, PointerAttribute.MemoryType) === 1;
   if (host) return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
   return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
@@ -227,7 +234,7 @@ function deviceOf(driver: Driver, source: DLPackSource): { deviceType: number; d
 export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): DLPackCapsule {
   checkDLPackSource(source);
   const { versioned, stream } = checkExportOptions(options);
-  source.buffer?.checkOpen();
+  if (source.buffer !== undefined) checkBufferOpen(source.buffer);
   collectReleasedExports();
   const runtime = activeRuntime();
   const driver = runtime.driver;
@@ -256,7 +263,8 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
       };
     }
     if (stream !== undefined) {
-      const producer = source.buffer?.memoryOwner().allocationStream;
+      const producer =
+        source.buffer === undefined ? undefined : bufferAllocationStream(bufferMemoryOwner(source.buffer));
       if (producer !== undefined && !producer.isClosed && producer !== stream) stream.wait(producer);
     }
     const record: ExportRecord = {

@@ -1,7 +1,7 @@
 // Argument checks of the exported DLPack building blocks (exportDLPack, writeDLPackStruct):
 // typed errors before any memory is written or any driver call.
 import { checkAddress, checkBoolean, checkInteger, describeValue } from '@cumem/core-types';
-import { isBufferLike } from './memory-holds.js';
+import { bufferBrand } from './buffer-facts.js';
 
 /** The most axes a struct cumem writes may have (as DLPack importers, cuda.core and NumPy). */
 export const DLPACK_MAX_AXES = 32;
@@ -51,7 +51,7 @@ export function checkDLPackSource(value: unknown): void {
   const source = checkObject(value, 'source');
   checkAddress(source.pointer, 'source.pointer');
   checkTensorShape(source, 'source');
-  if (source.buffer !== undefined && !isBufferLike(source.buffer)) {
+  if (source.buffer !== undefined && !bufferBrand.has(source.buffer)) {
     throw new TypeError(`source.buffer must be a Buffer or undefined, got ${describeValue(source.buffer)}`);
   }
   checkRange(source.deviceId, -1, 2 ** 31 - 1, 'source.deviceId');

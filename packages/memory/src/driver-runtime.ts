@@ -123,22 +123,22 @@ export class DriverRuntime {
  */
 export function checkSameDriver(
   own: DriverRuntime,
-  other: { readonly runtime: DriverRuntime },
+  other: DriverRuntime,
   what: string,
   ownName: string,
 ): void {
-  if (other.runtime !== own) throw foreignDriverError(own, other, what, ownName);
+  if (other !== own) throw foreignDriverError(own, other, what, ownName);
 }
 
 /** The error of {@link checkSameDriver}, for callers that test inline (hot paths) and throw it. */
 export function foreignDriverError(
   own: DriverRuntime,
-  other: { readonly runtime: DriverRuntime },
+  other: DriverRuntime,
   what: string,
   ownName: string,
 ): CudaStateError {
   return new CudaStateError(
-    `${what} belongs to driver ${other.runtime.driver.name}, ${ownName} to ${own.driver.name}`,
+    `${what} belongs to driver ${other.driver.name}, ${ownName} to ${own.driver.name}`,
   );
 }
 

@@ -27,6 +27,6 @@ export function deallocateArguments(
   const handle = checkAddress(pointer, 'pointer');
   checkSize(size, 'size');
   const stream = streamOption(options);
-  if (stream !== undefined) checkSameDriver(runtime, stream, 'the stream', 'the resource');
+  if (stream !== undefined) checkSameDriver(runtime, stream.runtime, 'the stream', 'the resource');
   return { handle, stream };
 }

@@ -3,8 +3,17 @@
 // then range-copy-engine.ts issues the calls.
 import { CudaStateError, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
-import { bufferBrand } from './buffer-base.js';
 import { finish } from './buffer-copy.js';
+import {
+  bufferBrand,
+  bufferByteSize,
+  bufferIsDeviceOnly,
+  bufferIsHostAccessible,
+  bufferPointer,
+  bufferRuntime,
+  bufferWorkDevice,
+  checkBufferOpen,
+} from './buffer-facts.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import { checkSameDriver } from './driver-runtime.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
@@ -51,10 +60,11 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
   if (staging === 'auto' || staging === 'pinned' || staging === 'pageable') return staging;
   if (bufferBrand.has(staging)) {
     const given = staging as Buffer;
-    given.checkOpen();
-    if (given.runtime !== buffer.runtime)
+    checkBufferOpen(given);
+    if (bufferRuntime(given) !== bufferRuntime(buffer))
       throw new CudaStateError('the staging buffer belongs to another driver than the buffer');
-    if (!given.isHostAccessible) throw new TypeError('the staging buffer must be host-accessible (pinned)');
+    if (!bufferIsHostAccessible(given))
+      throw new TypeError('the staging buffer must be host-accessible (pinned)');
     return given;
   }
   throw new TypeError(
@@ -68,7 +78,7 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
  * beforehand (queued-upload.ts, queued-download.ts) are therefore waited for by such a call.
  */
 export function rangeCopyStream(buffer: Buffer): Stream {
-  return runtimeDefaultStream(buffer.runtime, buffer.workDevice(null));
+  return runtimeDefaultStream(bufferRuntime(buffer), bufferWorkDevice(buffer, null));
 }
 
 function run(
@@ -82,19 +92,21 @@ function run(
   const target = buffer as Buffer;
   const stream = streamOption(options);
   const { staging = 'auto' } = checkOptions(options);
-  if (stream !== undefined) checkSameDriver(target.runtime, stream, 'the stream', 'the buffer');
-  const checked = checkRanges(ranges, target.size);
+  if (stream !== undefined)
+    checkSameDriver(bufferRuntime(target), stream.runtime, 'the stream', 'the buffer');
+  const checked = checkRanges(ranges, bufferByteSize(target));
   const how = checkStaging(staging, target);
-  target.checkOpen();
+  checkBufferOpen(target);
   if (checked.length === 0) return;
   // Never copy through the registration of a buffer detached since (host-registration-table.ts).
   releaseDetachedRegistrations();
-  const runtime = target.runtime;
-  const ordinal = target.workDevice(null);
-  const deviceOnly = target.isDeviceOnly();
+  const runtime = bufferRuntime(target);
+  const ordinal = bufferWorkDevice(target, null);
+  const deviceOnly = bufferIsDeviceOnly(target);
+  const pointer = bufferPointer(target);
   const go = (on: Stream, given: boolean): void => {
     runtime.makeCurrent(on.ordinal);
-    const held = moveRanges(runtime, target.pointer, deviceOnly, checked, on, upload, how);
+    const held = moveRanges(runtime, pointer, deviceOnly, checked, on, upload, how);
     if (!given) runtime.driver.streamSynchronize(on.streamHandle);
     else for (const view of held) finish(runtime, on, false, view);
   };

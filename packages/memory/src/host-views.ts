@@ -8,16 +8,16 @@
 // - where the adapter cannot detach (FFI: koffi's views), the memory is returned only after
 //   every undetached view was garbage-collected.
 import type { Driver } from '@cumem/core-types';
+import type { BufferBase } from './buffer-base.js';
+import { bufferIsClosed } from './buffer-facts.js';
 import type { Release } from './object-finalizer.js';
 import { runOrWarn } from './warn-on-failure.js';
 
 /** The views one buffer handed out, held weakly so that dropping a view leaks nothing. */
 export type ViewList = WeakRef<ArrayBuffer>[];
 
-/** What a view's owner answers: a memory Buffer, closed or not. */
-interface ViewOwner {
-  readonly isClosed: boolean;
-}
+/** A view's owner: the memory Buffer whose memory it shows, closed or not. */
+type ViewOwner = BufferBase;
 
 /**
  * The one registry of host views (ArrayBuffer -> the Buffer whose memory it shows, and the
@@ -45,7 +45,7 @@ export function keepOwnerAlive(view: ArrayBuffer, owner: ViewOwner): void {
  */
 export function isBufferHostView(view: ArrayBufferView | ArrayBufferLike): boolean {
   const entry = viewOwners.get(ArrayBuffer.isView(view) ? view.buffer : view);
-  return entry !== undefined && !entry.owner.isClosed;
+  return entry !== undefined && !bufferIsClosed(entry.owner);
 }
 
 /**

@@ -4,14 +4,30 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
-// Per-element facts for @cumem/utils' batch checks, read without the getters (buffer-facts.ts).
+export { closeBuffer, hostViewOf, ipcDescriptorOf } from './buffer.js';
+export { bufferToDLPack } from './buffer-base.js';
+// What a Buffer is, from its private state: the packages above read a buffer through these, never
+// through its getters and methods, which a program can answer for with own properties or another
+// prototype (buffer-base.ts). bufferGroup is the per-element fact of @cumem/utils' batch checks.
 export {
+  bufferAllocationStream,
   bufferByteSize,
+  bufferDeviceId,
   bufferDriver,
   bufferGroup,
+  bufferIsClosed,
+  bufferIsDeviceAccessible,
+  bufferIsDeviceOnly,
+  bufferIsHostAccessible,
+  bufferIsManaged,
+  bufferMemoryOwner,
+  bufferOwner,
   bufferParent,
   bufferPointer,
   bufferResource,
+  bufferRuntime,
+  bufferTypeName,
+  checkBufferOpen,
 } from './buffer-facts.js';
 // How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
 // HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).

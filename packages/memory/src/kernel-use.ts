@@ -5,7 +5,8 @@
 // so far on every stream cumem knows, the launch's stream among them.
 
 import type { Buffer } from './buffer.js';
-import { type BufferBase, bufferBrand } from './buffer-base.js';
+import type { BufferBase } from './buffer-base.js';
+import { bufferBrand, bufferMemoryOwner, bufferRuntime } from './buffer-facts.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import type { ManagedBuffer } from './managed-buffer.js';
 import type { MemoryResource } from './memory-resource.js';
@@ -26,7 +27,7 @@ let anyUse = false;
 export function noteKernelUse(buffer: Buffer | ManagedBuffer): void {
   bufferBrand.check(buffer, 'buffer');
   anyUse = true;
-  used.add(buffer.memoryOwner());
+  used.add(bufferMemoryOwner(buffer));
 }
 
 /** The stream close() frees on: `order`, or after all known work when a kernel used the buffer. */
@@ -36,5 +37,5 @@ export function closeOrder(
   order: Stream | undefined,
 ): Stream | undefined {
   if (!anyUse || !used.has(buffer)) return order;
-  return orderForDroppedBuffer(buffer.runtime, resource, order);
+  return orderForDroppedBuffer(bufferRuntime(buffer), resource, order);
 }

@@ -13,7 +13,17 @@ import {
   memLocationToLocation,
 } from '@cumem/core-types';
 import { AccessedByView, checkLocationList } from './accessed-by-view.js';
-import { Buffer } from './buffer.js';
+import { Buffer, registerBufferClass } from './buffer.js';
+import { checkBufferStream } from './buffer-base.js';
+import {
+  bufferByteSize,
+  bufferPointer,
+  bufferRuntime,
+  bufferTypeName,
+  bufferWorkDevice,
+  checkBufferOpen,
+} from './buffer-facts.js';
+import { managedClass } from './buffer-parts.js';
 import { checkLocation, checkNumaSupported } from './location-arguments.js';
 import {
   adviseRange,
@@ -43,7 +53,6 @@ function deviceLocation(ordinal: number): MemLocation {
  * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
  * by `ManagedMemoryResource.allocate`, or wraps a managed pointer with `ManagedBuffer.fromHandle`.
  */
-// An AccessAdvisor (accessed-by-view.ts) through hidden members; see Buffer for why no `implements`.
 export class ManagedBuffer extends Buffer {
   #accessedByView: AccessedByView | undefined = undefined;
   // Whether the last preferred-location advice through this object named a host NUMA node.
@@ -51,25 +60,28 @@ export class ManagedBuffer extends Buffer {
 
   /** Whether read-mostly advice is applied (asks the driver). Setting it advises the driver. */
   get readMostly(): boolean {
-    this.checkOpen();
-    this.bindContext();
+    ManagedBuffer.#checkOpen(this);
+    this.#bindContext();
     return (
-      this.runtime.driver.memRangeGetAttribute(this.pointer, this.byteSize, MemRangeAttribute.ReadMostly) !==
-      0
+      bufferRuntime(this).driver.memRangeGetAttribute(
+        bufferPointer(this),
+        bufferByteSize(this),
+        MemRangeAttribute.ReadMostly,
+      ) !== 0
     );
   }
 
   set readMostly(value: boolean) {
     checkBoolean(value, 'readMostly');
-    this.checkOpen();
+    ManagedBuffer.#checkOpen(this);
     // One device lookup and one context check: this setter is timed against C (bench/).
-    const ordinal = this.workDevice(null);
-    const runtime = this.runtime;
+    const ordinal = bufferWorkDevice(this, null);
+    const runtime = bufferRuntime(this);
     runtime.makeCurrent(ordinal);
     adviseRange(
       runtime.driver,
-      this.pointer,
-      this.byteSize,
+      bufferPointer(this),
+      bufferByteSize(this),
       value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly,
       deviceLocation(ordinal),
     );
@@ -81,29 +93,29 @@ export class ManagedBuffer extends Buffer {
    * read back as `new Host()`. Setting `null` removes the advice.
    */
   get preferredLocation(): Location | null {
-    this.checkOpen();
-    this.bindContext();
-    const driver = this.runtime.driver;
-    if (this.runtime.capabilities.memoryLocations) {
+    ManagedBuffer.#checkOpen(this);
+    this.#bindContext();
+    const driver = bufferRuntime(this).driver;
+    if (bufferRuntime(this).capabilities.memoryLocations) {
       const type = driver.memRangeGetAttribute(
-        this.pointer,
-        this.byteSize,
+        bufferPointer(this),
+        bufferByteSize(this),
         MemRangeAttribute.PreferredLocationType,
       );
       // CUDA 13.0 on an H200 accepts HostNuma advice but reads the type back as Invalid: only
       // then ask the legacy attribute.
       if (type !== MemLocationType.Invalid) {
         const id = driver.memRangeGetAttribute(
-          this.pointer,
-          this.byteSize,
+          bufferPointer(this),
+          bufferByteSize(this),
           MemRangeAttribute.PreferredLocationId,
         );
         return memLocationToLocation({ type: type as MemLocationType, id });
       }
     }
     const ordinal = driver.memRangeGetAttribute(
-      this.pointer,
-      this.byteSize,
+      bufferPointer(this),
+      bufferByteSize(this),
       MemRangeAttribute.PreferredLocation,
     );
     if (ordinal === CU_DEVICE_INVALID) {
@@ -116,23 +128,28 @@ export class ManagedBuffer extends Buffer {
 
   set preferredLocation(location: Location | null) {
     if (location !== null) checkLocation(location, 'preferredLocation');
-    this.checkOpen();
+    ManagedBuffer.#checkOpen(this);
     if (location === null) {
-      this.advise(MemAdvise.UnsetPreferredLocation, this.anyLocation());
+      this.#advise(MemAdvise.UnsetPreferredLocation, this.#anyLocation());
       this.#advisedHostNuma = false;
       return;
     }
-    checkNumaSupported(this.runtime, location, 'preferredLocation');
+    checkNumaSupported(bufferRuntime(this), location, 'preferredLocation');
     const memLocation = locationToMemLocation(location);
-    this.advise(MemAdvise.SetPreferredLocation, memLocation);
+    this.#advise(MemAdvise.SetPreferredLocation, memLocation);
     this.#advisedHostNuma =
       memLocation.type === MemLocationType.HostNuma || memLocation.type === MemLocationType.HostNumaCurrent;
   }
 
   /** The locations advised as accessors: a live Set-like view (see {@link AccessedByView}). */
   get accessedBy(): AccessedByView {
-    this.checkOpen();
-    if (this.#accessedByView === undefined) this.#accessedByView = AccessedByView.of(this);
+    ManagedBuffer.#checkOpen(this);
+    // The view asks through these closures, not through members a program could replace.
+    this.#accessedByView ??= AccessedByView.of({
+      queryAccessedBy: () => this.#queryAccessedBy(),
+      adviseAccessedBy: (location, set) => this.#adviseAccessedBy(location, set),
+      checkAdvisable: () => ManagedBuffer.#checkOpen(this),
+    });
     return this.#accessedByView;
   }
 
@@ -145,8 +162,8 @@ export class ManagedBuffer extends Buffer {
    */
   set accessedBy(locations: Iterable<Location>) {
     const target = checkLocationList(locations);
-    this.checkOpen();
-    const current = this.queryAccessedBy();
+    ManagedBuffer.#checkOpen(this);
+    const current = this.#queryAccessedBy();
     const changes: [Location, boolean][] = [];
     for (const location of current) if (!target.includes(location)) changes.push([location, false]);
     for (const location of target) if (!current.includes(location)) changes.push([location, true]);
@@ -154,7 +171,7 @@ export class ManagedBuffer extends Buffer {
     try {
       for (; applied < changes.length; applied++) {
         const [location, set] = changes[applied] as [Location, boolean];
-        this.adviseAccessedBy(location, set);
+        this.#adviseAccessedBy(location, set);
       }
     } catch (error) {
       // Best effort: undoing an advice the driver just accepted is expected to succeed; the
@@ -162,7 +179,7 @@ export class ManagedBuffer extends Buffer {
       for (let i = applied - 1; i >= 0; i--) {
         const [location, set] = changes[i] as [Location, boolean];
         try {
-          this.adviseAccessedBy(location, !set);
+          this.#adviseAccessedBy(location, !set);
         } catch {}
       }
       throw error;
@@ -184,12 +201,12 @@ export class ManagedBuffer extends Buffer {
    *   single-range entry point).
    */
   discard(options?: StreamOrderOptions): void {
-    const stream = this.checkStream(streamOption(options));
-    this.checkOpen();
-    checkDiscardSupported(this.runtime.driver, 'discard()');
-    const target = this.orderOn(stream);
-    discardRange(this.runtime.driver, this.pointer, this.byteSize, target.streamHandle);
-    this.finish(target, stream);
+    const stream = checkBufferStream(this, streamOption(options));
+    ManagedBuffer.#checkOpen(this);
+    checkDiscardSupported(bufferRuntime(this).driver, 'discard()');
+    const target = this.#orderOn(stream);
+    discardRange(bufferRuntime(this).driver, bufferPointer(this), bufferByteSize(this), target.streamHandle);
+    this.#finish(target, stream);
   }
 
   /**
@@ -203,6 +220,18 @@ export class ManagedBuffer extends Buffer {
     ManagedBuffer.#movePages(this, location, options, 'discardPrefetch', discardPrefetchRange);
   }
 
+  // Open, and a ManagedBuffer by its private state: a program may give any Buffer this class's
+  // prototype (buffers are extensible), and advice over device memory is for the driver to
+  // refuse only after cumem could not.
+  static #checkOpen(buffer: ManagedBuffer): void {
+    if (!(#advisedHostNuma in buffer)) {
+      throw new TypeError(
+        `${bufferTypeName(buffer)} is not a ManagedBuffer: managed-memory methods need one`,
+      );
+    }
+    checkBufferOpen(buffer);
+  }
+
   // prefetch and discardPrefetch: the same checks and stream order around a different move. A
   // static private method, so nothing new is reachable on the prototype, and an imitation of a
   // ManagedBuffer fails at the same check as before.
@@ -214,25 +243,27 @@ export class ManagedBuffer extends Buffer {
     move: typeof prefetchRange,
   ): void {
     checkLocation(location, 'location');
-    const stream = buffer.checkStream(streamOption(options));
-    buffer.checkOpen();
-    checkNumaSupported(buffer.runtime, location, method);
-    const target = buffer.orderOn(stream);
+    const stream = checkBufferStream(buffer, streamOption(options));
+    ManagedBuffer.#checkOpen(buffer);
+    checkNumaSupported(bufferRuntime(buffer), location, method);
+    const target = buffer.#orderOn(stream);
     move(
-      buffer.runtime.driver,
-      buffer.pointer,
-      buffer.byteSize,
+      bufferRuntime(buffer).driver,
+      bufferPointer(buffer),
+      bufferByteSize(buffer),
       locationToMemLocation(location),
       target.streamHandle,
     );
-    buffer.finish(target, stream);
+    buffer.#finish(target, stream);
   }
 
-  /** @internal */
-  queryAccessedBy(): Location[] {
-    this.checkOpen();
-    this.bindContext();
-    const ordinals = this.runtime.driver.memRangeGetAccessedBy(this.pointer, this.byteSize);
+  #queryAccessedBy(): Location[] {
+    ManagedBuffer.#checkOpen(this);
+    this.#bindContext();
+    const ordinals = bufferRuntime(this).driver.memRangeGetAccessedBy(
+      bufferPointer(this),
+      bufferByteSize(this),
+    );
     const result: Location[] = [];
     for (const ordinal of ordinals) {
       if (ordinal === CU_DEVICE_CPU) result.push(new Host());
@@ -241,50 +272,32 @@ export class ManagedBuffer extends Buffer {
     return result;
   }
 
-  /** @internal */
-  adviseAccessedBy(location: Location, set: boolean): void {
-    this.advise(set ? MemAdvise.SetAccessedBy : MemAdvise.UnsetAccessedBy, locationToMemLocation(location));
+  #adviseAccessedBy(location: Location, set: boolean): void {
+    this.#advise(set ? MemAdvise.SetAccessedBy : MemAdvise.UnsetAccessedBy, locationToMemLocation(location));
   }
 
-  /** @internal */
-  checkAdvisable(_location: Location): void {
-    this.checkOpen();
+  #advise(advice: number, location: MemLocation): void {
+    this.#bindContext();
+    adviseRange(bufferRuntime(this).driver, bufferPointer(this), bufferByteSize(this), advice, location);
   }
 
-  protected override get typeName(): string {
-    return 'ManagedBuffer';
+  #anyLocation(): MemLocation {
+    return deviceLocation(bufferWorkDevice(this, null));
   }
 
-  /** @internal fromHandle wraps managed memory only. */
-  protected override checkWrapped(): void {
-    const managed = this.resource !== null ? this.resource.isManaged : this.pointerInfo().isManaged;
-    if (!managed) {
-      throw new TypeError(
-        'ManagedBuffer.fromHandle needs managed memory (cuMemAllocManaged or a managed pool); use Buffer.fromHandle',
-      );
-    }
+  #bindContext(): void {
+    bufferRuntime(this).makeCurrent(bufferWorkDevice(this, null));
   }
 
-  private advise(advice: number, location: MemLocation): void {
-    this.bindContext();
-    adviseRange(this.runtime.driver, this.pointer, this.byteSize, advice, location);
-  }
-
-  private anyLocation(): MemLocation {
-    return deviceLocation(this.workDevice(null));
-  }
-
-  private bindContext(): void {
-    this.runtime.makeCurrent(this.workDevice(null));
-  }
-
-  private orderOn(stream: Stream | undefined): Stream {
-    const target = stream ?? runtimeDefaultStream(this.runtime, this.workDevice(null));
-    this.runtime.makeCurrent(target.ordinal);
+  #orderOn(stream: Stream | undefined): Stream {
+    const target = stream ?? runtimeDefaultStream(bufferRuntime(this), bufferWorkDevice(this, null));
+    bufferRuntime(this).makeCurrent(target.ordinal);
     return target;
   }
 
-  private finish(target: Stream, given: Stream | undefined): void {
-    if (given === undefined) this.runtime.driver.streamSynchronize(target.streamHandle);
+  #finish(target: Stream, given: Stream | undefined): void {
+    if (given === undefined) bufferRuntime(this).driver.streamSynchronize(target.streamHandle);
   }
 }
+
+registerBufferClass(ManagedBuffer, managedClass);

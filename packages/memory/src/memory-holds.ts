@@ -1,7 +1,7 @@
 // Native code that holds a Buffer's memory (a DLPack consumer): closing the Buffer in JS must
 // not free memory a consumer still reads, so the release waits for the last hold to end.
-import { describeValue } from '@cumem/core-types';
 import type { BufferBase } from './buffer-base.js';
+import { bufferBrand, bufferMemoryOwner, checkBufferOpen } from './buffer-facts.js';
 import type { Release } from './object-finalizer.js';
 
 interface Holds {
@@ -21,9 +21,9 @@ let heldBuffers = 0;
  * @throws CudaStateError when the buffer is closed.
  */
 export function holdMemory(buffer: BufferBase): () => void {
-  if (!isBufferLike(buffer)) throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
-  buffer.checkOpen();
-  const owner = buffer.memoryOwner();
+  bufferBrand.check(buffer, 'buffer');
+  checkBufferOpen(buffer);
+  const owner = bufferMemoryOwner(buffer);
   let entry = holds.get(owner);
   if (entry === undefined) {
     entry = { count: 0, release: undefined };
@@ -59,18 +59,4 @@ export function releaseWhenUnheld(owner: BufferBase, release: Release): void {
     }
   }
   release();
-}
-
-/**
- * @internal A Buffer of this package, told by its members: an `instanceof` here would import
- * buffer-base.js, which imports this module's users (a cycle).
- */
-export function isBufferLike(value: unknown): value is BufferBase {
-  const candidate = value as Partial<BufferBase> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.memoryOwner === 'function' &&
-    typeof candidate.checkOpen === 'function'
-  );
 }

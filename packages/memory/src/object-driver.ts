@@ -1,5 +1,6 @@
 import { type Driver, describeValue } from '@cumem/core-types';
-import { type BufferBase, bufferBrand } from './buffer-base.js';
+import type { BufferBase } from './buffer-base.js';
+import { bufferBrand, bufferDriver } from './buffer-facts.js';
 import { Event } from './event.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
 import { Stream } from './stream.js';
@@ -14,7 +15,8 @@ import { Stream } from './stream.js';
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
-  if (bufferBrand.has(object) || object instanceof Event) return object.runtime.driver;
+  if (bufferBrand.has(object)) return bufferDriver(object);
+  if (object instanceof Event) return object.runtime.driver;
   if (object instanceof Stream) {
     // Libraries ask for a stream's driver before queuing work on it, JS memory copies included:
     // no registration of a detached ArrayBuffer may outlive that (host-registration-table.ts).

@@ -17,37 +17,40 @@ import {
   MemLocationType,
   PointerHandleAttribute,
 } from '@cumem/core-types';
-import { type BufferBase, bufferBrand } from './buffer-base.js';
+import type { BufferBase } from './buffer-base.js';
 import { copyPointers } from './buffer-copy.js';
+import {
+  bufferBrand,
+  bufferDeviceId,
+  bufferIsDeviceOnly,
+  bufferParent,
+  bufferPointer,
+  bufferRuntime,
+} from './buffer-facts.js';
 import { inStreamOrderOn } from './device-stream-order.js';
 import { type DriverRuntime, runtimeState } from './driver-runtime.js';
 import { runtimeDefaultStream, Stream } from './stream.js';
 import { virtualAccess } from './virtual-ranges.js';
 
-/** What a copy needs to know of a buffer (structural, so this module does not import Buffer). */
-export interface CopyEndpoint {
-  /** @internal */ readonly pointer: bigint;
-  readonly deviceId: number;
-  /** @internal */ isDeviceOnly(): boolean;
-}
-
 /** `size` bytes from buffer `src` to buffer `dst`; the same-device case is the unchanged hot path. */
 export function copyBuffers(
   runtime: DriverRuntime,
-  dst: CopyEndpoint,
-  src: CopyEndpoint,
+  dst: BufferBase,
+  src: BufferBase,
   size: number,
   stream: Stream | undefined,
   ordinal: number,
 ): void {
-  const device = src.deviceId;
-  if (dst.deviceId === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
-    copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
+  const device = bufferDeviceId(src);
+  const dstPointer = bufferPointer(dst);
+  const srcPointer = bufferPointer(src);
+  if (bufferDeviceId(dst) === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
+    copyPointers(runtime, dstPointer, srcPointer, size, stream, ordinal);
     return;
   }
-  const dstDevice = dst.isDeviceOnly() ? dst.deviceId : -1;
-  const srcDevice = src.isDeviceOnly() ? device : -1;
-  copyAcrossDevices(runtime, dst.pointer, dstDevice, src.pointer, srcDevice, size, stream, ordinal);
+  const dstDevice = bufferIsDeviceOnly(dst) ? bufferDeviceId(dst) : -1;
+  const srcDevice = bufferIsDeviceOnly(src) ? device : -1;
+  copyAcrossDevices(runtime, dstPointer, dstDevice, srcPointer, srcDevice, size, stream, ordinal);
 }
 
 /**
@@ -222,19 +225,21 @@ const poolOfAllocation = new WeakMap<BufferBase, bigint>();
 export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
   checkStreamArgument(stream);
   bufferBrand.check(buffer, 'buffer');
-  if (buffer.runtime !== stream.runtime)
+  if (bufferRuntime(buffer) !== stream.runtime)
     throw new CudaStateError('the buffer and the stream belong to different drivers');
   const on = stream.ordinal;
-  const device = buffer.isDeviceOnly() ? buffer.deviceId : -1;
+  const device = bufferIsDeviceOnly(buffer) ? bufferDeviceId(buffer) : -1;
   if (device < 0 || device === on) return true;
   let allocation = buffer;
-  while (allocation.parent !== null) allocation = allocation.parent;
+  for (let parent = bufferParent(allocation); parent !== null; parent = bufferParent(allocation))
+    allocation = parent;
   const runtime = stream.runtime;
-  const vmm = virtualAccess(runtime, allocation.pointer, on);
+  const allocationPointer = bufferPointer(allocation);
+  const vmm = virtualAccess(runtime, allocationPointer, on);
   if (vmm !== undefined) return accessAllows(vmm, write);
   let pool = poolOfAllocation.get(allocation);
   if (pool === undefined) {
-    pool = memoryPoolOf(runtime, allocation.pointer);
+    pool = memoryPoolOf(runtime, allocationPointer);
     poolOfAllocation.set(allocation, pool);
   }
   return poolReaches(runtime, on, pool, device, write);

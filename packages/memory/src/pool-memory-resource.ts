@@ -305,5 +305,10 @@ function mappedAllocation(resource: MemoryResource): TypeError {
 }
 
 function foreignStream(resource: PoolMemoryResource, stream: Stream): CudaStateError {
-  return foreignDriverError(resource.runtime, stream, 'the stream', `this ${resource.constructor.name}`);
+  return foreignDriverError(
+    resource.runtime,
+    stream.runtime,
+    'the stream',
+    `this ${resource.constructor.name}`,
+  );
 }

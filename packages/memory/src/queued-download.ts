@@ -5,6 +5,7 @@
 // earlier piece (one stream: copies complete in the order they were queued).
 import { EventFlags } from '@cumem/core-types';
 import type { Buffer } from './buffer.js';
+import { checkBufferOpen } from './buffer-facts.js';
 import { createEvent, type Event } from './event.js';
 import { copyRangesToHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
 import type { Stream } from './stream.js';
@@ -76,7 +77,7 @@ class Download implements QueuedDownload {
  * copied before the call returns).
  */
 export function queueDownload(src: Buffer, pieces: readonly (readonly HostRange[])[]): QueuedDownload {
-  src.checkOpen();
+  checkBufferOpen(src);
   const download = new Download(rangeCopyStream(src));
   try {
     for (const ranges of pieces) download.queue(src, ranges);

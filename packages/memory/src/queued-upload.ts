@@ -4,12 +4,13 @@
 // same stream and so for these copies too.
 import type { Buffer } from './buffer.js';
 import { isPageable } from './buffer-copy.js';
+import { checkBufferOpen } from './buffer-facts.js';
 import { copyRangesFromHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
 import type { Stream } from './stream.js';
 
 /** `dst`'s range-copy stream, once `dst` is known open. */
 function defaultStreamOf(dst: Buffer): Stream {
-  dst.checkOpen();
+  checkBufferOpen(dst);
   return rangeCopyStream(dst);
 }
 

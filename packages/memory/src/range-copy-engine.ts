@@ -3,6 +3,7 @@
 // registered memory), small pageable ranges gathered into one copy, large pageable ranges
 // through the driver's staged copy (buffer-copy.ts's rule), and one wait at the end when the
 // caller gave no stream. No events: everything is ordered on one stream.
+import { type Buffer, hostViewOf } from './buffer.js';
 import { directHostCopy, isPageable, staged, stagedHostCopy } from './buffer-copy.js';
 import type { DriverRuntime } from './driver-runtime.js';
 import type { Stream } from './stream.js';
@@ -28,7 +29,11 @@ export interface HostRange {
  */
 export type HostStaging = 'auto' | 'pinned' | 'pageable' | HostStagingBuffer;
 
-/** What the engine needs of a staging Buffer (host-accessible): its host view. */
+/**
+ * What the engine needs of a staging Buffer (host-accessible): its host view. Only a Buffer of
+ * @cumem/memory gets here (host-range-copies.ts checks the brand), and its view is taken through
+ * Buffer's own method, not the object's `hostView`.
+ */
 export interface HostStagingBuffer {
   hostView(): Uint8Array;
 }
@@ -158,7 +163,7 @@ export function moveRanges(
   pinned.flush();
   for (const [offset, view] of pinnedLater) send(offset, view);
   if (viaBuffer.length > 0 && typeof staging === 'object') {
-    moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(staging.hostView()), mover, upload);
+    moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(hostViewOf(staging as Buffer)), mover, upload);
   }
   // A staged copy waits for the stream and is complete on return: last, after the queued work.
   for (const range of stagedLater) mover.staged(range.offset, range.bytes);

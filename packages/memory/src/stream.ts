@@ -147,7 +147,7 @@ export class Stream {
     if (event !== undefined && !(event instanceof Event)) {
       throw new TypeError(`event must be an Event, got ${describeValue(event)}`);
     }
-    if (event !== undefined) checkSameDriver(this.runtime, event, 'the event', 'this Stream');
+    if (event !== undefined) checkSameDriver(this.runtime, event.runtime, 'the event', 'this Stream');
     const target = event ?? createEvent(this.runtime, this.ordinal, EventFlags.Default);
     this.runtime.driver.eventRecord(target.open(), this.streamHandle);
     return target;
@@ -157,7 +157,7 @@ export class Stream {
   wait(eventOrStream: Event | Stream): void {
     this.checkOpen();
     if (eventOrStream instanceof Event) {
-      checkSameDriver(this.runtime, eventOrStream, 'the event', 'this Stream');
+      checkSameDriver(this.runtime, eventOrStream.runtime, 'the event', 'this Stream');
       this.runtime.driver.streamWaitEvent(this.streamHandle, eventOrStream.open());
       return;
     }
@@ -165,7 +165,7 @@ export class Stream {
       throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
     }
     eventOrStream.checkOpen();
-    checkSameDriver(this.runtime, eventOrStream, 'the stream', 'this Stream');
+    checkSameDriver(this.runtime, eventOrStream.runtime, 'the stream', 'this Stream');
     if (eventOrStream === this) return;
     const marker = createEvent(this.runtime, eventOrStream.ordinal, EventFlags.DisableTiming);
     try {

@@ -1,17 +1,13 @@
-// The Buffer a VirtualMemoryResource hands out: a Buffer in every way, whose slices are recorded
-// so that modifyAllocation can refuse a shrink below one that is still open.
-import { Buffer } from './buffer.js';
+// The Buffer a VirtualMemoryResource hands out: a Buffer in every way. Its slices are recorded
+// with the resource, so that modifyAllocation can refuse a shrink below one that is still open:
+// Buffer.slice does that for every buffer of this kind (buffer-parts.ts' virtualClass), so that
+// no other `slice` a program calls it through can skip the record.
+import { Buffer, registerBufferClass } from './buffer.js';
+import { virtualClass } from './buffer-parts.js';
 
-/** What VirtualBuffer tells its resource. */
-export interface SliceRecorder {
-  noteSlice(slice: Buffer): void;
-}
+export type { SliceRecorder } from './buffer-parts.js';
 
 /** A Buffer of a VirtualMemoryResource (`instanceof Buffer`; its class is not exported). */
-export class VirtualBuffer extends Buffer {
-  override slice(offset: number, length?: number): this {
-    const view = super.slice(offset, length);
-    (this.resource as unknown as SliceRecorder).noteSlice(view);
-    return view;
-  }
-}
+export class VirtualBuffer extends Buffer {}
+
+registerBufferClass(VirtualBuffer, virtualClass);

@@ -5,7 +5,16 @@ import {
   type MemAccessDescriptor,
   MemAccessFlags,
 } from '@cumem/core-types';
-import { allocatedBuffer, Buffer } from './buffer.js';
+import { allocatedBuffer, type Buffer } from './buffer.js';
+import {
+  bufferAllocationStream,
+  bufferBrand,
+  bufferMemoryOwner,
+  bufferParent,
+  bufferPointer,
+  bufferResource,
+  checkBufferOpen,
+} from './buffer-facts.js';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, type DriverRuntime } from './driver-runtime.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
@@ -209,7 +218,7 @@ export class VirtualMemoryResource extends MemoryResource {
    *   closed, or a live slice reaches past `newSize`; CudaError from the driver.
    */
   modifyAllocation(buffer: Buffer, newSize: number): ModifyAllocationResult {
-    if (!(buffer instanceof Buffer))
+    if (!bufferBrand.has(buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
     const aligned = this.#checkNewSize(newSize, 'newSize');
     const record = this.#recordOf(buffer, 'modifyAllocation');
@@ -284,7 +293,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** @internal */
   noteSlice(slice: Buffer): void {
-    const record = this.#records.get(slice.memoryOwner().handle);
+    const record = this.#records.get(bufferPointer(bufferMemoryOwner(slice)));
     record?.slices.push(new WeakRef(slice));
   }
 
@@ -325,12 +334,14 @@ export class VirtualMemoryResource extends MemoryResource {
 
   // The record of `buffer`, an open buffer this resource allocated (not a slice).
   #recordOf(buffer: Buffer, action: string): VirtualAllocation {
-    if (!(buffer instanceof Buffer))
+    if (!bufferBrand.has(buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
-    buffer.checkOpen();
+    checkBufferOpen(buffer);
     const record =
-      buffer.memoryResource === this && buffer.parent === null ? this.#records.get(buffer.handle) : undefined;
+      bufferResource(buffer) === this && bufferParent(buffer) === null
+        ? this.#records.get(bufferPointer(buffer))
+        : undefined;
     if (record === undefined)
       throw new TypeError(
         `${action} takes a Buffer of this VirtualMemoryResource (not a slice, nor memory of another resource)`,
@@ -359,7 +370,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** Waits for the work queued so far on every stream cumem knows (before unmapping). */
   #waitForWork(buffer: Buffer): void {
-    const stream = orderForDroppedBuffer(this.runtime, this, buffer.allocationStream);
+    const stream = orderForDroppedBuffer(this.runtime, this, bufferAllocationStream(buffer));
     waitBeforeFree(this.runtime, this.#ordinal, stream);
     this.runtime.makeCurrent(this.#ordinal);
   }

@@ -2,8 +2,9 @@
 // after extending it at the address right after it), or grow by mapping the chunks at a new
 // range. Kept apart from the resource to keep each file small.
 import { CudaError, CudaStateError, type Driver, type MemAccessDescriptor } from '@cumem/core-types';
-import type { Buffer } from './buffer.js';
+import { type Buffer, closeBuffer } from './buffer.js';
 import { setResizedByteSize } from './buffer-base.js';
+import { bufferAllocationStream } from './buffer-facts.js';
 import type { LiveAllocations } from './live-allocations.js';
 import type { Stream } from './stream.js';
 import {
@@ -176,10 +177,10 @@ function growByRemapping(
   try {
     unmapAndFree(driver, old.base, old.chunks, old.pieces);
   } finally {
-    buffer.close();
+    closeBuffer(buffer);
     // After the close, which puts the old pointer in the Set when it defers (live-allocations.ts).
     host.live.delete(old.base, old.mapped);
     host.live.add(record.base, record.mapped);
   }
-  return host.newBuffer(record.base, newSize, buffer.allocationStream);
+  return host.newBuffer(record.base, newSize, bufferAllocationStream(buffer));
 }

@@ -5,6 +5,7 @@
 // be adjacent in address fails with CUDA_ERROR_INVALID_VALUE. So coalescing needs to know that
 // two touching buffers share one allocation, and address arithmetic cannot tell.
 import { type Buffer, bufferBrand } from '@cumem/memory';
+import { bufferByteSize, bufferOwner, bufferPointer } from '@cumem/memory/internal';
 
 /**
  * The outermost Buffer known to contain `buffer`'s memory: follows `owner` while the owner is a
@@ -15,7 +16,7 @@ import { type Buffer, bufferBrand } from '@cumem/memory';
 export function allocationOf(buffer: Buffer): Buffer {
   let inner = buffer;
   for (;;) {
-    const owner: unknown = inner.owner;
+    const owner: unknown = bufferOwner(inner);
     if (!bufferBrand.has(owner) || !contains(owner as Buffer, inner)) return inner;
     inner = owner as Buffer;
   }
@@ -27,7 +28,7 @@ export function sameAllocation(a: Buffer, b: Buffer): boolean {
 }
 
 function contains(outer: Buffer, inner: Buffer): boolean {
-  const start = outer.handle;
-  const address = inner.handle;
-  return address >= start && address + BigInt(inner.size) <= start + BigInt(outer.size);
+  const start = bufferPointer(outer);
+  const address = bufferPointer(inner);
+  return address >= start && address + BigInt(bufferByteSize(inner)) <= start + BigInt(bufferByteSize(outer));
 }

@@ -11,7 +11,14 @@
 // (bench/js/copy-batch-parts.mjs).
 import { CudaStateError, type Driver } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
-import { bufferDriver, bufferGroup, bufferParent, bufferResource } from '@cumem/memory/internal';
+import {
+  bufferDriver,
+  bufferGroup,
+  bufferIsClosed,
+  bufferIsManaged,
+  bufferParent,
+  bufferResource,
+} from '@cumem/memory/internal';
 
 const noGroup: unique symbol = Symbol('no group yet');
 
@@ -75,7 +82,7 @@ export class BufferListCheck {
   recheck(): void {
     const { groups, groupIndices } = this;
     for (let i = 0; i < groups.length; i++) {
-      if (groups[i]!.isClosed) throw this.closed(groupIndices[i]!);
+      if (bufferIsClosed(groups[i]!)) throw this.closed(groupIndices[i]!);
     }
   }
 
@@ -102,7 +109,7 @@ export class BufferListCheck {
     if (group === undefined) bufferBrand.check(value, `${this.name}[${index}]`);
     const buffer = value as Buffer;
     if (group === null) {
-      if (buffer.isClosed) throw this.closed(index);
+      if (bufferIsClosed(buffer)) throw this.closed(index);
       const own = (bufferParent(buffer) as Buffer | null) ?? buffer;
       if (own !== this.lastGroup) this.enterGroup(buffer, own, index);
       return;
@@ -111,8 +118,8 @@ export class BufferListCheck {
   }
 
   private enterGroup(buffer: Buffer, group: Buffer, index: number): void {
-    if (group.isClosed) throw this.closed(index);
-    if (this.managed && !group.isManaged) {
+    if (bufferIsClosed(group)) throw this.closed(index);
+    if (this.managed && !bufferIsManaged(group)) {
       throw new TypeError(
         `${this.name}[${index}] is not managed memory: this operation needs ManagedBuffers`,
       );

@@ -1,7 +1,8 @@
 // Issues the driver calls of a CopyPlan: one @cumem/memory issueCopy per planned copy (memory
 // holds the dispatch: 1-D / 2-D / 3-D, JS memory endpoints, the host-pool rule).
 import type { Driver } from '@cumem/core-types';
-import { type CopySide, issueCopy } from '@cumem/memory/internal';
+import type { Buffer } from '@cumem/memory';
+import { bufferIsDeviceOnly, type CopySide, issueCopy } from '@cumem/memory/internal';
 import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
 export type { CopySide } from '@cumem/memory/internal';
@@ -11,12 +12,8 @@ export type { CopySide } from '@cumem/memory/internal';
  * the HtoD / DtoH copies; host-pool memory refuses them (memory's rule). Without a Buffer, a
  * device's memory by `deviceId`.
  */
-export function pointerSide(
-  base: bigint,
-  buffer: { readonly isDeviceAccessible: boolean; readonly isHostAccessible: boolean } | null | undefined,
-  deviceId: number,
-): CopySide {
-  const deviceOnly = buffer ? buffer.isDeviceAccessible && !buffer.isHostAccessible : deviceId >= 0;
+export function pointerSide(base: bigint, buffer: Buffer | null | undefined, deviceId: number): CopySide {
+  const deviceOnly = buffer ? bufferIsDeviceOnly(buffer) : deviceId >= 0;
   return { kind: 'pointer', base, deviceOnly };
 }
 

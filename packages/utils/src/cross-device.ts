@@ -4,7 +4,13 @@
 // (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { bufferReachableOn, copyBetweenDevices } from '@cumem/memory/internal';
+import {
+  bufferDeviceId,
+  bufferIsDeviceOnly,
+  bufferPointer,
+  bufferReachableOn,
+  copyBetweenDevices,
+} from '@cumem/memory/internal';
 
 /**
  * True when some buffer of `memories` (one per distinct memory: checkBuffers' `memories`) is
@@ -12,7 +18,7 @@ import { bufferReachableOn, copyBetweenDevices } from '@cumem/memory/internal';
  */
 export function crossesDevices(on: number, memories: readonly Buffer[]): boolean {
   for (const buffer of memories) {
-    const device = buffer.deviceId;
+    const device = bufferDeviceId(buffer);
     if (device >= 0 && device !== on) return true;
   }
   return false;
@@ -20,7 +26,7 @@ export function crossesDevices(on: number, memories: readonly Buffer[]): boolean
 
 /** The device whose own memory `buffer` is, or -1 for memory every device reaches (pinned, managed). */
 export function ownDevice(buffer: Buffer): number {
-  return buffer.isDeviceAccessible && !buffer.isHostAccessible ? buffer.deviceId : -1;
+  return bufferIsDeviceOnly(buffer) ? bufferDeviceId(buffer) : -1;
 }
 
 /**
@@ -48,7 +54,7 @@ export function copyPairsAcrossDevices(
     if (size === 0) continue;
     const dst = dsts[i]!;
     const src = srcs[i]!;
-    copyBetweenDevices(dst.handle, ownDevice(dst), src.handle, ownDevice(src), size, stream);
+    copyBetweenDevices(bufferPointer(dst), ownDevice(dst), bufferPointer(src), ownDevice(src), size, stream);
   }
 }
 

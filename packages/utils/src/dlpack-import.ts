@@ -12,8 +12,17 @@ import {
   NotSupportedError,
   PointerAttribute,
 } from '@cumem/core-types';
-import { collectReleasedExports, currentDriver, DLPackCapsule, Buffer as MemoryBuffer } from '@cumem/memory';
 import {
+  bufferBrand,
+  collectReleasedExports,
+  currentDriver,
+  DLPackCapsule,
+  Buffer as MemoryBuffer,
+  type ToDLPackOptions,
+} from '@cumem/memory';
+import {
+  bufferOwner,
+  bufferToDLPack,
   DLDeviceType,
   DLPACK_FLAG_READ_ONLY,
   LegacyField,
@@ -71,7 +80,7 @@ export interface ImportedDLPack {
 
 /** Calls the deleter of the DLPack struct behind `buffer`, if it is one; idempotent. */
 export function closeImportedStruct(buffer: MemoryBuffer | undefined): void {
-  const owner = buffer?.owner;
+  const owner = buffer === undefined ? undefined : bufferOwner(buffer);
   if (owner instanceof ImportedStruct) {
     collected.unregister(owner);
     owner.release();
@@ -206,8 +215,13 @@ export function importDLPack(source: unknown, options?: FromDLPackOptions): Impo
  * (the consumer stream passed on, so the producer orders its work before it), else undefined.
  */
 export function producerDLPack(value: unknown, options: unknown): unknown {
-  const toDLPack = (value as { toDLPack?: unknown } | null)?.toDLPack;
-  if (typeof toDLPack !== 'function') return undefined;
+  // A Buffer exports through BufferBase's own method, not one a program put on the object.
+  const buffer = bufferBrand.has(value);
+  const toDLPack = buffer ? undefined : (value as { toDLPack?: unknown } | null)?.toDLPack;
+  if (!buffer && typeof toDLPack !== 'function') return undefined;
   const stream = checkConsumerStream(options);
-  return toDLPack.call(value, { stream: stream === null ? -1 : stream, maxVersion: [1, 0] });
+  const request = { stream: stream === null ? -1 : stream, maxVersion: [1, 0] as const };
+  // Checked by toDLPack itself, as for any producer (a raw stream number is refused there).
+  if (buffer) return bufferToDLPack(value as MemoryBuffer, request as ToDLPackOptions);
+  return (toDLPack as (this: unknown, request: unknown) => unknown).call(value, request);
 }

@@ -3,7 +3,7 @@
 // one `cuMemAdvise` per range after neighbouring ranges of one allocation are merged: the fewest
 // calls the driver allows.
 import { type Location, type ManagedAdvice, type MemLocation, MemLocationType } from '@cumem/core-types';
-import { adviseRange, checkManagedAdvice } from '@cumem/memory/internal';
+import { adviseRange, bufferByteSize, checkManagedAdvice } from '@cumem/memory/internal';
 import { checkBuffers, checkLocations } from './batch-arguments.js';
 import { defaultStreamFor, driverOfTargets, targetList } from './managed-dispatch.js';
 import type { ManagedTargets } from './managed-operations.js';
@@ -40,7 +40,10 @@ export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?
   const scratch = takeScratch();
   try {
     scratch.reset(list.length);
-    for (const buffer of list) if (buffer.size !== 0) scratch.push(buffer, buffer.size, 0, true);
+    for (const buffer of list) {
+      const size = bufferByteSize(buffer);
+      if (size !== 0) scratch.push(buffer, size, 0, true);
+    }
     scratch.unpackPointers(false);
     const { pointers, sizes, count } = scratch;
     for (let i = 0; i < count; i++) adviseRange(bound, pointers[i]!, sizes[i]!, checked.code, memLocation);

@@ -3,8 +3,11 @@
 // calls of @cumem/memory's managed-range.ts): every argument checked before the first driver
 // call, then one range to the per-range call, several to the batch machinery.
 import { checkOptions, type Driver, describeValue } from '@cumem/core-types';
-import { Buffer, currentDriver, defaultStream, type Stream } from '@cumem/memory';
+import { type Buffer, bufferBrand, currentDriver, defaultStream, type Stream } from '@cumem/memory';
 import {
+  bufferByteSize,
+  bufferDeviceId,
+  bufferPointer,
   checkDiscardSupported,
   discardPrefetchRange,
   discardRange,
@@ -28,7 +31,7 @@ const noTargets: Targets = { distinct: [], indexOf: () => 0 };
  */
 export function targetList(targets: unknown, mode: 'dispatch' | 'batch'): unknown {
   if (Array.isArray(targets) || mode === 'batch') return targets;
-  if (targets instanceof Buffer) return [targets];
+  if (bufferBrand.has(targets)) return [targets];
   throw new TypeError(`targets must be a ManagedBuffer or an array of them, got ${describeValue(targets)}`);
 }
 
@@ -73,12 +76,14 @@ export function runManagedOperation(
   }
   const buffer = list[0]!;
   const target = given ?? defaultStreamFor(buffer);
-  if (buffer.size !== 0) {
+  const size = bufferByteSize(buffer);
+  if (size !== 0) {
     const bound = driverFor(target);
     const location = checkedTargets.distinct[0]!;
-    if (operation === 'prefetch') prefetchRange(bound, buffer.handle, buffer.size, location, target.handle);
-    else if (operation === 'discard') discardRange(bound, buffer.handle, buffer.size, target.handle);
-    else discardPrefetchRange(bound, buffer.handle, buffer.size, location, target.handle);
+    const pointer = bufferPointer(buffer);
+    if (operation === 'prefetch') prefetchRange(bound, pointer, size, location, target.handle);
+    else if (operation === 'discard') discardRange(bound, pointer, size, target.handle);
+    else discardPrefetchRange(bound, pointer, size, location, target.handle);
   }
   if (given === undefined) target.sync();
 }
@@ -89,10 +94,11 @@ export function runManagedOperation(
  */
 export function driverOfTargets(list: unknown): Driver {
   const first: unknown = Array.isArray(list) ? list[0] : undefined;
-  return first instanceof Buffer ? driverOf(first) : currentDriver();
+  return bufferBrand.has(first) ? driverOf(first) : currentDriver();
 }
 
 /** The default stream of the buffer's device (the current device for host-resident memory). */
 export function defaultStreamFor(buffer: Buffer): Stream {
-  return defaultStream(buffer.deviceId >= 0 ? buffer.deviceId : undefined);
+  const device = bufferDeviceId(buffer);
+  return defaultStream(device >= 0 ? device : undefined);
 }

@@ -7,6 +7,7 @@ import type {
   ToDLPackOptions,
 } from '@cumem/memory';
 import { ObjectBrand } from '@cumem/memory';
+import { bufferIsClosed } from '@cumem/memory/internal';
 import { type CopySide, pointerSide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
@@ -299,7 +300,9 @@ export class StridedMemoryView {
   }
 
   private checkOpen(): void {
-    if (this.#state.buffer?.isClosed) throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
+    const buffer = this.#state.buffer;
+    if (buffer !== undefined && bufferIsClosed(buffer))
+      throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
   }
 
   private asCopyable() {

@@ -2,6 +2,13 @@
 // every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
 import { CudaStateError, checkBoolean, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
+import {
+  bufferByteSize,
+  bufferDeviceId,
+  bufferIsClosed,
+  bufferIsDeviceAccessible,
+  bufferPointer,
+} from '@cumem/memory/internal';
 import { checkDType, DTYPE_ITEMSIZE, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
@@ -17,17 +24,17 @@ export function bufferViewState(
     throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
   const { dtype, isReadonly = false } = checkOptions(options);
   checkBoolean(isReadonly, 'isReadonly');
-  if (buffer.isClosed) throw CudaStateError.closed('Buffer');
+  if (bufferIsClosed(buffer)) throw CudaStateError.closed('Buffer');
   return {
     layout,
     dtype: dtype === undefined ? defaultDTypeFor(layout.itemsize) : checkDType(dtype),
     readonly: isReadonly,
-    deviceId: buffer.deviceId,
-    isDeviceAccessible: buffer.isDeviceAccessible,
+    deviceId: bufferDeviceId(buffer),
+    isDeviceAccessible: bufferIsDeviceAccessible(buffer),
     exportingObject: buffer,
-    base: buffer.handle,
+    base: bufferPointer(buffer),
     hostBytes: undefined,
-    capacity: buffer.size,
+    capacity: bufferByteSize(buffer),
     buffer,
   };
 }

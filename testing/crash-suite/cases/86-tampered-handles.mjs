@@ -10,7 +10,7 @@ import { float32, LaunchConfig, launch, ObjectCode, Program, uint32 } from '@cum
 import { CudaStateError } from '@cumem/core-types';
 import * as arrow from '@cumem/interop-arrow';
 import { referenceKernelsPTX } from '@cumem/testing';
-import { check, checkRoundTrip, expectThrows, memory, setUp } from './support.mjs';
+import { check, checkRoundTrip, expectThrows, memory, memoryInternal, setUp } from './support.mjs';
 
 await setUp();
 const bogus = 2n ** 64n - 1n;
@@ -78,7 +78,10 @@ for (const key of [
   'knownStreams',
 ])
   refusesTampering(runtime, key, 'the runtime');
-check(buffer.runtime === runtime && mr.runtime === runtime, 'buffers and resources share the one runtime');
+check(
+  memoryInternal.bufferRuntime(buffer) === runtime && mr.runtime === runtime,
+  'buffers and resources share the one runtime',
+);
 const afterTampering = mr.allocate(4096);
 checkRoundTrip(afterTampering, 9, "work on the device's default stream still works after the refused writes");
 afterTampering.close();

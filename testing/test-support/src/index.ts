@@ -22,3 +22,10 @@ export {
   specialValues,
   trailingNullLists,
 } from './public-api-fuzz.js';
+export {
+  type Closable,
+  ShadowScope,
+  shadowEveryMember,
+  unshadow,
+  viaPrototype,
+} from './shadowed-buffers.js';
