@@ -74,7 +74,7 @@ export { bindStreamDriver, driverOf } from './object-driver.js';
 // by nature: it checks nothing about its raw pointers (see its TSDoc).
 export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
 // The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
-export { rangeOverrun } from './pointer-range.js';
+export { allocationRange, rangeOverrun } from './pointer-range.js';
 // Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
 export { type QueuedDownload, queueDownload } from './queued-download.js';
 // Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).

@@ -10,11 +10,12 @@ import {
 } from '@cumem/core-types';
 
 /**
- * The address just past the allocation that holds `pointer`, from the driver's range
- * attributes; undefined for memory the driver never saw (pageable host memory answers
- * CUDA_ERROR_INVALID_VALUE), whose size nothing can check.
+ * The allocation that holds `pointer` (`[start, end)`), from the driver's range attributes;
+ * undefined for memory the driver never saw (pageable host memory answers
+ * CUDA_ERROR_INVALID_VALUE), whose size nothing can check. The one reading of those attributes:
+ * here, and for @cumem/utils' CUDA Array Interface imports.
  */
-export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefined {
+export function allocationRange(driver: Driver, pointer: bigint): { start: bigint; end: bigint } | undefined {
   let start: bigint;
   try {
     start = driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.RangeStartAddress);
@@ -23,12 +24,18 @@ export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefin
     throw error;
   }
   const size = BigInt(driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize));
-  // The CUDA 13.0 driver (580) answers RANGE_START_ADDR 0 for memory of a host (pinned) pool,
-  // with RANGE_SIZE the allocation's size. A start that does not hold the pointer is taken as
-  // the pointer itself: exact for every pointer at an allocation's start (each buffer a resource
+  // The CUDA 13.0 driver (580) answers RANGE_START_ADDR 0 (or the allocation's offset into the
+  // pool, seen on 2x H100: 0x1000, 0x2000, ...) for memory of a host (pinned) pool, with
+  // RANGE_SIZE the allocation's size. A start that does not hold the pointer is taken as the
+  // pointer itself: exact for every pointer at an allocation's start (each buffer a resource
   // hands out, each IPC import), generous by the pointer's offset into the allocation otherwise.
-  if (start > pointer || start + size <= pointer) return pointer + size;
-  return start + size;
+  if (start > pointer || start + size <= pointer) return { start: pointer, end: pointer + size };
+  return { start, end: start + size };
+}
+
+/** The address just past the allocation that holds `pointer` ({@link allocationRange}). */
+export function allocationEnd(driver: Driver, pointer: bigint): bigint | undefined {
+  return allocationRange(driver, pointer)?.end;
 }
 
 /**

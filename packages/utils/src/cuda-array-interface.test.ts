@@ -1,3 +1,4 @@
+import { PointerHandleAttribute } from '@cumem/core-types';
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { countingDriver, createReferenceDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +152,33 @@ describe('CUDA Array Interface', () => {
         device = new DeviceMemoryResource(0);
       }
     });
+  });
+
+  it('checks host-pool memory by its size where the driver answers a range start that does not hold it', () => {
+    // The CUDA 13.0 driver (580) answered RANGE_START_ADDR 0x0, 0x1000, ... for buffers of a host
+    // (pinned) pool on 2x H100, with RANGE_SIZE their size: memory's allocationRange takes the
+    // pointer as the start then, and the import checks against that, not against 0x1000.
+    const driver = createReferenceDriver();
+    const rangeStart = driver.pointerGetHandleAttribute.bind(driver);
+    driver.pointerGetHandleAttribute = (pointer, attribute) =>
+      attribute === PointerHandleAttribute.RangeStartAddress ? 0x1000n : rangeStart(pointer, attribute);
+    useDriver(driver);
+    try {
+      const pool = new DeviceMemoryResource(0);
+      const buffer = pool.allocate(4096);
+      const of = (data: bigint, shape: number[]) => ({
+        cudaArrayInterface: { shape, typestr: '|u1', data: [data, false], strides: null, version: 3 },
+      });
+      expect(StridedMemoryView.from(of(buffer.handle, [4096])).shape).toEqual([4096]);
+      expect(() => StridedMemoryView.from(of(buffer.handle, [4097]))).toThrow(
+        /past the end of its 4096-byte/,
+      );
+      buffer.close();
+      pool.close();
+    } finally {
+      useDriver(createReferenceDriver());
+      device = new DeviceMemoryResource(0);
+    }
   });
 
   it('refuses data that reaches past its allocation, or a null pointer with elements', () => {

@@ -11,6 +11,7 @@ import {
   PointerHandleAttribute,
 } from '@cumem/core-types';
 import { currentDriver, Stream } from '@cumem/memory';
+import { allocationRange } from '@cumem/memory/internal';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
 import {
   type ConsumerStreamOptions,
@@ -173,12 +174,15 @@ function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): big
 // spans from `start`: an interface claiming more than its producer allocated would let copies
 // run past it.
 function checkInsideAllocation(pointer: bigint, start: bigint, bytes: number): void {
-  const driver = currentDriver();
-  const rangeStart = driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.RangeStartAddress);
-  const rangeSize = driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize);
-  if (start < rangeStart || start + BigInt(bytes) > rangeStart + BigInt(rangeSize)) {
+  const range = allocationRange(currentDriver(), pointer);
+  if (range === undefined) {
+    throw new TypeError(
+      `cudaArrayInterface.data 0x${pointer.toString(16)} is memory the driver does not know (pageable host memory?): it cannot be checked`,
+    );
+  }
+  if (start < range.start || start + BigInt(bytes) > range.end) {
     throw new RangeError(
-      `cudaArrayInterface spans ${bytes} bytes from 0x${start.toString(16)}, past the end of its ${rangeSize}-byte allocation at 0x${rangeStart.toString(16)}`,
+      `cudaArrayInterface spans ${bytes} bytes from 0x${start.toString(16)}, past the end of its ${range.end - range.start}-byte allocation at 0x${range.start.toString(16)}`,
     );
   }
 }
