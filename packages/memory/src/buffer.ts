@@ -89,6 +89,8 @@ export class Buffer extends BufferBase {
     size: number,
     options?: FromHandleOptions,
   ): B {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
+    const kind = wrapperKind(this);
     const handle = checkAddress(pointer, 'pointer');
     checkSize(size, 'size');
     const { mr, owner } = checkOptions(options, 'Buffer.fromHandle options');
@@ -103,8 +105,6 @@ export class Buffer extends BufferBase {
     const runtime = activeRuntime();
     const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
     if (overrun !== undefined) throw overrun;
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
-    const kind = classKind(this);
     const buffer = new (bufferClassOf(kind) as BufferClass<B>)(
       bufferToken,
       runtime,
@@ -433,11 +433,17 @@ function bufferClassOf(kind: number): { readonly prototype: Buffer } {
   return classesByKind.get(kind) as { readonly prototype: Buffer };
 }
 
-// The kind of a class `fromHandle` or allocatedBuffer was called with: anything but cumem's own
-// buffer classes is refused, so that no other constructor is ever handed the private token.
+// The kind of a class allocatedBuffer was called with (one of cumem's own).
 function classKind(Class: unknown): number {
+  return kindsByClass.get(Class) as number;
+}
+
+// The kind of the class `fromHandle` was called on: Buffer or ManagedBuffer. Anything else is
+// refused before any driver call, so that no other constructor is ever handed the private token
+// (and no VirtualBuffer wraps memory no VirtualMemoryResource records the slices of).
+function wrapperKind(Class: unknown): number {
   const kind = kindsByClass.get(Class);
-  if (kind === undefined) {
+  if (kind !== 0 && kind !== managedClass) {
     throw new TypeError(
       'fromHandle makes Buffers and ManagedBuffers: call it as Buffer.fromHandle or ManagedBuffer.fromHandle',
     );

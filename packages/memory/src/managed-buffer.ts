@@ -19,7 +19,6 @@ import {
   bufferByteSize,
   bufferPointer,
   bufferRuntime,
-  bufferTypeName,
   bufferWorkDevice,
   checkBufferOpen,
 } from './buffer-facts.js';
@@ -221,13 +220,11 @@ export class ManagedBuffer extends Buffer {
   }
 
   // Open, and a ManagedBuffer by its private state: a program may give any Buffer this class's
-  // prototype (buffers are extensible), and advice over device memory is for the driver to
-  // refuse only after cumem could not.
+  // prototype (buffers are extensible), and advice over memory that is not managed is refused
+  // here, before any driver call.
   static #checkOpen(buffer: ManagedBuffer): void {
     if (!(#advisedHostNuma in buffer)) {
-      throw new TypeError(
-        `${bufferTypeName(buffer)} is not a ManagedBuffer: managed-memory methods need one`,
-      );
+      throw new TypeError('this is not a ManagedBuffer: managed-memory methods need one');
     }
     checkBufferOpen(buffer);
   }

@@ -42,6 +42,12 @@ Object.setPrototypeOf(buffer, memory.Buffer.prototype);
 const vmr = new memory.VirtualMemoryResource(0, { reserveSize: 0 });
 const g = vmr.granularity;
 const { buffer: grown } = vmr.modifyAllocation(vmr.allocate(g), 4 * g);
+// Its class (not exported, reachable through the prototype) makes no wrappers: a VirtualBuffer
+// outside the resource's records would slice memory no shrink check knows of.
+const VirtualClass = Object.getPrototypeOf(grown).constructor;
+expectThrows(TypeError, 'fromHandle called on the VirtualBuffer class', () =>
+  VirtualClass.fromHandle(grown.handle, 64),
+);
 Object.setPrototypeOf(grown, memory.Buffer.prototype);
 const tail = grown.slice(3 * g, 64);
 tail.fill(0x5a);
