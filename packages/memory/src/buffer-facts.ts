@@ -25,14 +25,9 @@ import { type PointerInfo, queryPointer } from './pointer-info.js';
 import type { Stream } from './stream.js';
 
 const { pointer, byteSize, parent, flags, runtime, resource, allocationStream, ownerObject } = BufferState;
-const { has: hasBufferState, info: infoOf, setInfo } = BufferState;
-// The same readers under the names the functions below use.
-const flagsOf = flags;
-const parentOf = parent;
-const ownerObjectOf = ownerObject;
-const resourceOf = resource;
-const runtimeOf = runtime;
-const pointerOf = pointer;
+// The same readers under the names the functions below use (their locals take the short ones).
+const { flags: flagsOf, parent: parentOf, ownerObject: ownerObjectOf, resource: resourceOf } = BufferState;
+const { runtime: runtimeOf, pointer: pointerOf, has: hasBufferState, info: infoOf, setInfo } = BufferState;
 
 /**
  * The brand test, the buffer's own state and the buffer whose facts it shares, in one call:

@@ -30,7 +30,7 @@ export function byteArrayInterface(
   size: number,
   readonly: boolean,
 ): ByteArrayInterface {
-  // A Buffer answers from its state (buffer-base.ts); a wrapper of one through its getters.
+  // A Buffer answers from its state (buffer-facts.ts); a wrapper of one through its getters.
   const buffer = bufferBrand.has(owner);
   if (!buffer && (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean')) {
     throw new TypeError(`owner must be a Buffer (or an object with isClosed), got ${describeValue(owner)}`);
