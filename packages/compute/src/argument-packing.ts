@@ -7,6 +7,7 @@
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
 import { type Buffer, bufferBrand, ownerMemoryBuffer, type Stream } from '@cumem/memory';
 import {
+  bufferByteSize,
   bufferDeviceId,
   bufferIsClosed,
   bufferIsDeviceAccessible,
@@ -101,6 +102,14 @@ function writeMemory(
       throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
     if ((value as { isClosed?: unknown }).isClosed === true)
       throw CudaStateError.closed(`buffer passed as argument ${index}`);
+    // The address is the holder's word: it must lie in the Buffer it holds (whose memory the
+    // checks below and the kernel-use record are about), not anywhere it likes.
+    const start = bufferPointer(buffer);
+    if (claimed < start || claimed > start + BigInt(bufferByteSize(buffer))) {
+      throw new RangeError(
+        `argument ${index} claims address 0x${claimed.toString(16)}, outside the Buffer it holds (0x${start.toString(16)}, ${bufferByteSize(buffer)} bytes)`,
+      );
+    }
     address = claimed;
     what = 'CudaBuffer';
   }

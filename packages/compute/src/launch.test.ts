@@ -159,6 +159,17 @@ describeEachDriver(adapters, 'launch', (entry) => {
         uint32(1),
       ),
     ).toThrow(CudaStateError);
+    // Its address must lie in the Buffer it holds: the checks and the kernel-use record are that Buffer's.
+    const straying = { ...wrapper, address: out.handle + BigInt(out.size) + 4096n };
+    expect(() =>
+      launch(
+        stream,
+        new LaunchConfig({ grid: 1, block: 1 }),
+        code.getKernel('write_u32'),
+        straying,
+        uint32(1),
+      ),
+    ).toThrow(/outside the Buffer it holds/);
     // A raw address as a bigint.
     launch(
       stream,
