@@ -44,7 +44,7 @@ export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?
       const size = bufferByteSize(buffer);
       if (size !== 0) scratch.push(buffer, size, 0, true);
     }
-    scratch.unpackPointers(false);
+    scratch.unpackPointers();
     const { pointers, sizes, count } = scratch;
     for (let i = 0; i < count; i++) adviseRange(bound, pointers[i]!, sizes[i]!, checked.code, memLocation);
   } finally {

@@ -114,7 +114,7 @@ function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostB
     fallback,
   );
   if (timing.kind === 'loop') {
-    scratch.unpackPointers(false);
+    scratch.unpackPointers();
     loop(bound, scratch, operation, targets.distinct, handle);
     timing.end();
     return;

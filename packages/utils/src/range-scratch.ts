@@ -29,12 +29,12 @@ export function writeSize(halves: Uint32Array, index: number, size: number): voi
 }
 
 /** The value at `index` of the 64-bit array whose 32-bit view is `halves`, as a Number (exact below 2**53). */
-function addressAt(halves: Uint32Array, index: number): number {
+export function addressAt(halves: Uint32Array, index: number): number {
   return halves[2 * index + low]! + halves[2 * index + high]! * twoTo32;
 }
 
 /** One list of 64-bit values the driver reads, with a 32-bit view of the same bytes. */
-class Packed {
+export class Packed {
   values: BigUint64Array;
   halves: Uint32Array;
   constructor(length: number) {
@@ -45,14 +45,16 @@ class Packed {
 
 /**
  * Ranges after coalescing, for i < count: `packedPointers[i]` (destination for copies),
- * `packedSources[i]` (copies only), both filled as ranges are pushed, `sizes[i]` bytes and the
- * target index `targets[i]`. For the batch entry points {@link packSizes} fills `packedSizes`;
- * for the per-range calls {@link unpackPointers} fills `pointers` / `sources`.
+ * `packedSources[i]` (copies only), `sizes[i]` bytes and the target index `targets[i]`.
+ * Managed operations {@link push} their ranges (pointers packed as pushed; {@link packSizes}
+ * fills `packedSizes` for the batch entry points, {@link unpackPointers} `pointers` for the
+ * per-range calls). Copies are packed by copy-batch.ts into {@link copyLists}, sizes included;
+ * {@link unpackCopies} fills `pointers`, `sources` and `sizes` for the per-range calls.
  */
 export class RangeScratch {
-  /** Filled by {@link unpackPointers}. */
+  /** Filled by {@link unpackPointers} / {@link unpackCopies}. */
   readonly pointers: bigint[] = [];
-  /** Filled by {@link unpackPointers} with `copies`. */
+  /** Filled by {@link unpackCopies}. */
   readonly sources: bigint[] = [];
   readonly sizes: number[] = [];
   /** Index into the caller's distinct locations, per range. */
@@ -64,15 +66,12 @@ export class RangeScratch {
   /** Distinct locations in run order and where each run starts (for the batch entry points). */
   readonly runLocations: MemLocation[] = [];
   readonly runStarts: number[] = [];
-  // Coalescing state: where the last range ends, as a Number (no BigInt arithmetic per range),
-  // and the buffers that end it, to ask whether a touching buffer shares their allocation
+  // Coalescing state of push(): where the last range ends, as a Number (no BigInt arithmetic per
+  // range), and the buffer that ends it, to ask whether a touching buffer shares its allocation
   // (found only when one touches: walking owners costs BigInt arithmetic).
   private lastEnd = -1;
-  private lastSourceEnd = -1;
   private lastBuffer: Buffer | undefined;
-  private lastSourceBuffer: Buffer | undefined;
   private lastAllocation: Buffer | undefined;
-  private lastSourceAllocation: Buffer | undefined;
 
   get packedPointers(): BigUint64Array {
     return this.destinationList.values;
@@ -88,11 +87,8 @@ export class RangeScratch {
   reset(capacity: number): void {
     this.count = 0;
     this.lastEnd = -1;
-    this.lastSourceEnd = -1;
     this.lastBuffer = undefined;
-    this.lastSourceBuffer = undefined;
     this.lastAllocation = undefined;
-    this.lastSourceAllocation = undefined;
     if (capacity <= this.targets.length) return;
     let size = this.targets.length;
     while (size < capacity) size *= 2;
@@ -130,54 +126,6 @@ export class RangeScratch {
     this.lastBuffer = buffer;
   }
 
-  /**
-   * Appends a copy of `size` bytes, or extends the previous one when `coalesce` is set and both
-   * its destination and its source continue within their allocations.
-   */
-  pushCopy(destination: Buffer, source: Buffer, size: number, coalesce: boolean): void {
-    const to = bufferPointer(destination);
-    const from = bufferPointer(source);
-    const index = this.count;
-    const destinations = this.destinationList;
-    const sources = this.sourceList;
-    destinations.values[index] = to;
-    sources.values[index] = from;
-    const toAddress = addressAt(destinations.halves, index);
-    const fromAddress = addressAt(sources.halves, index);
-    if (
-      coalesce &&
-      toAddress === this.lastEnd &&
-      fromAddress === this.lastSourceEnd &&
-      this.continuesCopy(destination, source, toAddress, fromAddress)
-    ) {
-      this.sizes[index - 1]! += size;
-    } else {
-      this.sizes[index] = size;
-      this.count = index + 1;
-      this.lastAllocation = undefined;
-      this.lastSourceAllocation = undefined;
-    }
-    this.lastEnd = toAddress + size;
-    this.lastSourceEnd = fromAddress + size;
-    this.lastBuffer = destination;
-    this.lastSourceBuffer = source;
-  }
-
-  // Both ends touch the last range's: whether they lie in its allocations (rare, out of line).
-  private continuesCopy(
-    destination: Buffer,
-    source: Buffer,
-    toAddress: number,
-    fromAddress: number,
-  ): boolean {
-    return (
-      toAddress <= Number.MAX_SAFE_INTEGER &&
-      fromAddress <= Number.MAX_SAFE_INTEGER &&
-      this.allocationOfLast() === allocationOf(destination) &&
-      this.allocationOfLastSource() === allocationOf(source)
-    );
-  }
-
   // The allocation of the last range, found once per range: every buffer merged into a range
   // shares it.
   private allocationOfLast(): Buffer {
@@ -185,23 +133,39 @@ export class RangeScratch {
     return this.lastAllocation;
   }
 
-  private allocationOfLastSource(): Buffer {
-    this.lastSourceAllocation ??= allocationOf(this.lastSourceBuffer!);
-    return this.lastSourceAllocation;
+  /** Fills {@link pointers} from the packed addresses, for the per-range calls. */
+  unpackPointers(): void {
+    const { pointers, count } = this;
+    const packed = this.destinationList.values;
+    for (let i = 0; i < count; i++) pointers[i] = packed[i]!;
   }
 
-  /** Fills {@link pointers} (and with `copies` {@link sources}) from the packed addresses, for the per-range calls. */
-  unpackPointers(copies: boolean): void {
-    const { pointers, sources, count } = this;
+  /**
+   * For the per-range form of copies (which copy-batch.ts packs straight into the lists): fills
+   * {@link pointers}, {@link sources} and {@link sizes} from the packed lists.
+   */
+  unpackCopies(): void {
+    const { pointers, sources, sizes, count } = this;
     const packed = this.destinationList.values;
     const packedSources = this.sourceList.values;
+    const sizeHalves = this.sizeList.halves;
     for (let i = 0; i < count; i++) {
       pointers[i] = packed[i]!;
-      if (copies) sources[i] = packedSources[i]!;
+      sources[i] = packedSources[i]!;
+      sizes[i] = addressAt(sizeHalves, i);
     }
   }
 
-  /** Fills {@link packedSizes} from {@link sizes} (pointers are packed as they are pushed). */
+  /**
+   * The lists a copy packs into, for copy-batch.ts's one loop over the pairs (which keeps its
+   * coalescing state in locals, not in this object's fields: about a fifth of copyBatch's JS at
+   * 1024 pairs, bench/js/copy-batch-parts.mjs). Valid until the next {@link reset}.
+   */
+  copyLists(): { readonly destinations: Packed; readonly sources: Packed; readonly sizes: Packed } {
+    return { destinations: this.destinationList, sources: this.sourceList, sizes: this.sizeList };
+  }
+
+  /** Fills {@link packedSizes} from {@link sizes} (pointers are packed as they are pushed by {@link push}). */
   packSizes(): void {
     const { sizes } = this;
     const halves = this.sizeList.halves;
