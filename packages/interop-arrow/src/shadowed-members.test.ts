@@ -15,7 +15,7 @@ import {
   PinnedMemoryResource,
   VirtualMemoryResource,
 } from '@cumem/memory';
-import { ShadowScope, viaPrototype } from '@cumem/test-support';
+import { ShadowScope, upload, viaPrototype } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,13 +43,6 @@ interface Operation {
 }
 
 const size = 256;
-
-/** Fills `buffer` with fresh pattern bytes (before any shadow). @returns them. */
-function filled(buffer: Buffer, seed: number): Uint8Array {
-  const data = patternBytes(buffer.size, seed);
-  buffer.copyFrom(data);
-  return data;
-}
 
 describeEachDriver(
   adapters,
@@ -100,7 +93,7 @@ describeEachDriver(
       return {
         what: `${what}, whose isClosed follows it`,
         run(buffer, scope) {
-          const data = filled(buffer, 1);
+          const data = upload(buffer, 1);
           const cuda = scope.closeLater(scope.act(() => view(buffer)));
           expect(cuda.address).toBe(buffer.handle);
           expect(cuda.size).toBe(buffer.size);
@@ -121,7 +114,7 @@ describeEachDriver(
         what: 'copyFromHost(it) and copyToHost({ buf: it })',
         hostOnly: true,
         run(buffer, scope) {
-          const data = filled(buffer, 2);
+          const data = upload(buffer, 2);
           const cuda = scope.closeLater(context.newBuffer(buffer.size));
           expect(scope.act(() => cuda.copyFromHost(buffer))).toBe(buffer.size);
           expect(cuda.toBytes()).toEqual(data);
@@ -134,7 +127,7 @@ describeEachDriver(
         what: 'equals(it) and Context.bufferFromData(it)',
         hostOnly: true,
         run(buffer, scope) {
-          const data = filled(buffer, 4);
+          const data = upload(buffer, 4);
           const copy = scope.closeLater(scope.act(() => context.bufferFromData(buffer)));
           expect(copy.toBytes()).toEqual(data);
           expect(scope.act(() => copy.equals(buffer))).toBe(true);
@@ -144,7 +137,7 @@ describeEachDriver(
         what: 'BufferWriter.write(it) and BufferReader.readInto(it)',
         hostOnly: true,
         run(buffer, scope) {
-          const data = filled(buffer, 5);
+          const data = upload(buffer, 5);
           const cuda = scope.closeLater(context.newBuffer(buffer.size));
           const writer = new BufferWriter(cuda);
           expect(scope.act(() => writer.write(buffer))).toBe(buffer.size);

@@ -13,6 +13,7 @@ import {
   patternBytes,
   ShadowScope,
   shadowEveryMember,
+  upload,
   viaPrototype,
 } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
@@ -176,13 +177,6 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
     },
   ];
 
-  /** Fills `buffer` with fresh pattern bytes (before any shadow). @returns them. */
-  function filled(buffer: Buffer, seed: number): Uint8Array {
-    const data = patternBytes(buffer.size, seed);
-    buffer.copyFrom(data);
-    return data;
-  }
-
   const copies: Operation[] = hostForms.flatMap(([form, make]): Operation[] => [
     {
       what: `copyFrom(${form})`,
@@ -197,7 +191,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
     {
       what: `copyTo(${form})`,
       run(buffer, scope) {
-        const data = filled(buffer, 4);
+        const data = upload(buffer, 4);
         const target = make(buffer.size);
         expect(scope.act(() => viaPrototype(buffer).copyTo(target))).toBe(target);
         expect(bytesOf(target)).toEqual(data);
@@ -228,7 +222,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: 'copyFrom(a device Buffer)',
       run(buffer, scope) {
         const source = scope.add(device.allocate(buffer.size));
-        const data = filled(source, 5);
+        const data = upload(source, 5);
         scope.act(() => viaPrototype(buffer).copyFrom(source));
         expect(download(buffer)).toEqual(data);
       },
@@ -236,7 +230,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
     {
       what: 'copyTo(a device Buffer)',
       run(buffer, scope) {
-        const data = filled(buffer, 6);
+        const data = upload(buffer, 6);
         const target = scope.add(device.allocate(buffer.size));
         scope.act(() => viaPrototype(buffer).copyTo(target));
         expect(download(target)).toEqual(data);
@@ -246,11 +240,11 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: "a device Buffer's copyFrom(it) and copyTo(it), on a stream",
       run(buffer, scope) {
         const other = scope.add(device.allocate(buffer.size));
-        const data = filled(buffer, 7);
+        const data = upload(buffer, 7);
         scope.act(() => viaPrototype(other).copyFrom(buffer, { stream }));
         stream.sync();
         expect(download(other)).toEqual(data);
-        const next = filled(other, 8);
+        const next = upload(other, 8);
         scope.act(() => viaPrototype(other).copyTo(buffer, { stream }));
         stream.sync();
         expect(download(buffer)).toEqual(next);
@@ -260,7 +254,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: 'copyTo() into a new buffer of its resource',
       needs: 'resource',
       run(buffer, scope) {
-        const data = filled(buffer, 9);
+        const data = upload(buffer, 9);
         const copy = scope.add(scope.act(() => viaPrototype(buffer).copyTo({ stream })));
         stream.sync();
         expect(download(copy)).toEqual(data);
@@ -280,7 +274,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
     {
       what: 'slice(offset, length)',
       run(buffer, scope) {
-        const data = filled(buffer, 10);
+        const data = upload(buffer, 10);
         const slice = scope.add(scope.act(() => viaPrototype(buffer).slice(16, 64)));
         expect(slice.handle).toBe(buffer.handle + 16n);
         expect(slice.size).toBe(64);
@@ -291,7 +285,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: 'hostView()',
       needs: 'host',
       run(buffer, scope) {
-        const data = filled(buffer, 11);
+        const data = upload(buffer, 11);
         const view = scope.act(() => viaPrototype(buffer).hostView());
         expect(view).toEqual(data);
       },
@@ -350,7 +344,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       run(buffer, scope) {
         const Class = buffer instanceof ManagedBuffer ? ManagedBuffer : Buffer;
         const { handle, size: bytes } = buffer;
-        const data = filled(buffer, 14);
+        const data = upload(buffer, 14);
         const wrapper = scope.add(scope.act(() => Class.fromHandle(handle, bytes, { owner: buffer })));
         expect(download(wrapper)).toEqual(data);
         expect(scope.act(() => viaPrototype(wrapper).isClosed)).toBe(false);
@@ -452,7 +446,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: 'prefetch(a device) and prefetch(the host, { stream })',
       needs: 'managed',
       run(buffer, scope) {
-        const data = filled(buffer, 15);
+        const data = upload(buffer, 15);
         scope.act(() => viaPrototype(buffer as ManagedBuffer).prefetch(new Device(0)));
         scope.act(() => viaPrototype(buffer as ManagedBuffer).prefetch(new Host(), { stream }));
         stream.sync();
@@ -485,7 +479,7 @@ describeEachDriver(adapters, "@cumem/memory never reads a Buffer's members throu
       what: 'VirtualMemoryResource.modifyAllocation(it, a larger size)',
       needs: 'virtual',
       run(buffer, scope) {
-        const data = filled(buffer, 16);
+        const data = upload(buffer, 16);
         const grown = 2 * virtual.granularity;
         const result = scope.act(() => virtual.modifyAllocation(buffer, grown));
         if (result.moved) scope.add(result.buffer);

@@ -167,12 +167,9 @@ function packPairs(request: PairRequest, scratch: RangeScratch, coalesce: boolea
   const { count, dsts, srcs, sizes } = request;
   const [dstChecks, srcChecks] = beginChecks(request, true);
   try {
-    const lists = scratch.copyLists();
-    const dstValues = lists.destinations.values;
-    const dstHalves = lists.destinations.halves;
-    const srcValues = lists.sources.values;
-    const srcHalves = lists.sources.halves;
-    const sizeHalves = lists.sizes.halves;
+    const { values: dstValues, halves: dstHalves } = scratch.copyDestinations;
+    const { values: srcValues, halves: srcHalves } = scratch.copySources;
+    const sizeHalves = scratch.copySizes.halves;
     let bytes = 0;
     let packed = 0;
     // The copy being extended: where its ends stop (as Numbers: no BigInt arithmetic per pair),

@@ -8,7 +8,6 @@ import {
   checkSize,
   describeValue,
   PointerAttribute,
-  PointerHandleAttribute,
 } from '@cumem/core-types';
 import { currentDriver, Stream } from '@cumem/memory';
 import { allocationRange } from '@cumem/memory/internal';

@@ -48,7 +48,8 @@ export class Packed {
  * `packedSources[i]` (copies only), `sizes[i]` bytes and the target index `targets[i]`.
  * Managed operations {@link push} their ranges (pointers packed as pushed; {@link packSizes}
  * fills `packedSizes` for the batch entry points, {@link unpackPointers} `pointers` for the
- * per-range calls). Copies are packed by copy-batch.ts into {@link copyLists}, sizes included;
+ * per-range calls). Copies are packed by copy-batch.ts into {@link copyDestinations},
+ * {@link copySources} and {@link copySizes};
  * {@link unpackCopies} fills `pointers`, `sources` and `sizes` for the per-range calls.
  */
 export class RangeScratch {
@@ -157,12 +158,19 @@ export class RangeScratch {
   }
 
   /**
-   * The lists a copy packs into, for copy-batch.ts's one loop over the pairs (which keeps its
-   * coalescing state in locals, not in this object's fields: about a fifth of copyBatch's JS at
-   * 1024 pairs, bench/js/copy-batch-parts.mjs). Valid until the next {@link reset}.
+   * The lists a copy packs into (addresses of both ends, sizes), for copy-batch.ts's one loop
+   * over the pairs, which keeps its coalescing state in locals, not in this object's fields
+   * (about a fifth of copyBatch's JS at 1024 pairs, bench/js/copy-batch-parts.mjs). Valid until
+   * the next {@link reset}.
    */
-  copyLists(): { readonly destinations: Packed; readonly sources: Packed; readonly sizes: Packed } {
-    return { destinations: this.destinationList, sources: this.sourceList, sizes: this.sizeList };
+  get copyDestinations(): Packed {
+    return this.destinationList;
+  }
+  get copySources(): Packed {
+    return this.sourceList;
+  }
+  get copySizes(): Packed {
+    return this.sizeList;
   }
 
   /** Fills {@link packedSizes} from {@link sizes} (pointers are packed as they are pushed by {@link push}). */

@@ -16,10 +16,10 @@ import {
   useDriver,
   VirtualMemoryResource,
 } from '@cumem/memory';
-import { download, ShadowScope, viaPrototype } from '@cumem/test-support';
+import { download, ShadowScope, upload, viaPrototype } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters, lastPrefetch, patternBytes } from '../test/support.js';
+import { adapters, lastPrefetch } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 import { advise } from './managed-advise.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
@@ -52,13 +52,6 @@ const device0 = new Device(0);
 
 /** `buffer` as a dense float32 vector. */
 const float32Layout = (buffer: Buffer) => new StridedLayout([buffer.size / 4], null, 4);
-
-/** Fills `buffer` with fresh pattern bytes (before any shadow). @returns them. */
-function filled(buffer: Buffer, seed: number): Uint8Array {
-  const data = patternBytes(buffer.size, seed);
-  buffer.copyFrom(data);
-  return data;
-}
 
 describeEachDriver(adapters, "@cumem/utils never reads a Buffer's members through the instance", (entry) => {
   let device: DeviceMemoryResource;
@@ -110,11 +103,11 @@ describeEachDriver(adapters, "@cumem/utils never reads a Buffer's members throug
       what: `copyBatch with it as dst, then as src of 64 bytes (strategy ${strategy})`,
       run(buffer, scope) {
         const other = scope.add(device.allocate(buffer.size));
-        const data = filled(other, 1);
+        const data = upload(other, 1);
         scope.act(() => copyBatch(stream, [buffer], [other], undefined, { strategy }));
         stream.sync();
         expect(download(buffer)).toEqual(data);
-        const next = filled(buffer, 2);
+        const next = upload(buffer, 2);
         scope.act(() => copyBatch(stream, [other], [buffer], [64], { strategy }));
         stream.sync();
         expect(download(other).subarray(0, 64)).toEqual(next.subarray(0, 64));
@@ -124,7 +117,7 @@ describeEachDriver(adapters, "@cumem/utils never reads a Buffer's members throug
       what: `copyBatch between four slices of it and of a device buffer (strategy ${strategy})`,
       run(buffer, scope) {
         const other = scope.add(device.allocate(buffer.size));
-        const data = filled(other, 3);
+        const data = upload(other, 3);
         const quarter = buffer.size / 4;
         const quarters = (of: Buffer) => [0, 1, 2, 3].map((i) => scope.add(of.slice(i * quarter, quarter)));
         const [dsts, srcs] = [quarters(buffer), quarters(other).reverse()];
@@ -173,7 +166,7 @@ describeEachDriver(adapters, "@cumem/utils never reads a Buffer's members throug
     {
       what: 'DLPack: its toDLPack() imported by StridedMemoryView.fromDLPack, and a view of it exported',
       run(buffer, scope) {
-        const data = filled(buffer, 4);
+        const data = upload(buffer, 4);
         const imported = scope.closeLater(
           scope.act(() => StridedMemoryView.fromDLPack(viaPrototype(buffer).toDLPack())),
         );

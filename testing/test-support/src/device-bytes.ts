@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { patternBytes } from './pattern-bytes.js';
 
 /** What `download` reads: a @cumem/memory Buffer (structurally, so any package's tests may pass one). */
 export interface CopiesToHost {
@@ -11,6 +12,19 @@ export function download(buffer: CopiesToHost): Uint8Array {
   const out = new Uint8Array(buffer.size);
   buffer.copyTo(out);
   return out;
+}
+
+/** What `upload` writes: a @cumem/memory Buffer (structurally, as {@link CopiesToHost}). */
+export interface CopiesFromHost {
+  readonly size: number;
+  copyFrom(source: Uint8Array): void;
+}
+
+/** Fills every byte of `buffer` with `patternBytes(size, seed)`. @returns those bytes, to compare with later. */
+export function upload(buffer: CopiesFromHost, seed?: number): Uint8Array {
+  const data = patternBytes(buffer.size, seed);
+  buffer.copyFrom(data);
+  return data;
 }
 
 /** Byte equality of two views, fast on megabytes (vitest's deep equality walks element by element). */

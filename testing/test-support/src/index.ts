@@ -2,12 +2,14 @@
 export { adapters } from './adapters.js';
 export { withCountingDriver } from './counting-scope.js';
 export {
+  type CopiesFromHost,
   type CopiesToHost,
   download,
   type ElementArray,
   expectBytes,
   expectEvery,
   sameBytes,
+  upload,
 } from './device-bytes.js';
 export { collectGarbageUntil } from './garbage.js';
 export { type Imitation, imitationsOf, refuseImitations } from './imitations.js';
