@@ -56,6 +56,8 @@ export function mergeRow(row, raw, deviceName) {
   const slowRepsSkipped = {};
   // What the default strategy learned per size class (utils rows), to tell a wrong choice from noise.
   const autoChoice = {};
+  // Seconds each implementation's process spent on the row (Suite.row): where device time goes.
+  const seconds = {};
   let reference;
   const baseRow = {};
   let skipped;
@@ -84,6 +86,7 @@ export function mergeRow(row, raw, deviceName) {
     const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
     if (entry?.autoChoice !== undefined) autoChoice[impl] = entry.autoChoice;
+    if (typeof entry?.seconds === 'number') seconds[impl] = entry.seconds;
     if (typeof entry?.protocol?.slowRepsSkipped === 'number')
       slowRepsSkipped[impl] = entry.protocol.slowRepsSkipped;
   }
@@ -124,6 +127,7 @@ export function mergeRow(row, raw, deviceName) {
     ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
     ...(Object.keys(slowRepsSkipped).length ? { slowRepsSkipped } : {}),
     ...(Object.keys(autoChoice).length ? { autoChoice } : {}),
+    ...(Object.keys(seconds).length ? { seconds } : {}),
     ...(Object.keys(errors).length ? { errors } : {}),
     ...(Object.keys(variants).length ? { variants } : {}),
     ...(Object.keys(rounds).length ? { rounds } : {}),

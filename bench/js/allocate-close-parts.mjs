@@ -12,7 +12,13 @@
 // allocate + close rows (`against.*`) interleaved with this build's, so a before/after
 // comparison on a shared machine sees the same load on both. --library loads the ffi or napi
 // adapter against that libcuda (testing/fake-libcuda's, whose entry points do almost nothing):
-// memory's cost between real native calls, on a CPU without a GPU.
+// memory's cost between real native calls, on a CPU without a GPU. With FAKE_CUDA_FOOTPRINT_KIB=64
+// in the environment, the fake's allocate, free and advise each touch 64 KiB of their own, as a
+// real driver call evicts the caller's data from the CPU's first-level cache: on the 2-core
+// development VM that took @cumem/memory's own share from 58-70 ns to 83-118 ns (N-API and FFI,
+// 2026-11-27), about half the way to the 148-223 ns measured between the real driver's calls on
+// H100 hosts: the share depends on what the driver's calls leave in the caches, which is one
+// reason it is larger there than on this VM.
 // `reference` needs no GPU: @cumem/testing's reference driver with its allocate, free and advise
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is

@@ -79,6 +79,7 @@ static int pool_kind(const FakePool *pool) {
 }
 CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *d, size_t n, CUmemoryPool p, CUstream s) {
   (void)s;
+  fake_footprint();
   FakePool *pool = (FakePool *)p;
   if (!pool || n == 0) return CUDA_ERROR_INVALID_VALUE;
   int kind = pool_kind(pool);
@@ -86,7 +87,11 @@ CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *d, size_t n, CUmemoryPool 
   if (!base) return CUDA_ERROR_OUT_OF_MEMORY;
   *d = (CUdeviceptr)base; return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr d, CUstream s) { (void)s; return fake_release((uintptr_t)d, 0); }
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr d, CUstream s) {
+  (void)s;
+  fake_footprint();
+  return fake_release((uintptr_t)d, 0);
+}
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *d, size_t n) {
   if (n == 0) return CUDA_ERROR_INVALID_VALUE;
   uintptr_t base = fake_allocate(n, FAKE_DEVICE, fake_current_ordinal(), NULL);

@@ -66,6 +66,7 @@ static __attribute__((unused)) int slot_of(CUmemLocation l) {
  * before the checks, so a test sees exactly what reached C even for a refused pointer. */
 #ifndef FAKE_WITHOUT_ADVISE /* the "without-advise" build variant: a driver with no cuMemAdvise at all */
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr d, size_t n, CUmem_advise a, CUmemLocation l) {
+  fake_footprint();
   fake_record("cuMemAdvise_v2", (FakeRecord){ .pointer = (int64_t)d, .size = (int64_t)n, .advice = a, .type = l.type, .id = l.id });
   if (!managed_only(d)) return CUDA_ERROR_INVALID_VALUE;
   if (a == CU_MEM_ADVISE_SET_ACCESSED_BY || a == CU_MEM_ADVISE_UNSET_ACCESSED_BY) {

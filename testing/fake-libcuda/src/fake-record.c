@@ -14,6 +14,20 @@ int fake_env_int(const char *name, int fallback) {
   return value ? atoi(value) : fallback;
 }
 
+/* The footprint's memory and size, set once (pthread_once: adapters call from several threads). */
+static unsigned char *footprint;
+static int footprint_bytes;
+static pthread_once_t footprint_once = PTHREAD_ONCE_INIT;
+static void footprint_init(void) {
+  int kib = fake_env_int("FAKE_CUDA_FOOTPRINT_KIB", 0);
+  footprint = kib > 0 ? calloc((size_t)kib, 1024) : NULL;
+  footprint_bytes = footprint ? kib * 1024 : 0;
+}
+void fake_footprint(void) {
+  pthread_once(&footprint_once, footprint_init);
+  for (int i = 0; i < footprint_bytes; i += 64) footprint[i]++;
+}
+
 static void append(const char *line) {
   const char *path = getenv("FAKE_CUDA_LOG");
   if (!path || !path[0]) return;

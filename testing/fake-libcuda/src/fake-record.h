@@ -6,7 +6,11 @@
  *   FAKE_CUDA_FAIL="cuStreamSynchronize=700,cuStreamQuery=600"  entry points that fail with a code
  *   FAKE_CUDA_BUSY_MS=<ms>   cuStreamQuery / cuEventQuery answer NOT_READY for this long from
  *                            the first query of a run (runs are per thread), then succeed (and a new run starts)
- *   FAKE_CUDA_SYNC_US=<us>   how long cuStreamSynchronize / cuEventSynchronize block (2000) */
+ *   FAKE_CUDA_SYNC_US=<us>   how long cuStreamSynchronize / cuEventSynchronize block (2000)
+ *   FAKE_CUDA_FOOTPRINT_KIB=<KiB>  the small calls a bench times (cuMemAllocFromPoolAsync,
+ *                            cuMemFreeAsync, cuMemAdvise) each read and write this much memory of
+ *                            their own, one byte per cache line, as a real driver's call evicts the
+ *                            caller's data from the CPU's caches (read once, at the first call; 0) */
 #ifndef FAKE_RECORD_H
 #define FAKE_RECORD_H
 #include <cuda.h>
@@ -25,4 +29,6 @@ CUresult fake_injected(const char *symbol);
 /* Whether a query of this run (one per kind: 0 streams, 1 events) is still busy. */
 int fake_busy(int kind);
 int fake_env_int(const char *name, int fallback);
+/* The cache footprint of a timed small call (FAKE_CUDA_FOOTPRINT_KIB); nothing when unset. */
+void fake_footprint(void);
 #endif
