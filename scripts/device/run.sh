@@ -137,8 +137,11 @@ run_bench() {
   # BENCH_ROUNDS runs each implementation that many interleaved times (bench/rounds.mjs);
   # BENCH_MERGE names an earlier bench.json (carried in .device-carry/) whose other suites' rows
   # join this run's, so a bench split over two calls ends in one results file.
+  # BENCH_SINGLE_THREAD_C (set, even empty) passes --single-thread-c: the suites whose C floor
+  # runs a second time single-threaded (an informative variant; '' for none saves ~45 s a host).
   timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
     ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_ROUNDS:+--rounds "$BENCH_ROUNDS"} \
+    ${BENCH_SINGLE_THREAD_C+--single-thread-c "$BENCH_SINGLE_THREAD_C"} \
     ${BENCH_MERGE:+--merge "$BENCH_MERGE"} 2>&1 |
     tee "$OUT/bench.log"
   local status=$?
