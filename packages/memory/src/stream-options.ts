@@ -20,7 +20,7 @@ export function streamOption(options: StreamOrderOptions | undefined): Stream | 
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw badOptions(options);
   const stream = options.stream;
   if (stream === undefined) return undefined;
-  if (!(stream instanceof Stream) || stream.isClosed) throw badStream(stream);
+  if (!Stream.isOpenStream(stream)) throw badStream(stream);
   return stream;
 }
 
@@ -32,7 +32,6 @@ function badOptions(options: unknown): TypeError {
 }
 
 function badStream(stream: unknown): Error {
-  if (!(stream instanceof Stream))
-    return new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
+  if (!Stream.isStream(stream)) return new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
   return CudaStateError.closed('Stream');
 }

@@ -117,6 +117,20 @@ export class Stream {
     return this.#closed;
   }
 
+  /**
+   * @internal Whether `value` is a Stream (made by this class: not an imitation, a Proxy or an
+   * object inheriting from one) that is open. One private-field read: the `{ stream }` check of
+   * every allocate and close (stream-options.ts).
+   */
+  static isOpenStream(value: unknown): value is Stream {
+    return Stream.isStream(value) && !value.#closed;
+  }
+
+  /** @internal Whether `value` is a Stream made by this class, open or closed (its brand). */
+  static isStream(value: unknown): value is Stream {
+    return typeof value === 'object' && value !== null && #closed in value;
+  }
+
   /** Blocks the thread until all work queued so far has finished. */
   sync(): void {
     this.checkOpen();
