@@ -128,7 +128,7 @@ await suite.row('memory.deviceAllocateClose4KiB.tracking', 'ns', () => {
   };
   const { samples, protocol } = measure(false, ALLOCATE_CLOSE_ITERATIONS);
   // A stack per allocation costs ~20 us: at the row's count this informative variant took ~26 s
-  // of every adapter's memory process on the H100 hosts (a third of the suite's device time).
+  // of each JS adapter's memory process on the H100 hosts (about a third of that process).
   const withStacks = measure(true, STACKS_ITERATIONS);
   return result(samples, 'ns', {
     protocol,
