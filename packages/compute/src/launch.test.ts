@@ -275,6 +275,13 @@ describeEachDriver(adapters, 'launch', (entry) => {
     expect(() => launch(stream, config, fill, out, float32(1), int32(1.5))).toThrow(RangeError);
     expect(() => launch(stream, config, 'fill' as never, out)).toThrow(TypeError);
     expect(() => launch(stream, {} as never, fill, out)).toThrow(TypeError);
+    // Only a Stream itself: an object inheriting from one, or a Proxy of one, is refused by name
+    // (not with V8's private-member TypeError from its first state read).
+    for (const imitation of [Object.create(stream), new Proxy(stream, {}), {}]) {
+      expect(() => launch(imitation, config, fill, out, float32(1), uint32(16))).toThrow(
+        /stream must be a Stream, got/,
+      );
+    }
     const closed = pool.allocate(64);
     closed.close();
     expect(() => launch(stream, config, fill, closed, float32(1), uint32(16))).toThrow(CudaStateError);

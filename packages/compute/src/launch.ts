@@ -1,7 +1,7 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, describeValue } from '@cumem/core-types';
-import { Stream } from '@cumem/memory';
-import { bindStreamDriver } from '@cumem/memory/internal';
+import type { Stream } from '@cumem/memory';
+import { bindStreamDriver, isStream } from '@cumem/memory/internal';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { Kernel, notePassedLimits, passedLimits } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';
@@ -41,8 +41,7 @@ export function launch(
   kernel: Kernel,
   ...args: KernelArgument[]
 ): void {
-  if (!(stream instanceof Stream))
-    throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
+  if (!isStream(stream)) throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
   if (stream.isClosed) throw CudaStateError.closed('Stream');
   if (!(config instanceof LaunchConfig))
     throw new TypeError(`config must be a LaunchConfig, got ${describeValue(config)}`);

@@ -206,7 +206,7 @@ function checkExportOptions(options: ToDLPackOptions | undefined): {
     versioned = maxVersion[0] >= 1;
   }
   if (stream === undefined || stream === -1) return { versioned, stream: undefined };
-  if (!(stream instanceof Stream)) {
+  if (!Stream.isStream(stream)) {
     throw new TypeError(`stream must be a Stream of @cumem/memory or -1, got ${describeValue(stream)}`);
   }
   if (stream.isClosed) throw CudaStateError.closed('Stream');

@@ -171,7 +171,7 @@ export class Event {
    * @throws TypeError when `later` is not an Event; CudaStateError when either is closed.
    */
   elapsedMs(later: Event): number {
-    if (!(later instanceof Event)) throw new TypeError(`later must be an Event, got ${describeValue(later)}`);
+    if (!Event.isEvent(later)) throw new TypeError(`later must be an Event, got ${describeValue(later)}`);
     const start = this.open();
     return this.runtime.driver.eventElapsedTime(start, later.open());
   }
@@ -193,6 +193,16 @@ export class Event {
     if (!this.#destroyAfterWaits) return;
     this.#destroyAfterWaits = false;
     this.runtime.driver.eventDestroy(this.eventHandle);
+  }
+
+  /**
+   * @internal Whether `value` is an Event made by this class, open or closed (its brand: one
+   * private-field test). Not `instanceof`: an object inheriting from an Event, or a Proxy of
+   * one, passes that and then fails on its first private read with V8's TypeError, which names
+   * neither the argument nor what it should be.
+   */
+  static isEvent(value: unknown): value is Event {
+    return typeof value === 'object' && value !== null && #closed in value;
   }
 
   /** @internal The handle, or CudaStateError when closed. */

@@ -80,3 +80,5 @@ export { type QueuedDownload, queueDownload } from './queued-download.js';
 // Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
 export { queueUpload, waitForQueuedUploads } from './queued-upload.js';
 export { stagingSettings } from './staging-settings.js';
+// A stream argument's check by brand, not prototype (Stream.isStream).
+export { isStream } from './stream.js';

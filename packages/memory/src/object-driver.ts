@@ -16,8 +16,8 @@ import { Stream } from './stream.js';
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
   if (bufferBrand.has(object)) return bufferDriver(object);
-  if (object instanceof Event) return object.runtime.driver;
-  if (object instanceof Stream) {
+  if (Event.isEvent(object)) return object.runtime.driver;
+  if (Stream.isStream(object)) {
     // Libraries ask for a stream's driver before queuing work on it, JS memory copies included:
     // no registration of a detached ArrayBuffer may outlive that (host-registration-table.ts).
     releaseDetachedRegistrations();
@@ -34,7 +34,7 @@ export function driverOf(object: Stream | Event | BufferBase): Driver {
  * @throws TypeError for anything but a Stream.
  */
 export function bindStreamDriver(stream: Stream): Driver {
-  if (!(stream instanceof Stream))
+  if (!Stream.isStream(stream))
     throw new TypeError(`bindStreamDriver needs a Stream of @cumem/memory, got ${describeValue(stream)}`);
   stream.runtime.makeCurrent(stream.ordinal);
   return stream.runtime.driver;

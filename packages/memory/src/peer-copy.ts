@@ -248,5 +248,5 @@ export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boo
 // The helpers above are exported for the sibling packages, which pass their own checked values;
 // a caller outside gets a TypeError for anything but a Stream rather than an engine error.
 function checkStreamArgument(stream: unknown): void {
-  if (!(stream instanceof Stream)) throw new TypeError('stream must be a Stream of @cumem/memory');
+  if (!Stream.isStream(stream)) throw new TypeError('stream must be a Stream of @cumem/memory');
 }

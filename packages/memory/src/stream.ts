@@ -126,7 +126,12 @@ export class Stream {
     return Stream.isStream(value) && !value.#closed;
   }
 
-  /** @internal Whether `value` is a Stream made by this class, open or closed (its brand). */
+  /**
+   * @internal Whether `value` is a Stream made by this class, open or closed (its brand). Every
+   * check of a stream argument uses it (or {@link isStream}), not `instanceof`: an object
+   * inheriting from a Stream, or a Proxy of one, passes `instanceof` and then fails on its first
+   * private read with V8's TypeError, which names neither the argument nor what it should be.
+   */
   static isStream(value: unknown): value is Stream {
     return typeof value === 'object' && value !== null && #closed in value;
   }
@@ -158,7 +163,7 @@ export class Stream {
    */
   record(event?: Event): Event {
     this.checkOpen();
-    if (event !== undefined && !(event instanceof Event)) {
+    if (event !== undefined && !Event.isEvent(event)) {
       throw new TypeError(`event must be an Event, got ${describeValue(event)}`);
     }
     if (event !== undefined) checkSameDriver(this.runtime, event.runtime, 'the event', 'this Stream');
@@ -170,12 +175,12 @@ export class Stream {
   /** Makes later work on this stream wait for `eventOrStream` (an event, or all work queued so far on a stream). */
   wait(eventOrStream: Event | Stream): void {
     this.checkOpen();
-    if (eventOrStream instanceof Event) {
+    if (Event.isEvent(eventOrStream)) {
       checkSameDriver(this.runtime, eventOrStream.runtime, 'the event', 'this Stream');
       this.runtime.driver.streamWaitEvent(this.streamHandle, eventOrStream.open());
       return;
     }
-    if (!(eventOrStream instanceof Stream)) {
+    if (!Stream.isStream(eventOrStream)) {
       throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
     }
     eventOrStream.checkOpen();
@@ -287,4 +292,12 @@ export function defaultStream(device?: Device | number): Stream {
   checkDeviceKind(device);
   const runtime = activeRuntime();
   return runtimeDefaultStream(runtime, optionalDeviceOrdinal(runtime, device));
+}
+
+/**
+ * Whether `value` is a Stream of this package, open or closed, by its brand (Stream.isStream),
+ * for the packages above through `@cumem/memory/internal` (not exported from the package root).
+ */
+export function isStream(value: unknown): value is Stream {
+  return Stream.isStream(value);
 }

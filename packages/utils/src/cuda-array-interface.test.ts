@@ -104,6 +104,16 @@ describe('CUDA Array Interface', () => {
       expect(() => StridedMemoryView.from(cai(buffer.handle, 1), { trustForeignStream: 1 as never })).toThrow(
         TypeError,
       );
+      // A Stream is taken by its brand: an object inheriting from one, or a Proxy of one, is no
+      // Stream (the producer's is then checked as a handle, the consumer's refused by name).
+      for (const imitation of [Object.create(live), new Proxy(live, {})]) {
+        expect(() => StridedMemoryView.from(cai(buffer.handle, imitation))).toThrow(
+          /cudaArrayInterface\.stream/,
+        );
+        expect(() => StridedMemoryView.from(cai(buffer.handle, 1), { stream: imitation })).toThrow(
+          /stream must be a Stream of @cumem\/memory or -1/,
+        );
+      }
       live.close();
       expect(() => StridedMemoryView.from(cai(buffer.handle, live))).toThrow(/closed/);
       buffer.close();

@@ -9,8 +9,8 @@ import {
   describeValue,
   PointerAttribute,
 } from '@cumem/core-types';
-import { currentDriver, Stream } from '@cumem/memory';
-import { allocationRange } from '@cumem/memory/internal';
+import { currentDriver, type Stream } from '@cumem/memory';
+import { allocationRange, isStream } from '@cumem/memory/internal';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
 import {
   type ConsumerStreamOptions,
@@ -155,7 +155,7 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
 /** `stream` as the handle to synchronize, a Stream, or undefined for none. */
 function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): bigint | Stream | undefined {
   if (stream === undefined || stream === null) return undefined;
-  if (stream instanceof Stream) {
+  if (isStream(stream)) {
     if (stream.isClosed) throw CudaStateError.closed('Stream');
     return stream;
   }

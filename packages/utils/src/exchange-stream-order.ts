@@ -3,8 +3,8 @@
 // event recorded on the producer's stream, waited on by the consumer's. The GPU orders the two;
 // the CPU never waits.
 import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
-import { currentDriver, defaultStream, Event, Stream } from '@cumem/memory';
-import { makeDeviceCurrent } from '@cumem/memory/internal';
+import { currentDriver, defaultStream, Event, type Stream } from '@cumem/memory';
+import { isStream, makeDeviceCurrent } from '@cumem/memory/internal';
 
 /** Options of the importers that take a consumer stream (`StridedMemoryView.from`, `fromDLPack`). */
 export interface ConsumerStreamOptions {
@@ -27,7 +27,7 @@ export function checkConsumerStream(options: unknown): ConsumerStream {
   const { stream } = checkOptions(options as ConsumerStreamOptions | undefined);
   if (stream === undefined) return undefined;
   if (stream === -1) return null;
-  if (!(stream instanceof Stream)) {
+  if (!isStream(stream)) {
     throw new TypeError(
       `stream must be a Stream of @cumem/memory or -1 (no ordering), got ${describeValue(stream)}`,
     );
@@ -48,7 +48,7 @@ export function orderAfterProducer(
 ): void {
   if (consumer === null) return;
   const target = consumer ?? defaultStream(deviceId >= 0 ? deviceId : undefined);
-  if (producer instanceof Stream) {
+  if (isStream(producer)) {
     target.wait(producer);
     return;
   }
