@@ -213,9 +213,9 @@ run_sanitize() {
         sanitize_one "$adapter $(basename "$file")" 120 node --expose-gc "$file" || failures=$((failures + 1))
     done
   done
-  local files=${SANITIZE_FILES:-packages/memory/src/buffer.test.ts packages/memory/src/managed-buffer.test.ts \
+  local files=${SANITIZE_FILES:-packages/memory/src/buffer/buffer.test.ts packages/memory/src/resources/managed/managed-buffer.test.ts \
 packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts \
-packages/compute/src/launch.test.ts packages/memory/src/virtual-memory-resource.test.ts packages/utils/src/dlpack.test.ts}
+packages/compute/src/launch.test.ts packages/memory/src/resources/virtual/virtual-memory-resource.test.ts packages/utils/src/dlpack.test.ts}
   for file in $files; do
     [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break; }
     runs=$((runs + 1))

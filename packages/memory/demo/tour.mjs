@@ -1,4 +1,5 @@
-// A short tour of @cumem/memory: run `pnpm demo` (or `node demo/tour.mjs` after `tsc -b`).
+// A short tour of @cumem/memory: run `pnpm demo` (or `node demo/tour.mjs` after `tsc -b`). On a
+// machine without a GPU it runs on the reference driver and says so.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
@@ -18,6 +19,7 @@ import {
   PinnedMemoryResource,
   peerAttributes,
   Stream,
+  useDriver,
 } from '@cumem/memory';
 
 const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
@@ -39,13 +41,23 @@ if (process.argv[2] === '--ipc-child') {
   process.exit(0);
 }
 
+// Without a GPU the tour runs on cumem's reference driver (@cumem/testing): the whole Driver
+// contract in host memory, the same one the test suites use. Every step runs; the figures are
+// those of host memory, which the banner says before anything is printed.
 let count;
+let onReferenceDriver = false;
 try {
   count = deviceCount();
 } catch (error) {
   if (!DriverUnavailableError.isInstance(error)) throw error;
-  console.log(`cumem demo: no CUDA GPU/driver here (${error.message.split('\n')[0]})`);
-  process.exit(1);
+  const { createReferenceDriver } = await import('@cumem/testing');
+  useDriver(createReferenceDriver());
+  onReferenceDriver = true;
+  count = deviceCount();
+  console.log('='.repeat(78));
+  console.log('no GPU here: this is the reference driver; figures are host memory');
+  console.log(`(${error.message.split('\n')[0]})`);
+  console.log('='.repeat(78));
 }
 
 const driver = currentDriver();
@@ -167,3 +179,10 @@ if (count >= 2) {
 
 for (const object of [managed, staging, onDevice, pinned, deviceMemory, stream]) object.close();
 console.log('done: everything closed');
+console.log(
+  onReferenceDriver
+    ? 'next: the first program in packages/memory/README.md runs here as it is; on a machine with an ' +
+        'NVIDIA GPU and driver, `pnpm demo` runs this same tour on the device.'
+    : 'next: the first program in packages/memory/README.md, then the guides of each package ' +
+        '(packages/*/README.md).',
+);

@@ -10,17 +10,17 @@ import {
 } from '@cumem/core-types';
 import { countingDriver, createReferenceDriver, type DriverCallLog } from '@cumem/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Buffer } from './buffer.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { deviceProperties, memoryInfo, setCurrentDevice } from './device-queries.js';
-import { resolveDriver, useDriver } from './driver-selection.js';
-import { Event } from './event.js';
-import { IpcAllocationHandle } from './ipc-allocation-handle.js';
-import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
-import type { ManagedBuffer } from './managed-buffer.js';
-import { ManagedMemoryResource } from './managed-memory-resource.js';
-import { PinnedMemoryResource } from './pinned-memory-resource.js';
-import { defaultStream, Stream } from './stream.js';
+import { Buffer } from './buffer/buffer.js';
+import { IpcAllocationHandle } from './interop/ipc/ipc-allocation-handle.js';
+import { DeviceMemoryResource } from './resources/device-memory-resource.js';
+import { LegacyPinnedMemoryResource } from './resources/legacy-pinned-memory-resource.js';
+import type { ManagedBuffer } from './resources/managed/managed-buffer.js';
+import { ManagedMemoryResource } from './resources/managed/managed-memory-resource.js';
+import { PinnedMemoryResource } from './resources/pinned-memory-resource.js';
+import { deviceProperties, memoryInfo, setCurrentDevice } from './runtime/device-queries.js';
+import { resolveDriver, useDriver } from './runtime/driver-selection.js';
+import { Event } from './stream/event.js';
+import { defaultStream, Stream } from './stream/stream.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

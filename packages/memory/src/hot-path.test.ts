@@ -3,10 +3,10 @@
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { trackAllocations } from './allocation-tracker.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { useDriver } from './driver-selection.js';
-import { Stream } from './stream.js';
+import { trackAllocations } from './diagnostics/allocation-tracker.js';
+import { DeviceMemoryResource } from './resources/device-memory-resource.js';
+import { useDriver } from './runtime/driver-selection.js';
+import { Stream } from './stream/stream.js';
 
 describe('hot path', () => {
   it('allocate + close is one driver call each, with or without a stream', () => {

@@ -9,37 +9,12 @@ export {
   type Location,
   NotSupportedError,
 } from '@cumem/core-types';
-export { AccessedByView } from './accessed-by-view.js';
-export {
-  AllocationTracker,
-  type TrackAllocationsOptions,
-  type TrackedAllocation,
-  trackAllocations,
-} from './allocation-tracker.js';
-export { Buffer, ownerMemoryBuffer } from './buffer.js';
+export { Buffer, ownerMemoryBuffer } from './buffer/buffer.js';
 // The one test of a real Buffer (and the brand the packages above give their own classes).
-export { BufferBase, bufferBrand } from './buffer-base.js';
-export type { FromHandleOptions } from './buffer-options.js';
-export { type ByteArrayInterface, byteArrayInterface } from './byte-array-interface.js';
-export { currentResource, setCurrentResource } from './current-resource.js';
-export { DeviceMemoryResource, type DeviceMemoryResourceOptions } from './device-memory-resource.js';
-export {
-  type DeviceProperties,
-  deviceCount,
-  deviceProperties,
-  memoryInfo,
-  setCurrentDevice,
-} from './device-queries.js';
-export {
-  collectReleasedExports,
-  DLPackCapsule,
-  type DLPackSource,
-  exportDLPack,
-  type ToDLPackOptions,
-} from './dlpack-capsule.js';
-export { type AdapterName, currentDriver, useDriver } from './driver-selection.js';
-export { Event, type EventOptions } from './event.js';
-export type { HostMemory } from './host-memory.js';
+export { BufferBase, bufferBrand } from './buffer/buffer-base.js';
+export type { FromHandleOptions } from './buffer/buffer-options.js';
+export { isBufferHostView } from './buffer/host-views.js';
+export type { HostMemory } from './copy/host-memory.js';
 export {
   copyRangesFromHost,
   copyRangesToHost,
@@ -47,21 +22,20 @@ export {
   type HostRangesOptions,
   type HostStaging,
   type HostStagingBuffer,
-} from './host-range-copies.js';
+} from './copy/host-range-copies.js';
 export {
   HostRegistration,
   type RegisterHostMemoryOptions,
   registerHostMemory,
-} from './host-registration.js';
-export { isBufferHostView } from './host-views.js';
-export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './ipc-allocation-handle.js';
-export type { IpcBufferDescriptor } from './ipc-descriptor.js';
-export { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
-export { ManagedBuffer } from './managed-buffer.js';
-export { ManagedMemoryResource, type ManagedMemoryResourceOptions } from './managed-memory-resource.js';
-export { type MemoryReport, memoryReport, type ResourceReport } from './memory-report.js';
-export { MemoryResource } from './memory-resource.js';
-export { ObjectBrand } from './object-brand.js';
+} from './copy/host-registration.js';
+export { configureStaging, type StagingSettings } from './copy/staging-settings.js';
+export {
+  AllocationTracker,
+  type TrackAllocationsOptions,
+  type TrackedAllocation,
+  trackAllocations,
+} from './diagnostics/allocation-tracker.js';
+export { type MemoryReport, memoryReport, type ResourceReport } from './diagnostics/memory-report.js';
 export {
   type OnOutOfMemoryOptions,
   type OutOfMemoryHook,
@@ -71,19 +45,60 @@ export {
   onOutOfMemory,
   outOfMemoryStatistics,
   setOutOfMemoryRecovery,
-} from './out-of-memory.js';
-export { PeerAccessView } from './peer-access-view.js';
-export { canAccessPeer, type PeerAttributes, peerAttributes } from './peer-queries.js';
-export { PinnedMemoryResource, type PinnedMemoryResourceOptions } from './pinned-memory-resource.js';
-export { type PoolAttributes, PoolMemoryResource } from './pool-memory-resource.js';
+} from './diagnostics/out-of-memory.js';
 export {
   finalizerReleases,
   type ResourceStatistics,
   type StatisticsCounter,
-} from './resource-pressure.js';
-export { configureStaging, type StagingSettings } from './staging-settings.js';
-export { defaultStream, Stream, type StreamOptions } from './stream.js';
-export type { StreamOrderOptions } from './stream-options.js';
-export type { VirtualBufferExport, VirtualIpcDescriptor } from './virtual-ipc.js';
-export type { VirtualMemoryAccess, VirtualMemoryResourceOptions } from './virtual-memory-options.js';
-export { type ModifyAllocationResult, VirtualMemoryResource } from './virtual-memory-resource.js';
+} from './diagnostics/resource-pressure.js';
+export { type ByteArrayInterface, byteArrayInterface } from './interop/byte-array-interface.js';
+export {
+  collectReleasedExports,
+  DLPackCapsule,
+  type DLPackSource,
+  exportDLPack,
+  type ToDLPackOptions,
+} from './interop/dlpack/dlpack-capsule.js';
+export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './interop/ipc/ipc-allocation-handle.js';
+export type { IpcBufferDescriptor } from './interop/ipc/ipc-descriptor.js';
+export { currentResource, setCurrentResource } from './resources/current-resource.js';
+export {
+  DeviceMemoryResource,
+  type DeviceMemoryResourceOptions,
+} from './resources/device-memory-resource.js';
+export { LegacyPinnedMemoryResource } from './resources/legacy-pinned-memory-resource.js';
+export { AccessedByView } from './resources/managed/accessed-by-view.js';
+export { ManagedBuffer } from './resources/managed/managed-buffer.js';
+export {
+  ManagedMemoryResource,
+  type ManagedMemoryResourceOptions,
+} from './resources/managed/managed-memory-resource.js';
+export { MemoryResource } from './resources/memory-resource.js';
+export { PeerAccessView } from './resources/peer-access-view.js';
+export {
+  PinnedMemoryResource,
+  type PinnedMemoryResourceOptions,
+} from './resources/pinned-memory-resource.js';
+export { type PoolAttributes, PoolMemoryResource } from './resources/pool/pool-memory-resource.js';
+export type { VirtualBufferExport, VirtualIpcDescriptor } from './resources/virtual/virtual-ipc.js';
+export type {
+  VirtualMemoryAccess,
+  VirtualMemoryResourceOptions,
+} from './resources/virtual/virtual-memory-options.js';
+export {
+  type ModifyAllocationResult,
+  VirtualMemoryResource,
+} from './resources/virtual/virtual-memory-resource.js';
+export {
+  type DeviceProperties,
+  deviceCount,
+  deviceProperties,
+  memoryInfo,
+  setCurrentDevice,
+} from './runtime/device-queries.js';
+export { type AdapterName, currentDriver, useDriver } from './runtime/driver-selection.js';
+export { ObjectBrand } from './runtime/object-brand.js';
+export { canAccessPeer, type PeerAttributes, peerAttributes } from './runtime/peer-queries.js';
+export { Event, type EventOptions } from './stream/event.js';
+export { defaultStream, Stream, type StreamOptions } from './stream/stream.js';
+export type { StreamOrderOptions } from './stream/stream-options.js';

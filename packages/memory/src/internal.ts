@@ -4,8 +4,8 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
-export { closeBuffer, hostViewOf, ipcDescriptorOf } from './buffer.js';
-export { bufferToDLPack } from './buffer-base.js';
+export { closeBuffer, hostViewOf, ipcDescriptorOf } from './buffer/buffer.js';
+export { bufferToDLPack } from './buffer/buffer-base.js';
 // What a Buffer is, from its private state: the packages above read a buffer through these, never
 // through its getters and methods, which a program can answer for with own properties or another
 // prototype (buffer-base.ts). bufferGroup is the per-element fact of @cumem/utils' batch checks.
@@ -28,7 +28,10 @@ export {
   bufferRuntime,
   bufferTypeName,
   checkBufferOpen,
-} from './buffer-facts.js';
+} from './buffer/buffer-facts.js';
+export { noteKernelUse } from './buffer/kernel-use.js';
+// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
+export { allocationRange, rangeOverrun } from './buffer/pointer-range.js';
 // How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
 // HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
 export {
@@ -41,8 +44,16 @@ export {
   issueCopy,
   sharedHostResource,
   wrapHostView,
-} from './copy-internals.js';
-export { makeDeviceCurrent } from './device-queries.js';
+} from './copy/copy-internals.js';
+export { isRegisteredHostMemory } from './copy/host-registration.js';
+// Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
+// by nature: it checks nothing about its raw pointers (see its TSDoc).
+export { bufferReachableOn, copyBetweenDevices, reachableOn } from './copy/peer-copy.js';
+// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
+export { type QueuedDownload, queueDownload } from './copy/queued-download.js';
+// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
+export { queueUpload, waitForQueuedUploads } from './copy/queued-upload.js';
+export { stagingSettings } from './copy/staging-settings.js';
 // The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
 // structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).
 export {
@@ -54,9 +65,7 @@ export {
   TensorField,
   VersionedField,
   writeDLPackStruct,
-} from './dlpack-struct.js';
-export { isRegisteredHostMemory } from './host-registration.js';
-export { noteKernelUse } from './kernel-use.js';
+} from './interop/dlpack/dlpack-struct.js';
 // The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
 export {
   adviseRange,
@@ -66,19 +75,10 @@ export {
   discardPrefetchRange,
   discardRange,
   prefetchRange,
-} from './managed-range.js';
+} from './resources/managed/managed-range.js';
 // Built-in memory resources (interop-arrow's context resources too) freeze themselves this way.
-export { freezeBuiltIn } from './memory-resource.js';
-export { bindStreamDriver, driverOf } from './object-driver.js';
-// Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
-// by nature: it checks nothing about its raw pointers (see its TSDoc).
-export { bufferReachableOn, copyBetweenDevices, reachableOn } from './peer-copy.js';
-// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
-export { allocationRange, rangeOverrun } from './pointer-range.js';
-// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
-export { type QueuedDownload, queueDownload } from './queued-download.js';
-// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
-export { queueUpload, waitForQueuedUploads } from './queued-upload.js';
-export { stagingSettings } from './staging-settings.js';
+export { freezeBuiltIn } from './resources/memory-resource.js';
+export { makeDeviceCurrent } from './runtime/device-queries.js';
+export { bindStreamDriver, driverOf } from './runtime/object-driver.js';
 // A stream argument's check by brand, not prototype (Stream.isStream).
-export { isStream } from './stream.js';
+export { isStream } from './stream/stream.js';

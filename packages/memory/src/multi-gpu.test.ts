@@ -7,12 +7,12 @@ import { download, expectBytes } from '@cumem/test-support';
 import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { deviceCount, setCurrentDevice } from './device-queries.js';
-import { useDriver } from './driver-selection.js';
-import { canAccessPeer, peerAttributes } from './peer-queries.js';
-import { PinnedMemoryResource } from './pinned-memory-resource.js';
-import { defaultStream, Stream } from './stream.js';
+import { DeviceMemoryResource } from './resources/device-memory-resource.js';
+import { PinnedMemoryResource } from './resources/pinned-memory-resource.js';
+import { deviceCount, setCurrentDevice } from './runtime/device-queries.js';
+import { useDriver } from './runtime/driver-selection.js';
+import { canAccessPeer, peerAttributes } from './runtime/peer-queries.js';
+import { defaultStream, Stream } from './stream/stream.js';
 
 const size = 4 << 20;
 

@@ -1,15 +1,15 @@
 // Classes users get from factories: the published types declare their constructors private (or
 // protected), and calling one anyway (from JavaScript) throws a TypeError naming the factory.
 import { describe, expect, it } from 'vitest';
-import { AccessedByView } from './accessed-by-view.js';
-import { AllocationTracker } from './allocation-tracker.js';
-import { Buffer } from './buffer.js';
-import { Event } from './event.js';
-import { HostRegistration } from './host-registration.js';
-import { IpcAllocationHandle } from './ipc-allocation-handle.js';
-import { ManagedBuffer } from './managed-buffer.js';
-import { PeerAccessView } from './peer-access-view.js';
-import { Stream } from './stream.js';
+import { Buffer } from './buffer/buffer.js';
+import { HostRegistration } from './copy/host-registration.js';
+import { AllocationTracker } from './diagnostics/allocation-tracker.js';
+import { IpcAllocationHandle } from './interop/ipc/ipc-allocation-handle.js';
+import { AccessedByView } from './resources/managed/accessed-by-view.js';
+import { ManagedBuffer } from './resources/managed/managed-buffer.js';
+import { PeerAccessView } from './resources/peer-access-view.js';
+import { Event } from './stream/event.js';
+import { Stream } from './stream/stream.js';
 
 describe('constructors users must not call', () => {
   it('are not callable in TypeScript, and throw a TypeError naming the factory in JavaScript', () => {

@@ -14,12 +14,12 @@ import {
 import { createReferenceDriver, entryPointsOf, expectOnlyTypedErrors } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, it } from 'vitest';
-import { Buffer } from './buffer.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
+import { Buffer } from './buffer/buffer.js';
 import * as memory from './index.js';
-import { readIpcDescriptor } from './ipc-descriptor.js';
-import { ManagedMemoryResource } from './managed-memory-resource.js';
-import { Stream } from './stream.js';
+import { readIpcDescriptor } from './interop/ipc/ipc-descriptor.js';
+import { DeviceMemoryResource } from './resources/device-memory-resource.js';
+import { ManagedMemoryResource } from './resources/managed/managed-memory-resource.js';
+import { Stream } from './stream/stream.js';
 
 const driver = createReferenceDriver({ deviceCount: 2, totalMemory: 256 * 1024 * 1024 });
 // Before the surface is listed: listing makes instances, which need a driver.

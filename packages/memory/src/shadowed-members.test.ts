@@ -19,18 +19,18 @@ import {
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
-import { Buffer } from './buffer.js';
-import { flushDeferredReleases } from './buffer-release.js';
-import { DeviceMemoryResource } from './device-memory-resource.js';
-import { useDriver } from './driver-selection.js';
-import { copyRangesFromHost, copyRangesToHost } from './host-range-copies.js';
-import { LegacyPinnedMemoryResource } from './legacy-pinned-memory-resource.js';
-import { ManagedBuffer } from './managed-buffer.js';
-import { ManagedMemoryResource } from './managed-memory-resource.js';
-import { PinnedMemoryResource } from './pinned-memory-resource.js';
-import { finalizerReleases } from './resource-pressure.js';
-import { defaultStream, Stream } from './stream.js';
-import { VirtualMemoryResource } from './virtual-memory-resource.js';
+import { Buffer } from './buffer/buffer.js';
+import { flushDeferredReleases } from './buffer/buffer-release.js';
+import { copyRangesFromHost, copyRangesToHost } from './copy/host-range-copies.js';
+import { finalizerReleases } from './diagnostics/resource-pressure.js';
+import { DeviceMemoryResource } from './resources/device-memory-resource.js';
+import { LegacyPinnedMemoryResource } from './resources/legacy-pinned-memory-resource.js';
+import { ManagedBuffer } from './resources/managed/managed-buffer.js';
+import { ManagedMemoryResource } from './resources/managed/managed-memory-resource.js';
+import { PinnedMemoryResource } from './resources/pinned-memory-resource.js';
+import { VirtualMemoryResource } from './resources/virtual/virtual-memory-resource.js';
+import { useDriver } from './runtime/driver-selection.js';
+import { defaultStream, Stream } from './stream/stream.js';
 
 /** What a kind of buffer is, for picking the operations that apply to it. */
 type Trait = 'resource' | 'host' | 'managed' | 'derived' | 'virtual';

@@ -2,9 +2,9 @@
 // device pool and page-locked host memory to copy between.
 import type { Driver } from '@cumem/core-types';
 import { countingDriver, type DriverCallLog } from '@cumem/testing/vitest';
-import { DeviceMemoryResource } from '../src/device-memory-resource.js';
-import { useDriver } from '../src/driver-selection.js';
-import { LegacyPinnedMemoryResource } from '../src/legacy-pinned-memory-resource.js';
+import { DeviceMemoryResource } from '../src/resources/device-memory-resource.js';
+import { LegacyPinnedMemoryResource } from '../src/resources/legacy-pinned-memory-resource.js';
+import { useDriver } from '../src/runtime/driver-selection.js';
 
 export interface CountedResources {
   readonly log: DriverCallLog;

@@ -3,7 +3,7 @@
 import { createDriver as createFfiDriver } from '@cumem/driver-ffi';
 import { createDriver as createNapiDriver } from '@cumem/driver-napi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdapterLoader, replaceAdapterLoader } from '../driver-selection.js';
+import { type AdapterLoader, replaceAdapterLoader } from '../runtime/driver-selection.js';
 import { runCli } from './cumem-main.js';
 import type { InfoReport } from './cumem-report.js';
 

@@ -5,8 +5,8 @@
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
 import { DriverUnavailableError, formatCudaVersion } from '@cumem/core-types';
-import { adapterPackageDetails, inspectAdapters } from '../driver-selection.js';
 import * as memory from '../index.js';
+import { adapterPackageDetails, inspectAdapters } from '../runtime/driver-selection.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,0 +1,23 @@
+// The stream a buffer dropped without close() is freed on, ordered after the work queued so far
+// on every stream cumem knows (why: known-streams.ts).
+
+import type { MemoryResource } from '../resources/memory-resource.js';
+import { type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
+import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
+
+/**
+ * The stream the buffer was allocated on, or (when it had none, or it has been closed since) the
+ * default stream of the resource's device, made to wait for every other known stream.
+ */
+export function orderForDroppedBuffer(
+  runtime: DriverRuntime,
+  resource: MemoryResource,
+  allocationStream: Stream | undefined,
+): Stream {
+  const target =
+    allocationStream !== undefined && !allocationStream.isClosed
+      ? allocationStream
+      : runtimeDefaultStream(runtime, resource.deviceId >= 0 ? resource.deviceId : runtime.currentDevice);
+  runtimeState(runtime).knownStreams.orderAfterAll(target.streamHandle, target.ordinal);
+  return target;
+}

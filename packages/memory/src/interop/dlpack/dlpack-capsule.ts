@@ -1,0 +1,289 @@
+// DLPack export: a capsule owns one native struct (page-locked host memory from the driver) that
+// describes memory cumem keeps alive. Native consumers call the struct's deleter from any thread;
+// that deleter is the driver's release function (see DriverNativeExchange), which only
+// overwrites a word of the struct. cumem sees the change at its next export or import, or by an
+// unref'd poll, and only then frees the struct and ends its hold on the memory. No JS runs on
+// the consumer's thread, so a consumer blocking the JS thread cannot deadlock the release.
+import {
+  CudaStateError,
+  checkOptions,
+  type Driver,
+  describeValue,
+  PointerAttribute,
+} from '@cumem/core-types';
+import type { BufferBase } from '../../buffer/buffer-base.js';
+import {
+  bufferAllocationStream,
+  bufferIsHostAccessible,
+  bufferIsManaged,
+  bufferMemoryOwner,
+  checkBufferOpen,
+} from '../../buffer/buffer-facts.js';
+import { holdMemory } from '../../buffer/memory-holds.js';
+import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
+import { Stream } from '../../stream/stream.js';
+import { checkDLPackSource } from './dlpack-checks.js';
+import {
+  DLDeviceType,
+  type DLPackTensorFields,
+  dlpackStructSize,
+  writeDLPackStruct,
+} from './dlpack-struct.js';
+
+/** Options of `toDLPack` (on Buffer, and StridedMemoryView of @cumem/utils). */
+export interface ToDLPackOptions {
+  /**
+   * The consumer's Stream: work pending on the stream the memory was allocated on is ordered
+   * before it (an event, no CPU wait). `-1` or omitted: no ordering.
+   */
+  readonly stream?: Stream | -1;
+  /** The newest DLPack version the consumer reads; below `[1, 0]`, a legacy `DLManagedTensor`. Default `[1, 0]`. */
+  readonly maxVersion?: readonly [number, number];
+}
+
+/** What an export describes (the struct's fields, but the data pointer of element 0). */
+export interface DLPackSource {
+  /** Address of element (0, ..., 0). */
+  readonly pointer: bigint;
+  readonly shape: readonly number[];
+  /** In elements. */
+  readonly strides: readonly number[];
+  /** DLPack's `DLDataType`: type code (kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, ...), bits per lane, lanes. */
+  readonly dtype: { readonly code: number; readonly bits: number; readonly lanes: number };
+  readonly readonly: boolean;
+  /** The Buffer whose memory it is (held until the consumer is done), or undefined. */
+  readonly buffer: BufferBase | undefined;
+  /** Kept reachable until the consumer is done (a view of memory with no Buffer). */
+  readonly keepAlive: unknown;
+  /** Device of the memory (-1 for host memory). */
+  readonly deviceId: number;
+}
+
+interface ExportRecord {
+  readonly runtime: DriverRuntime;
+  readonly struct: bigint;
+  bytes: Uint8Array;
+  /** The word at offset 0 as written; the release function changes it. */
+  readonly initial: number;
+  readonly device: number;
+  readonly endHold: () => void;
+  state: 'exported' | 'consumed' | 'freed';
+}
+
+const consumed = new Set<ExportRecord>();
+let poll: ReturnType<typeof setInterval> | undefined;
+const pollMilliseconds = 20;
+
+function freeRecord(record: ExportRecord): void {
+  if (record.state === 'freed') return;
+  record.state = 'freed';
+  record.bytes = new Uint8Array(0);
+  try {
+    record.runtime.makeCurrent(record.device);
+    record.runtime.driver.memFreeHost(record.struct);
+  } catch (error) {
+    process.emitWarning(`cumem: freeing a DLPack struct failed: ${(error as Error).message}`, 'CumemWarning');
+  } finally {
+    record.endHold();
+  }
+}
+
+/**
+ * Frees the structs (and ends the holds) of every consumed export whose deleter has run. Called
+ * by each export and import, and every 20 ms while any consumed export is outstanding.
+ * @returns how many consumed exports are still outstanding.
+ */
+export function collectReleasedExports(): number {
+  for (const record of consumed) {
+    const word = new DataView(record.bytes.buffer, record.bytes.byteOffset, 4).getUint32(0, true);
+    if (word !== record.initial) {
+      consumed.delete(record);
+      freeRecord(record);
+    }
+  }
+  if (consumed.size === 0 && poll !== undefined) {
+    clearInterval(poll);
+    poll = undefined;
+  }
+  return consumed.size;
+}
+
+const unconsumed = new FinalizationRegistry<ExportRecord>((record) => {
+  if (record.state === 'exported') freeRecord(record);
+});
+
+const capsuleToken = Symbol('DLPackCapsule');
+const capsuleMarker = Symbol.for('cumem.memory.DLPackCapsule');
+
+/**
+ * A DLPack export: `pointer` is the address of a `DLManagedTensorVersioned` (or, when
+ * `version[0]` is 0, a legacy `DLManagedTensor`) in native memory. Hand it to native code with
+ * {@link consume}; that code then owns it and calls its deleter (from any thread) when done,
+ * and cumem keeps the memory allocated until then, even if the Buffer is closed in JS. A
+ * capsule never consumed is released by {@link close}, `using`, or garbage collection.
+ */
+export class DLPackCapsule {
+  /** Address of the struct. */
+  readonly pointer: bigint;
+  /** The DLPack version of the struct: `[1, 0]`, or `[0, 8]` for a legacy `DLManagedTensor`. */
+  readonly version: readonly [number, number];
+  readonly #record: ExportRecord;
+
+  private constructor(token: symbol, record: ExportRecord, versioned: boolean) {
+    if (token !== capsuleToken)
+      throw new TypeError('DLPackCapsule has no public constructor: use toDLPack()');
+    this.#record = record;
+    this.pointer = record.struct;
+    this.version = Object.freeze(versioned ? [1, 0] : [0, 8]) as readonly [number, number];
+    unconsumed.register(this, record, record);
+    Object.freeze(this);
+  }
+
+  /** True for a DLPackCapsule, also one made by another copy of this package. */
+  static isInstance(value: unknown): value is DLPackCapsule {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[capsuleMarker] === true
+    );
+  }
+
+  /** True once consumed or closed. */
+  get isClosed(): boolean {
+    return this.#record.state !== 'exported';
+  }
+
+  /**
+   * Hands the struct to native code, which must call its deleter exactly once.
+   * @returns {@link pointer}.
+   * @throws CudaStateError when already consumed or closed.
+   */
+  consume(): bigint {
+    const record = this.#record;
+    if (record.state !== 'exported')
+      throw new CudaStateError('the DLPack capsule was already consumed or closed');
+    record.state = 'consumed';
+    unconsumed.unregister(record);
+    consumed.add(record);
+    poll ??= setInterval(collectReleasedExports, pollMilliseconds).unref();
+    return this.pointer;
+  }
+
+  /** Releases an unconsumed capsule (frees the struct, ends the hold); nothing once consumed. Idempotent. */
+  close(): void {
+    const record = this.#record;
+    if (record.state !== 'exported') return;
+    unconsumed.unregister(record);
+    freeRecord(record);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  get [capsuleMarker](): true {
+    return true;
+  }
+}
+
+/** Checks `toDLPack` options before any driver call. */
+function checkExportOptions(options: ToDLPackOptions | undefined): {
+  versioned: boolean;
+  stream: Stream | undefined;
+} {
+  const { stream, maxVersion } = checkOptions(options);
+  let versioned = true;
+  if (maxVersion !== undefined) {
+    if (
+      !Array.isArray(maxVersion) ||
+      maxVersion.length !== 2 ||
+      !maxVersion.every((part) => Number.isSafeInteger(part) && part >= 0)
+    ) {
+      throw new TypeError(
+        `maxVersion must be [major, minor] (non-negative integers), got ${describeValue(maxVersion)}`,
+      );
+    }
+    versioned = maxVersion[0] >= 1;
+  }
+  if (stream === undefined || stream === -1) return { versioned, stream: undefined };
+  if (!Stream.isStream(stream)) {
+    throw new TypeError(`stream must be a Stream of @cumem/memory or -1, got ${describeValue(stream)}`);
+  }
+  if (stream.isClosed) throw CudaStateError.closed('Stream');
+  return { versioned, stream };
+}
+
+// kDLCUDAHost for page-locked memory, kDLCUDAManaged for managed, kDLCUDA for device memory.
+function deviceOf(driver: Driver, source: DLPackSource): { deviceType: number; deviceId: number } {
+  const buffer = source.buffer;
+  const managed = buffer
+    ? bufferIsManaged(buffer)
+    : driver.pointerGetAttribute(source.pointer, PointerAttribute.IsManaged) !== 0;
+  if (managed) return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
+  const host = buffer
+    ? bufferIsHostAccessible(buffer)
+    : driver.pointerGetAttribute(source.pointer, PointerAttribute.MemoryType) === 1;
+  if (host) return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
+  return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
+}
+
+/**
+ * Exports `source` as a DLPack struct (see {@link DLPackCapsule}).
+ * @throws TypeError for bad options or memory no device can address; CudaStateError for a closed buffer or stream.
+ */
+export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): DLPackCapsule {
+  checkDLPackSource(source);
+  const { versioned, stream } = checkExportOptions(options);
+  if (source.buffer !== undefined) checkBufferOpen(source.buffer);
+  collectReleasedExports();
+  const runtime = activeRuntime();
+  const driver = runtime.driver;
+  const device = deviceOf(driver, source);
+  // data 256-byte aligned as dlpack.h asks, the rest in byte_offset. For a legacy struct the low
+  // word of data is what the release function overwrites: it must differ from what it writes.
+  let data = source.pointer & ~255n;
+  if (!versioned && Number(data & 0xffff_ffffn) === driver.driverVersion) data -= 256n;
+  const fields: DLPackTensorFields = { ...source, ...device, data, byteOffset: source.pointer - data };
+  const size = dlpackStructSize(versioned, source.shape.length);
+  const contextDevice = Math.max(source.deviceId, 0);
+  runtime.makeCurrent(contextDevice);
+  const releaseFunction = driver.nativeReleaseFunction();
+  const struct = driver.memHostAlloc(size, 0);
+  let endHold: () => void = () => {};
+  try {
+    const bytes = driver.hostView(struct, size);
+    writeDLPackStruct(bytes, struct, versioned, fields, releaseFunction);
+    const initial = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+    if (source.buffer !== undefined) endHold = holdMemory(source.buffer);
+    else {
+      let kept: unknown = source.keepAlive;
+      endHold = () => {
+        kept = undefined;
+        return kept;
+      };
+    }
+    if (stream !== undefined) {
+      const producer =
+        source.buffer === undefined ? undefined : bufferAllocationStream(bufferMemoryOwner(source.buffer));
+      if (producer !== undefined && !producer.isClosed && producer !== stream) stream.wait(producer);
+    }
+    const record: ExportRecord = {
+      runtime,
+      struct,
+      bytes,
+      initial,
+      device: contextDevice,
+      endHold,
+      state: 'exported',
+    };
+    return new (DLPackCapsule as unknown as new (t: symbol, r: ExportRecord, v: boolean) => DLPackCapsule)(
+      capsuleToken,
+      record,
+      versioned,
+    );
+  } catch (error) {
+    endHold();
+    driver.memFreeHost(struct);
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+// Interprocess events in one process: the options, the refusals before any driver call, and
+// the handle's shape. Opening a handle needs another process: the Python hand-off tests
+// (testing/python-handoff) do that on the GPU.
+import { CudaError, CudaStateError, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import { describeEachDriver } from '@cumem/testing/vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { adapters } from '../../../test/adapters.js';
+import { useDriver } from '../../runtime/driver-selection.js';
+import { Event } from '../../stream/event.js';
+import { Stream } from '../../stream/stream.js';
+
+describeEachDriver(adapters, 'interprocess Event', (entry) => {
+  beforeAll(() => useDriver(entry.driver));
+
+  it('refuses timing on an interprocess event and bad option types with a TypeError', () => {
+    expect(() => Event.create(0, { interprocess: true, enableTiming: true })).toThrow(TypeError);
+    expect(() => Event.create(0, { interprocess: 1 as never })).toThrow(TypeError);
+  });
+
+  it('has an ipcHandle only when created with { interprocess: true }', () => {
+    using plain = Event.create(0, { enableTiming: false });
+    expect(plain.isInterprocess).toBe(false);
+    expect(() => plain.ipcHandle).toThrow(TypeError);
+    using shared = Event.create(0, { interprocess: true });
+    expect(shared.isInterprocess).toBe(true);
+    const stream = Stream.create();
+    stream.record(shared);
+    if (entry.driver.capabilities.interprocess) {
+      const handle = shared.ipcHandle;
+      expect(handle).toBeInstanceOf(Uint8Array);
+      expect(handle.byteLength).toBe(IPC_HANDLE_SIZE);
+      expect(handle.some((byte) => byte !== 0)).toBe(true);
+    } else {
+      // The reference driver shares nothing between processes.
+      expect(() => shared.ipcHandle).toThrow(CudaError);
+    }
+    shared.sync();
+    stream.close();
+    shared.close();
+    expect(() => shared.ipcHandle).toThrow(CudaStateError);
+  });
+
+  it('fromIpcHandle refuses anything but 64 bytes before asking the driver', () => {
+    expect(() => Event.fromIpcHandle(new Uint8Array(IPC_HANDLE_SIZE - 1))).toThrow(RangeError);
+    expect(() => Event.fromIpcHandle(new ArrayBuffer(IPC_HANDLE_SIZE + 1))).toThrow(RangeError);
+    expect(() => Event.fromIpcHandle('handle' as never)).toThrow(TypeError);
+    expect(() => Event.fromIpcHandle(new Uint8Array(IPC_HANDLE_SIZE), 'gpu0' as never)).toThrow(TypeError);
+  });
+});

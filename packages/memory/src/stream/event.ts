@@ -1,0 +1,225 @@
+import {
+  CudaStateError,
+  checkBoolean,
+  checkOptions,
+  type Device,
+  Device as DeviceClass,
+  type DriverHandle,
+  describeValue,
+  EventFlags,
+} from '@cumem/core-types';
+import {
+  checkEventHandleBytes,
+  interprocessEventFlags,
+  isInterprocess,
+  markInterprocess,
+} from '../interop/ipc/event-ipc.js';
+import { checkDeviceKind, optionalDeviceOrdinal } from '../runtime/device-arguments.js';
+import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
+import { forgetFinalizer, registerFinalizer } from '../runtime/object-finalizer.js';
+import { holdDuringWait, isWaitedOn } from './pending-waits.js';
+
+/** Options for {@link Event.create}. */
+export interface EventOptions {
+  /** Record timestamps so {@link Event.elapsedMs} works. Default true (costs a little per record). */
+  readonly enableTiming?: boolean;
+  /** `sync()` sleeps the thread instead of spinning. Default false. */
+  readonly blockingSync?: boolean;
+  /**
+   * Shareable with other processes through {@link Event.ipcHandle} (`CU_EVENT_INTERPROCESS`).
+   * Such an event cannot time, so `enableTiming` defaults to false and `true` is refused.
+   * Default false.
+   */
+  readonly interprocess?: boolean;
+}
+
+const eventToken = Symbol('cumem.event');
+
+/** A CUDA event: a marker in a stream's work, to wait on or time. Made by `stream.record()` or {@link Event.create}. */
+export class Event {
+  #closed = false;
+  /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
+  #destroyAfterWaits = false;
+
+  /**
+   * Not for use: get an Event from {@link Event.create} or `stream.record()`. Called directly
+   * (`new Event()`), it throws a TypeError naming those.
+   */
+  private constructor(
+    token: symbol,
+    /** @internal */ readonly runtime: DriverRuntime,
+    private readonly eventHandle: DriverHandle,
+    private readonly ordinal: number,
+  ) {
+    if (token !== eventToken) {
+      throw new TypeError(
+        'Event has no public constructor: use Event.create() or stream.record() to get one',
+      );
+    }
+    registerFinalizer(this, () => runtime.driver.eventDestroy(eventHandle));
+    // What the event is (its CUevent) cannot be rewritten or shadowed by an own property, and
+    // its state is private: `event.eventHandle = x` or a defined `open` would hand the driver a
+    // handle it never made, where a bogus CUevent is a crash.
+    Object.freeze(this);
+  }
+
+  /**
+   * A new event on `device` (default: the current device).
+   * @throws TypeError / RangeError for a bad device or option.
+   */
+  static create(device?: Device | number, options?: EventOptions): Event {
+    checkDeviceKind(device);
+    const checked = checkOptions(options, 'Event options');
+    const { interprocess = false, blockingSync = false } = checked;
+    checkBoolean(interprocess, 'interprocess');
+    const { enableTiming = !interprocess } = checked;
+    checkBoolean(enableTiming, 'enableTiming');
+    checkBoolean(blockingSync, 'blockingSync');
+    if (interprocess && enableTiming) {
+      throw new TypeError('an interprocess event cannot record timing: leave enableTiming unset or false');
+    }
+    const runtime = activeRuntime();
+    const ordinal = optionalDeviceOrdinal(runtime, device);
+    const flags =
+      (interprocess ? interprocessEventFlags : enableTiming ? 0 : EventFlags.DisableTiming) |
+      (blockingSync ? EventFlags.BlockingSync : 0);
+    const event = createEvent(runtime, ordinal, flags);
+    if (interprocess) markInterprocess(event);
+    return event;
+  }
+
+  /**
+   * Opens an event another process shared (its `ipcHandle`, 64 bytes: `cuIpcOpenEventHandle`),
+   * on `device` (default: the current device). Wait on it (`stream.wait(event)`, `sync()`) to
+   * order work after the other process's; `close()` releases only this process's reference.
+   * A process cannot open its own events' handles.
+   * @throws TypeError for a non-binary handle; RangeError when it is not 64 bytes.
+   */
+  static fromIpcHandle(handle: ArrayBufferView | ArrayBuffer, device?: Device | number): Event {
+    const bytes = checkEventHandleBytes(handle);
+    checkDeviceKind(device);
+    const runtime = activeRuntime();
+    const ordinal = optionalDeviceOrdinal(runtime, device);
+    runtime.makeCurrent(ordinal);
+    const event = new Event(eventToken, runtime, runtime.driver.ipcOpenEventHandle(bytes), ordinal);
+    markInterprocess(event);
+    return event;
+  }
+
+  /**
+   * The 64 bytes another process opens this event with (`cuIpcGetEventHandle`; in Python,
+   * `Event.fromIpcHandle` here or CuPy's `cuda.runtime.ipcOpenEventHandle`). Record the event
+   * on the producing stream before the consumer waits on it.
+   * @throws TypeError for an event not created with `{ interprocess: true }`; CudaStateError when closed.
+   */
+  get ipcHandle(): Uint8Array {
+    const handle = this.open();
+    if (!isInterprocess(this)) {
+      throw new TypeError(
+        'only an event created with Event.create(device, { interprocess: true }) has an ipcHandle',
+      );
+    }
+    return this.runtime.driver.ipcGetEventHandle(handle);
+  }
+
+  /** True for an event created with `{ interprocess: true }` or opened with {@link Event.fromIpcHandle}. */
+  get isInterprocess(): boolean {
+    return isInterprocess(this);
+  }
+
+  /** The device the event belongs to. */
+  get device(): Device {
+    return new DeviceClass(this.ordinal);
+  }
+
+  /** The `CUevent` handle. */
+  get handle(): bigint {
+    return this.open();
+  }
+
+  /** True after `close()`. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** True when all work before the event's record has completed (`cuEventQuery`). */
+  get isDone(): boolean {
+    return this.runtime.driver.eventQuery(this.open());
+  }
+
+  /** Blocks the thread until the event has completed. */
+  sync(): void {
+    this.runtime.driver.eventSynchronize(this.open());
+  }
+
+  /**
+   * Resolves when the event has completed, keeping the event loop free. The event (and its
+   * `CUevent`) stays alive until then, even unreferenced or closed meanwhile.
+   */
+  syncAsync(): Promise<void> {
+    let wait: Promise<void>;
+    try {
+      wait = this.runtime.driver.eventSynchronizeAsync(this.open());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return holdDuringWait(this, wait, () => this.destroyIfClosed());
+  }
+
+  /**
+   * Milliseconds from this event to `later` (both recorded and completed, timing enabled).
+   * @throws TypeError when `later` is not an Event; CudaStateError when either is closed.
+   */
+  elapsedMs(later: Event): number {
+    if (!Event.isEvent(later)) throw new TypeError(`later must be an Event, got ${describeValue(later)}`);
+    const start = this.open();
+    return this.runtime.driver.eventElapsedTime(start, later.open());
+  }
+
+  /** Destroys the event (after pending `syncAsync()` waits settle). Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    forgetFinalizer(this);
+    if (isWaitedOn(this)) this.#destroyAfterWaits = true;
+    else this.runtime.driver.eventDestroy(this.eventHandle);
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  private destroyIfClosed(): void {
+    if (!this.#destroyAfterWaits) return;
+    this.#destroyAfterWaits = false;
+    this.runtime.driver.eventDestroy(this.eventHandle);
+  }
+
+  /**
+   * @internal Whether `value` is an Event made by this class, open or closed (its brand: one
+   * private-field test). Not `instanceof`: an object inheriting from an Event, or a Proxy of
+   * one, passes that and then fails on its first private read with V8's TypeError, which names
+   * neither the argument nor what it should be.
+   */
+  static isEvent(value: unknown): value is Event {
+    return typeof value === 'object' && value !== null && #closed in value;
+  }
+
+  /** @internal The handle, or CudaStateError when closed. */
+  open(): DriverHandle {
+    if (this.#closed) throw CudaStateError.closed('Event');
+    return this.eventHandle;
+  }
+}
+
+/** @internal A new event of `flags` on device `ordinal`. */
+export function createEvent(runtime: DriverRuntime, ordinal: number, flags: number): Event {
+  runtime.makeCurrent(ordinal);
+  const EventClass = Event as unknown as new (
+    token: symbol,
+    runtime: DriverRuntime,
+    handle: DriverHandle,
+    ordinal: number,
+  ) => Event;
+  return new EventClass(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal);
+}
