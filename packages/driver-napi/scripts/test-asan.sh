@@ -78,7 +78,7 @@ if [ "$reports" != "0" ]; then
 fi
 # Gated: ASan reports, crashed test processes, and which tests fail. The fake does not model every
 # error case of a real driver, so some conformance tests fail over it by design: they are listed
-# in scripts/asan-unmodeled.txt, and any other failure (or a listed test that now passes, so the
+# in scripts/asan-unmodeled.txt with the failure each is expected to give, and any other failure (a listed test failing otherwise, or a listed test that now passes, so the
 # list stays exact) fails the step. UPDATE_UNMODELED=1 rewrites the list from this run.
 crashed=$(grep -cE "Worker exited unexpectedly|Channel closed|Segmentation fault|SIGSEGV|SIGABRT" "$scratch/vitest.log" || true)
 grep -E "^ +Tests |^ +Test Files " "$scratch/vitest.log" || tail -20 "$scratch/vitest.log"
