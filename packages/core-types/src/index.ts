@@ -1,6 +1,6 @@
 export { formatCudaVersion } from './cuda-version.js';
 export { Device } from './device.js';
-export type { Driver } from './driver.js';
+export type { DriverCapabilities } from './driver/capabilities.js';
 export {
   type Dimensions,
   type DriverCompute,
@@ -8,32 +8,33 @@ export {
   type KernelLaunchConfig,
   type KernelParameterInfo,
   LaunchDeviceAttribute,
-} from './driver-compute.js';
-export * from './driver-constants.js';
-export type { DriverNativeExchange } from './driver-native-exchange.js';
-export type { DriverPageableMemory } from './driver-pageable-memory.js';
-export type { DriverPoolQueries } from './driver-pool-queries.js';
+} from './driver/compute.js';
+export * from './driver/constants.js';
+export type { DriverCopies, Memcpy2D, Memcpy3D } from './driver/copies.js';
+export type { DriverDevices } from './driver/devices.js';
 export {
-  type CopyEndpoint,
   type CreateDriver,
-  type DevicePointer,
   DRIVER_CONTRACT_VERSION,
-  type DriverCapabilities,
-  type DriverHandle,
+  type Driver,
   type DriverOptions,
   type EntryPointMode,
-  type MemAccessDescriptor,
-  type Memcpy2D,
-  type Memcpy3D,
-  type MemPoolProperties,
-  type StagedCopyOptions,
-} from './driver-types.js';
+} from './driver/driver.js';
+export type { DriverInterprocess, DriverNativeExchange } from './driver/exchange.js';
+export type { CopyEndpoint, DevicePointer, DriverHandle } from './driver/handles.js';
+export type { DriverMemory, DriverPageableMemory, StagedCopyOptions } from './driver/memory.js';
+export type {
+  DriverPoolQueries,
+  DriverPools,
+  MemAccessDescriptor,
+  MemPoolProperties,
+} from './driver/pools.js';
+export type { DriverStreams } from './driver/streams.js';
 export {
   type DriverVirtualMemory,
   MemAllocationGranularity,
   type MemAllocationProperties,
   VirtualMemoryDeviceAttribute,
-} from './driver-virtual-memory.js';
+} from './driver/vmm.js';
 export {
   CudaError,
   type CudaErrorOptions,
@@ -46,6 +47,15 @@ export {
 export { Host, type HostOptions } from './host.js';
 export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
+export { type BrandedClass, guardMembers, notBranded, wrongReceiver } from './objects/guard-members.js';
+export {
+  factsText,
+  hex,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
+} from './objects/object-description.js';
 export {
   checkStagedCopyOptions,
   STAGED_COPY_MAX_CHUNK_BYTES,
