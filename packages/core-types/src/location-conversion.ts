@@ -1,5 +1,5 @@
 import { Device } from './device.js';
-import { type MemLocation, MemLocationType } from './driver-constants.js';
+import { type MemLocation, MemLocationType } from './driver/constants.js';
 import { Host } from './host.js';
 import type { Location } from './location.js';
 

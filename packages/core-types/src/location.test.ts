@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Device } from './device.js';
-import { MemLocationType } from './driver-constants.js';
+import { MemLocationType } from './driver/constants.js';
 import { Host } from './host.js';
 import { isLocation } from './location.js';
 import { locationToMemLocation, memLocationToLocation } from './location-conversion.js';

@@ -1,6 +1,6 @@
 // The limits and the option check of every staged copy, shared by the adapters and by
 // @cumem/memory's configureStaging, so a bad option gives the same RangeError everywhere.
-import type { StagedCopyOptions } from './driver-types.js';
+import type { StagedCopyOptions } from './driver/memory.js';
 import { describeValue } from './validate.js';
 
 /** The most threads one staged copy may use. */

@@ -1,4 +1,4 @@
-// A JS view's buffer, offset and length as V8 knows them, not as properties a program can define
+// A JS view's buffer, offset and length as the engine's internal slots hold them, not as properties a program can define
 // on the instance: `Object.defineProperty(view, 'byteLength', { value: 2 ** 24 })` shadows the
 // prototype's getter. A copy sized or addressed from a shadowed property runs past its view (over
 // the FFI adapter, `buffer.copyTo(view)` with such a view was a segfault); the N-API addon reads
@@ -37,23 +37,23 @@ function gettersOf(view: unknown): typeof dataView {
   return apply(typedArrayTag, view, []) === undefined ? dataView : typedArray;
 }
 
-/** The bytes `view` covers, as V8 counts them (0 once its buffer was detached). @throws TypeError for a non-view. */
+/** The bytes `view` covers, from its internal slots (0 once its buffer was detached). @throws TypeError for a non-view. */
 export function viewByteLength(view: ArrayBufferView): number {
   return apply(gettersOf(view).byteLength, view, []) as number;
 }
 
-/** Where `view` starts in its buffer, as V8 knows it. @throws TypeError for a non-view. */
+/** Where `view` starts in its buffer, from its internal slots. @throws TypeError for a non-view. */
 export function viewByteOffset(view: ArrayBufferView): number {
   return apply(gettersOf(view).byteOffset, view, []) as number;
 }
 
-/** The ArrayBuffer or SharedArrayBuffer under `view`, as V8 knows it. @throws TypeError for a non-view. */
+/** The ArrayBuffer or SharedArrayBuffer under `view`, from its internal slots. @throws TypeError for a non-view. */
 export function viewBuffer(view: ArrayBufferView): ArrayBufferLike {
   return apply(gettersOf(view).buffer, view, []) as ArrayBufferLike;
 }
 
 /**
- * The bytes of a view, an ArrayBuffer or a SharedArrayBuffer, as V8 counts them.
+ * The bytes of a view, an ArrayBuffer or a SharedArrayBuffer, from their internal slots.
  * @throws TypeError for anything else.
  */
 export function memoryByteLength(memory: ArrayBufferView | ArrayBufferLike): number {

@@ -5,13 +5,12 @@
 // whole process (FATAL ERROR ... napi_throw). Timers are simply dropped with their environment,
 // so a terminated Worker's wait just stops, and nothing native is left in flight.
 //
-// Latency. A query is one koffi call (about 1 µs). The first one runs at once, so finished work
-// resolves in the same turn. Then, for 200 µs, the wait re-polls on every event-loop turn
-// (setImmediate: other callbacks still run in between), which catches short work within
-// microseconds. After that it sleeps on timers: 1 ms while the wait is under 10 ms old, 2 ms under
-// 100 ms, 4 ms beyond. So a wait ends at most about 1 ms after the work for work under 10 ms,
-// and at most 4% late past 100 ms (the N-API adapter's thread-pool wait: tens of µs), at a cost
-// of at most 1,000 queries a second per pending wait (0.1% of one core).
+// Latency. A query is one cheap koffi call. The first one runs at once, so finished work resolves
+// in the same turn. Then, for `spinMs`, the wait re-polls on every event-loop turn (setImmediate:
+// other callbacks still run in between), which catches short work soon after it ends. After that
+// it sleeps on timers whose period grows with the wait's age (the `setTimeout` below), so a wait
+// ends within a small fraction of its own length after the work, and a pending wait costs a
+// bounded number of queries a second.
 
 /** Returns the CUresult of one query: 0 done, 600 (CUDA_ERROR_NOT_READY) pending, else failed. */
 export type CompletionQuery = () => number;

@@ -1,7 +1,7 @@
 import { DRIVER_CONTRACT_VERSION, DriverUnavailableError } from '@cumem/core-types';
+import { type EntryPointRow, entryPointTable } from '@cumem/driver-kit';
 import { offlineDriverCases } from '@cumem/testing/vitest';
 import { describe, expect, it } from 'vitest';
-import { entryPoints, type ParameterKind } from './bindings.js';
 import { parameterTypes } from './entry-point-binder.js';
 import { createDriver } from './index.js';
 import { loadKoffi } from './koffi-module.js';
@@ -100,39 +100,17 @@ describe('addressOf and hostView (JS memory, no driver)', () => {
 
 offlineDriverCases('ffi', createDriver);
 
-describe('the entry-point table', () => {
-  const rows = Object.entries(entryPoints);
-
-  it('keys each row by its symbol, and names it without an ABI suffix', () => {
-    for (const [key, spec] of rows) {
-      expect(spec.symbol).toBe(key);
-      expect(spec.name).toMatch(/^cu[A-Z][A-Za-z0-9]*$/);
-      expect(spec.symbol.startsWith(spec.name)).toBe(true);
-      expect(spec.name).not.toMatch(/_v\d$/);
-    }
-  });
-
+describe("driver-kit's entry-point table, as the FFI adapter binds it", () => {
   it('gives every parameter kind a koffi type', () => {
     const koffi = loadKoffi();
     const types = parameterTypes(koffi);
-    for (const [, spec] of rows) {
-      for (const kind of spec.parameters as readonly ParameterKind[]) {
-        expect(types[kind], `${spec.symbol}: ${kind}`).toBeDefined();
+    const rows: readonly EntryPointRow[] = Object.values(entryPointTable);
+    for (const row of rows) {
+      for (const [kind] of row.parameters) {
+        expect(types[kind], `${row.symbol}: ${kind}`).toBeDefined();
         expect(koffi.sizeof(types[kind])).toBeGreaterThan(0);
       }
     }
-  });
-
-  it('makes the CUDA 13 forms optional, so older drivers still load', () => {
-    for (const symbol of [
-      'cuMemPrefetchBatchAsync',
-      'cuMemcpyBatchAsync_v2',
-      'cuMemAdvise_v2',
-      'cuEventElapsedTime_v2',
-    ]) {
-      expect('optional' in entryPoints[symbol as keyof typeof entryPoints], symbol).toBe(true);
-    }
-    expect('optional' in entryPoints.cuMemAllocFromPoolAsync).toBe(false);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   viewByteLength,
   viewByteOffset,
 } from '@cumem/core-types';
+import { packLaunchGeometry } from '@cumem/driver-kit';
 import type { DriverState } from './driver-state.js';
 import { handleArgument } from './handle-argument.js';
 import { hostAddress } from './host-memory.js';
@@ -149,25 +150,13 @@ export function launchKernelEx(
   const launch = bound(state.native.cuLaunchKernelEx, 'cuLaunchKernelEx');
   const count = argumentOffsets.length;
   const block = launchBlock(state, count);
-  // Plain stores, no BigInt made per launch: this is the launch hot path.
+  // The CUlaunchConfig in place: geometry at words 0-6, the stream at byte 32, one cluster
+  // attribute (its dimensions at words 16-18) counted at word 12. No BigInt made per launch.
   const u32 = block.u32;
-  const { grid, block: threads, cluster } = config;
-  u32[0] = grid[0];
-  u32[1] = grid[1];
-  u32[2] = grid[2];
-  u32[3] = threads[0];
-  u32[4] = threads[1];
-  u32[5] = threads[2];
-  u32[6] = config.sharedMemBytes;
+  const clustered = packLaunchGeometry(config, u32, 16);
   writeAddress(u32, 8, handleArgument(stream));
-  if (cluster === null) u32[12] = 0;
-  else {
-    u32[12] = 1;
-    u32[16] = cluster[0];
-    u32[17] = cluster[1];
-    u32[18] = cluster[2];
-  }
-  // The view's facts from V8 (core-types view-facts.ts): a shadowed byteLength would let offsets point past it.
+  u32[12] = clustered ? 1 : 0;
+  // The view's own facts (core-types view-facts.ts): a shadowed byteLength would let offsets point past it.
   const length = viewByteLength(argumentBytes);
   let base = 0;
   if (length !== 0) {

@@ -94,7 +94,7 @@ interface CopyEnd {
   readonly memoryType: number;
   readonly host: number;
   readonly device: number | bigint;
-  /** Bytes of JS memory (V8's count, core-types view-facts.ts); -1 for a device address. */
+  /** Bytes of JS memory (from its internal slots, core-types view-facts.ts); -1 for a device address. */
   readonly hostBytes: number;
 }
 

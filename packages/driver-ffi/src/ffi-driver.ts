@@ -61,7 +61,7 @@ export class FfiDriver extends FfiVirtualMemoryMembers implements Driver {
   memPoolTrimTo(pool: DriverHandle, minBytesToKeep: number): void {
     pools.memPoolTrimTo(this[loaded] ?? this[load](), pool, minBytesToKeep);
   }
-  // The hot pair: forwards small enough for TurboFan to inline whatever its budget (ffi-pools.ts).
+  // The hot pair: plain forwards; ffi-pools.ts reads the loaded state itself (see there).
   memAllocFromPoolAsync(size: number, pool: DriverHandle, stream: DriverHandle): DevicePointer {
     return pools.memAllocFromPoolAsync(this, size, pool, stream);
   }

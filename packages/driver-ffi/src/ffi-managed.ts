@@ -23,8 +23,8 @@ const CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3;
 const twoTo32 = 4294967296;
 // Device ordinals below this pack into a number exactly (id * 2**32 + type < 2**53).
 const smallDeviceIdLimit = 1 << 20;
-// The last pointer advised and its koffi argument: a setter toggled on one buffer converts it once
-// (handleArgument's bigint checks measured ~30 ns a call). A bigint is immutable, so equal means same.
+// The last pointer advised and its koffi argument: a setter toggled on one buffer converts it
+// once. A bigint is a value, so an equal pointer converts to the same argument.
 let advisedPointer: bigint | undefined;
 let advisedArgument: number | bigint = 0;
 
@@ -74,11 +74,9 @@ export function memAdvise(
   advice: number,
   location: MemLocation,
 ): void {
-  // The advice setters' call, kept small: TurboFan inlines it into the setter within the
-  // setter's budget of bytecode (920 bytes per optimized function in Node 20), and at 343 bytes
-  // it left the setter's own checks out (~10 ns of memory.readMostlySet against the fake
-  // libcuda). The same pointer again, a device location, and a driver that takes the packed
-  // CUDA 12.2 form (see location-argument.ts): one call; everything else is out of line.
+  // The advice setters' common case, kept small so the setter that calls it stays cheap: the
+  // same pointer again, a device location, and a driver that takes the packed CUDA 12.2 form (see
+  // location-argument.ts) make one call; everything else is out of line.
   const id = location.id;
   if (
     state === packedAdviceState &&
@@ -110,10 +108,9 @@ function adviseOutOfLine(
   sizeArgument(size);
   intArgument(advice, 'advice');
   locationInts(location);
-  // A device location's words inline: through the general helpers below they cost ~30 ns of
-  // the ~100 ns this function added to the driver call (measured with the call stubbed, Node 20);
-  // a device location has nothing for requireLocationSupported to refuse. Whether the driver
-  // takes that form is asked once per driver state (packedAdviceState).
+  // A device location's words inline, not through the general helpers below (a measurable part of
+  // this call's cost): a device location has nothing for requireLocationSupported to refuse.
+  // Whether the driver takes that form is asked once per driver state (packedAdviceState).
   if (location.type === MemLocationType.Device && (state === packedAdviceState || takesPackedAdvice(state))) {
     const id = location.id;
     const packed =
@@ -265,8 +262,8 @@ export function memRangeGetAccessedBy(state: DriverState, pointer: DevicePointer
   const pointerArgument = handleArgument(pointer, 'pointer');
   const sizeChecked = sizeArgument(size);
   // One int32 per possible accessor: every device and the CPU (CU_DEVICE_CPU), so device count + 1.
-  // Sized to the device count alone, the driver drops the last accessor: an H200 with CPU and
-  // device 0 advised returned [0] instead of [-1, 0]. Unused entries come back CU_DEVICE_INVALID.
+  // Sized to the device count alone, the driver drops the last accessor: with the CPU and
+  // device 0 advised, a real driver returned [0] instead of [-1, 0]. Unused entries come back CU_DEVICE_INVALID.
   const slots = Math.min(deviceGetCount(state) + 1, SCRATCH_BYTES / 4);
   const { address, i32 } = state.scratch;
   i32.fill(CU_DEVICE_INVALID, 0, slots);

@@ -103,18 +103,11 @@ export function memPoolTrimTo(state: DriverState, pool: DriverHandle, minBytesTo
   );
 }
 
-// The two hot calls. @cumem/memory's allocate and close() make one each per buffer, and TurboFan
-// inlines them into their caller within a budget of bytecode (920 bytes per optimized function
-// in Node 20): what this adapter spends of it, the caller's Buffer construction loses (allocate
-// then calls its Buffer's constructors instead of inlining them; bench/README.md "Where a small
-// call's time goes"). So FfiDriver's two members are forwards small enough for TurboFan to
-// inline outside the budget (under 27 bytes of bytecode), passing the driver itself, and each
-// function here reads the loaded state and stays small: the last pool and stream's koffi
-// arguments are remembered (a handle is a bigint value, so equal means the same argument), and
-// every other case is out of line. When the members read the state themselves (49 bytes each),
-// allocate had no budget left for BufferState's constructor and close() none for this free: FFI
-// allocate + close over the fake libcuda took 237 ns against 218 (medians of ten processes each,
-// 2-core VM, Node 20).
+// The two hot calls (@cumem/memory's allocate and close() make one each per buffer): FfiDriver
+// forwards with the driver itself, and the common case here is a few lines, every other one out
+// of line, so the caller's own work stays cheap around them (bench/README.md, "Where a small
+// call's time goes").
+// The last pool and stream with their koffi arguments: an equal bigint handle converts the same.
 let lastPool: DriverHandle | undefined;
 let lastPoolArgument: number | bigint = 0;
 let lastStream: DriverHandle | undefined;

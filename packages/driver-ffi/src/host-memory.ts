@@ -36,8 +36,9 @@ export function hostView(pointer: DevicePointer, size: number): Uint8Array {
 }
 
 /**
- * The address of the first byte of `view`. Reading `.buffer` first makes V8 move a small typed
- * array's data off the JS heap, so the address stays valid while the view is alive.
+ * The address of the first byte of `view`. Reading `.buffer` first makes the engine give a small
+ * typed array a backing store of its own, which never moves, so the address stays valid while the
+ * view is alive.
  */
 export function addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
   const koffi = loadKoffi();
@@ -60,9 +61,9 @@ export function detachView(view: ArrayBuffer): boolean {
   return false;
 }
 
-// Handing koffi a typed array for a `void *` parameter measured ~500 ns more per call than a
-// number address (koffi asks N-API for the array's data on every call). A backing store never
-// moves once it exists, so its address is looked up once per ArrayBuffer and kept here.
+// Handing koffi a typed array for a `void *` parameter costs more per call than a number address
+// (koffi asks N-API for the array's data on every call). A backing store never moves once it
+// exists, so its address is looked up once per ArrayBuffer and kept here.
 const backingStoreAddresses = new WeakMap<ArrayBufferLike, number>();
 
 /** The address of `view`'s first byte as a number, for the `hostAddress` parameters of the copies. */

@@ -1,6 +1,6 @@
 // `CUmemLocation` ({ int type; int id; }, 8 bytes) is passed by value to cuMemAdvise_v2 and
-// cuMemPrefetchAsync_v2. koffi's struct-by-value path converts a JS object member by member and
-// measured ~380 ns per call on the development machine, more than the rest of the call. On x86-64
+// cuMemPrefetchAsync_v2. koffi's struct-by-value path converts a JS object member by member, which
+// costs more than the rest of the call (bench/README.md). On x86-64
 // (System V) and AArch64 (AAPCS64) an 8-byte struct of two ints travels in one general register
 // exactly as a 64-bit integer holding its bytes, so the adapter passes `type | id << 32` as a
 // uint64 there. Other architectures keep koffi's struct path. test/location-argument.test.ts

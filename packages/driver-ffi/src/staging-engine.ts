@@ -1,28 +1,40 @@
 // The FFI adapter's staged copies: koffi cannot start native threads, so worker_threads do the
-// work, each running staging-worker-source.ts with its own koffi, its own stream and its own two
+// work, each running staging-worker.js with its own koffi, its own stream and its own two
 // pinned chunks, reaching the caller's memory by address. The caller blocks on shared memory
 // (Atomics.wait) until every slice is done, as the N-API engine blocks on its threads, so the
 // copy has the same meaning: complete on return, after the stream's queued work.
 // One engine (set of workers) per library path, shared by the drivers that load it.
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { stagedCopySlices } from '@cumem/driver-kit';
-import { stagingWorkerCalls, stagingWorkerSource } from './staging-worker-source.js';
+import { entryPointTable, stagedCopySlices } from '@cumem/driver-kit';
+import { plainParameterTypes } from './entry-point-binder.js';
+import {
+  JOB_WORDS,
+  JobKind,
+  MAX_WORKERS,
+  READY_AT,
+  RESULT_WORDS,
+  type StagingWorkerData,
+  WORKER_ENTRY_POINTS,
+} from './staging-protocol.js';
 
-const MAX_WORKERS = 64;
 /** How long a copy waits for a new worker to load koffi and the library before it copies directly. */
 const STARTUP_LIMIT_MS = 10_000;
-/** Where worker w's ready flag lives in the control array (see staging-worker-source.ts). */
-const READY = 8;
+/** The worker's program: beside this module, as src/staging-worker.js or dist/staging-worker.js. */
+const workerProgram = new URL('./staging-worker.js', import.meta.url);
+/** What each worker binds, with the koffi signatures of the entry-point table. */
+const workerEntryPoints = WORKER_ENTRY_POINTS.map((symbol) => ({
+  symbol,
+  parameters: entryPointTable[symbol].parameters.map(([kind]) => plainParameterTypes[kind]),
+}));
 
 /** A failed slice: the CUresult and the entry point, or a worker that could not run. */
 export type StagingOutcome = { result: number; call: string };
 
 class StagingEngine {
-  readonly #control = new SharedArrayBuffer((READY + MAX_WORKERS) * 4);
+  readonly #control = new SharedArrayBuffer((READY_AT + MAX_WORKERS) * 4);
   readonly #controls = new Int32Array(this.#control);
-  readonly #jobs = new SharedArrayBuffer(MAX_WORKERS * 8 * 8);
-  readonly #results = new SharedArrayBuffer(MAX_WORKERS * 8);
+  readonly #jobs = new SharedArrayBuffer(MAX_WORKERS * JOB_WORDS * 8);
+  readonly #results = new SharedArrayBuffer(MAX_WORKERS * RESULT_WORDS * 4);
   readonly #job = new BigUint64Array(this.#jobs);
   readonly #result = new Int32Array(this.#results);
   readonly #workers: Worker[] = [];
@@ -38,18 +50,20 @@ class StagingEngine {
   }
 
   #grow(count: number): void {
-    const koffiPath = createRequire(import.meta.url).resolve('koffi');
     while (this.#workers.length < count) {
-      const worker = new Worker(stagingWorkerSource, {
-        eval: true,
+      const worker = new Worker(workerProgram, {
         workerData: {
-          koffiPath,
           libraryPath: this.libraryPath,
           control: this.#control,
           jobs: this.#jobs,
           results: this.#results,
           index: this.#workers.length,
-        },
+          readyAt: READY_AT,
+          jobWords: JOB_WORDS,
+          resultWords: RESULT_WORDS,
+          jobKind: JobKind,
+          entryPoints: workerEntryPoints,
+        } satisfies StagingWorkerData,
       });
       worker.unref();
       // A worker that dies marks the engine broken; the copy waiting on it times out below.
@@ -69,7 +83,7 @@ class StagingEngine {
     const deadline = Date.now() + STARTUP_LIMIT_MS;
     for (let index = 0; index < count; index++) {
       for (;;) {
-        const flag = Atomics.load(this.#controls, READY + index);
+        const flag = Atomics.load(this.#controls, READY_AT + index);
         if (flag === 1) break;
         const left = deadline - Date.now();
         if (flag === -1 || left <= 0) {
@@ -79,7 +93,7 @@ class StagingEngine {
               : 'the staging workers did not start';
           return false;
         }
-        Atomics.wait(this.#controls, READY + index, 0, left);
+        Atomics.wait(this.#controls, READY_AT + index, 0, left);
       }
     }
     return true;
@@ -98,7 +112,7 @@ class StagingEngine {
     const slices = stagedCopySlices(bytes, chunkBytes, Math.min(threads, MAX_WORKERS));
     this.#grow(slices.length);
     if (!this.#ready(slices.length)) return { result: -1, call: 'staging worker' };
-    const kind = toDevice ? 1n : 0n;
+    const kind = BigInt(toDevice ? JobKind.ToDevice : JobKind.ToHost);
     this.#post(
       slices.map((slice) => [
         kind,
@@ -111,9 +125,10 @@ class StagingEngine {
       context,
     );
     for (let index = 0; index < slices.length; index++) {
-      const result = this.#result[2 * index]!;
+      const result = this.#result[RESULT_WORDS * index]!;
+      const failed = WORKER_ENTRY_POINTS[this.#result[RESULT_WORDS * index + 1]!];
       if (result !== 0)
-        return { result, call: stagingWorkerCalls[this.#result[2 * index + 1]!] ?? 'staging worker' };
+        return { result, call: failed === undefined ? 'staging worker' : entryPointTable[failed].name };
     }
     return { result: 0, call: '' };
   }
@@ -128,9 +143,11 @@ class StagingEngine {
     const holders = this.#held.flatMap((held, index) => (held === context ? [index] : []));
     if (holders.length === 0 || this.#broken !== undefined) return;
     const jobs: bigint[][] = [];
-    // Worker w takes job w, so the holders get release jobs and the others none (kind 3: skip).
+    // Worker w takes job w, so the holders get release jobs and the others skip theirs.
+    const release = BigInt(JobKind.Release);
+    const skip = BigInt(JobKind.Skip);
     for (let index = 0; index <= holders[holders.length - 1]!; index++)
-      jobs.push([this.#held[index] === context ? 2n : 3n, 0n, 0n, 0n, 0n, 0n]);
+      jobs.push([this.#held[index] === context ? release : skip, 0n, 0n, 0n, 0n, 0n]);
     this.#post(jobs, context);
     for (const index of holders) this.#held[index] = 0n;
   }
@@ -145,11 +162,13 @@ class StagingEngine {
     const generation = (Atomics.load(this.#controls, 0) + 1) | 0 || 1;
     Atomics.store(this.#controls, 1, 0);
     jobs.forEach((fields, index) => {
-      this.#job.set([...fields, context, BigInt(generation)], 8 * index);
-      if (fields[0]! < 2n) this.#held[index] = context;
+      this.#job.set([...fields, context, BigInt(generation)], JOB_WORDS * index);
+      const copies = fields[0] === BigInt(JobKind.ToDevice) || fields[0] === BigInt(JobKind.ToHost);
+      if (copies) this.#held[index] = context;
     });
     // The other workers keep a stale generation in their job, so they skip this one.
-    for (let index = jobs.length; index < this.#workers.length; index++) this.#job[8 * index + 7] = 0n;
+    for (let index = jobs.length; index < this.#workers.length; index++)
+      this.#job[JOB_WORDS * index + 7] = 0n;
     Atomics.store(this.#controls, 0, generation);
     Atomics.notify(this.#controls, 0);
     // As long as the copy takes: a worker catches every failure and always reports.

@@ -2,6 +2,19 @@ export { assembleDriver, bindMembers, type DriverAccessors } from './assemble-dr
 export { type CapabilityInputs, deriveCapabilities } from './capabilities.js';
 export { type CheckedDriverOptions, checkDriverOptions } from './driver-options.js';
 export { chooseEntryPoints, type EntryPointChoiceInputs } from './entry-point-choice.js';
+export type {
+  EntryPointParameter,
+  EntryPointRow,
+  ParameterCTypes,
+  ParameterKind,
+} from './entry-point-signature.js';
+export {
+  type CalledEntryPointSymbol,
+  type EntryPointName,
+  type EntryPointSymbol,
+  type EntryPointTable,
+  entryPointTable,
+} from './entry-point-table.js';
 export {
   type CapabilityRule,
   type CudaVersion,
@@ -12,6 +25,7 @@ export {
   symbolsOfVersion,
 } from './entry-points.js';
 export { checkFileDescriptor, duplicateDescriptorError, type SystemCallError } from './file-descriptor.js';
+export { packLaunchGeometry } from './launch-geometry.js';
 export { driverLocationId } from './location-forms.js';
 export { SUPPORTED_DRIVER_PLATFORMS, unsupportedPlatformError } from './platform-support.js';
 export {

@@ -91,7 +91,7 @@ Napi::Value CreateBinding(const Napi::CallbackInfo& info) {
   // Held while the functions are being made, so an early GC cannot free the state.
   state->references = 1;
   Napi::Object binding = Napi::Object::New(env);
-  // A JS-owned ArrayBuffer (not an external one, which V8's sandbox refuses), kept alive by the state.
+  // A JS-owned ArrayBuffer (not an external one, which a sandboxed JS engine refuses), kept alive by the state.
   void* slot = nullptr;
   napi_value buffer;
   napi_value pointerResult;

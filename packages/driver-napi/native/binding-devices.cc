@@ -102,7 +102,7 @@ CUMEM_CALL_BINDING("contextSetCurrent", ContextSetCurrent, cuCtxSetCurrent, "con
 CUMEM_QUERY_BINDING("contextGetCurrent", ContextGetCurrent, cuCtxGetCurrent);
 
 // The benchmark's "trivial call", as a raw callback (see RawArguments): one branch, one driver
-// call, one small integer (an immediate in V8, so nothing is allocated).
+// call, one small integer (which JS holds without allocating).
 napi_value ContextGetDevice(napi_env env, napi_callback_info info) {
   DriverState* state = RawState(env, info);
   CUdevice device = 0;

@@ -118,7 +118,7 @@ Napi::Value AddressOf(const Napi::CallbackInfo& info) {
 }
 CUMEM_BINDING("addressOf", AddressOf);
 
-// Detaching an external ArrayBuffer from hostView only drops V8's reference to the memory (no
+// Detaching an external ArrayBuffer from hostView only drops the engine's reference to the memory (no
 // finalizer was given), so views over it read as length 0 and the memory stays the driver's.
 Napi::Value DetachView(const Napi::CallbackInfo& info) {
   napi_env env = info.Env();

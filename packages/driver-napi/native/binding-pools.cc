@@ -112,9 +112,8 @@ CUMEM_CALL_BINDING("memPoolTrimTo", MemPoolTrimTo, cuMemPoolTrimTo, "pool", "min
 
 // The hot pair, as raw callbacks (see RawArguments). The new pointer is not returned: it is
 // stored in the binding's `pointerResult` BigUint64Array, from which the Driver's one-line
-// forward reads it. A bigint made by napi_create_bigint_uint64 costs a call into V8's runtime
-// allocator (about 20 ns, the largest single item of the pair's profile); the JIT-compiled
-// typed-array read allocates it inline (about 8 ns).
+// forward reads it. A bigint made by napi_create_bigint_uint64 costs a call into the engine's
+// runtime, the largest single item of the pair's profile; a typed-array read in JS makes it cheaper.
 napi_value MemAllocFromPoolAsync(napi_env env, napi_callback_info info) {
   napi_value argv[3];
   DriverState* state = RawArguments(env, info, argv);

@@ -95,8 +95,8 @@ inline bool ReadAddressFast(napi_env env, napi_value value, uint64_t* out, const
 
 /**
  * ReadSize's fast path, inlined: one N-API call and two compares. The integer test converts
- * back and forth instead of calling std::floor, which is a libm call on baseline x86-64 and was
- * 6% of the alloc + free pair's profile.
+ * back and forth instead of calling std::floor, which is a libm call on baseline x86-64 and a
+ * visible part of the alloc + free pair's profile.
  */
 inline bool ReadSizeFast(napi_env env, napi_value value, size_t* out, const char* name) {
   double number;

@@ -67,7 +67,7 @@ const cases = {
 
 const results = {};
 for (const [name, { perRound, run }] of Object.entries(cases)) {
-  run(perRound); // warm-up: JIT and inline caches
+  run(perRound); // warm-up: let the JIT compile the loop before it is timed
   const samples = [];
   const cpuSamples = [];
   for (let round = 0; round < rounds; round++) {

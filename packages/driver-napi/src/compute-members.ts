@@ -2,9 +2,9 @@
 // crosses into C++ as one reused ArrayBuffer (geometry, offsets, packed bytes) and two handles,
 // and the two-number results come back as pairs.
 import type { DriverCompute } from '@cumem/core-types';
+import { packLaunchGeometry } from '@cumem/driver-kit';
 import type { NativeBinding } from './native-binding.js';
 
-/** The DriverCompute members over binding `b`. */
 // The launch area's layout, the same in native/binding-compute.cc (kArea*): 32-bit words 0-9
 // the geometry, 10 the parameter count, 11 the packed bytes' length, the offsets from byte 48,
 // the packed bytes from byte 304 (4096 of them: the classic kernel parameter limit).
@@ -37,7 +37,6 @@ export function computeMembers(b: NativeBinding): DriverCompute {
       return pair === null ? null : { offset: pair[0], size: pair[1] };
     },
     launchKernelEx: (fn, config, argumentBytes, argumentOffsets, stream) => {
-      const { grid, block, cluster } = config;
       const count = argumentOffsets.length;
       const length = argumentBytes.length;
       const fits =
@@ -46,17 +45,8 @@ export function computeMembers(b: NativeBinding): DriverCompute {
         length <= areaBytes &&
         argumentBytes instanceof Uint8Array &&
         argumentOffsets instanceof Uint32Array;
-      const target = fits ? words : geometry;
-      target[0] = grid[0];
-      target[1] = grid[1];
-      target[2] = grid[2];
-      target[3] = block[0];
-      target[4] = block[1];
-      target[5] = block[2];
-      target[6] = config.sharedMemBytes;
-      target[7] = cluster === null ? 0 : cluster[0];
-      target[8] = cluster === null ? 0 : cluster[1];
-      target[9] = cluster === null ? 0 : cluster[2];
+      // Words 0-9 of either form: grid, block, shared memory, cluster (zeros: none).
+      packLaunchGeometry(config, fits ? words : geometry, 7);
       if (!fits) {
         b.launchKernelEx(fn, geometry, argumentBytes, argumentOffsets, stream);
         return;

@@ -43,13 +43,12 @@ function settle<T>(start: () => Promise<T>): Promise<T> {
  * addon's functions (no JS frame in between); the others are one-line forwards that split a
  * `MemLocation` into two integers, or (memAllocFromPoolAsync) read the result the addon stored.
  * driver-kit's assembleDriver freezes it in the shape the FFI adapter has too (it adds the
- * accessors after the literal: 11 of the 52 ns cut from the pool allocate + free pair).
+ * accessors after the literal, which keeps member reads fast).
  */
 function driverFromBinding(b: NativeBinding): Driver {
   let capabilities: DriverCapabilities | undefined;
-  // The pool allocation's pointer comes back through this array, read here: the JIT allocates the
-  // bigint inline (about 8 ns) where the addon's napi_create_bigint_uint64 goes through V8's
-  // runtime (about 20 ns), and the forward itself is inlined. Measured with
+  // The pool allocation's pointer comes back through this array, read here: a bigint read from a
+  // typed array in JS is cheaper to make than one the addon makes through N-API. Measured with
   // scripts/bench-hot-paths.mjs; see the README's Performance section.
   const pointerResult = b.pointerResult;
   const allocateFromPool = b.memAllocFromPoolAsync;

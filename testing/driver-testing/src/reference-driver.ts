@@ -32,7 +32,7 @@ export interface ReferenceDriverOptions extends DriverOptions {
 }
 
 const gibibyte = 1024 * 1024 * 1024;
-/** `cuCtxGetStreamPriorityRange` of an H100: 0 is the least priority, -5 the greatest. */
+/** `cuCtxGetStreamPriorityRange` of a compute capability 9.0 device: 0 is the least priority, -5 the greatest. */
 const priorityRange = { least: 0, greatest: -5 } as const;
 
 /**

@@ -3,7 +3,7 @@
 // reading a property of undefined, which means an argument reached code unchecked) fails.
 import { isCumemError } from '@cumem/core-types';
 
-// Messages V8 gives its own TypeErrors/RangeErrors: a sign that no check of cumem's ran first.
+// Messages the JS engine gives its own TypeErrors/RangeErrors: a sign that no check of cumem's ran first.
 const engineMessages = [
   /^Cannot read propert/,
   /^Cannot set propert/,

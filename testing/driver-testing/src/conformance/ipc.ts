@@ -42,7 +42,7 @@ export function ipcCases(suite: SuiteContext): void {
         try {
           // The allocation exists once its stream has run the allocation; and cuda.h exports an
           // allocation "from an already shared memory pool", so the pool is exported first, as
-          // @cumem/memory does (its IPC path got past this call on the H200 when this case did not).
+          // @cumem/memory does (its IPC path got past this call on a real GPU when this case did not).
           suite.driver.streamSynchronize(suite.stream);
           fd = suite.driver.memPoolExportToFileDescriptor(pool);
           const data = suite.driver.memPoolExportPointer(pointer);

@@ -95,7 +95,7 @@ export function managedCases(suite: SuiteContext): void {
             type: MemLocationType.HostNuma,
             id: numa,
           });
-          // The CUDA 13.0 driver on a host with one NUMA node (NumaConfig 0, H200 580.159) takes the
+          // The CUDA 13.0 driver on a host with one NUMA node (NumaConfig 0, driver 580.159) takes the
           // advice and then reports PreferredLocationType 0 (Invalid); where it reports HostNuma, the
           // id must be the node advised.
           const type = range(pointer, MemRangeAttribute.PreferredLocationType);

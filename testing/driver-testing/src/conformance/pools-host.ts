@@ -78,7 +78,7 @@ export function hostPoolCases(suite: SuiteContext): void {
     () => {
       // Rule for every layer above the adapters: copies into and out of host-pool memory go
       // through memcpyAsync (unified addressing; JS memory by addressOf). The CUDA 13.0 driver
-      // refuses cuMemcpyHtoDAsync / cuMemcpyDtoHAsync on a host-pool pointer (H200, 580.159:
+      // refuses cuMemcpyHtoDAsync / cuMemcpyDtoHAsync on a host-pool pointer (driver 580.159:
       // CUDA_ERROR_INVALID_VALUE), though it takes cuMemHostAlloc memory there.
       // The reference driver refuses them the same way, so CI catches a layer that breaks the rule.
       const numa = suite.driver.deviceGetAttribute(DeviceAttribute.HostNumaId, suite.device);

@@ -133,7 +133,7 @@ export function virtualMemoryCases(suite: SuiteContext): void {
     });
 
     // Only the size rules: whether cuMemMap refuses a map past its reservation or its chunk is
-    // not something the driver promises (an H100 with driver 580 mapped it), so cumem's
+    // not something the driver promises (driver 580 mapped it), so cumem's
     // VirtualMemoryResource never asks it to, and no adapter is held to an answer.
     it('refuses sizes that are not granularity multiples', () => {
       const { driver, device } = suite;

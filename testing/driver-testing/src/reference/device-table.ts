@@ -9,7 +9,7 @@ export const referenceDeviceName = 'cumem reference device';
 /** The NUMA node the reference host has (one node), reported as HostNumaId. */
 export const referenceHostNumaId = 0;
 
-// Values of an H100-like device: the attributes cumem branches on say "everything supported"
+// Values of a compute capability 9.0 device: the attributes cumem branches on say "everything supported"
 // except interprocess handle types, which the reference driver cannot emulate.
 const attributes = new Map<number, (ordinal: number) => number>([
   [DeviceAttribute.MultiprocessorCount, () => 132],
@@ -28,7 +28,7 @@ const attributes = new Map<number, (ordinal: number) => number>([
   [DeviceAttribute.HostNumaId, () => referenceHostNumaId],
   [DeviceAttribute.HostNumaMemoryPoolsSupported, () => 1],
   [DeviceAttribute.HostMemoryPoolsSupported, () => 1],
-  // Launch limits of an H100 (compute capability 9.0).
+  // Launch limits of compute capability 9.0.
   [LaunchDeviceAttribute.MaxThreadsPerBlock, () => 1024],
   [LaunchDeviceAttribute.MaxBlockDimX, () => 1024],
   [LaunchDeviceAttribute.MaxBlockDimY, () => 1024],

@@ -157,7 +157,7 @@ export abstract class ReferenceCompute extends ReferencePoolQueries {
     if (!Number.isInteger(blockSize) || blockSize <= 0 || dynamicSharedMemBytes < 0) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     }
-    // An H100 multiprocessor: 2048 threads, 64 K registers, 228 KiB of shared memory.
+    // A compute capability 9.0 multiprocessor: 2048 threads, 64 K registers, 228 KiB of shared memory.
     const byThreads = Math.floor(2048 / blockSize);
     const byRegisters = Math.floor(65536 / (blockSize * referenceRegisters));
     const shared = deviceAttribute(LaunchDeviceAttribute.MaxSharedMemoryPerBlockOptin, record.device) + 1024;

@@ -9,7 +9,7 @@ import { cudaError } from './cuda-errors.js';
 import { accessKey } from './pool-state.js';
 import { ReferencePools } from './reference-pools.js';
 
-// What the reference's devices report about each other: every pair is linked like two H200s on
+// What the reference's devices report about each other: every pair is linked like two GPUs on
 // NVLink (access, native atomics, arrays; rank 0). A device is never its own peer, as on the driver.
 const linkAttributes = new Map<number, number>([
   [P2PAttribute.PerformanceRank, 0],
@@ -67,7 +67,7 @@ export abstract class ReferencePeers extends ReferencePools {
         throw cudaError(call, 'CUDA_ERROR_INVALID_CONTEXT');
     }
     // Device memory at both ends, as the driver demands: host memory (page-locked or JS) and
-    // managed memory are refused, as an H100 with driver 580 refuses them.
+    // managed memory are refused, as a real driver 580 refuses them.
     for (const pointer of [dst, src]) {
       if (this.state.allocationSpan(pointer, size, call).allocation.kind !== 'device')
         throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');

@@ -1,6 +1,6 @@
 import { type DriverHandle, MemAllocationType, type MemLocation, MemLocationType } from '@cumem/core-types';
 import { cudaError } from './cuda-errors.js';
-import { referenceHostNumaId } from './device-table.js';
+import { isPoolLocation } from './pool-location.js';
 import { PoolState } from './pool-state.js';
 import { ReferencePeers } from './reference-peers.js';
 
@@ -27,24 +27,9 @@ export abstract class ReferencePoolQueries extends ReferencePeers {
     const managed = allocationType === MemAllocationType.Managed;
     if (!managed && allocationType !== MemAllocationType.Pinned) throw invalid();
     if (typeof location !== 'object' || location === null) throw invalid();
+    if (!isPoolLocation(location, managed, this.state.settings.deviceCount)) throw invalid();
     const { type, id } = location;
-    switch (type) {
-      case MemLocationType.Device:
-        if (!Number.isInteger(id) || id < 0 || id >= this.state.settings.deviceCount) throw invalid();
-        if (!managed) return (this.state.defaultPools[id] as PoolState).handle;
-        break;
-      case MemLocationType.Host:
-        break;
-      case MemLocationType.HostNuma:
-        if (id !== referenceHostNumaId) throw invalid();
-        break;
-      case MemLocationType.Invalid:
-        // cuda.h: "no preferred location" exists for managed pools only.
-        if (!managed) throw invalid();
-        break;
-      default:
-        throw invalid();
-    }
+    if (type === MemLocationType.Device && !managed) return (this.state.defaultPools[id] as PoolState).handle;
     const locationId = type === MemLocationType.HostNuma || type === MemLocationType.Device ? id : 0;
     const key = `${allocationType}:${type}:${locationId}`;
     let pool = this.namedPools.get(key);

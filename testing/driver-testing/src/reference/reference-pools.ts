@@ -11,7 +11,7 @@ import {
   type MemPoolProperties,
 } from '@cumem/core-types';
 import { cudaError } from './cuda-errors.js';
-import { referenceHostNumaId } from './device-table.js';
+import { isPoolLocation } from './pool-location.js';
 import { accessKey, PoolState } from './pool-state.js';
 import { ReferenceHostRegistration } from './reference-host-registration.js';
 
@@ -28,31 +28,10 @@ export abstract class ReferencePools extends ReferenceHostRegistration {
     if (!Number.isSafeInteger(maxSize) || maxSize < 0) throw invalid();
     this.state.refusePoolKind(properties, call);
     const managed = allocationType === MemAllocationType.Managed;
-    let device = -1;
-    switch (location.type) {
-      case MemLocationType.Device:
-        if (
-          !Number.isInteger(location.id) ||
-          location.id < 0 ||
-          location.id >= this.state.settings.deviceCount
-        )
-          throw invalid();
-        device = location.id;
-        break;
-      case MemLocationType.Host:
-        // cuda.h: pools of Host location are not IPC capable; handleTypes must be 0.
-        if (handleTypes !== 0) throw invalid();
-        break;
-      case MemLocationType.HostNuma:
-        if (location.id !== referenceHostNumaId) throw invalid();
-        break;
-      case MemLocationType.Invalid:
-        if (!managed) throw invalid();
-        break;
-      default:
-        // cuda.h: HOST_NUMA_CURRENT gives CUDA_ERROR_INVALID_VALUE.
-        throw invalid();
-    }
+    if (!isPoolLocation(location, managed, this.state.settings.deviceCount)) throw invalid();
+    // cuda.h: pools of Host location are not IPC capable; handleTypes must be 0.
+    if (location.type === MemLocationType.Host && handleTypes !== 0) throw invalid();
+    const device = location.type === MemLocationType.Device ? location.id : -1;
     if (managed && handleTypes !== 0) throw invalid();
     // The reference cannot share memory across processes, and says so as a device without IPC handle types would.
     if (handleTypes !== 0) throw cudaError(call, 'CUDA_ERROR_NOT_SUPPORTED');

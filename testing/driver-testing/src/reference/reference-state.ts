@@ -113,7 +113,7 @@ export class ReferenceState {
   /**
    * Refuses device work of `device` (its stream, or its current context) on memory it cannot
    * reach: pool memory of another device is reachable only once `cuMemPoolSetAccess` grants
-   * that device access (the driver answers CUDA_ERROR_INVALID_VALUE, measured on two H200s).
+   * that device access (the driver answers CUDA_ERROR_INVALID_VALUE, seen on a host with two GPUs).
    * `cuMemAlloc` memory of another device is always reachable (the driver stages it when
    * context peer access is off).
    */
@@ -249,8 +249,8 @@ export class ReferenceState {
 
   /**
    * The device side of `cuMemcpyHtoD*` / `cuMemcpyDtoH*`: driver memory except host-pool memory,
-   * which the CUDA 13.0 driver refuses there with CUDA_ERROR_INVALID_VALUE (seen on an H200,
-   * driver 580.159) while `cuMemcpyAsync` takes it. Refusing it here lets CI catch a layer that
+   * which the CUDA 13.0 driver refuses there with CUDA_ERROR_INVALID_VALUE (seen with driver
+   * 580.159) while `cuMemcpyAsync` takes it. Refusing it here lets CI catch a layer that
    * copies to or from a pinned pool with those entry points.
    */
   deviceSideBytes(pointer: bigint, size: number, call: string, device = -1): Uint8Array {

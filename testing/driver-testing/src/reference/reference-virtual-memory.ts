@@ -17,7 +17,7 @@ import type { Allocation } from './address-space.js';
 import { cudaError } from './cuda-errors.js';
 import { ReferenceCompute } from './reference-compute.js';
 
-/** The reference's granularity, minimum and recommended: 2 MiB, as H100-class GPUs report. */
+/** The reference's granularity, minimum and recommended: 2 MiB, as compute capability 9.0 GPUs report. */
 export const referenceGranularity = 2 * 1024 * 1024;
 
 interface Chunk {
