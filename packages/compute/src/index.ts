@@ -4,15 +4,13 @@
  * arguments. Built on the driver contract and `@cumem/memory`: no addon of your own.
  * @packageDocumentation
  */
-export type { KernelArgument } from './argument-packing.js';
-export { clearCompileCache } from './compile-cache.js';
-export { CompileError } from './compile-error.js';
-export type { CodeType } from './image-checks.js';
-export { Kernel, type KernelAttributes, type KernelOccupancy } from './kernel.js';
-export { launch } from './launch.js';
-export { type DimensionsArgument, LaunchConfig, type LaunchConfigOptions } from './launch-config.js';
-export { ObjectCode } from './object-code.js';
-export { type CompileOptions, Program, type ProgramOptions } from './program.js';
+
+export type { CodeType } from './kernel/image-checks.js';
+export { Kernel, type KernelAttributes, type KernelOccupancy } from './kernel/kernel.js';
+export { ObjectCode } from './kernel/object-code.js';
+export type { KernelArgument } from './launch/argument-packing.js';
+export { launch } from './launch/launch.js';
+export { type DimensionsArgument, LaunchConfig, type LaunchConfigOptions } from './launch/launch-config.js';
 export {
   bool,
   float32,
@@ -24,4 +22,7 @@ export {
   type ScalarKind,
   uint32,
   uint64,
-} from './scalar-arguments.js';
+} from './launch/scalar-arguments.js';
+export { clearCompileCache } from './program/compile-cache.js';
+export { CompileError } from './program/compile-error.js';
+export { type CompileOptions, Program, type ProgramOptions } from './program/program.js';

@@ -1,7 +1,16 @@
 // pyarrow.cuda's BufferReader: a file-like cursor over a CudaBuffer. `read` copies to the host,
 // `readBuffer` returns zero-copy device views. Reads past the end are clamped, as in pyarrow.
 
-import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  checkSize,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import { type CudaBuffer, createView, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostData, hostBytes } from './host-bytes.js';
 import { resolveSeek } from './position-rules.js';
@@ -18,6 +27,14 @@ export class BufferReader {
     this.#buffer = buffer;
     // No own property can shadow a method (a subclass of the program's is its author's).
     if (new.target === BufferReader) Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a BufferReader made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isBufferReader(value: unknown): value is BufferReader {
+    return typeof value === 'object' && value !== null && #buffer in value;
   }
 
   /** The buffer read. */
@@ -89,6 +106,23 @@ export class BufferReader {
     this.close();
   }
 
+  /** `BufferReader(position: 0, size: 4096, closed: false)`. */
+  toString(): string {
+    return BufferReader.isBufferReader(this)
+      ? factsText('BufferReader', this.#facts())
+      : imitationText('BufferReader');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link BufferReader.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!BufferReader.isBufferReader(this)) return imitationText('BufferReader');
+    return inspectFacts('BufferReader', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return { position: this.#position, size: this.#buffer.size, closed: this.#closed };
+  }
+
   #take(nbytes: number | undefined): number {
     this.#check();
     const available = this.size - this.#position;
@@ -101,3 +135,6 @@ export class BufferReader {
     if (this.#buffer.isClosed) throw CudaStateError.closed('CudaBuffer');
   }
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(BufferReader, BufferReader.isBufferReader, ['toString', inspect.custom]);

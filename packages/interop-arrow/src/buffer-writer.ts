@@ -7,7 +7,16 @@
 // flushed by a finalizer. The finalizer holds the writer's state (the staging memory and the
 // target CudaBuffer), never the writer, so both stay alive until it ran.
 
-import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  checkSize,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
 import { type HostBuffer, newHostBuffer } from './host-buffer.js';
 import { type HostData, hostBytes } from './host-bytes.js';
@@ -65,6 +74,14 @@ export class BufferWriter {
     this.#state = { buffer, position: 0, staging: null, buffered: 0 };
     // No own property can shadow a method (a subclass of the program's is its author's).
     if (new.target === BufferWriter) Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a BufferWriter made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isBufferWriter(value: unknown): value is BufferWriter {
+    return typeof value === 'object' && value !== null && #state in value;
   }
 
   /** The buffer written. */
@@ -172,8 +189,34 @@ export class BufferWriter {
     this.close();
   }
 
+  /** `BufferWriter(position: 0, size: 4096, buffered: 0, closed: false)`: where the next write goes, and the bytes staged on the host. */
+  toString(): string {
+    return BufferWriter.isBufferWriter(this)
+      ? factsText('BufferWriter', this.#facts())
+      : imitationText('BufferWriter');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link BufferWriter.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!BufferWriter.isBufferWriter(this)) return imitationText('BufferWriter');
+    return inspectFacts('BufferWriter', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    const state = this.#state;
+    return {
+      position: state.position,
+      size: state.buffer.size,
+      buffered: state.buffered,
+      closed: this.#closed,
+    };
+  }
+
   #check(): void {
     if (this.#closed) throw CudaStateError.closed('BufferWriter');
     if (this.#state.buffer.isClosed) throw CudaStateError.closed('CudaBuffer');
   }
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(BufferWriter, BufferWriter.isBufferWriter, ['toString', inspect.custom]);

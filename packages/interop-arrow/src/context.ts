@@ -1,5 +1,6 @@
 // pyarrow.cuda's Context: one device's primary context, and the factories of CudaBuffers.
 
+import { type InspectOptionsStylized, inspect } from 'node:util';
 import {
   checkAddress,
   checkOptions,
@@ -7,11 +8,15 @@ import {
   Device,
   type Driver,
   describeValue,
+  factsText,
+  guardMembers,
   IpcMemFlags,
+  imitationText,
+  inspectFacts,
   NotSupportedError,
 } from '@cumem/core-types';
 import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
-import { bufferByteSize, bufferPointer, rangeOverrun } from '@cumem/memory/internal';
+import { bufferState, rangeOverrun } from '@cumem/memory/internal';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
@@ -52,6 +57,14 @@ export class Context {
     enterContext(this.#state);
     // No own property can shadow a method (a subclass of the program's is its author's).
     if (new.target === Context) Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a Context made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isContext(value: unknown): value is Context {
+    return typeof value === 'object' && value !== null && #state in value;
   }
 
   /** Number of CUDA devices. */
@@ -173,7 +186,7 @@ export class Context {
    *   mapping is closed again).
    */
   openIpcBuffer(handle: IpcMemHandle): CudaBuffer {
-    if (!(handle instanceof IpcMemHandle)) {
+    if (!IpcMemHandle.isIpcMemHandle(handle)) {
       throw new TypeError(`handle must be an IpcMemHandle, got ${describeValue(handle)}`);
     }
     if (handle.size === 0) return this.#view(0n, 0, null, true);
@@ -189,12 +202,27 @@ export class Context {
     return this.#owning(this.#ipcMappings.open(address, handle.size));
   }
 
+  /** `Context(device: 0, bytesAllocated: 4096)`: the device, and the bytes allocated through this Context not yet freed. */
+  toString(): string {
+    return Context.isContext(this) ? factsText('Context', this.#facts()) : imitationText('Context');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link Context.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!Context.isContext(this)) return imitationText('Context');
+    return inspectFacts('Context', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return { device: this.#state.device.ordinal, bytesAllocated: this.#state.bytesAllocated };
+  }
+
   /** A CudaBuffer that owns `memory`: closing it (or dropping it and its views) frees the memory. */
   #owning(memory: MemoryBuffer): CudaBuffer {
     return createCudaBuffer({
       context: this,
-      address: bufferPointer(memory),
-      size: bufferByteSize(memory),
+      address: bufferState(memory).pointer,
+      size: bufferState(memory).size,
       parent: null,
       memory,
       base: null,
@@ -217,6 +245,8 @@ export class Context {
 }
 
 setContextMaker((deviceNumber) => new Context(deviceNumber));
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(Context, Context.isContext, ['toString', inspect.custom]);
 
 /**
  * Closes the mapping at `address` and throws when `size` bytes from it run past the range

@@ -1,7 +1,6 @@
 // CudaBuffer.copyToHost without `buf`: cumem allocates the destination, page-locked from 1 MiB up
 // (issue 14: a copy into never-touched pageable memory pays its first-touch page faults).
 import { configureStaging } from '@cumem/memory';
-import { stagingSettings } from '@cumem/memory/internal';
 import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters, countedContext, patternBytes, sameBytes } from '../test/support.js';
@@ -18,7 +17,7 @@ describeEachDriver(adapters, 'CudaBuffer.copyToHost into memory cumem allocates'
     // Large enough to be staged were it pageable: the pinned destination must not be.
     configureStaging({ ...saved, minBytes: 1024 * 1024 });
   });
-  const saved = stagingSettings();
+  const saved = configureStaging();
   afterAll(() => {
     configureStaging(saved);
   });

@@ -2,7 +2,17 @@
 // Copies go to @cumem/memory's per-device default stream and return when done (pyarrow's
 // copies are synchronous too).
 
-import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  checkOptions,
+  describeValue,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import {
   type ByteArrayInterface,
   bufferBrand,
@@ -12,16 +22,7 @@ import {
   ObjectBrand,
   ownerMemoryBuffer,
 } from '@cumem/memory';
-import {
-  bufferByteSize,
-  bufferDeviceId,
-  bufferIsClosed,
-  bufferIsDeviceAccessible,
-  bufferPointer,
-  bufferResource,
-  closeBuffer,
-  copyBetweenDevices,
-} from '@cumem/memory/internal';
+import { bufferState, closeBuffer, copyBetweenDevices } from '@cumem/memory/internal';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext } from './context-internals.js';
 import type { CudaBufferInit } from './cuda-buffer-init.js';
@@ -41,11 +42,10 @@ import {
 export type { CopyIntoOptions, CopyToHostOptions } from './cuda-buffer-options.js';
 
 const constructing = Symbol('CudaBuffer');
-let isCudaBufferObject: (value: object) => boolean;
-/** @internal The one test of a real CudaBuffer (memory's ObjectBrand over the private state). */
+/** @internal The one test of a real CudaBuffer (memory's ObjectBrand over {@link CudaBuffer.isCudaBuffer}). */
 export const cudaBufferBrand: ObjectBrand<CudaBuffer> = new ObjectBrand<CudaBuffer>(
   'CudaBuffer of @cumem/interop-arrow',
-  (value) => isCudaBufferObject(value),
+  (value) => CudaBuffer.isCudaBuffer(value),
 );
 let viewOf: (parent: CudaBuffer, offset: number, length: number) => CudaBuffer;
 
@@ -54,7 +54,6 @@ export class CudaBuffer {
   readonly #init: CudaBufferInit;
 
   static {
-    isCudaBufferObject = (value) => #init in value;
     viewOf = (parent, offset, length) => {
       const address = parent.address + BigInt(offset);
       return createCudaBuffer({
@@ -81,6 +80,14 @@ export class CudaBuffer {
     this.#init = init;
     // No own property can shadow a getter (address, size, ...) of a real CudaBuffer.
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a CudaBuffer made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isCudaBuffer(value: unknown): value is CudaBuffer {
+    return typeof value === 'object' && value !== null && #init in value;
   }
 
   /** Device address of the first byte (`0n` for an empty buffer). */
@@ -120,7 +127,7 @@ export class CudaBuffer {
 
   /** True once this buffer, the allocation it views, or the object it views was closed. */
   get isClosed(): boolean {
-    return bufferIsClosed(this.#init.memory);
+    return bufferState(this.#init.memory).isClosed;
   }
 
   /** CUDA Array Interface v3 of a 1-D uint8 array (pyarrow's `to_numba`); read-only when not mutable. */
@@ -247,7 +254,7 @@ export class CudaBuffer {
     if (this.size === 0) return makeIpcMemHandle(0, new Uint8Array(0));
     let root: CudaBuffer = this;
     while (root.#init.parent !== null) root = root.#init.parent;
-    return exportWholeAllocation(this, root, bufferResource(root.#init.memory));
+    return exportWholeAllocation(this, root, bufferState(root.#init.memory).resource);
   }
 
   /**
@@ -271,6 +278,31 @@ export class CudaBuffer {
     this.close();
   }
 
+  /** `CudaBuffer(address: 0x7f0000000000, size: 4096, device: 0, mutable: true, view: false, closed: false)`. */
+  toString(): string {
+    return CudaBuffer.isCudaBuffer(this)
+      ? factsText('CudaBuffer', this.#facts())
+      : imitationText('CudaBuffer');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link CudaBuffer.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!CudaBuffer.isCudaBuffer(this)) return imitationText('CudaBuffer');
+    return inspectFacts('CudaBuffer', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    const init = this.#init;
+    return {
+      address: hex(init.address),
+      size: init.size,
+      device: contextState(init.context).device.ordinal,
+      mutable: init.mutable,
+      view: init.parent !== null,
+      closed: bufferState(init.memory).isClosed,
+    };
+  }
+
   #writable(): void {
     if (!this.#init.mutable) throw new TypeError('this CudaBuffer views read-only memory');
   }
@@ -290,11 +322,11 @@ export class CudaBuffer {
     if (!bufferBrand.has(buf)) {
       throw new TypeError(`expected a @cumem/memory Buffer, got ${describeValue(buf)}`);
     }
-    if (bufferIsClosed(buf)) throw CudaStateError.closed('Buffer');
-    if (!bufferIsDeviceAccessible(buf)) throw new TypeError('the Buffer is not device-accessible');
-    const context = contextForDevice(Math.max(bufferDeviceId(buf), 0));
-    const address = bufferPointer(buf);
-    const size = bufferByteSize(buf);
+    if (bufferState(buf).isClosed) throw CudaStateError.closed('Buffer');
+    if (!bufferState(buf).isDeviceAccessible) throw new TypeError('the Buffer is not device-accessible');
+    const context = contextForDevice(Math.max(bufferState(buf).deviceId, 0));
+    const address = bufferState(buf).pointer;
+    const size = bufferState(buf).size;
     return createCudaBuffer({
       context,
       address,
@@ -317,3 +349,6 @@ export function createCudaBuffer(init: CudaBufferInit): CudaBuffer {
 export function createView(parent: CudaBuffer, offset: number, length: number): CudaBuffer {
   return viewOf(parent, offset, length);
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(CudaBuffer, CudaBuffer.isCudaBuffer, ['toString', inspect.custom]);

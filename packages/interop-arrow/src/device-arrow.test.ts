@@ -99,7 +99,7 @@ describeEachDriver(adapters, 'Arrow IPC in device memory', (entry) => {
       expect(reader.tell()).toBe(cbuf.size);
       expect(readMessage(reader)).toBeNull();
       expect(message.toHost()).toEqual(cbuf.copyToHost());
-      // An `out` whose own byteLength claims room it lacks is measured as V8 counts it.
+      // An `out` whose own byteLength claims room it lacks is measured by its true extent.
       const short = new Uint8Array(8);
       Object.defineProperty(short, 'byteLength', { value: message.byteLength });
       expect(() => message.toHost(short)).toThrow(/the message has \d+ bytes, out has 8/);

@@ -2,14 +2,9 @@
 // read_record_batch). The bytes are Arrow JS's own: a batch serialised here equals the batch
 // message inside `tableToIPC`, byte for byte.
 
-import { describeValue } from '@cumem/core-types';
-import {
-  type Message,
-  type MessageHeader,
-  type RecordBatch,
-  RecordBatchReader,
-  type Schema,
-} from 'apache-arrow';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import { describeValue, factsText, guardMembers, imitationText, inspectFacts } from '@cumem/core-types';
+import { type Message, MessageHeader, type RecordBatch, RecordBatchReader, type Schema } from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
 import { BufferReader } from './buffer-reader.js';
 import { Context } from './context.js';
@@ -31,11 +26,21 @@ export class DeviceMessage {
   readonly metadataBytes: Uint8Array;
   /** The body: a zero-copy view of the device memory. */
   readonly body: CudaBuffer;
+  // The brand: only this constructor gives an object this field.
+  readonly #brand = true;
 
   constructor(metadata: Message, metadataBytes: Uint8Array, body: CudaBuffer) {
     this.metadata = metadata;
     this.metadataBytes = metadataBytes;
     this.body = body;
+  }
+
+  /**
+   * Whether `value` is a DeviceMessage made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isDeviceMessage(value: unknown): value is DeviceMessage {
+    return typeof value === 'object' && value !== null && #brand in value;
   }
 
   /** `MessageHeader.Schema`, `.RecordBatch` or `.DictionaryBatch`. */
@@ -58,7 +63,7 @@ export class DeviceMessage {
    * marker, metadata length, metadata, body. @returns the bytes written.
    */
   toHost(out?: Uint8Array): Uint8Array {
-    // `out` as V8 measures it (host-bytes.ts): its own byteLength cannot claim room it lacks.
+    // `out` by its true extent (host-bytes.ts): its own byteLength cannot claim room it lacks.
     const target = out === undefined ? new Uint8Array(this.byteLength) : hostBytes(out, 'out');
     if (target.byteLength < this.byteLength) {
       throw new RangeError(`the message has ${this.byteLength} bytes, out has ${target.byteLength}`);
@@ -78,7 +83,30 @@ export class DeviceMessage {
     }
     return target.subarray(0, this.byteLength);
   }
+  /** `DeviceMessage(headerType: RecordBatch, bodyLength: 4096, byteLength: 4360)`. */
+  toString(): string {
+    return DeviceMessage.isDeviceMessage(this)
+      ? factsText('DeviceMessage', this.#facts())
+      : imitationText('DeviceMessage');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link DeviceMessage.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!DeviceMessage.isDeviceMessage(this)) return imitationText('DeviceMessage');
+    return inspectFacts('DeviceMessage', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return {
+      headerType: MessageHeader[this.metadata.headerType] ?? this.metadata.headerType,
+      bodyLength: this.metadata.bodyLength,
+      byteLength: this.byteLength,
+    };
+  }
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(DeviceMessage, DeviceMessage.isDeviceMessage, ['toString', inspect.custom]);
 
 // A message read in the pre-0.15 framing (4-byte prefix) is re-framed with the 8-byte prefix;
 // padding the metadata keeps the body 8-byte aligned so Arrow JS can view it without copying.
@@ -95,7 +123,7 @@ export function serializeRecordBatch(
   context: Context,
   options?: UploadOptions,
 ): CudaBuffer {
-  if (!(context instanceof Context))
+  if (!Context.isContext(context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
   checkArrowObject(batch, 'RecordBatch', 'batch');
   const upload = checkUploadOptions(options);
@@ -161,7 +189,7 @@ export function readRecordBatch(
       'schemas with dictionary-encoded fields need their dictionary messages: use tableFromDevice',
     );
   }
-  const message = source instanceof DeviceMessage ? source : readMessage(source);
+  const message = DeviceMessage.isDeviceMessage(source) ? source : readMessage(source);
   if (!message) throw new RangeError('no IPC message at this position (end of stream)');
   // Arrow JS reads the metadata bytes, so those are what is checked (a DeviceMessage built by
   // hand may carry a `metadata` object that does not match them).
@@ -207,7 +235,7 @@ export function readRecordBatch(
 }
 
 function toReader(source: CudaBuffer | BufferReader): BufferReader {
-  if (source instanceof BufferReader) return source;
+  if (BufferReader.isBufferReader(source)) return source;
   if (cudaBufferBrand.has(source)) return new BufferReader(source);
   throw new TypeError(`source must be a CudaBuffer or a BufferReader, got ${describeValue(source)}`);
 }

@@ -2,7 +2,16 @@
 // device allocation, plus where each column's buffers sit in it, so native code can use the
 // columns in place. Coming back is one device-to-host copy and tableFromIPC over it.
 
-import { checkInteger, checkOptions, describeValue } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  checkInteger,
+  checkOptions,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import type { Buffer as MemoryBuffer } from '@cumem/memory';
 import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
 import { checkArrowObject } from './arrow-copies.js';
@@ -51,6 +60,8 @@ export class DeviceTable {
   readonly batches: readonly RecordBatchLayout[];
   /** Per column: field and buffer offsets per batch. */
   readonly columns: readonly DeviceColumn[];
+  // The brand: only this constructor, which checked the buffer and schema, gives an object this field.
+  readonly #brand = true;
 
   constructor(
     buffer: CudaBuffer,
@@ -75,6 +86,14 @@ export class DeviceTable {
       field,
       chunks: batches.map((batch) => batch.columns[index] as ColumnChunkLayout),
     }));
+  }
+
+  /**
+   * Whether `value` is a DeviceTable made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isDeviceTable(value: unknown): value is DeviceTable {
+    return typeof value === 'object' && value !== null && #brand in value;
   }
 
   /** Bytes of the stream. */
@@ -115,7 +134,33 @@ export class DeviceTable {
   [Symbol.dispose](): void {
     this.close();
   }
+
+  /** `DeviceTable(numRows: 1000, columns: 3, byteLength: 9000, device: 0, closed: false)`. */
+  toString(): string {
+    return DeviceTable.isDeviceTable(this)
+      ? factsText('DeviceTable', this.#facts())
+      : imitationText('DeviceTable');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link DeviceTable.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!DeviceTable.isDeviceTable(this)) return imitationText('DeviceTable');
+    return inspectFacts('DeviceTable', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return {
+      numRows: this.numRows,
+      columns: this.columns.length,
+      byteLength: this.buffer.size,
+      device: contextState(this.buffer.context).device.ordinal,
+      closed: this.buffer.isClosed,
+    };
+  }
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(DeviceTable, DeviceTable.isDeviceTable, ['toString', inspect.custom]);
 
 /**
  * Copies `table` to device memory of `context` as its Arrow IPC stream, in one allocation (or
@@ -124,7 +169,7 @@ export class DeviceTable {
  * @throws TypeError / RangeError / CudaStateError for bad arguments, before any driver call.
  */
 export function tableToDevice(table: Table, context: Context, options?: TableUploadOptions): DeviceTable {
-  if (!(context instanceof Context))
+  if (!Context.isContext(context))
     throw new TypeError(`context must be a Context, got ${describeValue(context)}`);
   checkArrowObject(table, 'Table', 'table');
   const upload = checkUploadOptions(options);
@@ -190,16 +235,16 @@ export function tableFromDevice(
     throw new TypeError(`output must be 'pinned', 'pageable' or a HostBuffer, got ${describeValue(output)}`);
   }
   let device: CudaBuffer;
-  if (source instanceof DeviceTable) device = source.buffer;
+  if (DeviceTable.isDeviceTable(source)) device = source.buffer;
   else if (cudaBufferBrand.has(source)) device = source;
-  else if (source instanceof BufferReader) device = source.readBuffer();
+  else if (BufferReader.isBufferReader(source)) device = source.readBuffer();
   else
     throw new TypeError(
       `source must be a DeviceTable, CudaBuffer or BufferReader, got ${describeValue(source)}`,
     );
   // A DeviceTable's layout says where to split a pipelined read; read now, as plain numbers,
   // since its getters (the caller's) could close the source or the output.
-  const hint = source instanceof DeviceTable ? readLayoutHint(source.messages) : undefined;
+  const hint = DeviceTable.isDeviceTable(source) ? readLayoutHint(source.messages) : undefined;
   // A DeviceTable's or BufferReader's buffer is checked again: an object inheriting from one could name any object.
   cudaBufferBrand.check(device, 'the source buffer');
   const size = device.size;

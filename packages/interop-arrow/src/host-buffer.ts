@@ -5,12 +5,22 @@
 // the views (they read as length 0) or, on the FFI adapter, which cannot detach, returns the
 // memory only once they were garbage-collected (@cumem/memory's safety contract).
 
-import { CudaStateError, checkOptions, checkSize, Device, describeValue } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  checkOptions,
+  checkSize,
+  Device,
+  describeValue,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import { Buffer as MemoryBuffer, ObjectBrand, ownerMemoryBuffer } from '@cumem/memory';
 import {
-  bufferByteSize,
-  bufferIsClosed,
-  bufferPointer,
+  bufferState,
   closeBuffer,
   hostViewOf,
   hostViewWrapper,
@@ -20,11 +30,10 @@ import {
 } from '@cumem/memory/internal';
 
 const constructing = Symbol('HostBuffer');
-let isHostBufferObject: (value: object) => boolean;
-/** @internal The one test of a real HostBuffer (memory's ObjectBrand over the private state). */
+/** @internal The one test of a real HostBuffer (memory's ObjectBrand over {@link HostBuffer.isHostBuffer}). */
 export const hostBufferBrand: ObjectBrand<HostBuffer> = new ObjectBrand<HostBuffer>(
   'HostBuffer of @cumem/interop-arrow',
-  (value) => isHostBufferObject(value),
+  (value) => HostBuffer.isHostBuffer(value),
 );
 
 /** Page-locked (pinned) host memory that devices copy to and from at full speed. */
@@ -46,16 +55,20 @@ export class HostBuffer {
     }
     this.#memory = memory;
     this.#device = device;
-    this.#address = bufferPointer(memory);
-    this.#bytes = bufferByteSize(memory) === 0 ? new Uint8Array(0) : hostViewOf(memory);
+    this.#address = bufferState(memory).pointer;
+    this.#bytes = bufferState(memory).size === 0 ? new Uint8Array(0) : hostViewOf(memory);
     this.#size = this.#bytes.byteLength;
     if (this.#size > 0) wrapHostView(this.#bytes.buffer, this);
     // No own property can shadow a getter (address, size, bytes) of a real HostBuffer.
     Object.freeze(this);
   }
 
-  static {
-    isHostBufferObject = (value) => #memory in value;
+  /**
+   * Whether `value` is a HostBuffer made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isHostBuffer(value: unknown): value is HostBuffer {
+    return typeof value === 'object' && value !== null && #memory in value;
   }
 
   /** Size in bytes. */
@@ -80,7 +93,7 @@ export class HostBuffer {
 
   /** True after {@link close}. */
   get isClosed(): boolean {
-    return bufferIsClosed(this.#memory);
+    return bufferState(this.#memory).isClosed;
   }
 
   /**
@@ -89,7 +102,7 @@ export class HostBuffer {
    * memory until they are garbage-collected.
    */
   get bytes(): Uint8Array {
-    if (bufferIsClosed(this.#memory)) throw CudaStateError.closed('HostBuffer');
+    if (bufferState(this.#memory).isClosed) throw CudaStateError.closed('HostBuffer');
     return this.#bytes;
   }
 
@@ -108,7 +121,7 @@ export class HostBuffer {
    * FFI adapter, which cannot detach them, the memory is freed once they are garbage-collected.
    */
   close(): void {
-    if (bufferIsClosed(this.#memory)) return;
+    if (bufferState(this.#memory).isClosed) return;
     // Not holding the view any more lets the FFI adapter free the memory once callers drop theirs.
     this.#bytes = new Uint8Array(0);
     closeBuffer(this.#memory);
@@ -116,6 +129,28 @@ export class HostBuffer {
 
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** `HostBuffer(address: 0x7f0000000000, size: 4096, device: 0, closed: false)`: pinned host memory. */
+  toString(): string {
+    return HostBuffer.isHostBuffer(this)
+      ? factsText('HostBuffer', this.#facts())
+      : imitationText('HostBuffer');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link HostBuffer.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!HostBuffer.isHostBuffer(this)) return imitationText('HostBuffer');
+    return inspectFacts('HostBuffer', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return {
+      address: hex(this.#address),
+      size: this.#size,
+      device: this.#device.ordinal,
+      closed: bufferState(this.#memory).isClosed,
+    };
   }
 }
 
@@ -173,3 +208,6 @@ export function newHostBuffer(size: number, options?: NewHostBufferOptions): Hos
   makeDeviceCurrent(target);
   return new HostBufferClass(constructing, sharedHostResource(allocator).allocate(size), target);
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(HostBuffer, HostBuffer.isHostBuffer, ['toString', inspect.custom]);

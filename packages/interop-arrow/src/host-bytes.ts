@@ -2,7 +2,7 @@
 
 import { describeValue, viewBytes } from '@cumem/core-types';
 import { bufferBrand, type Buffer as MemoryBuffer } from '@cumem/memory';
-import { bufferIsHostAccessible, hostViewOf } from '@cumem/memory/internal';
+import { bufferState, hostViewOf } from '@cumem/memory/internal';
 import { type HostBuffer, hostBufferBrand } from './host-buffer.js';
 
 /** Host bytes accepted by copies: typed arrays, DataView, ArrayBuffer, HostBuffer, host-accessible memory Buffer. */
@@ -10,7 +10,7 @@ export type HostData = ArrayBufferView | ArrayBuffer | SharedArrayBuffer | HostB
 
 /**
  * `data` as a Uint8Array over the same memory, or undefined when it is not host data. A view is
- * measured as V8 counts it (core-types' viewBytes, as @cumem/memory does): its own `byteLength`,
+ * measured by its true extent (core-types' viewBytes, as @cumem/memory does): its own `byteLength`,
  * `byteOffset` or `buffer` properties, which a program can define over the prototype's getters,
  * decide nothing, and a detached view is 0 bytes. A 16-byte Uint8Array claiming 1 MiB was
  * returned as it was: copies then reported 1 MiB copied and copied 16.
@@ -19,7 +19,7 @@ export function tryHostBytes(data: unknown): Uint8Array | undefined {
   if (ArrayBuffer.isView(data)) return viewBytes(data);
   if (data instanceof ArrayBuffer || data instanceof SharedArrayBuffer) return new Uint8Array(data);
   if (hostBufferBrand.has(data)) return data.bytes;
-  if (bufferBrand.has(data) && bufferIsHostAccessible(data)) return hostViewOf(data as MemoryBuffer);
+  if (bufferBrand.has(data) && bufferState(data).isHostAccessible) return hostViewOf(data as MemoryBuffer);
   return undefined;
 }
 

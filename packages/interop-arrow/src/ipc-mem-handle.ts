@@ -2,7 +2,16 @@
 // allocation size as a little-endian int64, then the 64-byte CUipcMemHandle (absent for an
 // empty buffer), so a handle written here opens in a pyarrow process and the other way round.
 
-import { checkSize, IPC_HANDLE_SIZE, viewBytes } from '@cumem/core-types';
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  checkSize,
+  factsText,
+  guardMembers,
+  IPC_HANDLE_SIZE,
+  imitationText,
+  inspectFacts,
+  viewBytes,
+} from '@cumem/core-types';
 
 const sizeBytes = 8;
 const constructing = Symbol('IpcMemHandle');
@@ -27,6 +36,14 @@ export class IpcMemHandle {
     Object.freeze(this);
   }
 
+  /**
+   * Whether `value` is an IpcMemHandle made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isIpcMemHandle(value: unknown): value is IpcMemHandle {
+    return typeof value === 'object' && value !== null && #handle in value;
+  }
+
   /** Size in bytes of the exported memory. */
   get size(): number {
     return this.#size;
@@ -43,6 +60,23 @@ export class IpcMemHandle {
     new DataView(out.buffer).setBigInt64(0, BigInt(this.#size), true);
     out.set(this.#handle, sizeBytes);
     return out;
+  }
+
+  /** `IpcMemHandle(size: 4096)`: the size of the exported memory (the handle bytes are the driver's). */
+  toString(): string {
+    return IpcMemHandle.isIpcMemHandle(this)
+      ? factsText('IpcMemHandle', this.#facts())
+      : imitationText('IpcMemHandle');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link IpcMemHandle.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!IpcMemHandle.isIpcMemHandle(this)) return imitationText('IpcMemHandle');
+    return inspectFacts('IpcMemHandle', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return { size: this.#size };
   }
 
   /**
@@ -85,3 +119,6 @@ export function makeIpcMemHandle(size: number, handle: Uint8Array): IpcMemHandle
   ) => IpcMemHandle;
   return new HandleClass(constructing, size, handle.slice(0, IPC_HANDLE_SIZE));
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(IpcMemHandle, IpcMemHandle.isIpcMemHandle, ['toString', inspect.custom]);

@@ -1,5 +1,5 @@
 // Decoding IPC message metadata from elsewhere: verified first (Arrow JS's flatbuffer reader
-// trusts every length it reads), and Arrow JS's plain Errors turned into RangeErrors.
+// trusts every length it reads), and whatever Arrow JS throws turned into RangeErrors.
 
 import { Message } from 'apache-arrow';
 import { checkMessageMetadata } from './message-metadata-check.js';
@@ -15,14 +15,16 @@ export function decodeMetadata(metadataBytes: Uint8Array): Message {
   return metadata;
 }
 
-// Arrow JS throws plain Errors for what it cannot read (unknown types, message kinds, codecs):
-// they become RangeErrors that say which part was malformed, with Arrow's error as the cause.
-/** Runs an Arrow JS read, turning its plain Errors into RangeErrors naming `what`. */
+// Arrow JS throws plain Errors for what it cannot read (unknown types, message kinds, codecs),
+// and on bytes the checks before it let through it can still fail inside its reader with the
+// engine's own TypeError ("Cannot read properties of null") or RangeError: every one of them
+// is about the bytes, so each becomes a RangeError that says which part was malformed, with
+// Arrow's error as the cause.
+/** Runs an Arrow JS read, turning anything it throws into a RangeError naming `what`. */
 export function arrowCall<T>(read: () => T, what: string): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new RangeError(`malformed IPC message: Arrow JS could not read ${what}: ${reason}`, {
       cause: error,

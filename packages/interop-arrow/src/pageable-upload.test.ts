@@ -2,7 +2,6 @@
 // staged copy (pinned chunks on native threads), registered memory straight from where it is.
 
 import { configureStaging, registerHostMemory, useDriver } from '@cumem/memory';
-import { stagingSettings } from '@cumem/memory/internal';
 import { type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ const rows = 300_000; // 1.2 MB + 2.4 MB of column bodies
 describeEachDriver(adapters, 'tables and buffers in pageable memory', (entry) => {
   let context: Context;
   let log: DriverCallLog;
-  const initial = stagingSettings();
+  const initial = configureStaging();
 
   beforeAll(() => {
     ({ log, context } = countedContext(entry.driver));

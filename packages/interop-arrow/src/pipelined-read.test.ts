@@ -4,7 +4,7 @@
 // and nothing is left in flight after a return or an error.
 import { CudaStateError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
-import { createReferenceDriver } from '@cumem/testing';
+import { createReferenceDriver, isTypedError } from '@cumem/testing';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import {
   Dictionary,
@@ -212,7 +212,8 @@ describe('tableFromDevice pipelined, on a driver whose copies land only when wai
       try {
         return `table ${sameBytes(tableToIPC(read(), 'stream'), tableToIPC(twoBatches, 'stream'))}`;
       } catch (error) {
-        return error instanceof RangeError || error instanceof TypeError ? error.name : `untyped ${error}`;
+        // The engine's own TypeErrors ("Cannot read properties of ...") are not typed errors.
+        return isTypedError(error) ? (error as Error).name : `untyped ${error}`;
       }
     };
     using output = newHostBuffer(valid.byteLength);
@@ -281,7 +282,8 @@ describe('tableFromDevice pipelined, on a driver whose copies land only when wai
       device.buffer.copyFromHost(new Uint8Array([original]), { position: batch.offset + at });
     }
     // Typed errors only: RangeError for what the checks refuse, TypeError for what Arrow JS's
-    // flatbuffer reader cannot represent (an unsafe 64-bit integer).
+    // flatbuffer reader cannot represent (an unsafe 64-bit integer); never the engine's own.
+    expect(isTypedError(thrown), String(thrown)).toBe(true);
     expect(thrown instanceof RangeError || thrown instanceof TypeError).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ import { arrowCall } from './message-decode.js';
 
 /**
  * Streams of fewer bytes are copied whole and then checked: the pipelined read's two or so
- * extra waits for small copies (about 10-20 us each) would cost more than the overlap saves.
+ * extra waits for small copies would cost more than the overlap saves.
  */
 export const PIPELINED_READ_MIN_BYTES = 1 << 20;
 /** Bytes fetched from where the framing first asks (the metadata after a prefix is in them). */

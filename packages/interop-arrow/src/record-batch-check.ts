@@ -222,7 +222,11 @@ class BatchWalker {
 
   // @returns each child's length.
   #children(children: readonly Field[], path: string, atLeast: number): number[] {
-    return children.map((child) => this.#type(child.type, `${path}.${child.name}`, atLeast));
+    return children.map((child, index) => {
+      // Arrow JS decodes a child it cannot read from damaged metadata as a hole in the list.
+      if (child?.type === undefined) malformed(`${path} has no readable child field ${index}`);
+      return this.#type(child.type, `${path}.${child.name}`, atLeast);
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 // Where tableToDevice writes the stream: new memory of the Context, or device memory the
 // caller keeps and reuses (pyarrow's CudaBufferWriter over an existing buffer), which saves an
-// allocation and a free of the stream's size on every upload (cuMemAlloc + cuMemFree of 1.2 GB
-// take about 1.75 ms on an H100: 8% of the copy they serve).
+// allocation and a free of the stream's size on every upload (a visible share of the copy they
+// serve, at table sizes: see the arrow rows of bench/).
 import { CudaStateError, describeValue } from '@cumem/core-types';
 import type { Context } from './context.js';
 import { contextState } from './context-internals.js';

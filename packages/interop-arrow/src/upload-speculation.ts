@@ -1,6 +1,6 @@
 // tableToDevice into a given output starts the copies of the column bodies before Arrow JS's
-// writer has laid out the stream, so the writer's work (0.05-0.5 ms per call, depending on how
-// far V8 has optimized it) runs while the bytes move instead of before.
+// writer has laid out the stream, so the writer's work runs while the bytes move instead of
+// before.
 //
 // Where a body goes depends only on the schema and on numbers of the batch: row count, and each
 // column's type, length, offset, null count and body size. A table whose schema object was

@@ -12,6 +12,9 @@ const engineMessages = [
   /is not iterable/,
   /is not a constructor$/,
   /^Maximum call stack size exceeded$/,
+  // A private member read on an object that is not of its class (a Proxy or heir of one).
+  /private member/,
+  /^Receiver must be/,
 ];
 
 /**

@@ -16,8 +16,8 @@ const sectionNoBits = 8;
 /** The bytes of a binary image argument (a copy: the caller may change theirs afterwards). */
 export function imageBytes(image: unknown, name: string): Uint8Array {
   if (image instanceof ArrayBuffer) return new Uint8Array(image.slice(0));
-  // As V8 counts the view (its own byteLength / byteOffset properties decide nothing); a
-  // detached one is empty, which the format checks then refuse.
+  // By the view's true extent (own byteLength / byteOffset properties a program defines decide
+  // nothing); a detached one is empty, which the format checks then refuse.
   if (ArrayBuffer.isView(image)) return viewBytes(image).slice();
   throw new TypeError(
     `${name} needs the image as an ArrayBuffer or an ArrayBufferView, got ${describeValue(image)}`,

@@ -1,5 +1,7 @@
 // One kernel of an ObjectCode: its context-independent `CUkernel`, the `CUfunction` of it in
 // each device's context (made on first use there), attributes, parameter layout and occupancy.
+
+import { type InspectOptionsStylized, inspect } from 'node:util';
 import {
   checkInteger,
   checkSize,
@@ -8,11 +10,15 @@ import {
   type DriverHandle,
   describeValue,
   FunctionAttribute,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
   type KernelParameterInfo,
   NotSupportedError,
 } from '@cumem/core-types';
 import { makeDeviceCurrent } from '@cumem/memory/internal';
-import { type ArgumentLayout, argumentLayout } from './argument-packing.js';
+import { type ArgumentLayout, argumentLayout } from './argument-layout.js';
 import type { ObjectCode } from './object-code.js';
 
 /** What `cuFuncGetAttribute` reports of a kernel on one device. */
@@ -60,22 +66,6 @@ export interface KernelOccupancy {
 
 const kernelToken = Symbol('Kernel');
 
-// Readers and writer of a kernel's last launch found within the limits, set in Kernel's static
-// block: module functions for launch.ts (the package does not export them), not methods, so no
-// program can mark an unchecked config as checked.
-let passedLimitsOf: (kernel: Kernel, config: object, fn: DriverHandle) => boolean;
-let notePassedLimitsOf: (kernel: Kernel, config: object, fn: DriverHandle) => void;
-
-/** True when `config` and `fn` are those of `kernel`'s last launch found within the limits. */
-export function passedLimits(kernel: Kernel, config: object, fn: DriverHandle): boolean {
-  return passedLimitsOf(kernel, config, fn);
-}
-
-/** Notes `config` and `fn` as found within the limits for `kernel`. */
-export function notePassedLimits(kernel: Kernel, config: object, fn: DriverHandle): void {
-  notePassedLimitsOf(kernel, config, fn);
-}
-
 /** A kernel to {@link launch}; get one with `ObjectCode.getKernel(name)`. Keeps its ObjectCode alive. */
 export class Kernel {
   /** The name it was looked up by. */
@@ -85,17 +75,6 @@ export class Kernel {
   /** Occupancy queries. */
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
-  // The config and CUfunction of the last launch found within the limits (launch.ts).
-  #passedConfig: object | null = null;
-  #passedFunction: DriverHandle = 0n;
-
-  static {
-    passedLimitsOf = (kernel, config, fn) => config === kernel.#passedConfig && fn === kernel.#passedFunction;
-    notePassedLimitsOf = (kernel, config, fn) => {
-      kernel.#passedConfig = config;
-      kernel.#passedFunction = fn;
-    };
-  }
   readonly #handle: DriverHandle;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
@@ -131,6 +110,14 @@ export class Kernel {
     // Frozen: no own property can shadow a method (`launchFunctionOn` answering a CUfunction the
     // driver never made) or rewrite `driver`; the mutable state is private.
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a Kernel made by this package (its brand: one private-field test), not
+   * an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isKernel(value: unknown): value is Kernel {
+    return typeof value === 'object' && value !== null && #handle in value;
   }
 
   /** @internal */
@@ -210,6 +197,21 @@ export class Kernel {
     return fn;
   }
 
+  /** `Kernel(name: scale, codeType: ptx, closed: false)`: the name, its ObjectCode's kind, and whether that is closed. */
+  toString(): string {
+    return Kernel.isKernel(this) ? factsText('Kernel', this.#facts()) : imitationText('Kernel');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link Kernel.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!Kernel.isKernel(this)) return imitationText('Kernel');
+    return inspectFacts('Kernel', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return { name: this.name, codeType: this.objectCode.codeType, closed: this.objectCode.isClosed };
+  }
+
   private ordinalOf(device: unknown): number {
     const ordinal: unknown = Device.isInstance(device) ? device.ordinal : device;
     if (typeof ordinal !== 'number')
@@ -234,3 +236,13 @@ export class Kernel {
     return Object.freeze(parameters);
   }
 }
+
+guardMembers(Kernel, Kernel.isKernel, [
+  // Called only by launch(), on a kernel it has checked, once per launch.
+  'layout',
+  'functionOn',
+  'launchFunctionOn',
+  // Answer for any receiver: describing an imitation must not throw.
+  'toString',
+  inspect.custom,
+]);

@@ -14,8 +14,8 @@ import {
   referenceKernelsPTX,
 } from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
-import { float32, LaunchConfig, launch, ObjectCode, uint32 } from './index.js';
+import { adapters } from '../../test/support.js';
+import { float32, LaunchConfig, launch, ObjectCode, uint32 } from '../index.js';
 
 /** nvcc of CUDA_HOME, CUDA_PATH or /usr/local/cuda, else the one on PATH, else undefined. */
 function findNvcc(): string | undefined {

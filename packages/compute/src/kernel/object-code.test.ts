@@ -4,8 +4,8 @@ import { CudaError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
-import { ObjectCode } from './index.js';
+import { adapters } from '../../test/support.js';
+import { ObjectCode } from '../index.js';
 
 describeEachDriver(adapters, 'ObjectCode', (entry) => {
   let code: ObjectCode;
@@ -46,7 +46,7 @@ describeEachDriver(adapters, 'ObjectCode', (entry) => {
     new DataView(fatbin.buffer).setBigUint64(8, 1000n, true);
     expect(() => ObjectCode.fromFatbin(fatbin)).toThrow(/truncated/);
     expect(() => ObjectCode.fromFatbin(new Uint8Array(8))).toThrow(/not a fatbin/);
-    // Images are read as V8 counts them: a detached one is empty, a claimed length is no length.
+    // Images are read by their true extent: a detached one is empty, a claimed length is no length.
     const detached = new Uint8Array(64);
     structuredClone(detached.buffer, { transfer: [detached.buffer] });
     expect(() => ObjectCode.fromCubin(detached)).toThrow(/not an ELF/);

@@ -1,7 +1,18 @@
 // A loaded module image: one `CUlibrary` (cuLibraryLoadData, CUDA 12.0), which the driver loads
 // into each device's context when a kernel of it is first used there, so one ObjectCode serves
 // every device.
-import { CudaStateError, type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
+
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  type Driver,
+  type DriverHandle,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
+} from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
 import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type CodeType, checkCubin, checkFatbin, imageBytes, ptxBytes } from './image-checks.js';
@@ -48,6 +59,8 @@ export class ObjectCode {
   readonly #state: LibraryState;
   // Name expressions of a Program compile to the kernels' lowered (mangled) names.
   readonly #names: Readonly<Record<string, string>>;
+  /** The image's length in bytes, for toString and util.inspect. */
+  readonly #size: number;
 
   /** @internal Use {@link ObjectCode.fromPTX}, {@link ObjectCode.fromCubin} or {@link ObjectCode.fromFatbin}. */
   constructor(
@@ -59,12 +72,21 @@ export class ObjectCode {
     if (token !== constructionToken) throw new TypeError('use ObjectCode.fromPTX, fromCubin or fromFatbin');
     this.codeType = codeType;
     this.#names = names;
+    this.#size = image.byteLength;
     const driver = currentDriver();
     const library = driver.libraryLoadData(image);
     this.#state = { driver, library, devices: new Set() };
     finalizer.register(this, this.#state, this);
     // Frozen: no own property can shadow `getKernel` or rewrite `codeType`; the state is private.
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is an ObjectCode made by this package (its brand: one private-field test),
+   * not an object inheriting from one or a Proxy of one, which `instanceof` accepts.
+   */
+  static isObjectCode(value: unknown): value is ObjectCode {
+    return typeof value === 'object' && value !== null && #state in value;
   }
 
   /**
@@ -149,6 +171,23 @@ export class ObjectCode {
     this.close();
   }
 
+  /** `ObjectCode(codeType: ptx, size: 4096, closed: false)`: the image's kind and length in bytes, and whether it is unloaded. */
+  toString(): string {
+    return ObjectCode.isObjectCode(this)
+      ? factsText('ObjectCode', this.#facts())
+      : imitationText('ObjectCode');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link ObjectCode.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!ObjectCode.isObjectCode(this)) return imitationText('ObjectCode');
+    return inspectFacts('ObjectCode', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    return { codeType: this.codeType, size: this.#size, closed: this.#state.library === 0n };
+  }
+
   /** @internal The driver and library, refused after close(). */
   checkOpenFor(device: number): { driver: Driver; library: DriverHandle } {
     const state = this.#checkOpen();
@@ -166,3 +205,12 @@ export class ObjectCode {
     return this.#state;
   }
 }
+
+guardMembers(ObjectCode, ObjectCode.isObjectCode, [
+  // Called only by this package's kernels, on the ObjectCode they hold, once per launch.
+  'checkOpenFor',
+  'checkOpen',
+  // Answer for any receiver: describing an imitation must not throw.
+  'toString',
+  inspect.custom,
+]);

@@ -6,16 +6,9 @@
 // parameters when cuLaunchKernelEx returns).
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
 import { type Buffer, bufferBrand, ownerMemoryBuffer, type Stream } from '@cumem/memory';
-import {
-  bufferByteSize,
-  bufferDeviceId,
-  bufferIsClosed,
-  bufferIsDeviceAccessible,
-  bufferPointer,
-  bufferReachableOn,
-  noteKernelUse,
-} from '@cumem/memory/internal';
+import { bufferReachableOn, bufferState, noteKernelUse } from '@cumem/memory/internal';
 import { StridedMemoryView } from '@cumem/utils';
+import type { ArgumentLayout } from '../kernel/argument-layout.js';
 import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
 
 /**
@@ -29,22 +22,6 @@ export type KernelArgument =
   | KernelScalar
   | bigint
   | { readonly address: bigint };
-
-/** Where a kernel's arguments go: reused across launches when the driver reports the layout. */
-export interface ArgumentLayout {
-  readonly parameters: readonly KernelParameterInfo[];
-  readonly offsets: Uint32Array;
-  readonly bytes: Uint8Array;
-  readonly view: DataView;
-}
-
-/** The reusable layout of a kernel whose parameters the driver reports. */
-export function argumentLayout(parameters: readonly KernelParameterInfo[]): ArgumentLayout {
-  const offsets = Uint32Array.from(parameters, (parameter) => parameter.offset);
-  const end = parameters.reduce((most, parameter) => Math.max(most, parameter.offset + parameter.size), 8);
-  const bytes = new Uint8Array(end);
-  return { parameters, offsets, bytes, view: new DataView(bytes.buffer) };
-}
 
 function heldBuffer(value: unknown): Buffer | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -84,7 +61,7 @@ function writeMemory(
   let what: string;
   if (bufferBrand.has(value)) {
     buffer = value as Buffer;
-    address = bufferPointer(buffer);
+    address = bufferState(buffer).pointer;
     what = 'Buffer';
   } else if (StridedMemoryView.isInstance(value)) {
     if (!value.isDeviceAccessible) {
@@ -104,25 +81,26 @@ function writeMemory(
       throw CudaStateError.closed(`buffer passed as argument ${index}`);
     // The address is the holder's word: it must lie in the Buffer it holds (whose memory the
     // checks below and the kernel-use record are about), not anywhere it likes.
-    const start = bufferPointer(buffer);
-    if (claimed < start || claimed > start + BigInt(bufferByteSize(buffer))) {
+    const { pointer: start, size } = bufferState(buffer);
+    if (claimed < start || claimed > start + BigInt(size)) {
       throw new RangeError(
-        `argument ${index} claims address 0x${claimed.toString(16)}, outside the Buffer it holds (0x${start.toString(16)}, ${bufferByteSize(buffer)} bytes)`,
+        `argument ${index} claims address 0x${claimed.toString(16)}, outside the Buffer it holds (0x${start.toString(16)}, ${size} bytes)`,
       );
     }
     address = claimed;
     what = 'CudaBuffer';
   }
   if (buffer !== null) {
-    if (bufferIsClosed(buffer)) throw CudaStateError.closed(`${what} passed as argument ${index}`);
-    if (!bufferIsDeviceAccessible(buffer)) {
+    const state = bufferState(buffer);
+    if (state.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
+    if (!state.isDeviceAccessible) {
       throw new TypeError(
         `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
       );
     }
     if (!bufferReachableOn(stream, buffer, true)) {
       throw new CudaStateError(
-        `argument ${index} is a ${what} on device ${bufferDeviceId(buffer)}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
+        `argument ${index} is a ${what} on device ${state.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
       );
     }
   }

@@ -56,6 +56,8 @@ export class LaunchConfig {
   readonly sharedMemBytes: number;
   /** Cluster size in blocks, or null for none. */
   readonly cluster: Dimensions | null;
+  // The brand: only this constructor, which checked the fields, gives an object this field.
+  readonly #checked = true;
 
   /**
    * @throws TypeError for a missing or wrongly typed field; RangeError for a dimension that is
@@ -87,5 +89,13 @@ export class LaunchConfig {
       }
     }
     Object.freeze(this);
+  }
+
+  /**
+   * Whether `value` is a LaunchConfig made by this constructor (its brand: one private-field
+   * test), not an object inheriting from one, whose fields could be anything, or a Proxy of one.
+   */
+  static isLaunchConfig(value: unknown): value is LaunchConfig {
+    return typeof value === 'object' && value !== null && #checked in value;
   }
 }

@@ -1,7 +1,7 @@
 // The device and kernel limits a launch is checked against before cuLaunchKernelEx, so that a
 // launch the driver would refuse (or, for shared memory, one it would need an opt-in for) gets a
 // RangeError naming the limit. Device limits are read once per driver and device; a kernel's once
-// per CUfunction.
+// per CUfunction, with the last config found within them.
 import {
   type Driver,
   type DriverHandle,
@@ -9,6 +9,7 @@ import {
   LaunchDeviceAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
+import { DriverMemo } from '../memo.js';
 import type { LaunchConfig } from './launch-config.js';
 
 interface DeviceLimits {
@@ -22,55 +23,31 @@ interface FunctionLimits {
   readonly threads: number;
   readonly staticShared: number;
   dynamicShared: number;
-  /** The config last found within the limits (LaunchConfig is immutable): a repeat launch skips the checks. */
+  /** The config last found within the limits: a repeat launch skips the checks. */
   passed: LaunchConfig | null;
 }
 
 /** The most blocks a cluster may have everywhere clusters exist (the "portable" size). */
 const portableClusterBlocks = 8;
-const deviceLimits = new WeakMap<Driver, DeviceLimits[]>();
-const functionLimits = new WeakMap<Driver, Map<DriverHandle, FunctionLimits>>();
 
-function limitsOf(driver: Driver, ordinal: number): DeviceLimits {
-  let perDevice = deviceLimits.get(driver);
-  if (perDevice === undefined) {
-    perDevice = [];
-    deviceLimits.set(driver, perDevice);
-  }
-  let limits = perDevice[ordinal];
-  if (limits === undefined) {
-    const get = (attribute: number) => driver.deviceGetAttribute(attribute, ordinal);
-    const A = LaunchDeviceAttribute;
-    limits = {
-      block: [get(A.MaxBlockDimX), get(A.MaxBlockDimY), get(A.MaxBlockDimZ)],
-      grid: [get(A.MaxGridDimX), get(A.MaxGridDimY), get(A.MaxGridDimZ)],
-      threads: get(A.MaxThreadsPerBlock),
-      sharedOptIn: get(A.MaxSharedMemoryPerBlockOptin),
-      clusters: get(A.ClusterLaunch) === 1,
-    };
-    perDevice[ordinal] = limits;
-  }
-  return limits;
-}
+const deviceLimits = new DriverMemo<number, DeviceLimits>((driver, ordinal) => {
+  const get = (attribute: number) => driver.deviceGetAttribute(attribute, ordinal);
+  const A = LaunchDeviceAttribute;
+  return {
+    block: [get(A.MaxBlockDimX), get(A.MaxBlockDimY), get(A.MaxBlockDimZ)],
+    grid: [get(A.MaxGridDimX), get(A.MaxGridDimY), get(A.MaxGridDimZ)],
+    threads: get(A.MaxThreadsPerBlock),
+    sharedOptIn: get(A.MaxSharedMemoryPerBlockOptin),
+    clusters: get(A.ClusterLaunch) === 1,
+  };
+});
 
-function functionLimitsOf(driver: Driver, fn: DriverHandle): FunctionLimits {
-  let perFunction = functionLimits.get(driver);
-  if (perFunction === undefined) {
-    perFunction = new Map();
-    functionLimits.set(driver, perFunction);
-  }
-  let limits = perFunction.get(fn);
-  if (limits === undefined) {
-    limits = {
-      threads: driver.funcGetAttribute(FunctionAttribute.MaxThreadsPerBlock, fn),
-      staticShared: driver.funcGetAttribute(FunctionAttribute.SharedSizeBytes, fn),
-      dynamicShared: driver.funcGetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn),
-      passed: null,
-    };
-    perFunction.set(fn, limits);
-  }
-  return limits;
-}
+const functionLimits = new DriverMemo<DriverHandle, FunctionLimits>((driver, fn) => ({
+  threads: driver.funcGetAttribute(FunctionAttribute.MaxThreadsPerBlock, fn),
+  staticShared: driver.funcGetAttribute(FunctionAttribute.SharedSizeBytes, fn),
+  dynamicShared: driver.funcGetAttribute(FunctionAttribute.MaxDynamicSharedSizeBytes, fn),
+  passed: null,
+}));
 
 /**
  * Checks `config` against device `ordinal` and the kernel's function there, raising the
@@ -85,9 +62,11 @@ export function checkLaunchLimits(
   kernelName: string,
   config: LaunchConfig,
 ): void {
-  const kernel = functionLimitsOf(driver, fn);
+  const kernel = functionLimits.get(driver, fn);
+  // The config and the CUfunction are immutable and the CUfunction belongs to one device: a
+  // repeat of the last launch found within the limits needs no second look.
   if (kernel.passed === config) return;
-  const device = limitsOf(driver, ordinal);
+  const device = deviceLimits.get(driver, ordinal);
   const { grid, block, cluster, sharedMemBytes } = config;
   for (let axis = 0; axis < 3; axis++) {
     const name = 'xyz'[axis];

@@ -3,7 +3,7 @@ import { type Buffer, type DeviceMemoryResource, ownerMemoryBuffer, Stream } fro
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { adapters, useDeviceZero } from '../test/support.js';
+import { adapters, useDeviceZero } from '../../test/support.js';
 import {
   bool,
   float32,
@@ -15,7 +15,7 @@ import {
   ObjectCode,
   uint32,
   uint64,
-} from './index.js';
+} from '../index.js';
 
 describeEachDriver(adapters, 'launch', (entry) => {
   let pool: DeviceMemoryResource;
@@ -276,7 +276,7 @@ describeEachDriver(adapters, 'launch', (entry) => {
     expect(() => launch(stream, config, 'fill' as never, out)).toThrow(TypeError);
     expect(() => launch(stream, {} as never, fill, out)).toThrow(TypeError);
     // Only a Stream itself: an object inheriting from one, or a Proxy of one, is refused by name
-    // (not with V8's private-member TypeError from its first state read).
+    // (not with the engine's private-member TypeError from its first state read).
     for (const imitation of [Object.create(stream), new Proxy(stream, {}), {}]) {
       expect(() => launch(imitation, config, fill, out, float32(1), uint32(16))).toThrow(
         /stream must be a Stream, got/,

@@ -1,22 +1,15 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
-import { CudaStateError, describeValue } from '@cumem/core-types';
+import { CudaStateError, notBranded } from '@cumem/core-types';
 import type { Stream } from '@cumem/memory';
 import { bindStreamDriver, isStream } from '@cumem/memory/internal';
+import { Kernel } from '../kernel/kernel.js';
+import { Memo } from '../memo.js';
 import { type KernelArgument, packArguments } from './argument-packing.js';
-import { Kernel, notePassedLimits, passedLimits } from './kernel.js';
 import { LaunchConfig } from './launch-config.js';
 import { checkLaunchLimits } from './launch-limits.js';
 
-// The device of each stream, read once (Stream.device makes a Device per read).
-const ordinals = new WeakMap<Stream, number>();
-function streamOrdinal(stream: Stream): number {
-  let ordinal = ordinals.get(stream);
-  if (ordinal === undefined) {
-    ordinal = stream.device.ordinal;
-    ordinals.set(stream, ordinal);
-  }
-  return ordinal;
-}
+// The device of each stream, read once: Stream.device makes a new Device per read.
+const streamOrdinals = new Memo<Stream, number>((stream) => stream.device.ordinal);
 
 /**
  * Queues `kernel` on `stream` with `config` and `args` (`cuLaunchKernelEx`); returns at once.
@@ -41,27 +34,22 @@ export function launch(
   kernel: Kernel,
   ...args: KernelArgument[]
 ): void {
-  if (!isStream(stream)) throw new TypeError(`stream must be a Stream, got ${describeValue(stream)}`);
+  if (!isStream(stream)) throw notBranded('stream', 'Stream', stream);
   if (stream.isClosed) throw CudaStateError.closed('Stream');
-  if (!(config instanceof LaunchConfig))
-    throw new TypeError(`config must be a LaunchConfig, got ${describeValue(config)}`);
-  if (!(kernel instanceof Kernel))
-    throw new TypeError(`kernel must be a Kernel, got ${describeValue(kernel)}`);
+  // By brand, not instanceof: a Proxy of a Kernel or an object inheriting from a LaunchConfig
+  // passes instanceof, and the launch reads their state.
+  if (!LaunchConfig.isLaunchConfig(config)) throw notBranded('config', 'LaunchConfig', config);
+  if (!Kernel.isKernel(kernel)) throw notBranded('kernel', 'Kernel', kernel);
   const driver = bindStreamDriver(stream);
   if (driver !== kernel.driver) {
     throw new CudaStateError(
       `the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`,
     );
   }
-  const ordinal = streamOrdinal(stream);
+  const ordinal = streamOrdinals.get(stream);
   // Buffers passed are noted as used by a kernel while packed, before the driver call.
   const packed = packArguments(kernel.name, kernel.layout(), args, stream);
   const fn = kernel.launchFunctionOn(ordinal);
-  // A repeat of the kernel's last launch within the limits (same config and CUfunction, which
-  // belongs to one device; both immutable) skips checkLaunchLimits' map lookups.
-  if (!passedLimits(kernel, config, fn)) {
-    checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
-    notePassedLimits(kernel, config, fn);
-  }
+  checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
   driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
 }

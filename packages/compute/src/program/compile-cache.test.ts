@@ -1,8 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { cachedCompile, clearCompileCache, compileKey, storeCompile } from './compile-cache.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  cachedCompile,
+  clearCompileCache,
+  compileKey,
+  storeCompile,
+  unwritableCacheWarning,
+} from './compile-cache.js';
 
 describe('compile cache', () => {
   const directory = mkdtempSync(join(tmpdir(), 'cumem-compile-cache-'));
@@ -42,5 +48,53 @@ describe('compile cache', () => {
       JSON.stringify({ target: 'elf', image: '', log: '', loweredNames: {} }),
     );
     expect(cachedCompile(key, directory)).toBeUndefined();
+  });
+
+  describe('a directory that cannot be written', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    function warningsOf(action: () => void): unknown[][] {
+      const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+      action();
+      return emit.mock.calls;
+    }
+
+    it('never fails the store: one warning per directory with its code, the result kept in memory', () => {
+      // A path under a file: mkdir answers ENOTDIR.
+      const file = join(directory, 'a-file');
+      writeFileSync(file, '');
+      const underFile = join(file, 'cache');
+      const first = compileKey(['under a file, first']);
+      const second = compileKey(['under a file, second']);
+      const calls = warningsOf(() => {
+        storeCompile(first, entry, underFile);
+        storeCompile(second, entry, underFile);
+      });
+      expect(calls).toHaveLength(1);
+      const [message, options] = calls[0] as [string, { type: string; code: string }];
+      expect(message).toMatch(
+        /cannot write the compile cache in .*a-file\/cache \(ENOTDIR\); compiling without it/,
+      );
+      expect(options).toEqual({ type: 'CumemWarning', code: unwritableCacheWarning });
+      expect(cachedCompile(first, underFile)).toBe(entry);
+      expect(cachedCompile(second, underFile)).toBe(entry);
+      // A miss there reads as a miss, not an error.
+      expect(cachedCompile(compileKey(['never stored']), underFile)).toBeUndefined();
+    });
+
+    const root = process.getuid?.() === 0;
+    it.skipIf(root)(
+      root
+        ? 'a directory without write permission — skipped: not applicable: root writes anywhere'
+        : 'a directory without write permission warns (EACCES) and leaves no file behind',
+      () => {
+        const locked = join(directory, 'locked');
+        mkdirSync(locked, { mode: 0o500 });
+        const calls = warningsOf(() => storeCompile(compileKey(['locked']), entry, locked));
+        expect(calls).toHaveLength(1);
+        expect(calls[0]?.[0]).toMatch(/\(EACCES\)/);
+        expect(readdirSync(locked)).toEqual([]);
+      },
+    );
   });
 });

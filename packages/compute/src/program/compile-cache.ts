@@ -4,7 +4,7 @@
 // except the NVRTC version: a cache directory made by one toolkit serves machines without
 // NVRTC (clear it when upgrading the toolkit).
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One compile's result. */
@@ -61,15 +61,51 @@ function remember(key: string, value: CompiledProgram): void {
   if (memory.size > capacity) memory.delete(memory.keys().next().value as string);
 }
 
-/** Keeps `value` in memory and, when `directory` is given, in a file (written whole, then renamed). */
-export function storeCompile(key: string, value: CompiledProgram, directory: string | undefined): void {
-  remember(key, value);
-  if (directory === undefined) return;
+/** The code of the warning for a cache directory that cannot be written. */
+export const unwritableCacheWarning = 'CUMEM_COMPILE_CACHE_UNWRITABLE';
+
+// Directories already warned about: a server compiling many programs warns once per directory.
+const warnedDirectories = new Set<string>();
+
+function writeToDisk(directory: string, key: string, value: CompiledProgram): void {
   mkdirSync(directory, { recursive: true });
   const file = join(directory, `${key}.json`);
   const temporary = `${file}.${randomUUID()}.tmp`;
-  writeFileSync(temporary, JSON.stringify({ ...value, image: Buffer.from(value.image).toString('base64') }));
-  renameSync(temporary, file);
+  try {
+    writeFileSync(
+      temporary,
+      JSON.stringify({ ...value, image: Buffer.from(value.image).toString('base64') }),
+    );
+    renameSync(temporary, file);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing to remove where nothing could be written.
+    }
+    throw error;
+  }
+}
+
+/**
+ * Keeps `value` in memory and, when `directory` is given, in a file (written whole, then
+ * renamed). The file is a convenience: a directory that cannot be written warns once and the
+ * compile that made `value` still succeeds.
+ */
+export function storeCompile(key: string, value: CompiledProgram, directory: string | undefined): void {
+  remember(key, value);
+  if (directory === undefined) return;
+  try {
+    writeToDisk(directory, key, value);
+  } catch (error) {
+    if (warnedDirectories.has(directory)) return;
+    warnedDirectories.add(directory);
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    process.emitWarning(
+      `cumem: cannot write the compile cache in ${directory} (${reason}); compiling without it there`,
+      { type: 'CumemWarning', code: unwritableCacheWarning },
+    );
+  }
 }
 
 /** Forgets the in-memory cache (files stay). For tests and benchmarks of uncached compiles. */

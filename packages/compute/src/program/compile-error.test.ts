@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { CompileError } from './index.js';
+import { CompileError } from '../index.js';
 
 it('CompileError carries the result and log, and refuses wrong-typed parts with a TypeError', () => {
   const error = new CompileError('nvrtcCompileProgram failed', 6, 'line 1: error');

@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverUnavailableError, NotSupportedError } from '@cumem/core-types';
 import type { DeviceMemoryResource, Stream } from '@cumem/memory';
 import { expectEvery } from '@cumem/test-support';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters, useDeviceZero } from '../test/support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adapters, useDeviceZero } from '../../test/support.js';
 import {
   CompileError,
   clearCompileCache,
@@ -16,7 +16,7 @@ import {
   launch,
   Program,
   uint32,
-} from './index.js';
+} from '../index.js';
 import { loadNvrtc } from './nvrtc-library.js';
 import { nvrtcCandidates } from './nvrtc-search.js';
 
@@ -180,5 +180,25 @@ describeEachDriver(adapters, 'Program', (entry) => {
     const fromDisk = program().compile('ptx');
     expect(fromDisk.getKernel('scale_f32')).toBeDefined();
     fromDisk.close();
+  });
+
+  withNvrtc(title('compiles when the cache directory cannot be written, with one warning'), () => {
+    const file = join(cacheDirectory, 'not-a-directory');
+    writeFileSync(file, '');
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const source = `${scaleSource}\n// unwritable cache ${entry.name} ${Date.now()}`;
+      const program = new Program(source, 'c++', { cacheDirectory: join(file, 'cache') });
+      const code = program.compile('ptx');
+      expect(code.getKernel('scale_f32')).toBeDefined();
+      code.close();
+      // Another program on the same directory compiles too and warns no more.
+      const other = new Program(`${source}\n// again`, 'c++', { cacheDirectory: join(file, 'cache') });
+      other.compile('ptx').close();
+      expect(emit).toHaveBeenCalledTimes(1);
+      expect(emit.mock.calls[0]?.[1]).toMatchObject({ code: 'CUMEM_COMPILE_CACHE_UNWRITABLE' });
+    } finally {
+      emit.mockRestore();
+    }
   });
 });

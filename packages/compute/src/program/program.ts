@@ -1,11 +1,23 @@
 // Program: CUDA C++ compiled at run time with NVRTC (cuda.core's `Program`), to PTX (which the
 // driver JIT-compiles for each device) or a cubin for one architecture.
-import { checkOptions, Device, DeviceAttribute, describeValue, NotSupportedError } from '@cumem/core-types';
+
+import { type InspectOptionsStylized, inspect } from 'node:util';
+import {
+  checkOptions,
+  Device,
+  DeviceAttribute,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectFacts,
+  NotSupportedError,
+} from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
+import { ObjectCode } from '../kernel/object-code.js';
 import { type CompiledProgram, cachedCompile, compileKey, storeCompile } from './compile-cache.js';
 import { CompileError } from './compile-error.js';
 import { loadNvrtc, type NvrtcLibrary } from './nvrtc-library.js';
-import { ObjectCode } from './object-code.js';
 
 /** What `new Program` takes besides the source. */
 export interface ProgramOptions {
@@ -17,7 +29,12 @@ export interface ProgramOptions {
   readonly device?: Device | number;
   /** Name of the program in the compiler log. Default `'program.cu'`. */
   readonly name?: string;
-  /** A directory to keep compiled programs in across processes (created when missing). Default: memory only. */
+  /**
+   * A directory to keep compiled programs in across processes (created when missing). Default:
+   * memory only. A directory that cannot be made or written (a path under a file, no permission,
+   * a read-only file system) never fails a compile: the first failure per directory emits a
+   * `CumemWarning` with code `CUMEM_COMPILE_CACHE_UNWRITABLE`, and compiles go on uncached there.
+   */
   readonly cacheDirectory?: string;
 }
 
@@ -100,6 +117,14 @@ export class Program {
     if (new.target === Program) Object.freeze(this);
   }
 
+  /**
+   * Whether `value` is a Program made by this constructor (or a subclass's), by its brand: one
+   * private-field test. An object inheriting from a Program, or a Proxy of one, is not.
+   */
+  static isProgram(value: unknown): value is Program {
+    return typeof value === 'object' && value !== null && #source in value;
+  }
+
   /** The compiler log of the last `compile` (warnings; empty before the first or when NVRTC said nothing). */
   get log(): string {
     return this.#log;
@@ -135,6 +160,22 @@ export class Program {
     }
     this.#log = compiled.log;
     return ObjectCode.fromCompiled(compiled.target, compiled.image, compiled.loweredNames);
+  }
+
+  /** `Program(codeType: c++, arch: sm_90, name: program.cu)`: the language, target architecture and name. */
+  toString(): string {
+    return Program.isProgram(this) ? factsText('Program', this.#facts()) : imitationText('Program');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link Program.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!Program.isProgram(this)) return imitationText('Program');
+    return inspectFacts('Program', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts() {
+    // A PTX program has no architecture of its own: the driver compiles it for each device.
+    return { codeType: this.codeType, arch: this.#arch === '' ? null : `sm_${this.#arch}`, name: this.#name };
   }
 
   #compile(nvrtc: NvrtcLibrary, target: 'ptx' | 'cubin', names: readonly string[]): CompiledProgram {
@@ -187,3 +228,6 @@ export class Program {
     return new TextDecoder().decode(end < 0 ? bytes : bytes.subarray(0, end)).trim();
   }
 }
+
+// Answer for any receiver: describing an imitation must not throw.
+guardMembers(Program, Program.isProgram, ['toString', inspect.custom]);
