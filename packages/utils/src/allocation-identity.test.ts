@@ -72,8 +72,8 @@ describe('allocationOf (which allocation a Buffer lies in)', () => {
 });
 
 describe('coalescing never merges ranges of different allocations', () => {
-  // Two separate allocations whose addresses touch (as 16 cuMemAllocManaged buffers did on an
-  // H200: the driver refused every merged range with CUDA_ERROR_INVALID_VALUE). The reference
+  // Two separate allocations whose addresses touch (as cuMemAllocManaged buffers can on a GPU,
+  // where the driver refuses every merged range with CUDA_ERROR_INVALID_VALUE). The reference
   // driver does not place allocations next to each other, so two wrappers without a common
   // owner over the halves of one allocation stand in for them: by the rule they are two
   // allocations, and only `slice()`s of one Buffer are one.

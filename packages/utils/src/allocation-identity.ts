@@ -1,11 +1,11 @@
 // Which driver allocation a Buffer lies in, from public Buffer members only.
 //
-// A driver range may not span two allocations: on an H200 with CUDA 13.0, prefetching or
-// discarding a range made of two separate 64 KiB cuMemAllocManaged allocations that happen to
-// be adjacent in address fails with CUDA_ERROR_INVALID_VALUE. So coalescing needs to know that
-// two touching buffers share one allocation, and address arithmetic cannot tell.
+// A driver range may not span two allocations: the driver refuses a prefetch or discard of a
+// range made of two separate cuMemAllocManaged allocations that happen to be adjacent in address
+// (CUDA_ERROR_INVALID_VALUE). So coalescing needs to know that two touching buffers share one
+// allocation, and address arithmetic cannot tell.
 import { type Buffer, bufferBrand } from '@cumem/memory';
-import { bufferByteSize, bufferOwner, bufferPointer } from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
 
 /**
  * The outermost Buffer known to contain `buffer`'s memory: follows `owner` while the owner is a
@@ -16,7 +16,7 @@ import { bufferByteSize, bufferOwner, bufferPointer } from '@cumem/memory/intern
 export function allocationOf(buffer: Buffer): Buffer {
   let inner = buffer;
   for (;;) {
-    const owner: unknown = bufferOwner(inner);
+    const owner: unknown = bufferState(inner).owner;
     if (!bufferBrand.has(owner) || !contains(owner as Buffer, inner)) return inner;
     inner = owner as Buffer;
   }
@@ -28,7 +28,9 @@ export function sameAllocation(a: Buffer, b: Buffer): boolean {
 }
 
 function contains(outer: Buffer, inner: Buffer): boolean {
-  const start = bufferPointer(outer);
-  const address = bufferPointer(inner);
-  return address >= start && address + BigInt(bufferByteSize(inner)) <= start + BigInt(bufferByteSize(outer));
+  const start = bufferState(outer).pointer;
+  const address = bufferState(inner).pointer;
+  return (
+    address >= start && address + BigInt(bufferState(inner).size) <= start + BigInt(bufferState(outer).size)
+  );
 }

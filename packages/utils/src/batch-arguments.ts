@@ -15,16 +15,17 @@ import {
 } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
 import { BufferListCheck } from './batch-buffer-check.js';
-import { type BatchStrategy, checkStrategy } from './batch-strategy.js';
+import { type BatchStrategy, checkStrategy } from './batch-rule.js';
 
 /** Options every batch operation takes. */
 export interface BatchOptions {
   /** Fail with NotSupportedError instead of falling back to per-range calls when the driver has no batch entry point. Default false. */
   readonly requireBatch?: boolean;
   /**
-   * How to reach the driver. Default `'auto'`: per size class and direction, the form (batch
-   * call or loop) timed faster on this device in the class's first calls, timed again now and
-   * then (`learnedBatchStrategies`); `BATCH_STRATEGY_TABLE` where events cannot time.
+   * How to reach the driver. Default `'auto'`: a fixed rule per operation, from the bench's
+   * measurements: copies, discards and migrations to a device of two or more ranges as one
+   * batch call, migrations to the host one call per range, and one call per range wherever the
+   * driver has no batch entry point. `'batch'` / `'loop'` force a form.
    */
   readonly strategy?: BatchStrategy;
   /**
@@ -52,6 +53,19 @@ export function checkBatchOptions(options: BatchOptions | undefined): CheckedBat
     throw new RangeError('chunkSize must be at least 1');
   }
   return { requireBatch, strategy: checkStrategy(strategy), coalesce, chunkSize };
+}
+
+/**
+ * A copy of the array `value` (its length read once, each element once), or `value` itself
+ * when it is no array: what a later check and the driver call see cannot change under them,
+ * whatever a Proxy or an element getter would answer on a second read.
+ */
+export function readOnce(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  const count = value.length;
+  const copy = new Array<unknown>(count);
+  for (let i = 0; i < count; i++) copy[i] = value[i];
+  return copy;
 }
 
 /**

@@ -6,19 +6,11 @@
 // managed-ness, memory for the reachability checks) is asked when the parent changes, and its
 // closed chain once more after the last element (recheck: code of the caller's that runs during
 // the checks, a Proxy's trap or an owner's isClosed, may close a parent already entered).
-// The getters this replaces (isClosed walking the slice chain, memoryResource, driverOf's
-// dispatch, per element and side) were about half of copyBatch's JS for 1024 slices
-// (bench/js/copy-batch-parts.mjs).
+// Asking each element's getters instead (isClosed walking the slice chain, memoryResource, the
+// driver) was a large part of a batch call's own cost (bench/README.md, "The JS around a batch call").
 import { CudaStateError, type Driver } from '@cumem/core-types';
 import { type Buffer, bufferBrand } from '@cumem/memory';
-import {
-  bufferDriver,
-  bufferGroup,
-  bufferIsClosed,
-  bufferIsManaged,
-  bufferParent,
-  bufferResource,
-} from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
 
 const noGroup: unique symbol = Symbol('no group yet');
 
@@ -82,7 +74,7 @@ export class BufferListCheck {
   recheck(): void {
     const { groups, groupIndices } = this;
     for (let i = 0; i < groups.length; i++) {
-      if (bufferIsClosed(groups[i]!)) throw this.closed(groupIndices[i]!);
+      if (bufferState(groups[i]!).isClosed) throw this.closed(groupIndices[i]!);
     }
   }
 
@@ -97,20 +89,19 @@ export class BufferListCheck {
     // are its parent's): an element of the run before costs that and one comparison. An object
     // shaped like a Buffer, inheriting from one or a Proxy of one would name memory the caller
     // never owned: it reads as undefined and is refused below.
-    const group = bufferGroup(value);
+    const group = bufferBrand.has(value) ? (bufferState(value).group?.buffer ?? null) : undefined;
     if (group !== this.lastGroup) this.checkNew(value, group as Buffer | null | undefined, index);
     return value as Buffer;
   }
 
-  // A new parent, or an element that is no Buffer, closed, or follows an owner (rare, out of
-  // line). The element's name is built only for errors: a string per element costs more than
-  // every check here together.
+  // A new parent, or an element that is no Buffer, closed, or follows an owner (rare, so kept
+  // apart from the common case above). The element's name is built only when an error needs it.
   private checkNew(value: unknown, group: Buffer | null | undefined, index: number): void {
     if (group === undefined) bufferBrand.check(value, `${this.name}[${index}]`);
     const buffer = value as Buffer;
     if (group === null) {
-      if (bufferIsClosed(buffer)) throw this.closed(index);
-      const own = (bufferParent(buffer) as Buffer | null) ?? buffer;
+      if (bufferState(buffer).isClosed) throw this.closed(index);
+      const own = (bufferState(buffer).parent?.buffer as Buffer | undefined) ?? buffer;
       if (own !== this.lastGroup) this.enterGroup(buffer, own, index);
       return;
     }
@@ -118,15 +109,15 @@ export class BufferListCheck {
   }
 
   private enterGroup(buffer: Buffer, group: Buffer, index: number): void {
-    if (bufferIsClosed(group)) throw this.closed(index);
-    if (this.managed && !bufferIsManaged(group)) {
+    if (bufferState(group).isClosed) throw this.closed(index);
+    if (this.managed && !bufferState(group).isManaged) {
       throw new TypeError(
         `${this.name}[${index}] is not managed memory: this operation needs ManagedBuffers`,
       );
     }
     // The work goes to the stream's driver: a buffer of another driver is not its memory.
     const driver = this.driver as Driver;
-    const own = bufferDriver(group);
+    const own = bufferState(group).runtime.driver;
     if (own !== driver) {
       throw new CudaStateError(
         `${this.name}[${index}] belongs to driver ${own.name}, the stream to ${driver.name}`,
@@ -138,7 +129,7 @@ export class BufferListCheck {
     const memories = this.memories;
     if (memories === undefined) return;
     // Slices of external memory share the allocation's device and reachability: one per parent.
-    const memory = bufferResource(group) ?? group;
+    const memory = bufferState(group).resource ?? group;
     if (memory === this.lastMemory) return;
     this.lastMemory = memory;
     if (memories.length === 0) {

@@ -3,9 +3,7 @@ import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { download, withCountingDriver } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adapters, patternBytes } from '../test/support.js';
-import { learningSettings } from './batch-learning.js';
-import { learnedBatchStrategies } from './batch-timing.js';
+import { adapters, patternBytes, strictTypeError } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 
 describeEachDriver(adapters, 'copyBatch', (entry) => {
@@ -85,7 +83,7 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
     }
   });
 
-  it('auto settles on a form timed on the device, then records no events', () => {
+  it('auto follows the fixed rule: one batch call for several copies, the single call for one, never an event', () => {
     withCountingDriver(useDriver, entry.driver, (log, driver) => {
       const counted = Stream.create(0);
       const resource = new DeviceMemoryResource(0);
@@ -96,24 +94,19 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
         // Every other 4 KiB: nothing merges.
         const srcs = Array.from({ length: 4 }, (_, i) => src.slice(i * 8192, 4096));
         const dsts = Array.from({ length: 4 }, (_, i) => dst.slice(i * 8192, 4096));
-        // Both forms timed (a warm-up call each, then five times each when their first samples are
-        // close), and one call more to read the last sample.
-        const { closeSamplesPerForm, warmUpPerForm } = learningSettings;
-        for (let i = 0; i < 2 * (closeSamplesPerForm + warmUpPerForm) + 1; i++) {
+        const count = (name: string) => log.calls.filter((call) => call === name).length;
+        for (let round = 0; round < 3; round++) {
+          log.reset();
           copyBatch(counted, dsts, srcs);
-          counted.sync();
+          if (driver.capabilities.batchMemcpy) {
+            expect([count('memcpyBatchAsync'), count('memcpyAsync')]).toEqual([1, 0]);
+          } else expect([count('memcpyBatchAsync'), count('memcpyAsync')]).toEqual([0, 4]);
+          expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
         }
-        const learned = learnedBatchStrategies(counted).filter((entry) => entry.operation === 'copy');
-        if (driver.capabilities.batchMemcpy) {
-          expect(learned).toHaveLength(1);
-          expect(learned[0]!.kind).toBe(learned[0]!.loopMs < learned[0]!.batchMs ? 'loop' : 'batch');
-        } else expect(learned).toEqual([]);
-        // A pair repeated next to itself (another size class: 2 ranges) is copied twice, alike.
-        copyBatch(counted, [dsts[1]!, dsts[1]!], [srcs[1]!, srcs[1]!]);
         log.reset();
-        copyBatch(counted, dsts, srcs);
+        copyBatch(counted, [dsts[1]!], [srcs[1]!]);
+        expect([count('memcpyBatchAsync'), count('memcpyAsync')]).toEqual([0, 1]);
         counted.sync();
-        expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
         const out = download(dst);
         const expected = patternBytes(8 * 4096, 3);
         for (let i = 0; i < 4; i++) {
@@ -134,15 +127,15 @@ describeEachDriver(adapters, 'copyBatch', (entry) => {
       const a = device.allocate(64);
       const b = device.allocate(32);
       log.reset();
-      expect(() => copyBatch(stream, a as never, [b])).toThrow(TypeError);
+      expect(() => copyBatch(stream, a as never, [b])).toThrow(strictTypeError);
       expect(() => copyBatch(stream, [a], [b, b])).toThrow(RangeError);
       expect(() => copyBatch(stream, [a], [b])).toThrow(RangeError);
       expect(() => copyBatch(stream, [a], [b], [40])).toThrow(RangeError);
       expect(() => copyBatch(stream, [a], [b], 33)).toThrow(RangeError);
-      expect(() => copyBatch(stream, [a], [b], ['8'] as never)).toThrow(TypeError);
+      expect(() => copyBatch(stream, [a], [b], ['8'] as never)).toThrow(strictTypeError);
       expect(() => copyBatch(stream, [a], [b], [-1])).toThrow(RangeError);
       expect(() => copyBatch(stream, [a], [b], [8, 8])).toThrow(RangeError);
-      expect(() => copyBatch(stream, [a], [{}] as never)).toThrow(TypeError);
+      expect(() => copyBatch(stream, [a], [{}] as never)).toThrow(strictTypeError);
       copyBatch(stream, [], []);
       b.close();
       expect(() => copyBatch(stream, [a], [b], 8)).toThrow(CudaStateError);

@@ -1,17 +1,15 @@
 // copyBatch: many buffer-to-buffer copies, one operation (cuMemcpyBatchAsync or a loop of
-// cuMemcpyAsync, whichever was timed faster on the device for the size class: batch-timing.ts);
-// @cumem/memory issues the calls.
+// cuMemcpyAsync, as batch-rule.ts says); @cumem/memory issues the calls.
 import { checkSize, type Driver, describeValue } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { bufferByteSize, bufferPointer, copyDeviceRanges, driverOf } from '@cumem/memory/internal';
+import { bufferState, copyDeviceRanges, driverOf } from '@cumem/memory/internal';
 import { allocationOf } from './allocation-identity.js';
 import { type BatchOptions, checkBatchOptions, checkBufferArray } from './batch-arguments.js';
 import { BufferListCheck } from './batch-buffer-check.js';
-import { chooseBatchStrategy } from './batch-strategy.js';
-import { beginMeasuredBatch } from './batch-timing.js';
+import { batchForm, planBatch } from './batch-rule.js';
 import { allReachable, copyPairsAcrossDevices, crossesDevices } from './cross-device.js';
 import { addressAt, type RangeScratch, releaseScratch, takeScratch, writeSize } from './range-scratch.js';
-import { checkStream, driverFor } from './stream-binding.js';
+import { checkStream } from './stream-binding.js';
 
 /**
  * Copies `srcs[i]` into `dsts[i]` for every i, ordered on `stream` (asynchronous).
@@ -48,14 +46,14 @@ export function copyBatch(
     srcMemories: [],
   };
   const checkedOptions = checkBatchOptions(options);
-  const strategy = chooseBatchStrategy(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
+  const plan = planBatch(driver, 'copy', checkedOptions.strategy, checkedOptions.requireBatch);
   if (count === 0) return;
   const scratch = takeScratch();
   try {
     // Every element is read once, checked and its range recorded in one pass; nothing reaches
     // the driver before the pass ends (a bad element anywhere throws first).
     scratch.reset(count);
-    const bytes = packPairs(request, scratch, checkedOptions.coalesce);
+    packPairs(request, scratch, checkedOptions.coalesce);
     const ordinal = openStream.device.ordinal;
     const { dstMemories, srcMemories } = request;
     if (crossesDevices(ordinal, dstMemories) || crossesDevices(ordinal, srcMemories)) {
@@ -66,26 +64,15 @@ export function copyBatch(
       }
     }
     if (scratch.count === 0) return;
-    const fallback = strategy.kind === 'loop' ? 'loop' : 'batch';
-    const timing = beginMeasuredBatch(
-      driverFor(openStream),
-      openStream,
-      'copy',
-      0,
-      scratch.count,
-      bytes,
-      strategy.measured,
-      fallback,
-    );
-    if (timing.kind === 'loop') scratch.unpackCopies();
+    const form = batchForm(plan, 'copy', 'any', scratch.count);
+    if (form === 'loop') scratch.unpackCopies();
     copyDeviceRanges(
       openStream,
       scratch,
-      timing.kind === 'loop'
+      form === 'loop'
         ? { kind: 'loop' }
-        : { kind: 'batch', chunkSize: checkedOptions.chunkSize ?? strategy.chunkSize },
+        : { kind: 'batch', chunkSize: checkedOptions.chunkSize ?? Number.POSITIVE_INFINITY },
     );
-    timing.end();
   } finally {
     releaseScratch(scratch);
   }
@@ -135,8 +122,8 @@ function beginChecks(request: PairRequest, record: boolean): [BufferListCheck, B
  * @throws RangeError naming the pair.
  */
 function pairSize(dst: Buffer, src: Buffer, sizes: PairRequest['sizes'], i: number): number {
-  const dstSize = bufferByteSize(dst);
-  const srcSize = bufferByteSize(src);
+  const dstSize = bufferState(dst).size;
+  const srcSize = bufferState(src).size;
   if (sizes === undefined) {
     if (dstSize !== srcSize) {
       throw new RangeError(
@@ -157,20 +144,17 @@ function pairSize(dst: Buffer, src: Buffer, sizes: PairRequest['sizes'], i: numb
 /**
  * Checks every pair of `request` and packs each copy of more than 0 bytes into `scratch`'s lists
  * (addresses and sizes as the batch entry point reads them), extending the previous copy when
- * `coalesce` is set and both ends continue it within their allocations. One loop whose state
- * lives in locals: the same work through the scratch's fields and a second pass for the sizes
- * took about a fifth more (bench/js/copy-batch-parts.mjs).
- * @returns the bytes packed.
+ * `coalesce` is set and both ends continue it within their allocations. Checking and packing
+ * share one loop, so each element is read once.
  * @throws as {@link copyBatch}, naming the element.
  */
-function packPairs(request: PairRequest, scratch: RangeScratch, coalesce: boolean): number {
+function packPairs(request: PairRequest, scratch: RangeScratch, coalesce: boolean): void {
   const { count, dsts, srcs, sizes } = request;
   const [dstChecks, srcChecks] = beginChecks(request, true);
   try {
     const { values: dstValues, halves: dstHalves } = scratch.copyDestinations;
     const { values: srcValues, halves: srcHalves } = scratch.copySources;
     const sizeHalves = scratch.copySizes.halves;
-    let bytes = 0;
     let packed = 0;
     // The copy being extended: where its ends stop (as Numbers: no BigInt arithmetic per pair),
     // its size, a buffer of each end, and their allocations once a pair touches it.
@@ -186,11 +170,10 @@ function packPairs(request: PairRequest, scratch: RangeScratch, coalesce: boolea
       const src = srcChecks.check(srcs[i], i);
       const size = pairSize(dst, src, sizes, i);
       if (size === 0) continue;
-      dstValues[packed] = bufferPointer(dst);
-      srcValues[packed] = bufferPointer(src);
+      dstValues[packed] = bufferState(dst).pointer;
+      srcValues[packed] = bufferState(src).pointer;
       const to = addressAt(dstHalves, packed);
       const from = addressAt(srcHalves, packed);
-      bytes += size;
       let continues = false;
       if (
         coalesce &&
@@ -223,7 +206,6 @@ function packPairs(request: PairRequest, scratch: RangeScratch, coalesce: boolea
     scratch.count = packed;
     dstChecks.recheck();
     srcChecks.recheck();
-    return bytes;
   } finally {
     dstChecks.end();
     srcChecks.end();
@@ -273,7 +255,7 @@ function checkSizes(sizes: unknown, count: number): number | readonly number[] |
   const checked = new Array<number>(count);
   for (let i = 0; i < count; i++) {
     const size: unknown = sizes[i];
-    // The element's name is built only for the error (a string per element costs more than the test).
+    // The element's name is built only when the error needs it.
     checked[i] =
       typeof size === 'number' && Number.isSafeInteger(size) && size >= 0
         ? size

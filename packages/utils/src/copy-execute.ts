@@ -2,7 +2,7 @@
 // holds the dispatch: 1-D / 2-D / 3-D, JS memory endpoints, the host-pool rule).
 import type { Driver } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
-import { bufferIsDeviceOnly, type CopySide, issueCopy } from '@cumem/memory/internal';
+import { bufferState, type CopySide, issueCopy } from '@cumem/memory/internal';
 import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
 export type { CopySide } from '@cumem/memory/internal';
@@ -13,7 +13,7 @@ export type { CopySide } from '@cumem/memory/internal';
  * device's memory by `deviceId`.
  */
 export function pointerSide(base: bigint, buffer: Buffer | null | undefined, deviceId: number): CopySide {
-  const deviceOnly = buffer ? bufferIsDeviceOnly(buffer) : deviceId >= 0;
+  const deviceOnly = buffer ? bufferState(buffer).isDeviceOnly : deviceId >= 0;
   return { kind: 'pointer', base, deviceOnly };
 }
 
@@ -45,7 +45,7 @@ export function estimateMicroseconds(plan: CopyPlan): number {
   return plan.calls * 3 + rows * rowCost + plan.bytes / 20_000;
 }
 
-/** Rough cost of rearranging `bytes` on the CPU in JS, in microseconds (about 1 GB/s). */
+/** Rough cost of rearranging `bytes` on the CPU in JS, in microseconds (coarse, as {@link estimateMicroseconds}). */
 export function estimateHostMicroseconds(bytes: number): number {
   return bytes / 1_000;
 }

@@ -4,13 +4,7 @@
 // (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import {
-  bufferDeviceId,
-  bufferIsDeviceOnly,
-  bufferPointer,
-  bufferReachableOn,
-  copyBetweenDevices,
-} from '@cumem/memory/internal';
+import { bufferReachableOn, bufferState, copyBetweenDevices } from '@cumem/memory/internal';
 
 /**
  * True when some buffer of `memories` (one per distinct memory: checkBuffers' `memories`) is
@@ -18,7 +12,7 @@ import {
  */
 export function crossesDevices(on: number, memories: readonly Buffer[]): boolean {
   for (const buffer of memories) {
-    const device = bufferDeviceId(buffer);
+    const device = bufferState(buffer).deviceId;
     if (device >= 0 && device !== on) return true;
   }
   return false;
@@ -26,7 +20,7 @@ export function crossesDevices(on: number, memories: readonly Buffer[]): boolean
 
 /** The device whose own memory `buffer` is, or -1 for memory every device reaches (pinned, managed). */
 export function ownDevice(buffer: Buffer): number {
-  return bufferIsDeviceOnly(buffer) ? bufferDeviceId(buffer) : -1;
+  return bufferState(buffer).isDeviceOnly ? bufferState(buffer).deviceId : -1;
 }
 
 /**
@@ -54,7 +48,14 @@ export function copyPairsAcrossDevices(
     if (size === 0) continue;
     const dst = dsts[i]!;
     const src = srcs[i]!;
-    copyBetweenDevices(bufferPointer(dst), ownDevice(dst), bufferPointer(src), ownDevice(src), size, stream);
+    copyBetweenDevices(
+      bufferState(dst).pointer,
+      ownDevice(dst),
+      bufferState(src).pointer,
+      ownDevice(src),
+      size,
+      stream,
+    );
   }
 }
 

@@ -1,7 +1,8 @@
-import { PointerHandleAttribute } from '@cumem/core-types';
+import { NotSupportedError, PointerHandleAttribute } from '@cumem/core-types';
 import { DeviceMemoryResource, Stream, useDriver } from '@cumem/memory';
 import { countingDriver, createReferenceDriver } from '@cumem/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { strictTypeError } from '../test/support.js';
 import { StridedLayout } from './strided-layout.js';
 import { StridedMemoryView } from './strided-memory-view.js';
 
@@ -57,18 +58,20 @@ describe('CUDA Array Interface', () => {
 
   it('refuses malformed interfaces', () => {
     const good = { shape: [4], typestr: '<f4', data: [4096n, false], strides: null, version: 3 };
-    expect(() => StridedMemoryView.from({})).toThrow(TypeError);
-    expect(() => StridedMemoryView.from(42)).toThrow(TypeError);
+    expect(() => StridedMemoryView.from({})).toThrow(strictTypeError);
+    expect(() => StridedMemoryView.from(42)).toThrow(strictTypeError);
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, version: 2 } })).toThrow(RangeError);
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, typestr: '>f4' } })).toThrow(
       RangeError,
     );
-    expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, typestr: 4 } })).toThrow(TypeError);
+    expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, typestr: 4 } })).toThrow(
+      strictTypeError,
+    );
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, strides: [6] } })).toThrow(
       RangeError,
     );
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, data: [4096n] } })).toThrow(
-      TypeError,
+      strictTypeError,
     );
     expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...good, stream: 0 } })).toThrow(RangeError);
   });
@@ -94,7 +97,7 @@ describe('CUDA Array Interface', () => {
       const buffer = device.allocate(16);
       const live = Stream.create(0);
       expect(() => StridedMemoryView.from(cai(buffer.handle, 0xdeadbeefn))).toThrow(/trustForeignStream/);
-      expect(() => StridedMemoryView.from(cai(buffer.handle, live.handle))).toThrow(TypeError);
+      expect(() => StridedMemoryView.from(cai(buffer.handle, live.handle))).toThrow(strictTypeError);
       expect(
         StridedMemoryView.from(cai(buffer.handle, live.handle), { trustForeignStream: true }).shape,
       ).toEqual([4]);
@@ -102,7 +105,7 @@ describe('CUDA Array Interface', () => {
         RangeError,
       );
       expect(() => StridedMemoryView.from(cai(buffer.handle, 1), { trustForeignStream: 1 as never })).toThrow(
-        TypeError,
+        strictTypeError,
       );
       // A Stream is taken by its brand: an object inheriting from one, or a Proxy of one, is no
       // Stream (the producer's is then checked as a handle, the consumer's refused by name).
@@ -148,7 +151,7 @@ describe('CUDA Array Interface', () => {
           log.reset();
           expect(() =>
             StridedMemoryView.from(cai(buffer.handle, producer), { stream: bad as never }),
-          ).toThrow(TypeError);
+          ).toThrow(strictTypeError);
           expect(log.calls).toEqual([]);
         }
         consumer.close();
@@ -165,8 +168,8 @@ describe('CUDA Array Interface', () => {
   });
 
   it('checks host-pool memory by its size where the driver answers a range start that does not hold it', () => {
-    // The CUDA 13.0 driver (580) answered RANGE_START_ADDR 0x0, 0x1000, ... for buffers of a host
-    // (pinned) pool on 2x H100, with RANGE_SIZE their size: memory's allocationRange takes the
+    // A CUDA 13.0 driver answered RANGE_START_ADDR 0x0, 0x1000, ... for buffers of a host
+    // (pinned) pool, with RANGE_SIZE their size: memory's allocationRange takes the
     // pointer as the start then, and the import checks against that, not against 0x1000.
     const driver = createReferenceDriver();
     const rangeStart = driver.pointerGetHandleAttribute.bind(driver);
@@ -204,6 +207,79 @@ describe('CUDA Array Interface', () => {
     expect(() => StridedMemoryView.from(of(buffer.handle, [2], [-4]))).toThrow(RangeError);
     expect(() => StridedMemoryView.from(of(0n, [1]))).toThrow(/null for an array of 1 elements/);
     expect(StridedMemoryView.from(of(0n, [0])).shape).toEqual([0]);
+    buffer.close();
+  });
+
+  it('refuses a mask (masked arrays, as Numba does) before any driver call', () => {
+    const { driver, log } = countingDriver(createReferenceDriver());
+    useDriver(driver);
+    try {
+      const buffer = new DeviceMemoryResource(0).allocate(16);
+      const base = { shape: [4], typestr: '<i4', data: [buffer.handle, false], version: 3 };
+      log.reset();
+      for (const mask of [{ cudaArrayInterface: base }, true, 0]) {
+        expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...base, mask } })).toThrow(
+          NotSupportedError,
+        );
+        expect(() => StridedMemoryView.from({ cudaArrayInterface: { ...base, mask } })).toThrow(/mask/);
+      }
+      expect(log.calls).toEqual([]);
+      expect(StridedMemoryView.from({ cudaArrayInterface: { ...base, mask: null } }).shape).toEqual([4]);
+      buffer.close();
+    } finally {
+      useDriver(createReferenceDriver());
+      device = new DeviceMemoryResource(0);
+    }
+  });
+
+  it('view() of an import stays within the bytes the interface described: no driver call for more', () => {
+    const { driver, log } = countingDriver(createReferenceDriver());
+    useDriver(driver);
+    try {
+      const buffer = new DeviceMemoryResource(0).allocate(16 * 1024);
+      const imported = StridedMemoryView.from({
+        cudaArrayInterface: { shape: [4096], typestr: '|u1', data: [buffer.handle, false], version: 3 },
+      });
+      const host = StridedMemoryView.fromHost(new Uint8Array(16 * 1024));
+      log.reset();
+      expect(() => imported.view(StridedLayout.dense([16 * 1024], 1))).toThrow(
+        /needs 16384 bytes, the memory has 4096/,
+      );
+      expect(() => imported.view(StridedLayout.dense([1024], 4))).not.toThrow();
+      expect(() => imported.view(StridedLayout.dense([1025], 4))).toThrow(RangeError);
+      expect(log.calls).toEqual([]);
+      // The 4 KiB the interface gave still copies.
+      imported.copyTo(StridedMemoryView.fromHost(new Uint8Array(4096)));
+      expect(host.shape).toEqual([16 * 1024]);
+      buffer.close();
+    } finally {
+      useDriver(createReferenceDriver());
+      device = new DeviceMemoryResource(0);
+    }
+  });
+
+  it('reads each field of the interface once: a getter cannot pass a check and then answer otherwise', () => {
+    const buffer = device.allocate(16);
+    const reads = new Map<string, number>();
+    const fields: Record<string, unknown> = {
+      shape: [4],
+      typestr: '<i4',
+      data: [buffer.handle, false],
+      strides: null,
+      version: 3,
+      stream: null,
+    };
+    const counted = new Proxy(fields, {
+      get(target, key, receiver) {
+        reads.set(String(key), (reads.get(String(key)) ?? 0) + 1);
+        // A second read of shape would claim more than the allocation holds.
+        if (key === 'shape' && reads.get('shape')! > 1) return [1 << 20];
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const view = StridedMemoryView.from({ cudaArrayInterface: counted });
+    expect(view.shape).toEqual([4]);
+    for (const [key, count] of reads) expect(count, key).toBe(1);
     buffer.close();
   });
 });

@@ -7,6 +7,7 @@ import {
   checkOptions,
   checkSize,
   describeValue,
+  NotSupportedError,
   PointerAttribute,
 } from '@cumem/core-types';
 import { currentDriver, type Stream } from '@cumem/memory';
@@ -39,6 +40,8 @@ export interface CudaArrayInterface {
    * @cumem/memory, or (only with `trustForeignStream`) another `CUstream` handle. Never 0.
    */
   readonly stream?: bigint | number | Stream | null;
+  /** Masked arrays are refused (NotSupportedError), as Numba refuses them: absent or null only. */
+  readonly mask?: null;
 }
 
 /** Options of {@link importInterface} (and `StridedMemoryView.from`). */
@@ -69,6 +72,8 @@ export interface ImportedInterface {
   readonly base: bigint;
   readonly deviceId: number;
   readonly isDeviceAccessible: boolean;
+  /** Bytes the interface describes from `base`: no view of the import reaches further. */
+  readonly capacity: number;
 }
 
 /** The interface of a view. */
@@ -105,35 +110,55 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
       `expected a StridedMemoryView, a TypedArray or an object with cudaArrayInterface, got ${describeValue(owner)}`,
     );
   }
-  const fields = cai as Record<string, unknown>;
-  if (fields.version !== 3)
-    throw new RangeError(`cudaArrayInterface.version must be 3, got ${describeValue(fields.version)}`);
-  const dtype = typestrToDType(fields.typestr);
+  // Every field read once, here: a getter cannot answer one thing to a check and another to its use.
+  const {
+    version,
+    typestr,
+    shape: shapeField,
+    data,
+    strides: stridesField,
+    stream: streamField,
+    mask,
+  } = cai as Record<string, unknown>;
+  const { trustForeignStream = false } = checkOptions(options);
+  const consumer = checkConsumerStream(options);
+  if (version !== 3)
+    throw new RangeError(`cudaArrayInterface.version must be 3, got ${describeValue(version)}`);
+  if (mask !== undefined && mask !== null) {
+    throw new NotSupportedError(
+      'cudaArrayInterface.mask is set: masked arrays are not supported (as in Numba); pass the unmasked data',
+    );
+  }
+  const dtype = typestrToDType(typestr);
   const itemsize = DTYPE_ITEMSIZE[dtype];
-  if (!Array.isArray(fields.shape)) throw new TypeError('cudaArrayInterface.shape must be an array');
-  const shape = fields.shape.map((extent, i) => checkSize(extent, `cudaArrayInterface.shape[${i}]`));
-  const data = fields.data;
-  if (!Array.isArray(data) || data.length !== 2 || typeof data[1] !== 'boolean') {
+  if (!Array.isArray(shapeField)) throw new TypeError('cudaArrayInterface.shape must be an array');
+  const shape = Array.from(shapeField, (extent: unknown, i) =>
+    checkSize(extent, `cudaArrayInterface.shape[${i}]`),
+  );
+  if (!Array.isArray(data))
+    throw new TypeError('cudaArrayInterface.data must be [pointer, readonly: boolean]');
+  const entries = Array.from(data as unknown[]);
+  const [address, readonly] = entries;
+  if (entries.length !== 2 || typeof readonly !== 'boolean') {
     throw new TypeError('cudaArrayInterface.data must be [pointer, readonly: boolean]');
   }
-  const pointer = checkAddress(data[0], 'cudaArrayInterface.data[0]');
+  const pointer = checkAddress(address, 'cudaArrayInterface.data[0]');
   let strides: number[] | null = null;
-  if (fields.strides !== undefined && fields.strides !== null) {
-    if (!Array.isArray(fields.strides))
+  if (stridesField !== undefined && stridesField !== null) {
+    if (!Array.isArray(stridesField))
       throw new TypeError('cudaArrayInterface.strides must be an array or null');
-    if (fields.strides.length !== shape.length)
+    const byteStrides = Array.from(stridesField as unknown[]);
+    if (byteStrides.length !== shape.length)
       throw new RangeError('cudaArrayInterface.strides and shape differ in length');
-    strides = fields.strides.map((stride, i) => {
+    strides = byteStrides.map((stride, i) => {
       const bytes = checkSignedInteger(stride, `cudaArrayInterface.strides[${i}]`);
       if (bytes % itemsize !== 0)
         throw new RangeError(`stride ${bytes} bytes is not a multiple of the ${itemsize}-byte ${dtype}`);
       return bytes / itemsize;
     });
   }
-  const { trustForeignStream = false } = checkOptions(options);
   checkBoolean(trustForeignStream, 'trustForeignStream');
-  const consumer = checkConsumerStream(options);
-  const stream = checkInterfaceStream(fields.stream, trustForeignStream);
+  const stream = checkInterfaceStream(streamField, trustForeignStream);
   // Negative strides reach before data[0]: put the layout's offset 0 at the lowest element.
   const probe = new StridedLayout(shape, strides, itemsize);
   const lowest = Math.min(0, probe.offsetBounds.min);
@@ -143,13 +168,14 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
   if (volume > 0 && pointer === 0n) {
     throw new RangeError(`cudaArrayInterface.data[0] is null for an array of ${volume} elements`);
   }
+  const capacity = volume === 0 ? 0 : layout.requiredSizeInBytes();
   let deviceId = -1;
   if (volume > 0) {
     deviceId = currentDriver().pointerGetAttribute(pointer, PointerAttribute.DeviceOrdinal);
-    checkInsideAllocation(pointer, base, (probe.offsetBounds.max - lowest + 1) * itemsize);
+    checkInsideAllocation(pointer, base, capacity);
   }
   if (stream !== undefined) orderAfterProducer(stream, consumer, deviceId);
-  return { layout, dtype, readonly: data[1], base, deviceId, isDeviceAccessible: true };
+  return { layout, dtype, readonly, base, deviceId, isDeviceAccessible: true, capacity };
 }
 
 /** `stream` as the handle to synchronize, a Stream, or undefined for none. */

@@ -12,27 +12,14 @@ import {
   NotSupportedError,
   PointerAttribute,
 } from '@cumem/core-types';
-import {
-  bufferBrand,
-  collectReleasedExports,
-  currentDriver,
-  DLPackCapsule,
-  Buffer as MemoryBuffer,
-  type ToDLPackOptions,
-} from '@cumem/memory';
-import {
-  bufferOwner,
-  bufferToDLPack,
-  DLDeviceType,
-  DLPACK_FLAG_READ_ONLY,
-  LegacyField,
-  TensorField,
-  VersionedField,
-} from '@cumem/memory/internal';
+import { collectReleasedExports, currentDriver, DLPackCapsule, Buffer as MemoryBuffer } from '@cumem/memory';
+import { bufferState, dlpackStruct } from '@cumem/memory/internal';
 import { importInterface } from './cuda-array-interface.js';
 import { DTYPES, type DType, dlpackToDType } from './dtype.js';
 import { type ConsumerStreamOptions, checkConsumerStream } from './exchange-stream-order.js';
 import type { StridedLayout } from './strided-layout.js';
+
+const { DLDeviceType, DLPACK_FLAG_READ_ONLY, LegacyField, TensorField, VersionedField } = dlpackStruct;
 
 /** Options of `StridedMemoryView.fromDLPack`. */
 export interface FromDLPackOptions extends ConsumerStreamOptions {
@@ -80,7 +67,7 @@ export interface ImportedDLPack {
 
 /** Calls the deleter of the DLPack struct behind `buffer`, if it is one; idempotent. */
 export function closeImportedStruct(buffer: MemoryBuffer | undefined): void {
-  const owner = buffer === undefined ? undefined : bufferOwner(buffer);
+  const owner = buffer === undefined ? undefined : bufferState(buffer).owner;
   if (owner instanceof ImportedStruct) {
     collected.unregister(owner);
     owner.release();
@@ -213,15 +200,12 @@ export function importDLPack(source: unknown, options?: FromDLPackOptions): Impo
 /**
  * What `value.toDLPack({ stream, maxVersion: [1, 0] })` returns when `value` has that method
  * (the consumer stream passed on, so the producer orders its work before it), else undefined.
+ * A Buffer of @cumem/memory never comes here: StridedMemoryView.from views it directly.
  */
 export function producerDLPack(value: unknown, options: unknown): unknown {
-  // A Buffer exports through BufferBase's own method, not one a program put on the object.
-  const buffer = bufferBrand.has(value);
-  const toDLPack = buffer ? undefined : (value as { toDLPack?: unknown } | null)?.toDLPack;
-  if (!buffer && typeof toDLPack !== 'function') return undefined;
+  const toDLPack = (value as { toDLPack?: unknown } | null)?.toDLPack;
+  if (typeof toDLPack !== 'function') return undefined;
   const stream = checkConsumerStream(options);
   const request = { stream: stream === null ? -1 : stream, maxVersion: [1, 0] as const };
-  // Checked by toDLPack itself, as for any producer (a raw stream number is refused there).
-  if (buffer) return bufferToDLPack(value as MemoryBuffer, request as ToDLPackOptions);
   return (toDLPack as (this: unknown, request: unknown) => unknown).call(value, request);
 }

@@ -3,8 +3,8 @@
 // event recorded on the producer's stream, waited on by the consumer's. The GPU orders the two;
 // the CPU never waits.
 import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
-import { currentDriver, defaultStream, Event, type Stream } from '@cumem/memory';
-import { isStream, makeDeviceCurrent } from '@cumem/memory/internal';
+import { type Buffer, currentDriver, defaultStream, Event, type Stream } from '@cumem/memory';
+import { bufferState, isStream, makeDeviceCurrent } from '@cumem/memory/internal';
 
 /** Options of the importers that take a consumer stream (`StridedMemoryView.from`, `fromDLPack`). */
 export interface ConsumerStreamOptions {
@@ -62,4 +62,22 @@ export function orderAfterProducer(
     // The driver keeps a recorded event alive until the wait is resolved.
     marker.close();
   }
+}
+
+/** The ordering @cumem/memory's own exports use (`Stream.waitForWorkOf`, not in its published types). */
+interface OrdersAfterWork {
+  waitForWorkOf(producer: Stream): void;
+}
+
+/**
+ * Orders `consumer` after the work queued on the stream `buffer`'s memory was allocated on (its
+ * producer), through the one ordering `Buffer.toDLPack({ stream })` uses: on the GPU, and whether
+ * the producer's Stream is still open or was closed with work still queued. Enqueues only.
+ * Nothing to order for memory allocated without a stream, or for an opted-out consumer.
+ */
+export function orderAfterBuffer(buffer: Buffer, consumer: ConsumerStream, deviceId: number): void {
+  const producer = bufferState(bufferState(buffer).memoryOwner).allocationStream;
+  if (consumer === null || producer === undefined) return;
+  const target = consumer ?? defaultStream(deviceId >= 0 ? deviceId : undefined);
+  (target as unknown as OrdersAfterWork).waitForWorkOf(producer);
 }

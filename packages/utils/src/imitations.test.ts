@@ -5,7 +5,7 @@ import { Device, DeviceMemoryResource, ManagedMemoryResource, Stream, useDriver 
 import { imitationsOf, refuseImitations, withCountingDriver } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, strictTypeError } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
 import { StridedLayout } from './strided-layout.js';
@@ -26,10 +26,12 @@ describeEachDriver(adapters, 'imitations of cumem objects', (entry) => {
         log,
         src,
         (fake, what) => {
-          expect(() => copyBatch(stream, [dst], [fake]), what).toThrow(TypeError);
+          expect(() => copyBatch(stream, [dst], [fake]), what).toThrow(strictTypeError);
           expect(() => copyBatch(stream, [dst, dst], [src, fake]), what).toThrow(/srcs\[1\]/);
-          expect(() => copyBatch(stream, [fake], [src]), what).toThrow(TypeError);
-          expect(() => copyBatch(stream, [fake], [src], 64, { strategy: 'loop' }), what).toThrow(TypeError);
+          expect(() => copyBatch(stream, [fake], [src]), what).toThrow(strictTypeError);
+          expect(() => copyBatch(stream, [fake], [src], 64, { strategy: 'loop' }), what).toThrow(
+            strictTypeError,
+          );
         },
         other,
       );
@@ -40,9 +42,9 @@ describeEachDriver(adapters, 'imitations of cumem objects', (entry) => {
       using stream = Stream.create(0);
       using managed = new ManagedMemoryResource().allocate(4096);
       refuseImitations(log, managed, (fake, what) => {
-        expect(() => prefetchBatch(stream, [fake], new Device(0)), what).toThrow(TypeError);
-        expect(() => discardBatch(stream, [managed, fake]), what).toThrow(TypeError);
-        expect(() => discardPrefetchBatch(stream, [fake], new Device(0)), what).toThrow(TypeError);
+        expect(() => prefetchBatch(stream, [fake], new Device(0)), what).toThrow(strictTypeError);
+        expect(() => discardBatch(stream, [managed, fake]), what).toThrow(strictTypeError);
+        expect(() => discardPrefetchBatch(stream, [fake], new Device(0)), what).toThrow(strictTypeError);
       });
     }));
 
@@ -54,16 +56,18 @@ describeEachDriver(adapters, 'imitations of cumem objects', (entry) => {
       const view = StridedMemoryView.fromBuffer(buffer, layout);
       const host = StridedMemoryView.fromHost(new Float32Array(16));
       refuseImitations(log, buffer, (fake, what) => {
-        expect(() => StridedMemoryView.fromBuffer(fake, layout), what).toThrow(TypeError);
+        expect(() => StridedMemoryView.fromBuffer(fake, layout), what).toThrow(strictTypeError);
       });
       for (const { what, value } of imitationsOf(layout)) {
         expect(StridedLayout.isInstance(value), what).toBe(false);
-        expect(() => StridedMemoryView.fromBuffer(buffer, value as StridedLayout), what).toThrow(TypeError);
+        expect(() => StridedMemoryView.fromBuffer(buffer, value as StridedLayout), what).toThrow(
+          strictTypeError,
+        );
       }
       refuseImitations(log, view, (fake, what) => {
         expect(StridedMemoryView.isInstance(fake), what).toBe(false);
-        expect(() => host.copyFrom(fake), what).toThrow(TypeError);
-        expect(() => host.copyTo(fake), what).toThrow(TypeError);
+        expect(() => host.copyFrom(fake), what).toThrow(strictTypeError);
+        expect(() => host.copyTo(fake), what).toThrow(strictTypeError);
       });
       expect(StridedMemoryView.isInstance(view)).toBe(true);
       expect(StridedLayout.isInstance(layout)).toBe(true);

@@ -1,14 +1,5 @@
 export type { BatchOptions } from './batch-arguments.js';
-export type { BatchForm } from './batch-learning.js';
-export {
-  BATCH_STRATEGY_TABLE,
-  type BatchOperation,
-  type BatchStrategy,
-  type BatchStrategyRule,
-  chooseBatchStrategy,
-  type ResolvedBatchStrategy,
-} from './batch-strategy.js';
-export { type LearnedBatchStrategy, learnedBatchStrategies } from './batch-timing.js';
+export type { BatchStrategy } from './batch-rule.js';
 export { copyBatch } from './copy-batch.js';
 export { type CopyPlan, planCopy } from './copy-plan.js';
 export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';

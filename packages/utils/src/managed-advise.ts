@@ -3,12 +3,14 @@
 // one `cuMemAdvise` per range after neighbouring ranges of one allocation are merged: the fewest
 // calls the driver allows.
 import { type Location, type ManagedAdvice, type MemLocation, MemLocationType } from '@cumem/core-types';
-import { adviseRange, bufferByteSize, checkManagedAdvice } from '@cumem/memory/internal';
-import { checkBuffers, checkLocations } from './batch-arguments.js';
+import { bufferState, managedRanges } from '@cumem/memory/internal';
+import { checkBuffers, checkLocations, readOnce } from './batch-arguments.js';
 import { defaultStreamFor, driverOfTargets, targetList } from './managed-dispatch.js';
 import type { ManagedTargets } from './managed-operations.js';
 import { releaseScratch, takeScratch } from './range-scratch.js';
 import { driverFor } from './stream-binding.js';
+
+const { adviseRange, checkManagedAdvice } = managedRanges;
 
 /**
  * Applies `advice` to every buffer of `targets` (`cuMemAdvise`), as ManagedBuffer's
@@ -22,12 +24,17 @@ import { driverFor } from './stream-binding.js';
  *   a driver without them) — all before any driver call.
  */
 export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?: Location): void {
-  const checked = checkManagedAdvice(advice, location);
+  // Every argument read once, then checked: the buffers last, right before the driver (as
+  // managed-dispatch.ts, and for the same reason).
   const candidates = targetList(targets, 'dispatch');
+  const locationValue = readOnce(location);
+  const checked = checkManagedAdvice(advice, locationValue as Location | undefined);
   const driver = driverOfTargets(candidates);
-  const list = checkBuffers(candidates, 'targets', true, driver);
   const named =
-    location === undefined ? undefined : checkLocations(location, list.length, driver, 'location');
+    locationValue === undefined
+      ? undefined
+      : checkLocations(locationValue, candidates.length, driver, 'location');
+  const list = checkBuffers(candidates, 'targets', true, driver);
   if (list.length === 0) return;
   // The stream only binds the first buffer's device context (managed memory is one address
   // space, so every range is advised from it); nothing is ordered on it.
@@ -41,7 +48,7 @@ export function advise(targets: ManagedTargets, advice: ManagedAdvice, location?
   try {
     scratch.reset(list.length);
     for (const buffer of list) {
-      const size = bufferByteSize(buffer);
+      const size = bufferState(buffer).size;
       if (size !== 0) scratch.push(buffer, size, 0, true);
     }
     scratch.unpackPointers();

@@ -3,9 +3,7 @@ import { type Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, useDr
 import { withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, type DriverCallLog, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters, lastPrefetch } from '../test/support.js';
-import { learningSettings } from './batch-learning.js';
-import { learnedBatchStrategies } from './batch-timing.js';
+import { adapters, lastPrefetch, strictTypeError } from '../test/support.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
 
 const strategies = ['auto', 'batch', 'loop'] as const;
@@ -85,49 +83,35 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
     });
   }
 
-  it('auto takes one form per direction: host-bound ranges and device-bound ones are parts of their own', () => {
+  it('auto follows the fixed rule per direction: device-bound runs as one batch call, host-bound ones a call each', () => {
     withCountedBuffers((log, counted, own) => {
-      const alternating = own.map((_, i) => (i % 2 === 0 ? device : host));
-      log.reset();
-      prefetchBatch(counted, own, alternating, { coalesce: false });
-      counted.sync();
+      const half = own.length / 2;
+      // The first half to the device, the second to the host: two runs, in list order.
+      const split = own.map((_, i) => (i < half ? device : host));
       const count = (name: string) => log.calls.filter((call) => call === name).length;
-      if (entry.driver.capabilities.batchPrefetchDiscard) {
-        // Each part is one batch call or a loop over its own half (which, is learned: batch-timing.test.ts).
-        const loops = count('memPrefetchAsync');
-        const batches = count('memPrefetchBatchAsync');
-        expect(loops + batches * (own.length / 2)).toBe(own.length);
+      for (let round = 0; round < 3; round++) {
+        log.reset();
+        prefetchBatch(counted, own, split, { coalesce: false });
+        counted.sync();
+        if (entry.driver.capabilities.batchPrefetchDiscard) {
+          expect([count('memPrefetchBatchAsync'), count('memPrefetchAsync')]).toEqual([1, half]);
+        } else expect([count('memPrefetchBatchAsync'), count('memPrefetchAsync')]).toEqual([0, own.length]);
+        expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
       }
       own.forEach((buffer, i) => {
-        expect(lastPrefetch(entry.driver, buffer)).toBe(i % 2 === 0 ? 'device:0' : 'host');
+        expect(lastPrefetch(entry.driver, buffer)).toBe(i < half ? 'device:0' : 'host');
       });
     });
   });
 
-  it('auto settles on a form timed on the device within its first calls, then records no events', () => {
-    withCountedBuffers((log, counted, own) => {
-      if (!entry.driver.capabilities.batchPrefetchDiscard) return;
-      // Per direction: each form timed (a warm-up call each, then five times when the first
-      // samples are close), and one call more to read the last time.
-      const { closeSamplesPerForm, warmUpPerForm } = learningSettings;
-      for (let i = 0; i < 2 * (2 * (closeSamplesPerForm + warmUpPerForm) + 1); i++) {
-        prefetchBatch(counted, own, i % 2 === 0 ? host : device, { coalesce: false });
-        counted.sync();
-      }
-      const learned = learnedBatchStrategies(counted).filter((l) => l.operation === 'prefetch');
-      expect(learned.map((l) => l.direction).sort()).toEqual(['toDevice', 'toHost']);
-      for (const { kind, batchMs, loopMs } of learned) {
-        expect(kind === 'batch' || kind === 'loop').toBe(true);
-        expect(batchMs).toBeGreaterThanOrEqual(0);
-        expect(loopMs).toBeGreaterThanOrEqual(0);
-        expect(kind).toBe(loopMs < batchMs ? 'loop' : 'batch');
-      }
-      log.reset();
-      prefetchBatch(counted, own, host, { coalesce: false });
-      prefetchBatch(counted, own, device, { coalesce: false });
+  it('auto keeps list order: a buffer sent to the device, then to the host, ends on the host', () => {
+    withCountedBuffers((_log, counted, own) => {
+      const [first, second] = own as [Buffer, Buffer];
+      prefetchBatch(counted, [first, second, first], [device, device, host], { coalesce: false });
+      prefetchBatch(counted, [second, second], [host, device], { coalesce: false });
       counted.sync();
-      expect(log.calls.filter((call) => call.startsWith('event'))).toEqual([]);
-      for (const buffer of own) expect(lastPrefetch(entry.driver, buffer)).toBe('device:0');
+      expect(lastPrefetch(entry.driver, first)).toBe('host');
+      expect(lastPrefetch(entry.driver, second)).toBe('device:0');
     });
   });
 
@@ -154,20 +138,24 @@ describeEachDriver(adapters, 'managed batch operations', (entry) => {
     withCountingDriver(useDriver, entry.driver, (log) => {
       const plain = new DeviceMemoryResource(0).allocate(1024);
       log.reset();
-      expect(() => prefetchBatch(stream, buffers[0] as never, device)).toThrow(TypeError);
-      expect(() => prefetchBatch(stream, [...buffers, plain], device)).toThrow(TypeError);
-      expect(() => prefetchBatch(stream, [buffers[0]!, 'x'] as never, device)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers[0] as never, device)).toThrow(strictTypeError);
+      expect(() => prefetchBatch(stream, [...buffers, plain], device)).toThrow(strictTypeError);
+      expect(() => prefetchBatch(stream, [buffers[0]!, 'x'] as never, device)).toThrow(strictTypeError);
       expect(() => prefetchBatch(stream, buffers, [device, host])).toThrow(RangeError);
-      expect(() => prefetchBatch(stream, buffers, buffers.map(() => 0) as never)).toThrow(TypeError);
-      expect(() => prefetchBatch(stream, buffers, 'gpu' as never)).toThrow(TypeError);
-      expect(() => prefetchBatch({} as never, buffers, device)).toThrow(TypeError);
-      expect(() => prefetchBatch(stream, buffers, device, { strategy: 'fast' } as never)).toThrow(TypeError);
-      expect(() => prefetchBatch(stream, buffers, device, { requireBatch: 1 } as never)).toThrow(TypeError);
+      expect(() => prefetchBatch(stream, buffers, buffers.map(() => 0) as never)).toThrow(strictTypeError);
+      expect(() => prefetchBatch(stream, buffers, 'gpu' as never)).toThrow(strictTypeError);
+      expect(() => prefetchBatch({} as never, buffers, device)).toThrow(strictTypeError);
+      expect(() => prefetchBatch(stream, buffers, device, { strategy: 'fast' } as never)).toThrow(
+        strictTypeError,
+      );
+      expect(() => prefetchBatch(stream, buffers, device, { requireBatch: 1 } as never)).toThrow(
+        strictTypeError,
+      );
       expect(() => prefetchBatch(stream, buffers, device, { chunkSize: 0 })).toThrow(RangeError);
       expect(() => prefetchBatch(stream, buffers, device, { requireBatch: true, strategy: 'loop' })).toThrow(
-        TypeError,
+        strictTypeError,
       );
-      expect(() => discardBatch(stream, [plain])).toThrow(TypeError);
+      expect(() => discardBatch(stream, [plain])).toThrow(strictTypeError);
       expect(() => discardPrefetchBatch(stream, buffers, [host])).toThrow(RangeError);
       const closed = managed.allocate(64);
       closed.close();

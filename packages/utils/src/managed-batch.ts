@@ -8,7 +8,8 @@ import type { ManagedOperation } from './managed-issue.js';
 
 /**
  * Prefetches each managed buffer to its location (`cuMemPrefetchBatchAsync`, or one
- * `cuMemPrefetchAsync` per range where that is faster or the batch call is missing).
+ * `cuMemPrefetchAsync` per range for ranges bound for the host, or without the batch call:
+ * the fixed rule of batch-rule.ts).
  * @param stream the stream the prefetches are ordered on (asynchronous, as the driver is).
  * @param buffers ManagedBuffers; an empty array does nothing.
  * @param locations one Location for all, or one per buffer (paired by index).

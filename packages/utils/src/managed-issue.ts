@@ -1,16 +1,15 @@
-// How a checked managed-memory operation reaches the driver: per range (the calls of
-// @cumem/memory's managed-range.ts) or in batch calls, forced, or for 'auto' as learned on the
-// device per size class (batch-timing.ts) and, for prefetches, per direction: the ranges bound
-// for the host and those bound for a device are two parts, each timed and chosen on its own.
+// How a checked managed-memory operation reaches the driver: the ranges go out in list order,
+// each run of ranges bound the same way (host or device) in the form batch-rule.ts gives it.
+// Migrations to the host and to a device favour different forms, so they are runs of their own.
 import { type Driver, type MemLocation, MemLocationType } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { bufferByteSize, discardPrefetchRange, discardRange, prefetchRange } from '@cumem/memory/internal';
+import { bufferState, managedRanges } from '@cumem/memory/internal';
 import type { CheckedBatchOptions } from './batch-arguments.js';
-import type { BatchForm } from './batch-learning.js';
-import type { BatchOperation, ResolvedBatchStrategy } from './batch-strategy.js';
-import { type BatchDirection, beginMeasuredBatch } from './batch-timing.js';
+import { type BatchDirection, type BatchOperation, type BatchPlan, batchForm } from './batch-rule.js';
 import { type RangeScratch, releaseScratch, takeScratch } from './range-scratch.js';
 import { driverFor } from './stream-binding.js';
+
+const { discardPrefetchRange, discardRange, prefetchRange } = managedRanges;
 
 /** The managed-memory operations (all but copy). */
 export type ManagedOperation = Exclude<BatchOperation, 'copy'>;
@@ -21,9 +20,21 @@ export interface Targets {
   indexOf(index: number): number;
 }
 
+/** What every run of one operation shares. */
+interface Operation {
+  readonly bound: Driver;
+  readonly handle: bigint;
+  readonly operation: ManagedOperation;
+  readonly targets: Targets;
+  readonly options: CheckedBatchOptions;
+  readonly plan: BatchPlan;
+  /** From takeScratch, for the whole operation. */
+  readonly scratch: RangeScratch;
+}
+
 /**
- * Issues a checked operation on `stream` the way `strategy` says (the batch machinery behind
- * `prefetch` / `discard` / `discardPrefetch` for several ranges, and the `*Batch` names).
+ * Issues a checked operation on `stream` as `plan` says (the batch machinery behind `prefetch`
+ * / `discard` / `discardPrefetch` for several ranges, and the `*Batch` names).
  */
 export function issueManaged(
   operation: ManagedOperation,
@@ -31,111 +42,77 @@ export function issueManaged(
   list: readonly Buffer[],
   targets: Targets,
   options: CheckedBatchOptions,
-  strategy: ResolvedBatchStrategy,
+  plan: BatchPlan,
 ): void {
-  const bound = driverFor(stream);
-  const { kind, measured } = strategy;
   const scratch = takeScratch();
   try {
-    issueParts(
-      { bound, stream, operation, list, targets, options, measured, chunk: strategy.chunkSize, scratch },
-      kind,
-    );
+    const run: Operation = {
+      bound: driverFor(stream),
+      handle: stream.handle,
+      operation,
+      targets,
+      options,
+      plan,
+      scratch,
+    };
+    // A forced form and discards (one rule for both directions) need no runs by direction.
+    const byDirection = plan.forced === undefined && operation !== 'discard';
+    let from = 0;
+    while (from < list.length) {
+      const direction = byDirection ? directionOf(targets, from) : 'any';
+      let to = from + 1;
+      while (to < list.length && (!byDirection || directionOf(targets, to) === direction)) to++;
+      issueRun(run, list, from, to, direction);
+      from = to;
+    }
   } finally {
     releaseScratch(scratch);
   }
 }
 
-function issueParts(part: Part, kind: ResolvedBatchStrategy['kind']): void {
-  const { operation, targets, measured } = part;
-  if (operation === 'discard' || (kind !== 'split' && !measured)) {
-    issue(part, kind === 'loop' ? 'loop' : 'batch', 0);
-    return;
-  }
-  // By direction: host-bound ranges first, then device-bound ones ('split' without timing:
-  // host-bound one call each, device-bound in one batch call, see batch-strategy.ts).
-  let toHost = false;
-  let toDevice = false;
-  for (const location of targets.distinct) {
-    if (isHostLocation(location)) toHost = true;
-    else toDevice = true;
-  }
-  const mixed = toHost && toDevice;
-  if (toHost) issue(part, kind === 'batch' ? 'batch' : 'loop', 2, mixed ? true : undefined);
-  if (toDevice) issue(part, kind === 'loop' ? 'loop' : 'batch', 1, mixed ? false : undefined);
+function directionOf(targets: Targets, index: number): BatchDirection {
+  const location = targets.distinct[targets.indexOf(index)]!;
+  return location.type === MemLocationType.Device ? 'toDevice' : 'toHost';
 }
 
-/** What every part of one operation shares. */
-interface Part {
-  readonly bound: Driver;
-  readonly stream: Stream;
-  readonly operation: ManagedOperation;
-  readonly list: readonly Buffer[];
-  readonly targets: Targets;
-  readonly options: CheckedBatchOptions;
-  readonly measured: boolean;
-  readonly chunk: number;
-  /** From takeScratch, for the whole operation. */
-  readonly scratch: RangeScratch;
-}
-
-function isHostLocation(location: MemLocation): boolean {
-  return location.type !== MemLocationType.Device;
-}
-
-/**
- * Issues the ranges of the part's list (only those bound for the host, or not, when
- * `hostBound` is given) in the learned form, or `fallback` when untimed.
- */
-function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostBound?: boolean): void {
-  const { bound, operation, list, targets, options } = part;
-  const handle = part.stream.handle;
-  const scratch = part.scratch;
-  scratch.reset(list.length);
-  let bytes = 0;
-  for (let i = 0; i < list.length; i++) {
+/** Issues the ranges of `list[from, to)`, all going `direction`, as one batch run or a loop. */
+function issueRun(
+  run: Operation,
+  list: readonly Buffer[],
+  from: number,
+  to: number,
+  direction: BatchDirection,
+): void {
+  const { bound, handle, operation, targets, options, scratch } = run;
+  scratch.reset(to - from);
+  for (let i = from; i < to; i++) {
     const buffer = list[i]!;
-    const size = bufferByteSize(buffer);
-    if (size === 0) continue;
-    const target = targets.indexOf(i);
-    if (hostBound !== undefined && isHostLocation(targets.distinct[target]!) !== hostBound) continue;
-    scratch.push(buffer, size, target, options.coalesce);
-    bytes += size;
+    const size = bufferState(buffer).size;
+    if (size !== 0) scratch.push(buffer, size, targets.indexOf(i), options.coalesce);
   }
   if (scratch.count === 0) return;
-  const timing = beginMeasuredBatch(
-    bound,
-    part.stream,
-    operation,
-    direction,
-    scratch.count,
-    bytes,
-    part.measured,
-    fallback,
-  );
-  if (timing.kind === 'loop') {
+  if (batchForm(run.plan, operation, direction, scratch.count) === 'loop') {
     scratch.unpackPointers();
     loop(bound, scratch, operation, targets.distinct, handle);
-    timing.end();
     return;
   }
   scratch.packSizes();
-  const chunk = options.chunkSize ?? part.chunk;
-  for (let from = 0; from < scratch.count; from += chunk) {
-    const to = Math.min(scratch.count, from + chunk);
-    const whole = from === 0 && to === scratch.count;
-    const pointers = whole ? scratch.packedPointers : scratch.packedPointers.subarray(from, to);
-    const sizes = whole ? scratch.packedSizes : scratch.packedSizes.subarray(from, to);
+  const chunk = options.chunkSize ?? Number.POSITIVE_INFINITY;
+  for (let first = 0; first < scratch.count; first += chunk) {
+    const end = Math.min(scratch.count, first + chunk);
+    const whole = first === 0 && end === scratch.count;
+    const pointers = whole ? scratch.packedPointers : scratch.packedPointers.subarray(first, end);
+    const sizes = whole ? scratch.packedSizes : scratch.packedSizes.subarray(first, end);
     if (operation === 'discard') {
-      bound.memDiscardBatchAsync(pointers, sizes, to - from, handle);
+      bound.memDiscardBatchAsync(pointers, sizes, end - first, handle);
       continue;
     }
-    scratch.buildRuns(from, to, targets.distinct);
+    scratch.buildRuns(first, end, targets.distinct);
     if (operation === 'prefetch') {
       bound.memPrefetchBatchAsync(
         pointers,
         sizes,
-        to - from,
+        end - first,
         scratch.runLocations,
         scratch.runStarts,
         handle,
@@ -144,14 +121,13 @@ function issue(part: Part, fallback: BatchForm, direction: BatchDirection, hostB
       bound.memDiscardAndPrefetchBatchAsync(
         pointers,
         sizes,
-        to - from,
+        end - first,
         scratch.runLocations,
         scratch.runStarts,
         handle,
       );
     }
   }
-  timing.end();
 }
 
 /** One driver call per (coalesced) range: the per-range calls of @cumem/memory. */

@@ -21,7 +21,8 @@ export interface ManagedOperationOptions extends BatchOptions {
 
 /**
  * Prefetches managed memory to `locations` (`cuMemPrefetchAsync` for one buffer,
- * `cuMemPrefetchBatchAsync` — or the measured-faster per-range calls — for several).
+ * `cuMemPrefetchBatchAsync` for several bound for a device, one call per range for the host:
+ * see `BatchOptions.strategy`).
  * @param targets a ManagedBuffer or an array of them; an empty array does nothing.
  * @param locations one Location for every buffer, or an array paired by index.
  * @throws TypeError (not a buffer or array of them, non-managed buffer, non-location, bad

@@ -30,7 +30,7 @@ const instances: Record<string, () => object> = {
 };
 
 // Not public API though JavaScript reaches them (private/@internal members, internal constructor).
-const internal = new Set(['contiguousIn', 'strideOrder', 'asCopyable', 'checkOpen', 'new StridedMemoryView']);
+const internal = new Set(['contiguousIn', 'strideOrder', 'asCopyable', 'checkLive', 'new StridedMemoryView']);
 
 const special = specialValues(
   4,

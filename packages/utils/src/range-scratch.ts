@@ -1,31 +1,26 @@
 // The ranges of one batch operation after coalescing, kept so that a steady stream of batches
 // allocates nothing per range: the typed arrays the batch entry points read, numeric sizes, and
-// for the per-range form plain arrays of bigint addresses, filled only when that form is chosen
-// (two stores of a heap object per copy that the batch form never reads). They grow by doubling
-// and are never shrunk. Safe to share within one operation (takeScratch): every driver call
-// that reads them is synchronous, and JS is single-threaded.
+// for the per-range form plain arrays of bigint addresses, filled only when that form is chosen.
+// They grow by doubling and are never shrunk. Safe to share within one operation (takeScratch):
+// every driver call that reads them is synchronous, and JS is single-threaded.
+//
+// Addresses are read, and sizes written, as two 32-bit halves of the 64-bit lists: converting
+// between BigInt and Number for every range is a visible part of a batch call's own cost (bench/
+// README.md, "The JS around a batch call").
 import { endianness } from 'node:os';
 import type { MemLocation } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
-import { bufferPointer } from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
 import { allocationOf } from './allocation-identity.js';
 
-// Measured in Node 20 (x86-64): Number(bigint) costs ~60 ns and BigInt(number) ~45 ns, while a
-// store into a BigUint64Array and two loads from a Uint32Array over the same bytes cost ~10 ns,
-// and storing a size as two 32-bit halves ~2 ns. At 1024 ranges per batch that is the
-// difference between ~100 us and ~20 us of JS per call, so addresses are read and sizes
-// written through 32-bit views.
 const low = endianness() === 'LE' ? 0 : 1;
 const high = 1 - low;
 const twoTo32 = 2 ** 32;
-const twoToMinus32 = 2 ** -32;
 
 /** Writes `size` (a safe integer) at `index` of the 64-bit array whose 32-bit view is `halves`. */
 export function writeSize(halves: Uint32Array, index: number, size: number): void {
-  halves[2 * index + low] = size >>> 0;
-  // Times 2**-32, not divided by 2**32: the same Number exactly (a power of two scales without
-  // rounding), and a division costs several times a multiplication on every range.
-  halves[2 * index + high] = (size * twoToMinus32) >>> 0;
+  halves[2 * index + low] = size % twoTo32;
+  halves[2 * index + high] = Math.floor(size / twoTo32);
 }
 
 /** The value at `index` of the 64-bit array whose 32-bit view is `halves`, as a Number (exact below 2**53). */
@@ -67,9 +62,9 @@ export class RangeScratch {
   /** Distinct locations in run order and where each run starts (for the batch entry points). */
   readonly runLocations: MemLocation[] = [];
   readonly runStarts: number[] = [];
-  // Coalescing state of push(): where the last range ends, as a Number (no BigInt arithmetic per
-  // range), and the buffer that ends it, to ask whether a touching buffer shares its allocation
-  // (found only when one touches: walking owners costs BigInt arithmetic).
+  // Coalescing state of push(): where the last range ends (as a Number, read from the halves),
+  // and the buffer that ends it, to ask whether a touching buffer shares its allocation (asked
+  // only when one touches).
   private lastEnd = -1;
   private lastBuffer: Buffer | undefined;
   private lastAllocation: Buffer | undefined;
@@ -107,7 +102,7 @@ export class RangeScratch {
   push(buffer: Buffer, size: number, target: number, coalesce: boolean): void {
     const index = this.count;
     const destinations = this.destinationList;
-    destinations.values[index] = bufferPointer(buffer);
+    destinations.values[index] = bufferState(buffer).pointer;
     const address = addressAt(destinations.halves, index);
     if (
       coalesce &&
@@ -158,10 +153,8 @@ export class RangeScratch {
   }
 
   /**
-   * The lists a copy packs into (addresses of both ends, sizes), for copy-batch.ts's one loop
-   * over the pairs, which keeps its coalescing state in locals, not in this object's fields
-   * (about a fifth of copyBatch's JS at 1024 pairs, bench/js/copy-batch-parts.mjs). Valid until
-   * the next {@link reset}.
+   * The lists a copy packs into (addresses of both ends, sizes), for copy-batch.ts, which checks
+   * and packs each pair in one loop. Valid until the next {@link reset}.
    */
   get copyDestinations(): Packed {
     return this.destinationList;

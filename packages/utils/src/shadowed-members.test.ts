@@ -19,7 +19,7 @@ import {
 import { download, ShadowScope, upload, viaPrototype } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapters, lastPrefetch } from '../test/support.js';
+import { adapters, lastPrefetch, strictTypeError } from '../test/support.js';
 import { copyBatch } from './copy-batch.js';
 import { advise } from './managed-advise.js';
 import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
@@ -183,7 +183,7 @@ describeEachDriver(adapters, "@cumem/utils never reads a Buffer's members throug
       what: 'tensor IPC descriptor export (refused: not memory of an IPC-enabled pool)',
       run(buffer, scope) {
         const view = StridedMemoryView.fromBuffer(buffer, float32Layout(buffer));
-        scope.act(() => expect(() => view.toIpcDescriptor()).toThrow(TypeError));
+        scope.act(() => expect(() => view.toIpcDescriptor()).toThrow(strictTypeError));
       },
     },
     // The managed-memory functions.

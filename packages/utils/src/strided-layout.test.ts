@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { strictTypeError } from '../test/support.js';
 import { StridedLayout } from './strided-layout.js';
 
 describe('StridedLayout construction', () => {
@@ -44,13 +45,13 @@ describe('StridedLayout construction', () => {
   });
 
   it('rejects the wrong kinds with TypeError', () => {
-    expect(() => new StridedLayout('3' as never, null, 4)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, '3'] as never, null, 4)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, 3], [1, '1'] as never, 4)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, 3], 5 as never, 4)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, 3], null, '4' as never)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, 3], null, 4, 7 as never)).toThrow(TypeError);
-    expect(() => new StridedLayout([2, 3], null, 4, { offset: true } as never)).toThrow(TypeError);
+    expect(() => new StridedLayout('3' as never, null, 4)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, '3'] as never, null, 4)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, 3], [1, '1'] as never, 4)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, 3], 5 as never, 4)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, 3], null, '4' as never)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, 3], null, 4, 7 as never)).toThrow(strictTypeError);
+    expect(() => new StridedLayout([2, 3], null, 4, { offset: true } as never)).toThrow(strictTypeError);
   });
 
   it('rejects bad values with RangeError', () => {
@@ -86,8 +87,8 @@ describe('StridedLayout transformations', () => {
     expect(() => layout.permuted([0, 1, 1])).toThrow(RangeError);
     expect(() => layout.permuted([0, 1, 3])).toThrow(RangeError);
     expect(() => layout.permuted([0, 1, -1])).toThrow(RangeError);
-    expect(() => layout.permuted('012' as never)).toThrow(TypeError);
-    expect(() => layout.permuted([0, 1, '2'] as never)).toThrow(TypeError);
+    expect(() => layout.permuted('012' as never)).toThrow(strictTypeError);
+    expect(() => layout.permuted([0, 1, '2'] as never)).toThrow(strictTypeError);
   });
 
   it('sliced follows Python slice rules', () => {
@@ -115,9 +116,9 @@ describe('StridedLayout transformations', () => {
     expect(() => layout.sliced(-6)).toThrow(RangeError);
     expect(() => layout.sliced([0, 5, 0])).toThrow(RangeError);
     expect(() => layout.sliced({ step: 0 })).toThrow(RangeError);
-    expect(() => layout.sliced(1.5)).toThrow(TypeError);
-    expect(() => layout.sliced('1' as never)).toThrow(TypeError);
-    expect(() => layout.sliced([0, '2'] as never)).toThrow(TypeError);
+    expect(() => layout.sliced(1.5)).toThrow(strictTypeError);
+    expect(() => layout.sliced('1' as never)).toThrow(strictTypeError);
+    expect(() => layout.sliced([0, '2'] as never)).toThrow(strictTypeError);
     expect(() => layout.sliced([0, 1, 2, 3] as never)).toThrow(RangeError);
   });
 
@@ -141,7 +142,7 @@ describe('StridedLayout transformations', () => {
     expect(() => layout.repacked(3)).toThrow(RangeError);
     expect(() => layout.permuted([1, 0]).repacked(8)).toThrow(RangeError);
     expect(() => layout.repacked(8, { axis: 2 })).toThrow(RangeError);
-    expect(() => layout.repacked(8, { axis: '0' } as never)).toThrow(TypeError);
+    expect(() => layout.repacked(8, { axis: '0' } as never)).toThrow(strictTypeError);
     expect(() => new StridedLayout([2, 4], [4, 1], 4, { offset: 1 }).repacked(8)).toThrow(RangeError);
     expect(() => new StridedLayout([2, 4], [6, 1], 4).repacked(16)).toThrow(RangeError);
   });

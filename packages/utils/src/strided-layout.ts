@@ -1,4 +1,4 @@
-import { checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import { checkOptions, checkSize, describeValue, guardMembers } from '@cumem/core-types';
 import { type AxisSlice, resolveSlice } from './layout-slicing.js';
 import {
   checkItemsize,
@@ -325,3 +325,8 @@ export class StridedLayout {
     return true;
   }
 }
+
+// One brand check in front of every public method and getter: a Proxy of a layout, or an object
+// inheriting from one, could claim any shape and strides; it gets a TypeError naming the member.
+// The private helpers run only on layouts already checked.
+guardMembers(StridedLayout, StridedLayout.isInstance, ['strideOrder', 'contiguousIn']);

@@ -4,7 +4,7 @@ import { download, withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adapters, expectedCopy, patternBytes } from '../test/support.js';
+import { adapters, expectedCopy, patternBytes, strictTypeError } from '../test/support.js';
 import { StridedLayout } from './strided-layout.js';
 import { StridedMemoryView } from './strided-memory-view.js';
 
@@ -270,15 +270,15 @@ describeEachDriver(adapters, 'StridedMemoryView copies', (entry) => {
       const good = StridedMemoryView.fromHost(new Float32Array(16), { shape: [4, 4] });
       log.reset();
       expect(() => view.copyFrom(wrongShape)).toThrow(RangeError);
-      expect(() => view.copyFrom(wrongType)).toThrow(TypeError);
-      expect(() => view.copyFrom(new Float32Array(16) as never)).toThrow(TypeError);
-      expect(() => view.copyFrom(view, { blocking: 1 } as never)).toThrow(TypeError);
-      expect(() => view.copyFrom(view, { stream: 5 } as never)).toThrow(TypeError);
+      expect(() => view.copyFrom(wrongType)).toThrow(strictTypeError);
+      expect(() => view.copyFrom(new Float32Array(16) as never)).toThrow(strictTypeError);
+      expect(() => view.copyFrom(view, { blocking: 1 } as never)).toThrow(strictTypeError);
+      expect(() => view.copyFrom(view, { stream: 5 } as never)).toThrow(strictTypeError);
       const readonly = StridedMemoryView.fromBuffer(buffer, StridedLayout.dense([4, 4], 4), {
         dtype: 'float32',
         isReadonly: true,
       });
-      expect(() => readonly.copyFrom(view)).toThrow(TypeError);
+      expect(() => readonly.copyFrom(view)).toThrow(strictTypeError);
       const broadcast = view.view(new StridedLayout([4, 4], [0, 1], 4));
       expect(() => broadcast.copyFrom(view)).toThrow(RangeError);
       expect(log.calls).toEqual([]);
@@ -293,16 +293,16 @@ describe('StridedMemoryView construction', () => {
   beforeAll(() => useDriver(createReferenceDriver()));
 
   it('checks buffer size, dtype and kinds', () => {
-    expect(() => StridedMemoryView.fromHost(new DataView(new ArrayBuffer(4)))).toThrow(TypeError);
+    expect(() => StridedMemoryView.fromHost(new DataView(new ArrayBuffer(4)))).toThrow(strictTypeError);
     expect(() => StridedMemoryView.fromHost(new Float32Array(4), { shape: [5] })).toThrow(RangeError);
     const view = StridedMemoryView.fromHost(new Float64Array(6), { shape: [2, 3] });
     expect(view.dtype).toBe('float64');
     expect(view.deviceId).toBe(-1);
     expect(view.isDeviceAccessible).toBe(false);
     expect(view.strides).toEqual([3, 1]);
-    expect(() => view.view(StridedLayout.dense([2, 3], 4), 'float64')).toThrow(TypeError);
+    expect(() => view.view(StridedLayout.dense([2, 3], 4), 'float64')).toThrow(strictTypeError);
     expect(view.view(StridedLayout.dense([12], 4)).dtype).toBe('uint32');
     expect(() => view.view(StridedLayout.dense([13], 4))).toThrow(RangeError);
-    expect(() => view.cudaArrayInterface).toThrow(TypeError);
+    expect(() => view.cudaArrayInterface).toThrow(strictTypeError);
   });
 });

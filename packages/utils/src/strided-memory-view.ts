@@ -1,4 +1,4 @@
-import { CudaStateError, describeValue } from '@cumem/core-types';
+import { CudaStateError, describeValue, guardMembers } from '@cumem/core-types';
 import type {
   Buffer,
   DLPackCapsule,
@@ -6,8 +6,9 @@ import type {
   StreamOrderOptions,
   ToDLPackOptions,
 } from '@cumem/memory';
-import { ObjectBrand } from '@cumem/memory';
-import { bufferIsClosed } from '@cumem/memory/internal';
+import { bufferBrand, ObjectBrand } from '@cumem/memory';
+import { bufferState, checkLiveExtent } from '@cumem/memory/internal';
+import { refuseLookalike } from './brand-guard.js';
 import { type CopySide, pointerSide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
@@ -26,7 +27,12 @@ import { checkDType, type DType, defaultDTypeFor } from './dtype.js';
 import { checkView, type StridedCopyOptions, type StridedCopyReport, stridedCopy } from './strided-copy.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
-import { bufferViewState, checkViewState, hostViewState } from './strided-view-state.js';
+import {
+  bufferViewState,
+  checkViewState,
+  hostViewState,
+  orderedBufferViewState,
+} from './strided-view-state.js';
 import {
   eventHandleOption,
   makeTensorDescriptor,
@@ -111,22 +117,30 @@ export class StridedMemoryView {
   }
 
   /**
-   * A view of another library's array, as cuda.core: `value.toDLPack({ stream })` first (see
-   * {@link fromDLPack}), else `value.cudaArrayInterface` (v3, camelCase: Buffer, CudaBuffer and
-   * views have one), else a TypedArray (as {@link fromHost}), or a view (returned as is). The
-   * producer's pending work is ordered before `options.stream` on the GPU (default: the device's
-   * default stream; -1: none); a raw `stream` handle other than 1 or 2 needs `trustForeignStream`.
-   * Elements must lie inside the driver's allocation; the view keeps `value` alive.
+   * A view of another library's array, as cuda.core: a Buffer of @cumem/memory (all its bytes as
+   * uint8, as {@link fromBuffer}), else `value.toDLPack({ stream })` (see {@link fromDLPack}),
+   * else `value.cudaArrayInterface` (v3, camelCase: CudaBuffer and views have one), else a
+   * TypedArray (as {@link fromHost}), or a view (returned as is). The producer's pending work is
+   * ordered before `options.stream` on the GPU — the consumer stream waits on an event recorded
+   * on the producer's stream; the CPU never waits (default consumer: the device's default
+   * stream; -1: none). A raw `stream` handle other than 1 or 2 needs `trustForeignStream`.
+   * Elements must lie inside the driver's allocation; the view keeps `value` alive, and its
+   * {@link view}s stay within the bytes the interface described.
    *
    * **Unsafe** for a `cudaArrayInterface` object: `data[0]` is a raw address. cumem checks the
    * elements only against the allocation the driver knows there, and cannot check who owns that
    * memory or how long it stays allocated. The caller must guarantee that `value` keeps the
    * memory allocated while it is reachable, and writable unless the interface says read-only.
-   * @throws TypeError / RangeError for a malformed interface or struct.
+   * @throws TypeError / RangeError for a malformed interface or struct, or a Proxy of a Buffer
+   *   or view, or an object inheriting from one; NotSupportedError for an interface with a `mask`.
    */
   static from(value: unknown, options?: ImportInterfaceOptions): StridedMemoryView {
     if (StridedMemoryView.isInstance(value)) return value;
     if (ArrayBuffer.isView(value)) return StridedMemoryView.fromHost(value);
+    // A Buffer is viewed directly (all its bytes, uint8), its producer ordered on the GPU.
+    if (bufferBrand.has(value))
+      return new StridedMemoryView(stateToken, orderedBufferViewState(value as Buffer, options));
+    refuseLookalike(value, 'value', [StridedMemoryView]);
     const capsule = producerDLPack(value, options);
     if (capsule !== undefined) return StridedMemoryView.fromDLPack(capsule as bigint, { stream: -1 });
     const imported = importInterface(value, options);
@@ -134,7 +148,6 @@ export class StridedMemoryView {
       ...imported,
       exportingObject: value,
       hostBytes: undefined,
-      capacity: undefined,
       buffer: undefined,
     });
   }
@@ -165,7 +178,7 @@ export class StridedMemoryView {
    * @throws TypeError for a view of JS memory (copy it into a pinned Buffer); CudaStateError when closed.
    */
   toDLPack(options?: ToDLPackOptions): DLPackCapsule {
-    this.checkOpen();
+    this.checkLive('toDLPack');
     return exportView(this, this.#state.buffer, options);
   }
 
@@ -212,7 +225,7 @@ export class StridedMemoryView {
   get cudaArrayInterface(): CudaArrayInterface {
     if (!this.isDeviceAccessible)
       throw new TypeError('a view of host-only memory has no CUDA Array Interface');
-    this.checkOpen();
+    this.checkLive('cudaArrayInterface');
     return exportInterface(this.layout, this.dtype, this.ptr, this.readonly);
   }
 
@@ -233,7 +246,10 @@ export class StridedMemoryView {
         : nextLayout.itemsize === this.layout.itemsize
           ? this.dtype
           : defaultDTypeFor(nextLayout.itemsize);
-    return new StridedMemoryView(stateToken, { ...this.#state, layout: nextLayout, dtype: nextDType });
+    const state = this.#state;
+    // Within the memory as it is now: a buffer may have shrunk since this view was made.
+    const capacity = state.buffer === undefined ? state.capacity : liveCapacity(state.buffer, state.base);
+    return new StridedMemoryView(stateToken, { ...state, layout: nextLayout, dtype: nextDType, capacity });
   }
 
   /**
@@ -245,13 +261,13 @@ export class StridedMemoryView {
    */
   copyFrom(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {
     const source = checkView(other, StridedMemoryView.isInstance, 'other');
-    return stridedCopy(this.asCopyable(), source.asCopyable(), options);
+    return stridedCopy(this.asCopyable('copyFrom'), source.asCopyable('copyFrom'), options);
   }
 
   /** Copies this view into `other`; as {@link copyFrom} with the roles swapped. */
   copyTo(other: StridedMemoryView, options?: StridedCopyOptions): StridedCopyReport {
     const destination = checkView(other, StridedMemoryView.isInstance, 'other');
-    return stridedCopy(destination.asCopyable(), this.asCopyable(), options);
+    return stridedCopy(destination.asCopyable('copyTo'), this.asCopyable('copyTo'), options);
   }
 
   /**
@@ -274,7 +290,7 @@ export class StridedMemoryView {
     if (buffer === undefined) {
       throw new TypeError('only a view of a Buffer (StridedMemoryView.fromBuffer) has an ipcDescriptor');
     }
-    this.checkOpen();
+    this.checkLive('toIpcDescriptor');
     return makeTensorDescriptor(buffer, this.layout, this.dtype, event);
   }
 
@@ -299,13 +315,18 @@ export class StridedMemoryView {
     return `StridedMemoryView(${this.dtype}, shape=[${this.shape.join(', ')}], device=${this.deviceId})`;
   }
 
-  private checkOpen(): void {
-    const buffer = this.#state.buffer;
-    if (buffer !== undefined && bufferIsClosed(buffer))
-      throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
+  // The view's bytes against its Buffer as it is now, at each use: closed, or shrunk by
+  // modifyAllocation since the view was made (the view keeps its offset and layout, not a size).
+  private checkLive(member: string): void {
+    const { buffer, base } = this.#state;
+    if (buffer === undefined) return;
+    const state = bufferState(buffer);
+    if (state.isClosed) throw CudaStateError.closed('Buffer (of a StridedMemoryView)');
+    const offset = Number(base - state.pointer);
+    checkLiveExtent(buffer, offset, this.layout.requiredSizeInBytes(), `StridedMemoryView.${member}`);
   }
 
-  private asCopyable() {
+  private asCopyable(member: string) {
     const state = this.#state;
     return {
       layout: this.layout,
@@ -313,7 +334,7 @@ export class StridedMemoryView {
       readonly: this.readonly,
       deviceId: this.deviceId,
       copySide: (): CopySide => {
-        this.checkOpen();
+        this.checkLive(member);
         return state.hostBytes
           ? { kind: 'host', bytes: state.hostBytes }
           : pointerSide(state.base, state.buffer, this.deviceId);
@@ -321,3 +342,14 @@ export class StridedMemoryView {
     };
   }
 }
+
+/** Bytes of `buffer` from `base` on, as the buffer is now. */
+function liveCapacity(buffer: Buffer, base: bigint): number {
+  const state = bufferState(buffer);
+  return Math.max(0, state.size - Number(base - state.pointer));
+}
+
+// One brand check in front of every public method and getter: a Proxy of a view, or an object
+// inheriting from one, gets a TypeError naming the member instead of a private-field error.
+// The private helpers run only on views already checked.
+guardMembers(StridedMemoryView, StridedMemoryView.isInstance, ['checkLive', 'asCopyable']);

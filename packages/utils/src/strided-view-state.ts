@@ -2,14 +2,10 @@
 // every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
 import { CudaStateError, checkBoolean, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
-import {
-  bufferByteSize,
-  bufferDeviceId,
-  bufferIsClosed,
-  bufferIsDeviceAccessible,
-  bufferPointer,
-} from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
+import { refuseLookalike } from './brand-guard.js';
 import { checkDType, DTYPE_ITEMSIZE, defaultDTypeFor, dtypeOfTypedArray } from './dtype.js';
+import { checkConsumerStream, orderAfterBuffer } from './exchange-stream-order.js';
 import { StridedLayout } from './strided-layout.js';
 import type { FromBufferOptions, FromHostOptions, ViewState } from './strided-view-options.js';
 
@@ -19,24 +15,37 @@ export function bufferViewState(
   layout: StridedLayout,
   options?: FromBufferOptions,
 ): ViewState {
+  if (!bufferBrand.has(buffer)) refuseLookalike(buffer, 'buffer');
   bufferBrand.check(buffer, 'buffer');
   if (!StridedLayout.isInstance(layout))
     throw new TypeError(`layout must be a StridedLayout, got ${describeValue(layout)}`);
   const { dtype, isReadonly = false } = checkOptions(options);
   checkBoolean(isReadonly, 'isReadonly');
-  if (bufferIsClosed(buffer)) throw CudaStateError.closed('Buffer');
+  if (bufferState(buffer).isClosed) throw CudaStateError.closed('Buffer');
   return {
     layout,
     dtype: dtype === undefined ? defaultDTypeFor(layout.itemsize) : checkDType(dtype),
     readonly: isReadonly,
-    deviceId: bufferDeviceId(buffer),
-    isDeviceAccessible: bufferIsDeviceAccessible(buffer),
+    deviceId: bufferState(buffer).deviceId,
+    isDeviceAccessible: bufferState(buffer).isDeviceAccessible,
     exportingObject: buffer,
-    base: bufferPointer(buffer),
+    base: bufferState(buffer).pointer,
     hostBytes: undefined,
-    capacity: bufferByteSize(buffer),
+    capacity: bufferState(buffer).size,
     buffer,
   };
+}
+
+/**
+ * @internal The state of StridedMemoryView.from's view of a whole Buffer (uint8, every byte),
+ * with the consumer stream of `options` ordered after the buffer's producer on the GPU: every
+ * argument checked first, then the one driver call of the ordering.
+ */
+export function orderedBufferViewState(buffer: Buffer, options: unknown): ViewState {
+  const consumer = checkConsumerStream(options);
+  const state = bufferViewState(buffer, StridedLayout.dense([bufferState(buffer).size], 1));
+  orderAfterBuffer(buffer, consumer, state.deviceId);
+  return state;
 }
 
 /** @internal The state of StridedMemoryView.fromHost's view. */
@@ -44,8 +53,8 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
   const dtype = dtypeOfTypedArray(array);
   const itemsize = DTYPE_ITEMSIZE[dtype];
   const { shape, strides = null } = checkOptions(options);
-  // The memory as V8 counts it: the array's own byteLength, byteOffset or buffer properties
-  // (Object.defineProperty on the instance) must not size or place the view.
+  // The array's real memory (viewBytes): byteLength, byteOffset or buffer properties a program
+  // defined on the instance must not size or place the view.
   const bytes = viewBytes(array);
   const length = bytes.byteLength / itemsize;
   const layout = new StridedLayout(shape ?? [length], strides, itemsize);

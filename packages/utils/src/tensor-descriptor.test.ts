@@ -4,7 +4,7 @@ import { DeviceMemoryResource, useDriver } from '@cumem/memory';
 import { poolSharingDrivers } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
-import { adapters } from '../test/support.js';
+import { adapters, strictTypeError } from '../test/support.js';
 import { StridedLayout } from './strided-layout.js';
 import { StridedMemoryView } from './strided-memory-view.js';
 import { TENSOR_DESCRIPTOR_FORMAT } from './tensor-descriptor.js';
@@ -14,12 +14,12 @@ describeEachDriver(adapters, 'tensor IPC descriptor', (entry) => {
 
   it('is refused for views of host memory and of buffers of pools without IPC', () => {
     const host = StridedMemoryView.fromHost(new Float32Array(8));
-    expect(() => host.ipcDescriptor).toThrow(TypeError);
+    expect(() => host.ipcDescriptor).toThrow(strictTypeError);
     const mr = new DeviceMemoryResource(0);
     const buffer = mr.allocate(64);
     const view = StridedMemoryView.fromBuffer(buffer, StridedLayout.dense([4, 4], 4), { dtype: 'float32' });
-    expect(() => view.ipcDescriptor).toThrow(TypeError);
-    expect(() => view.toIpcDescriptor({ event: 'not an event' as never })).toThrow(TypeError);
+    expect(() => view.ipcDescriptor).toThrow(strictTypeError);
+    expect(() => view.toIpcDescriptor({ event: 'not an event' as never })).toThrow(strictTypeError);
     buffer.close();
   });
 
@@ -50,10 +50,10 @@ describeEachDriver(adapters, 'tensor IPC descriptor', (entry) => {
       { ...good, buffer: null },
     ];
     for (const descriptor of bad) {
-      expect(() => StridedMemoryView.fromIpcDescriptor(mr, descriptor as never)).toThrow(TypeError);
+      expect(() => StridedMemoryView.fromIpcDescriptor(mr, descriptor as never)).toThrow(strictTypeError);
     }
     // A well-formed descriptor reaches the resource, which (not imported) refuses it.
-    expect(() => StridedMemoryView.fromIpcDescriptor(mr, good)).toThrow(TypeError);
+    expect(() => StridedMemoryView.fromIpcDescriptor(mr, good)).toThrow(strictTypeError);
   });
 });
 

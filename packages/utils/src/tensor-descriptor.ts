@@ -9,7 +9,7 @@ import {
   type MemoryResource,
   type StreamOrderOptions,
 } from '@cumem/memory';
-import { bufferDeviceId, bufferIsHostAccessible, closeBuffer, ipcDescriptorOf } from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
 import { checkDType, DTYPE_ITEMSIZE, type DType, dtypeToTypestr } from './dtype.js';
 import { StridedLayout } from './strided-layout.js';
 
@@ -60,9 +60,9 @@ export function makeTensorDescriptor(
   }
   return Object.freeze({
     format: TENSOR_DESCRIPTOR_FORMAT,
-    buffer: ipcDescriptorOf(buffer),
-    memory: bufferIsHostAccessible(buffer) ? 'pinned' : 'device',
-    deviceId: bufferDeviceId(buffer),
+    buffer: bufferState(buffer).ipcDescriptor(),
+    memory: bufferState(buffer).isHostAccessible ? 'pinned' : 'device',
+    deviceId: bufferState(buffer).deviceId,
     dtype,
     typestr: dtypeToTypestr(dtype),
     itemsize: layout.itemsize,
@@ -144,7 +144,7 @@ export function openTensorDescriptor<V>(
   try {
     return view(buffer, layout, checked.dtype);
   } catch (error) {
-    closeBuffer(buffer);
+    bufferState(buffer).close();
     throw error;
   }
 }

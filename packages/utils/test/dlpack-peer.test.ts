@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectReleasedExports, DeviceMemoryResource, useDriver } from '@cumem/memory';
-import { LegacyField, TensorField, VersionedField } from '@cumem/memory/internal';
+import { dlpackStruct } from '@cumem/memory/internal';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { StridedLayout } from '../src/strided-layout.js';
 import { StridedMemoryView } from '../src/strided-memory-view.js';
 import { adapters } from './support.js';
+
+const { LegacyField, TensorField, VersionedField } = dlpackStruct;
 
 const peerSource = fileURLToPath(new URL('./dlpack-peer/dlpack-peer.c', import.meta.url));
 

@@ -1,7 +1,9 @@
 // Test support: a "native producer" of DLPack structs written in JS memory (which every driver
 // can read at its addressOf), for the import tests on the reference driver and both adapters.
 import type { Driver } from '@cumem/core-types';
-import { DLDeviceType, dlpackStructSize, writeDLPackStruct } from '@cumem/memory/internal';
+import { dlpackStruct } from '@cumem/memory/internal';
+
+const { DLDeviceType, dlpackStructSize, writeDLPackStruct } = dlpackStruct;
 
 /** Fields of a produced struct; defaults: a 1-D uint8 tensor of `length` bytes on device 0. */
 export interface ProducedTensor {

@@ -2,10 +2,31 @@
 
 import { type Driver, MemLocationType, MemRangeAttribute } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
+import { isTypedError } from '@cumem/testing';
 import type { StridedLayout } from '../src/strided-layout.js';
 
 // The adapters every test file of this package runs against (besides the reference driver).
 export { adapters, patternBytes } from '@cumem/test-support';
+
+/**
+ * `expect(call).toThrow(strictTypeError)`: a TypeError of cumem's own checks, never one the engine
+ * raised because an argument reached code unchecked. The shared check is @cumem/testing's
+ * isTypedError (it refuses "Cannot read properties of ...", "... is not a function", ...); the
+ * engine's private-field message ("Cannot read private member", what a Proxy of a class
+ * instance meets) is refused here too.
+ */
+export const strictTypeError: Error = {
+  asymmetricMatch(error: unknown): boolean {
+    return (
+      error instanceof TypeError &&
+      isTypedError(error) &&
+      !/private member|private field|Receiver must be|proxy that has been revoked/.test(error.message)
+    );
+  },
+  toString: () => "a TypeError of cumem's own checks",
+  toAsymmetricMatcher: () => "a TypeError of cumem's own checks",
+  // vitest's toThrow takes an asymmetric matcher, though its types list Error instances only.
+} as unknown as Error;
 
 /** Where the driver says a range was last prefetched: `'device:0'` or `'host'`. */
 export function lastPrefetch(driver: Driver, buffer: Buffer): string {
