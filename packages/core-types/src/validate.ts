@@ -8,14 +8,11 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null) return 'null';
-  // A Proxy is named without reading through it: its traps could throw (a revoked Proxy always
-  // does) or run a caller's code in the middle of an error message.
-  if ((typeof value === 'object' || typeof value === 'function') && types.isProxy(value))
-    return `a Proxy (${typeof value})`;
   if (typeof value === 'object') {
     try {
       return `an object (${value.constructor?.name ?? 'Object'})`;
     } catch {
+      // A revoked Proxy throws on every read: describing it must not.
       return 'an object';
     }
   }
