@@ -2,7 +2,7 @@
 // stream has passed those copies.
 //
 // An event per copy (create, record, query, destroy: four driver calls and a finalizer) cost
-// about 3 µs on an H200: more than a 4 KiB pageable copy itself. So memory is held in groups:
+// more than a small pageable copy itself (bench/README.md). So memory is held in groups:
 // a hold joins the open group, and only when that group is full (by count or bytes) is one
 // event recorded after it. A group is released when its event, or any later one, has
 // completed (a stream runs in order), or when the stream is synchronized. The open group,

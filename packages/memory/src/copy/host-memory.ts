@@ -12,7 +12,7 @@ export function isHostMemory(value: unknown): value is HostMemory {
 }
 
 /**
- * `memory` as a plain Uint8Array over all its bytes, as V8 counts them. Every copy between JS
+ * `memory` as a plain Uint8Array over all its bytes, as the engine counts them. Every copy between JS
  * memory and a buffer sizes and addresses the memory through this, so that a view's own
  * properties (`Object.defineProperty(view, 'byteLength', ...)`, a subclass's getters) cannot make
  * a copy larger than the memory: over the FFI adapter such a view once made `copyTo` write past

@@ -3,17 +3,8 @@
 // then range-copy-engine.ts issues the calls.
 import { CudaStateError, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
+import { bufferBrand, bufferState } from '../buffer/buffer-base.js';
 import { finish } from '../buffer/buffer-copy.js';
-import {
-  bufferBrand,
-  bufferByteSize,
-  bufferIsDeviceOnly,
-  bufferIsHostAccessible,
-  bufferPointer,
-  bufferRuntime,
-  bufferWorkDevice,
-  checkBufferOpen,
-} from '../buffer/buffer-facts.js';
 import { checkSameDriver } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
@@ -44,7 +35,7 @@ function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
       );
     if (!ArrayBuffer.isView(given))
       throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(given)}`);
-    // Read once, as V8 counts it: the engine copies exactly the bytes checked here.
+    // Read once, as the engine counts it: the engine copies exactly the bytes checked here.
     const bytes = viewBytes(given);
     if ((offset as number) + bytes.byteLength > size) {
       throw new RangeError(
@@ -60,10 +51,10 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
   if (staging === 'auto' || staging === 'pinned' || staging === 'pageable') return staging;
   if (bufferBrand.has(staging)) {
     const given = staging as Buffer;
-    checkBufferOpen(given);
-    if (bufferRuntime(given) !== bufferRuntime(buffer))
+    bufferState(given).checkOpen();
+    if (bufferState(given).runtime !== bufferState(buffer).runtime)
       throw new CudaStateError('the staging buffer belongs to another driver than the buffer');
-    if (!bufferIsHostAccessible(given))
+    if (!bufferState(given).isHostAccessible)
       throw new TypeError('the staging buffer must be host-accessible (pinned)');
     return given;
   }
@@ -78,7 +69,7 @@ function checkStaging(staging: unknown, buffer: Buffer): HostStaging {
  * beforehand (queued-upload.ts, queued-download.ts) are therefore waited for by such a call.
  */
 export function rangeCopyStream(buffer: Buffer): Stream {
-  return runtimeDefaultStream(bufferRuntime(buffer), bufferWorkDevice(buffer, null));
+  return runtimeDefaultStream(bufferState(buffer).runtime, bufferState(buffer).workDevice(null));
 }
 
 function run(
@@ -93,17 +84,17 @@ function run(
   const stream = streamOption(options);
   const { staging = 'auto' } = checkOptions(options);
   if (stream !== undefined)
-    checkSameDriver(bufferRuntime(target), stream.runtime, 'the stream', 'the buffer');
-  const checked = checkRanges(ranges, bufferByteSize(target));
+    checkSameDriver(bufferState(target).runtime, stream.runtime, 'the stream', 'the buffer');
+  const checked = checkRanges(ranges, bufferState(target).size);
   const how = checkStaging(staging, target);
-  checkBufferOpen(target);
+  bufferState(target).checkOpen();
   if (checked.length === 0) return;
   // Never copy through the registration of a buffer detached since (host-registration-table.ts).
   releaseDetachedRegistrations();
-  const runtime = bufferRuntime(target);
-  const ordinal = bufferWorkDevice(target, null);
-  const deviceOnly = bufferIsDeviceOnly(target);
-  const pointer = bufferPointer(target);
+  const runtime = bufferState(target).runtime;
+  const ordinal = bufferState(target).workDevice(null);
+  const deviceOnly = bufferState(target).isDeviceOnly;
+  const pointer = bufferState(target).pointer;
   const go = (on: Stream, given: boolean): void => {
     runtime.makeCurrent(on.ordinal);
     const held = moveRanges(runtime, pointer, deviceOnly, checked, on, upload, how);

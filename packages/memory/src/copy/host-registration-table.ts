@@ -91,6 +91,24 @@ export function rangeRegistered(buffer: ArrayBufferLike, begin: number, end: num
   return ranges.some((range) => range.live && range.begin <= begin && end <= range.end);
 }
 
+/**
+ * True when some but not all of bytes [begin, end) of `buffer` lie in live registered ranges.
+ * The driver takes a host address inside a registration as pinned memory of that registration's
+ * size, so a copy of such a range handed to it as one piece fails (CUDA_ERROR_INVALID_VALUE):
+ * it must go through staging, which never hands the driver the JS address.
+ */
+export function rangePartlyRegistered(buffer: ArrayBufferLike, begin: number, end: number): boolean {
+  const ranges = rangesByBuffer.get(buffer);
+  if (ranges === undefined) return false;
+  let touched = false;
+  for (const range of ranges) {
+    if (!range.live || range.end <= begin || end <= range.begin) continue;
+    if (range.begin <= begin && end <= range.end) return false;
+    touched = true;
+  }
+  return touched;
+}
+
 // The driver pins whole pages: two ranges that share a page overlap for it even when their
 // bytes do not. 4 KiB is the smallest page of the platforms CUDA supports.
 const page = 4096n;

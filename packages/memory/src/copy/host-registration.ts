@@ -12,8 +12,22 @@
 //   unregisters a detached buffer's range before any copy or registration looks at it
 //   (host-registration-table.ts).
 // - Ranges sharing a page with a live registration are refused (CudaStateError naming both).
+import type { InspectOptionsStylized, inspect } from 'node:util';
 import { markAsUntransferable } from 'node:worker_threads';
-import { checkInteger, checkOptions, type Device, describeValue, viewBytes } from '@cumem/core-types';
+import {
+  checkInteger,
+  checkOptions,
+  type Device,
+  describeValue,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
+  viewBytes,
+} from '@cumem/core-types';
 import { deviceOrdinal } from '../runtime/device-arguments.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from '../runtime/object-finalizer.js';
@@ -23,6 +37,7 @@ import {
   checkNoOverlap,
   forgetRange,
   type RegisteredRange,
+  rangePartlyRegistered,
   rangeRegistered,
   releaseDetachedRegistrations,
 } from './host-registration-table.js';
@@ -39,6 +54,20 @@ export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
   const bytes = viewBytes(view);
   const begin = bytes.byteOffset;
   return rangeRegistered(bytes.buffer, begin, begin + bytes.byteLength);
+}
+
+/**
+ * True when part, but not all, of `view` lies in memory registered with
+ * {@link registerHostMemory}: such a view is neither pinned nor plain pageable memory for the
+ * driver, and every copy of it takes the staged path (host-registration-table.ts says why).
+ */
+export function isPartlyRegisteredHostMemory(view: ArrayBufferView): boolean {
+  if (!ArrayBuffer.isView(view))
+    throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
+  releaseDetachedRegistrations();
+  const bytes = viewBytes(view);
+  const begin = bytes.byteOffset;
+  return rangePartlyRegistered(bytes.buffer, begin, begin + bytes.byteLength);
 }
 
 // ArrayBuffer's `resizable` and SharedArrayBuffer's `growable`, read through the intrinsic getters
@@ -153,6 +182,36 @@ export class HostRegistration {
   get live(): boolean {
     return this.#range.live;
   }
+
+  /** `HostRegistration(pointer: 0x…, byteLength: 4096, closed: false)`. */
+  toString(): string {
+    return HostRegistration.#is(this)
+      ? factsText('HostRegistration', this.#facts())
+      : imitationText('HostRegistration');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link HostRegistration.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!HostRegistration.#is(this)) return imitationText('HostRegistration');
+    return inspectFacts('HostRegistration', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts(): ObjectFacts {
+    return {
+      pointer: hex(this.pointer),
+      byteLength: this.byteLength,
+      closed: this.#closed || this.#range.detached,
+    };
+  }
+
+  /** @internal The brand: one private-field test. */
+  static #is(value: unknown): value is HostRegistration {
+    return typeof value === 'object' && value !== null && #closed in value;
+  }
+
+  static {
+    guardMembers(HostRegistration, (value) => HostRegistration.#is(value), ['toString', inspectCustom]);
+  }
 }
 
 /**
@@ -161,7 +220,8 @@ export class HostRegistration {
  * follows the driver and CuPy (`cupy.cuda.runtime.hostRegister`); PyTorch's `pin_memory()`
  * copies into new pinned memory instead, which is not what this does.
  *
- * Registering costs about 38 ms per GiB (H200): worth it for memory copied more than once.
+ * Registering takes time in proportion to the size (bench/README.md): worth it for memory copied
+ * more than once.
  * The registration keeps the ArrayBuffer alive and marks it untransferable (for good: Node has
  * no way to undo that). Should the buffer be detached all the same (`transfer()` on Node
  * versions that allow it, a BYOB stream read), cumem unregisters it before the next copy or
@@ -181,7 +241,7 @@ export function registerHostMemory(
       `registerHostMemory: expected an ArrayBuffer or a view of one, got ${describeValue(memory)}`,
     );
   }
-  // The memory as V8 counts it (host-memory.ts): a view's own byteOffset, byteLength or buffer
+  // The memory as the engine counts it (host-memory.ts): a view's own byteOffset, byteLength or buffer
   // properties do not decide what is pinned.
   const bytes = asView(memory);
   const byteLength = bytes.byteLength;

@@ -6,7 +6,7 @@
 // can take seconds, and is the pool owner's decision. It does enable context peer access
 // (cuCtxEnablePeerAccess) between primary contexts the first time a copy needs it, where the
 // hardware allows: that only speeds up cuMemAlloc memory, which the driver otherwise stages
-// through the host (37.7 against 391 GB/s measured on two H200s).
+// through the host, many times slower (bench/README.md has the figures).
 import {
   CudaError,
   CudaStateError,
@@ -17,16 +17,8 @@ import {
   MemLocationType,
   PointerHandleAttribute,
 } from '@cumem/core-types';
-import type { BufferBase } from '../buffer/buffer-base.js';
+import { type BufferBase, bufferBrand, bufferState } from '../buffer/buffer-base.js';
 import { copyPointers } from '../buffer/buffer-copy.js';
-import {
-  bufferBrand,
-  bufferDeviceId,
-  bufferIsDeviceOnly,
-  bufferParent,
-  bufferPointer,
-  bufferRuntime,
-} from '../buffer/buffer-facts.js';
 import { virtualAccess } from '../resources/virtual/virtual-ranges.js';
 import { type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
@@ -41,15 +33,18 @@ export function copyBuffers(
   stream: Stream | undefined,
   ordinal: number,
 ): void {
-  const device = bufferDeviceId(src);
-  const dstPointer = bufferPointer(dst);
-  const srcPointer = bufferPointer(src);
-  if (bufferDeviceId(dst) === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
+  const device = bufferState(src).deviceId;
+  const dstPointer = bufferState(dst).pointer;
+  const srcPointer = bufferState(src).pointer;
+  if (
+    bufferState(dst).deviceId === device &&
+    (device < 0 || stream === undefined || stream.ordinal === device)
+  ) {
     copyPointers(runtime, dstPointer, srcPointer, size, stream, ordinal);
     return;
   }
-  const dstDevice = bufferIsDeviceOnly(dst) ? bufferDeviceId(dst) : -1;
-  const srcDevice = bufferIsDeviceOnly(src) ? device : -1;
+  const dstDevice = bufferState(dst).isDeviceOnly ? bufferState(dst).deviceId : -1;
+  const srcDevice = bufferState(src).isDeviceOnly ? device : -1;
   copyAcrossDevices(runtime, dstPointer, dstDevice, srcPointer, srcDevice, size, stream, ordinal);
 }
 
@@ -225,22 +220,21 @@ const poolOfAllocation = new WeakMap<BufferBase, bigint>();
 export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
   checkStreamArgument(stream);
   bufferBrand.check(buffer, 'buffer');
-  if (bufferRuntime(buffer) !== stream.runtime)
+  if (bufferState(buffer).runtime !== stream.runtime)
     throw new CudaStateError('the buffer and the stream belong to different drivers');
   const on = stream.ordinal;
-  const device = bufferIsDeviceOnly(buffer) ? bufferDeviceId(buffer) : -1;
+  const device = bufferState(buffer).isDeviceOnly ? bufferState(buffer).deviceId : -1;
   if (device < 0 || device === on) return true;
-  let allocation = buffer;
-  for (let parent = bufferParent(allocation); parent !== null; parent = bufferParent(allocation))
-    allocation = parent;
+  let allocation = bufferState(buffer);
+  while (allocation.parent !== null) allocation = allocation.parent;
   const runtime = stream.runtime;
-  const allocationPointer = bufferPointer(allocation);
+  const allocationPointer = allocation.pointer;
   const vmm = virtualAccess(runtime, allocationPointer, on);
   if (vmm !== undefined) return accessAllows(vmm, write);
-  let pool = poolOfAllocation.get(allocation);
+  let pool = poolOfAllocation.get(allocation.buffer);
   if (pool === undefined) {
     pool = memoryPoolOf(runtime, allocationPointer);
-    poolOfAllocation.set(allocation, pool);
+    poolOfAllocation.set(allocation.buffer, pool);
   }
   return poolReaches(runtime, on, pool, device, write);
 }

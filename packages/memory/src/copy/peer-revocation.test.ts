@@ -69,8 +69,8 @@ describeEachDriverWithDevices(adapters, 2, 'revoking peer access', (entry) => {
     for (let index = 0; index < size; index += 4096) pattern[index] = (index >>> 12) & 255;
     source.copyFrom(pattern);
     owner.peerAccessibleBy = [1];
-    // Work on device 1 that the copy waits behind: copies of device-1 memory (about 10 ms per
-    // 8 GiB round on an H100), so the peer copy is still queued when access is taken away.
+    // Work on device 1 that the copy waits behind: large copies of device-1 memory, so the peer
+    // copy is still queued when access is taken away.
     using scratch = remote.allocate(filler / 8, { stream });
     using scratchCopy = remote.allocate(filler / 8, { stream });
     for (let round = 0; round < 8; round++) scratchCopy.copyFrom(scratch, { stream });

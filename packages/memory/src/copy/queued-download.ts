@@ -5,7 +5,7 @@
 // earlier piece (one stream: copies complete in the order they were queued).
 import { EventFlags } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
-import { checkBufferOpen } from '../buffer/buffer-facts.js';
+import { bufferState } from '../buffer/buffer-base.js';
 import { createEvent, type Event } from '../stream/event.js';
 import type { Stream } from '../stream/stream.js';
 import { copyRangesToHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
@@ -77,7 +77,7 @@ class Download implements QueuedDownload {
  * copied before the call returns).
  */
 export function queueDownload(src: Buffer, pieces: readonly (readonly HostRange[])[]): QueuedDownload {
-  checkBufferOpen(src);
+  bufferState(src).checkOpen();
   const download = new Download(rangeCopyStream(src));
   try {
     for (const ranges of pieces) download.queue(src, ranges);

@@ -2,15 +2,16 @@
 // copies of column bodies whose place in the stream it already knows, then runs Arrow JS's
 // writer while they move, then writes the rest with copyRangesFromHost, which waits for the
 // same stream and so for these copies too.
+
 import type { Buffer } from '../buffer/buffer.js';
+import { bufferState } from '../buffer/buffer-base.js';
 import { isPageable } from '../buffer/buffer-copy.js';
-import { checkBufferOpen } from '../buffer/buffer-facts.js';
 import type { Stream } from '../stream/stream.js';
 import { copyRangesFromHost, type HostRange, rangeCopyStream } from './host-range-copies.js';
 
 /** `dst`'s range-copy stream, once `dst` is known open. */
 function defaultStreamOf(dst: Buffer): Stream {
-  checkBufferOpen(dst);
+  bufferState(dst).checkOpen();
   return rangeCopyStream(dst);
 }
 

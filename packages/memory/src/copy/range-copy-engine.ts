@@ -3,10 +3,12 @@
 // registered memory), small pageable ranges gathered into one copy, large pageable ranges
 // through the driver's staged copy (buffer-copy.ts's rule), and one wait at the end when the
 // caller gave no stream. No events: everything is ordered on one stream.
-import { type Buffer, hostViewOf } from '../buffer/buffer.js';
+import type { Buffer } from '../buffer/buffer.js';
+import { bufferState } from '../buffer/buffer-base.js';
 import { directHostCopy, isPageable, staged, stagedHostCopy } from '../buffer/buffer-copy.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
+import { isPartlyRegisteredHostMemory } from './host-registration.js';
 
 /** One range of a many-range copy: `bytes` (JS memory) at `offset` bytes into the buffer. */
 export interface HostRange {
@@ -155,7 +157,9 @@ export function moveRanges(
     const pageable = isPageable(view);
     if (!pageable) pinned.push(range.offset, bytesOf(view), false);
     else if (typeof staging === 'object') viaBuffer.push(range);
-    else if (staged(view, deviceOnly, minBytes)) stagedLater.push(range);
+    // Partly registered memory is never handed to the driver as one range (host-registration.ts).
+    else if (staged(view, deviceOnly, minBytes) || isPartlyRegisteredHostMemory(view))
+      stagedLater.push(range);
     else if (upload && view.byteLength < gatherBytes) small.push(range.offset, bytesOf(view), true);
     else send(range.offset, view);
   }
@@ -163,7 +167,14 @@ export function moveRanges(
   pinned.flush();
   for (const [offset, view] of pinnedLater) send(offset, view);
   if (viaBuffer.length > 0 && typeof staging === 'object') {
-    moveThroughBuffer(runtime, stream, viaBuffer, bytesOf(hostViewOf(staging as Buffer)), mover, upload);
+    moveThroughBuffer(
+      runtime,
+      stream,
+      viaBuffer,
+      bytesOf(bufferState(staging as Buffer).hostView()),
+      mover,
+      upload,
+    );
   }
   // A staged copy waits for the stream and is complete on return: last, after the queued work.
   for (const range of stagedLater) mover.staged(range.offset, range.bytes);

@@ -1,7 +1,7 @@
 // When and how copies from and to pageable JS memory go through the drivers' staged-copy engine.
 // Read once from the environment, changeable with configureStaging(). The defaults come from
-// the pageable-memory probe on an H200 (8 MiB chunks, 4 threads); bench/README.md records the
-// sweep that chooses them and the size below which the driver's direct copy is faster.
+// the pageable-memory probe; bench/README.md records the sweep that chooses them and the size
+// below which the driver's direct copy is faster.
 import { checkOptions, checkSize, checkStagedCopyOptions, type StagedCopyOptions } from '@cumem/core-types';
 
 /** How copies of pageable JS memory are staged. */
@@ -11,8 +11,8 @@ export interface StagingSettings extends StagedCopyOptions {
 }
 
 const MiB = 1024 * 1024;
-// From the staging sweep on an H200 (bench/README.md): 4 MiB chunks on 8 threads moved 256 MiB
-// fastest both ways, and staging beat the direct copy from 64 MiB up.
+// The fastest settings of the staging sweep (bench/README.md), and the size from which staging
+// beat the direct copy.
 const defaults = { chunkBytes: 4 * MiB, threads: 8, minBytes: 64 * MiB };
 
 function fromEnvironment(name: string, fallback: number): number {

@@ -2,7 +2,7 @@
 // writes it) of a 1-D uint8 array: what Buffer and interop-arrow's CudaBuffer export, like
 // pyarrow's `to_numba`.
 import { CudaStateError, checkAddress, checkBoolean, checkSize, describeValue } from '@cumem/core-types';
-import { bufferBrand, bufferIsClosed, bufferIsDeviceAccessible } from '../buffer/buffer-facts.js';
+import { bufferBrand, bufferState } from '../buffer/buffer-base.js';
 
 /** CUDA Array Interface v3 of a byte array (camelCase; `StridedMemoryView.from` reads it). */
 export interface ByteArrayInterface {
@@ -30,7 +30,7 @@ export function byteArrayInterface(
   size: number,
   readonly: boolean,
 ): ByteArrayInterface {
-  // A Buffer answers from its state (buffer-facts.ts); a wrapper of one through its getters.
+  // A Buffer answers from its state (bufferState); a wrapper of one through its getters.
   const buffer = bufferBrand.has(owner);
   if (!buffer && (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean')) {
     throw new TypeError(`owner must be a Buffer (or an object with isClosed), got ${describeValue(owner)}`);
@@ -38,8 +38,8 @@ export function byteArrayInterface(
   checkAddress(address, 'address');
   checkSize(size, 'size');
   checkBoolean(readonly, 'readonly');
-  if (buffer ? bufferIsClosed(owner) : owner.isClosed) throw CudaStateError.closed('Buffer');
-  if (!(buffer ? bufferIsDeviceAccessible(owner) : owner.isDeviceAccessible))
+  if (buffer ? bufferState(owner).isClosed : owner.isClosed) throw CudaStateError.closed('Buffer');
+  if (!(buffer ? bufferState(owner).isDeviceAccessible : owner.isDeviceAccessible))
     throw new TypeError('memory no device can address has no CUDA Array Interface');
   return Object.freeze({
     shape: Object.freeze([size] as [number]),

@@ -2,8 +2,8 @@
 // allocate from `currentResource(device)` and so share the application's pool (and its
 // statistics, limit and hooks) instead of each making their own. Kept per driver, as a
 // resource belongs to the driver it was made with.
-import { CudaStateError, describeValue } from '@cumem/core-types';
-import { type DeviceLike, deviceOrdinal } from '../runtime/device-arguments.js';
+import { CudaStateError, type Device, describeValue } from '@cumem/core-types';
+import { deviceOrdinal } from '../runtime/device-arguments.js';
 import { activeRuntime, type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { MemoryResource } from './memory-resource.js';
@@ -14,7 +14,7 @@ import { MemoryResource } from './memory-resource.js';
  * pool (made once, kept).
  * @throws TypeError / RangeError for a bad device.
  */
-export function currentResource(device: DeviceLike): MemoryResource {
+export function currentResource(device: Device | number): MemoryResource {
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
   const resources = resourcesOf(runtime);
@@ -34,7 +34,10 @@ export function currentResource(device: DeviceLike): MemoryResource {
  * @throws TypeError for an `mr` that is not a MemoryResource; RangeError for a bad device or
  *   a resource of another device; CudaStateError for a closed resource.
  */
-export function setCurrentResource(device: DeviceLike, mr: MemoryResource | null): MemoryResource | null {
+export function setCurrentResource(
+  device: Device | number,
+  mr: MemoryResource | null,
+): MemoryResource | null {
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
   if (mr !== null && !(mr instanceof MemoryResource)) {

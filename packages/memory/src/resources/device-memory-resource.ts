@@ -10,7 +10,7 @@ import { ImportedPool } from '../interop/ipc/imported-pool.js';
 import type { IpcAllocationHandle } from '../interop/ipc/ipc-allocation-handle.js';
 import { checkDeviceKind, deviceOrdinal } from '../runtime/device-arguments.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
-import { freezeBuiltIn } from './memory-resource.js';
+import { freezeBuiltIn, guardResourceMembers } from './memory-resource.js';
 import { checkPeerDevices, PeerAccessView, setPeerAccess } from './peer-access-view.js';
 import { PoolMemoryResource } from './pool/pool-memory-resource.js';
 import {
@@ -124,6 +124,8 @@ export class DeviceMemoryResource extends PoolMemoryResource {
     this.runtime.makeCurrent(this.ordinal);
   }
 }
+
+guardResourceMembers(DeviceMemoryResource);
 
 function createDevicePool(
   device: Device | number,

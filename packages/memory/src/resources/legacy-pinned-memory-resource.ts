@@ -1,5 +1,6 @@
 import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types';
-import { allocatedBuffer, Buffer } from '../buffer/buffer.js';
+import { type Buffer, bufferKind } from '../buffer/buffer.js';
+import { allocatedBuffer } from '../buffer/buffer-construction.js';
 import { LiveAllocations } from '../buffer/live-allocations.js';
 import { allocateWithRecovery } from '../diagnostics/out-of-memory.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
@@ -7,7 +8,13 @@ import type { Stream } from '../stream/stream.js';
 import { runtimeDefaultStream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
 import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
-import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from './memory-resource.js';
+import {
+  freezeBuiltIn,
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from './memory-resource.js';
 
 // How close() frees a buffer of LegacyPinnedMemoryResource and Buffer.fromHandle hands it memory (memory-resource.ts).
 let legacyPinnedBooks: ResourceBooks<LegacyPinnedMemoryResource>;
@@ -55,7 +62,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
             runtime.driver.memHostAlloc(size, MemHostAllocFlags.Portable),
           );
     if (size !== 0) this.#live.add(handle, size);
-    return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
+    return allocatedBuffer(bufferKind, runtime, handle, size, this, stream);
   }
 
   /**
@@ -92,3 +99,5 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     return true;
   }
 }
+
+guardResourceMembers(LegacyPinnedMemoryResource);

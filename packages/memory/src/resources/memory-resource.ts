@@ -1,6 +1,17 @@
 // The base of every memory resource. Buffer names it in types and checks `instanceof` at run
 // time; this file names Buffer only in types, so the two files form no run-time cycle.
-import { CudaStateError, describeValue } from '@cumem/core-types';
+import type { InspectOptionsStylized, inspect } from 'node:util';
+import {
+  type BrandedClass,
+  CudaStateError,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
+} from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
 import { liveAllocationsOf } from '../buffer/live-allocations.js';
 import { type ResourceStatistics, setLimit, statisticsOf } from '../diagnostics/resource-pressure.js';
@@ -22,6 +33,9 @@ export let releaseBufferMemory: (
 
 /** Hands `resource` memory that `Buffer.fromHandle(..., { mr })` wraps (a class of the user's records nothing). */
 export let adoptBufferMemory: (resource: MemoryResource, handle: bigint, size: number) => void;
+
+/** @internal True for an object a MemoryResource constructor made (a subclass's included): its brand. */
+export let isMemoryResource: (value: unknown) => value is MemoryResource;
 
 /** Gives a built-in resource its books, from its constructor. */
 export let setResourceBooks: <R extends MemoryResource>(resource: R, books: ResourceBooks<R>) => void;
@@ -57,6 +71,7 @@ export abstract class MemoryResource {
     setResourceBooks = (resource, books) => {
       resource.#books = books;
     };
+    isMemoryResource = (value) => typeof value === 'object' && value !== null && #closed in value;
   }
 
   /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
@@ -183,6 +198,40 @@ export abstract class MemoryResource {
     return resource as MemoryResource;
   }
 
+  /** `DeviceMemoryResource(device: 0, deviceAccessible: true, hostAccessible: false, closed: false, ...)`. */
+  toString(): string {
+    const kind = resourceKind(this);
+    return isMemoryResource(this) ? factsText(kind, this.describedFacts()) : imitationText(kind);
+  }
+
+  /** What `util.inspect` shows: the facts of {@link MemoryResource.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    const kind = resourceKind(this);
+    if (!isMemoryResource(this)) return imitationText(kind);
+    return inspectFacts(kind, this.describedFacts(), depth, options, nodeInspect);
+  }
+
+  /**
+   * @internal The facts `toString` and `util.inspect` show; a built-in resource adds its own
+   * (a pool's handle). A getter of a class of the user's that throws shows as null.
+   */
+  describedFacts(): ObjectFacts {
+    const read = <T extends string | number | boolean | null>(get: () => T): T | null => {
+      try {
+        return get();
+      } catch {
+        return null;
+      }
+    };
+    return {
+      device: read(() => this.deviceId),
+      deviceAccessible: read(() => this.isDeviceAccessible),
+      hostAccessible: read(() => this.isHostAccessible),
+      managed: read(() => this.isManaged),
+      closed: this.#closed,
+    };
+  }
+
   /** @internal Only IPC-enabled pools export buffers. */
   exportIpcBuffer(_handle: bigint, _size: number): IpcBufferDescriptor {
     throw new TypeError(
@@ -198,6 +247,32 @@ export abstract class MemoryResource {
     );
   }
 }
+
+function resourceKind(resource: object): string {
+  // The class's name as a user's subclass names it; never the object's own properties.
+  try {
+    const name: unknown = Object.getPrototypeOf(resource)?.constructor?.name;
+    return typeof name === 'string' && name !== '' ? name : 'MemoryResource';
+  } catch {
+    // A revoked Proxy refuses even the prototype read.
+    return 'MemoryResource';
+  }
+}
+
+/**
+ * Puts the brand check in front of every public member of a built-in resource class (and of
+ * the base): a Proxy of a resource, or an object inheriting from one, gets a TypeError naming
+ * the class and member, not the engine's private-field error.
+ */
+export function guardResourceMembers(type: BrandedClass): void {
+  guardMembers(type, isMemoryResource, [
+    // Answer for any receiver: describing an imitation must not throw.
+    'toString',
+    inspectCustom,
+  ]);
+}
+
+guardResourceMembers(MemoryResource);
 
 /**
  * How a built-in resource frees and records its buffers' memory. Package-private, because

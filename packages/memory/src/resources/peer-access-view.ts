@@ -2,6 +2,7 @@
 import {
   Device,
   type Driver,
+  guardMembers,
   type MemAccessDescriptor,
   MemAccessFlags,
   MemLocationType,
@@ -241,4 +242,16 @@ export class PeerAccessView implements Iterable<Device> {
   get [Symbol.toStringTag](): string {
     return 'PeerAccessView';
   }
+
+  static {
+    // The brand: a Proxy of a view, or an object inheriting from one, gets a TypeError naming
+    // the member, not the engine's private-field error.
+    guardMembers(PeerAccessView, (value) => typeof value === 'object' && value !== null && #brand in value, [
+      // Answers for any receiver: describing an imitation must not throw.
+      Symbol.toStringTag,
+    ]);
+  }
+
+  // Only the constructor gives an object this field: the brand guardMembers tests.
+  #brand = true;
 }

@@ -14,7 +14,7 @@ import type { Buffer } from '../buffer/buffer.js';
 import { ImportedPool } from '../interop/ipc/imported-pool.js';
 import type { IpcAllocationHandle } from '../interop/ipc/ipc-allocation-handle.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
-import { freezeBuiltIn } from './memory-resource.js';
+import { freezeBuiltIn, guardResourceMembers } from './memory-resource.js';
 import { PoolMemoryResource } from './pool/pool-memory-resource.js';
 import {
   checkInterprocess,
@@ -44,8 +44,8 @@ export interface PinnedMemoryResourceOptions {
  * (`isHandleOwned === false`, `close()` leaves the pool); on a driver that cannot name that
  * pool (no `capabilities.memoryPoolQueries`) it makes a pool of its own instead. Every device
  * is granted read-write access to the pool (on the driver's pool too: access is only added,
- * never removed): without that grant the driver stages copies through a bounce buffer, measured
- * at 8-10 GB/s against 55.5 GB/s with it (H100, 256 MiB host-to-device).
+ * never removed): without that grant the driver stages copies through a bounce buffer, several
+ * times slower than direct access (bench/README.md has the figures).
  */
 export class PinnedMemoryResource extends PoolMemoryResource {
   private readonly numaNode: number;
@@ -107,6 +107,8 @@ export class PinnedMemoryResource extends PoolMemoryResource {
     return true;
   }
 }
+
+guardResourceMembers(PinnedMemoryResource);
 
 /** A pool made for {@link PinnedMemoryResource}'s constructor, and the NUMA node it is on. */
 interface PinnedPool {

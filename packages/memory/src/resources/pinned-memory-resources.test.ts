@@ -106,7 +106,7 @@ describeEachDriver(adapters, 'pinned memory resources', (entry) => {
 
     it('destroys its pool only once the buffers still open at close() are freed', () => {
       // Destroying a host pool with an allocation outstanding, then freeing it, crashes the
-      // CUDA 13.0 driver at the next synchronization of that stream (seen on an H200).
+      // CUDA 13.0 driver at the next synchronization of that stream.
       withCountingDriver(useDriver, entry.driver, (log) => {
         const mr = new PinnedMemoryResource({});
         const first = mr.allocate(64);

@@ -1,3 +1,4 @@
+import type { InspectOptionsStylized, inspect } from 'node:util';
 import {
   CudaStateError,
   checkBoolean,
@@ -7,6 +8,13 @@ import {
   type DriverHandle,
   describeValue,
   EventFlags,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
 } from '@cumem/core-types';
 import {
   checkEventHandleBytes,
@@ -195,11 +203,31 @@ export class Event {
     this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
+  /** `Event(device: 0, handle: 0x…, interprocess: false, closed: false)`. */
+  toString(): string {
+    return Event.isEvent(this) ? factsText('Event', this.#facts()) : imitationText('Event');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link Event.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!Event.isEvent(this)) return imitationText('Event');
+    return inspectFacts('Event', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts(): ObjectFacts {
+    return {
+      device: this.ordinal,
+      handle: hex(this.eventHandle),
+      interprocess: isInterprocess(this),
+      closed: this.#closed,
+    };
+  }
+
   /**
    * @internal Whether `value` is an Event made by this class, open or closed (its brand: one
    * private-field test). Not `instanceof`: an object inheriting from an Event, or a Proxy of
-   * one, passes that and then fails on its first private read with V8's TypeError, which names
-   * neither the argument nor what it should be.
+   * one, passes that and then fails on its first private read with the engine's TypeError,
+   * which names neither the argument nor what it should be.
    */
   static isEvent(value: unknown): value is Event {
     return typeof value === 'object' && value !== null && #closed in value;
@@ -211,6 +239,12 @@ export class Event {
     return this.eventHandle;
   }
 }
+
+guardMembers(Event, Event.isEvent, [
+  // Answer for any receiver: describing an imitation must not throw.
+  'toString',
+  inspectCustom,
+]);
 
 /** @internal A new event of `flags` on device `ordinal`. */
 export function createEvent(runtime: DriverRuntime, ordinal: number, flags: number): Event {

@@ -52,6 +52,21 @@ export class KnownStreams {
   }
 
   /**
+   * Makes later work on `target` wait for the work queued on a retired stream before it was
+   * retired (its tail), without blocking the CPU: what a closed stream's work still orders.
+   * Nothing when that work has completed (or the stream was idle when retired).
+   */
+  waitForTail(target: DriverHandle, known: KnownStream): void {
+    const tail = known.tail;
+    if (tail === null) return;
+    if (this.runtime.driver.eventQuery(tail)) {
+      this.forget(known);
+      return;
+    }
+    this.runtime.driver.streamWaitEvent(target, tail);
+  }
+
+  /**
    * Makes later work on `target` (a `CUstream` of device `ordinal`) wait for all work queued so
    * far on every other known stream, without blocking the CPU.
    */

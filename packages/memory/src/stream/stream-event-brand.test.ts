@@ -1,6 +1,6 @@
 // A Stream or Event argument is taken by its brand (Stream.isStream, Event.isEvent: one
 // private-field test), not by `instanceof`: an object inheriting from a Stream or an Event, or a
-// Proxy of one, passes `instanceof` and would fail on its first private read with V8's TypeError
+// Proxy of one, passes `instanceof` and would fail on its first private read with the engine's TypeError
 // ("Cannot read private member"), which names neither the argument nor what it should be. Each
 // entry point below refuses such imitations with its own TypeError, before any driver call, and
 // still takes the real object.

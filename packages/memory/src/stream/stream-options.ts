@@ -24,9 +24,8 @@ export function streamOption(options: StreamOrderOptions | undefined): Stream | 
   return stream;
 }
 
-// The errors are built out of line: this function is inlined into allocate and close, where
-// TurboFan's inlining budget is spent by bytecode size (Node 20: 920 bytes a function), and
-// the error messages' template literals were half of it.
+// The errors are built out of line: this function runs in every allocate and close, and stays
+// small without the error messages' template literals.
 function badOptions(options: unknown): TypeError {
   return new TypeError(`options must be an object or undefined, got ${describeValue(options)}`);
 }

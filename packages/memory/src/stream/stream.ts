@@ -1,3 +1,4 @@
+import type { InspectOptionsStylized, inspect } from 'node:util';
 import {
   CudaStateError,
   checkBoolean,
@@ -7,6 +8,13 @@ import {
   type DriverHandle,
   describeValue,
   EventFlags,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
   StreamFlags,
 } from '@cumem/core-types';
 import { HeldHostMemory } from '../copy/held-host-memory.js';
@@ -135,7 +143,8 @@ export class Stream {
    * @internal Whether `value` is a Stream made by this class, open or closed (its brand). Every
    * check of a stream argument uses it (or {@link isStream}), not `instanceof`: an object
    * inheriting from a Stream, or a Proxy of one, passes `instanceof` and then fails on its first
-   * private read with V8's TypeError, which names neither the argument nor what it should be.
+   * private read with the engine's TypeError, which names neither the argument nor what it
+   * should be.
    */
   static isStream(value: unknown): value is Stream {
     return typeof value === 'object' && value !== null && #closed in value;
@@ -202,8 +211,32 @@ export class Stream {
   }
 
   /**
+   * @internal Makes later work on this stream wait (on the GPU) for the work queued so far on
+   * `producer`, open or closed: a closed stream's work still runs after its close, and is
+   * still ordered, through the event its close recorded (known-streams.ts). The one ordering
+   * of a consumer after a buffer's producer (DLPack exports, views), so that no ordering
+   * depends on the producer's Stream object still being open.
+   */
+  waitForWorkOf(producer: Stream): void {
+    if (!Stream.isStream(producer)) {
+      throw new TypeError(`producer must be a Stream of @cumem/memory, got ${describeValue(producer)}`);
+    }
+    this.checkOpen();
+    if (producer === this) return;
+    checkSameDriver(this.runtime, producer.runtime, 'the stream', 'this Stream');
+    if (!producer.#closed) {
+      this.wait(producer);
+      return;
+    }
+    runtimeState(this.runtime).knownStreams.waitForTail(this.streamHandle, producer.#known);
+    this.runtime.makeCurrent(this.ordinal);
+  }
+
+  /**
    * Destroys the stream (after pending `syncAsync()` waits settle); work already queued still
-   * completes. A default stream is left alone (it lives as long as its driver). Idempotent.
+   * completes, and still orders what waits for it: a consumer ordered after this stream's work
+   * (a DLPack export's `{ stream }`) waits on an event recorded at the close. A default stream
+   * is left alone (it lives as long as its driver). Idempotent.
    */
   close(): void {
     if (this.#closed || this.isDefault) return;
@@ -228,8 +261,24 @@ export class Stream {
     this.close();
   }
 
+  /** `Stream(device: 0, handle: 0x…, default: false, closed: false)`. */
   toString(): string {
-    return `Stream(device ${this.ordinal}${this.isDefault ? ', default' : ''})`;
+    return Stream.isStream(this) ? factsText('Stream', this.#facts()) : imitationText('Stream');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link Stream.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!Stream.isStream(this)) return imitationText('Stream');
+    return inspectFacts('Stream', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts(): ObjectFacts {
+    return {
+      device: this.ordinal,
+      handle: hex(this.streamHandle),
+      default: this.isDefault,
+      closed: this.#closed,
+    };
   }
 
   /** @internal CudaStateError when closed. */
@@ -263,6 +312,13 @@ export class Stream {
     holdings.held.hold(memory);
   }
 }
+
+// Internal members too: one private-field test is all a guard costs.
+guardMembers(Stream, Stream.isStream, [
+  // Answer for any receiver: describing an imitation must not throw.
+  'toString',
+  inspectCustom,
+]);
 
 /** The private constructor, for this module's factories. */
 type StreamConstructor = new (

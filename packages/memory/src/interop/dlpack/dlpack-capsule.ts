@@ -4,24 +4,25 @@
 // overwrites a word of the struct. cumem sees the change at its next export or import, or by an
 // unref'd poll, and only then frees the struct and ends its hold on the memory. No JS runs on
 // the consumer's thread, so a consumer blocking the JS thread cannot deadlock the release.
+import type { InspectOptionsStylized, inspect } from 'node:util';
 import {
   CudaStateError,
   checkOptions,
-  type Driver,
   describeValue,
-  PointerAttribute,
+  factsText,
+  guardMembers,
+  hex,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
 } from '@cumem/core-types';
-import type { BufferBase } from '../../buffer/buffer-base.js';
-import {
-  bufferAllocationStream,
-  bufferIsHostAccessible,
-  bufferIsManaged,
-  bufferMemoryOwner,
-  checkBufferOpen,
-} from '../../buffer/buffer-facts.js';
+import { type BufferBase, bufferState } from '../../buffer/buffer-base.js';
 import { holdMemory } from '../../buffer/memory-holds.js';
+import { queryPointer } from '../../buffer/pointer-info.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
 import { Stream } from '../../stream/stream.js';
+import { registerExport } from '../export-registry.js';
 import { checkDLPackSource } from './dlpack-checks.js';
 import {
   DLDeviceType,
@@ -33,8 +34,8 @@ import {
 /** Options of `toDLPack` (on Buffer, and StridedMemoryView of @cumem/utils). */
 export interface ToDLPackOptions {
   /**
-   * The consumer's Stream: work pending on the stream the memory was allocated on is ordered
-   * before it (an event, no CPU wait). `-1` or omitted: no ordering.
+   * The consumer's Stream: work pending on the stream the memory was allocated on, open or
+   * closed, is ordered before it (an event, no CPU wait). `-1` or omitted: no ordering.
    */
   readonly stream?: Stream | -1;
   /** The newest DLPack version the consumer reads; below `[1, 0]`, a legacy `DLManagedTensor`. Default `[1, 0]`. */
@@ -112,6 +113,10 @@ const unconsumed = new FinalizationRegistry<ExportRecord>((record) => {
   if (record.state === 'exported') freeRecord(record);
 });
 
+// The brand (one private-field test), which a Proxy or an object inheriting from a capsule
+// fails; `isInstance` also answers for capsules of another copy of the package.
+let isCapsule: (value: unknown) => value is DLPackCapsule;
+
 const capsuleToken = Symbol('DLPackCapsule');
 const capsuleMarker = Symbol.for('cumem.memory.DLPackCapsule');
 
@@ -184,7 +189,34 @@ export class DLPackCapsule {
   get [capsuleMarker](): true {
     return true;
   }
+
+  /** `DLPackCapsule(pointer: 0x…, version: 1.0, state: exported, closed: false)`: the struct's address, and whether a consumer took it (`consumed`) or it was released (`freed`). */
+  toString(): string {
+    return isCapsule(this) ? factsText('DLPackCapsule', this.#facts()) : imitationText('DLPackCapsule');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link DLPackCapsule.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!isCapsule(this)) return imitationText('DLPackCapsule');
+    return inspectFacts('DLPackCapsule', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts(): ObjectFacts {
+    const state = this.#record.state;
+    return {
+      pointer: hex(this.pointer),
+      version: this.version.join('.'),
+      state,
+      closed: state !== 'exported',
+    };
+  }
+
+  static {
+    isCapsule = (value) => typeof value === 'object' && value !== null && #record in value;
+  }
 }
+
+guardMembers(DLPackCapsule, (value) => isCapsule(value), ['toString', inspectCustom]);
 
 /** Checks `toDLPack` options before any driver call. */
 function checkExportOptions(options: ToDLPackOptions | undefined): {
@@ -213,32 +245,62 @@ function checkExportOptions(options: ToDLPackOptions | undefined): {
   return { versioned, stream };
 }
 
-// kDLCUDAHost for page-locked memory, kDLCUDAManaged for managed, kDLCUDA for device memory.
-function deviceOf(driver: Driver, source: DLPackSource): { deviceType: number; deviceId: number } {
+// The device a consumer reads the memory on, from what can access it, as cuda.core's
+// `__dlpack_device__`: managed memory is kDLCUDAManaged; memory the device and the CPU can both
+// use (page-locked) kDLCUDAHost; the device only, kDLCUDA; the CPU only (pageable memory
+// wrapped by Buffer.fromHandle), kDLCPU, which a consumer must not hand to a kernel. Memory
+// neither can access (a virtual range without access) is refused: no device type describes it.
+function deviceOf(runtime: DriverRuntime, source: DLPackSource): { deviceType: number; deviceId: number } {
   const buffer = source.buffer;
-  const managed = buffer
-    ? bufferIsManaged(buffer)
-    : driver.pointerGetAttribute(source.pointer, PointerAttribute.IsManaged) !== 0;
-  if (managed) return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
-  const host = buffer
-    ? bufferIsHostAccessible(buffer)
-    : driver.pointerGetAttribute(source.pointer, PointerAttribute.MemoryType) === 1;
-  if (host) return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
-  return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
+  const facts =
+    buffer !== undefined
+      ? {
+          isManaged: bufferState(buffer).isManaged,
+          isDeviceAccessible: bufferState(buffer).isDeviceAccessible,
+          isHostAccessible: bufferState(buffer).isHostAccessible,
+        }
+      : queryPointer(runtime, source.pointer);
+  if (facts.isManaged)
+    return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
+  if (facts.isDeviceAccessible && facts.isHostAccessible)
+    return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
+  if (facts.isDeviceAccessible) return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
+  if (facts.isHostAccessible) return { deviceType: DLDeviceType.CPU, deviceId: 0 };
+  throw new TypeError(
+    'toDLPack: no device and no host can access this memory, so no DLPack device describes it',
+  );
+}
+
+// The bytes the tensor's elements cover, `[start, end)` (negative strides reach below the
+// pointer), for the export registry.
+function tensorExtent(source: DLPackSource): { start: bigint; end: bigint } {
+  const elementBytes = BigInt(Math.ceil((source.dtype.bits * source.dtype.lanes) / 8));
+  if (source.shape.some((extent) => extent === 0)) return { start: source.pointer, end: source.pointer };
+  let low = 0n;
+  let high = 0n;
+  source.shape.forEach((extent, axis) => {
+    const reach = BigInt(extent - 1) * BigInt(source.strides[axis] as number) * elementBytes;
+    if (reach < 0n) low += reach;
+    else high += reach;
+  });
+  return { start: source.pointer + low, end: source.pointer + high + elementBytes };
 }
 
 /**
- * Exports `source` as a DLPack struct (see {@link DLPackCapsule}).
- * @throws TypeError for bad options or memory no device can address; CudaStateError for a closed buffer or stream.
+ * Exports `source` as a DLPack struct (see {@link DLPackCapsule}). The device it names follows
+ * what can access the memory (`kDLCPU` for pageable memory). An export of a Buffer is recorded
+ * in the export registry until released, so a resize cannot unmap or move its bytes.
+ * @throws TypeError for bad options or memory neither a device nor the host can access;
+ *   CudaStateError for a closed buffer or stream.
  */
 export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): DLPackCapsule {
   checkDLPackSource(source);
   const { versioned, stream } = checkExportOptions(options);
-  if (source.buffer !== undefined) checkBufferOpen(source.buffer);
+  if (source.buffer !== undefined) bufferState(source.buffer).checkOpen();
   collectReleasedExports();
   const runtime = activeRuntime();
   const driver = runtime.driver;
-  const device = deviceOf(driver, source);
+  const device = deviceOf(runtime, source);
   // data 256-byte aligned as dlpack.h asks, the rest in byte_offset. For a legacy struct the low
   // word of data is what the release function overwrites: it must differ from what it writes.
   let data = source.pointer & ~255n;
@@ -254,8 +316,21 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
     const bytes = driver.hostView(struct, size);
     writeDLPackStruct(bytes, struct, versioned, fields, releaseFunction);
     const initial = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-    if (source.buffer !== undefined) endHold = holdMemory(source.buffer);
-    else {
+    if (source.buffer !== undefined) {
+      const { start, end } = tensorExtent(source);
+      const endExport = registerExport(source.buffer, 'a DLPack export', start, end);
+      let endMemoryHold: () => void;
+      try {
+        endMemoryHold = holdMemory(source.buffer);
+      } catch (error) {
+        endExport();
+        throw error;
+      }
+      endHold = () => {
+        endExport();
+        endMemoryHold();
+      };
+    } else {
       let kept: unknown = source.keepAlive;
       endHold = () => {
         kept = undefined;
@@ -264,8 +339,11 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
     }
     if (stream !== undefined) {
       const producer =
-        source.buffer === undefined ? undefined : bufferAllocationStream(bufferMemoryOwner(source.buffer));
-      if (producer !== undefined && !producer.isClosed && producer !== stream) stream.wait(producer);
+        source.buffer === undefined
+          ? undefined
+          : bufferState(bufferState(source.buffer).memoryOwner).allocationStream;
+      // Closed or open, the producer's queued work orders the consumer (Stream.waitForWorkOf).
+      if (producer !== undefined) stream.waitForWorkOf(producer);
     }
     const record: ExportRecord = {
       runtime,

@@ -1,7 +1,7 @@
 // Argument checks of the exported DLPack building blocks (exportDLPack, writeDLPackStruct):
 // typed errors before any memory is written or any driver call.
 import { checkAddress, checkBoolean, checkInteger, describeValue } from '@cumem/core-types';
-import { bufferBrand } from '../../buffer/buffer-facts.js';
+import { bufferBrand } from '../../buffer/buffer-base.js';
 
 /** The most axes a struct cumem writes may have (as DLPack importers, cuda.core and NumPy). */
 export const DLPACK_MAX_AXES = 32;

@@ -4,7 +4,7 @@
 // opened it is closed, as cuda.core's tests expect.
 
 // A host (pinned) pool's pointer imported a second time fails with CUDA_ERROR_ALREADY_MAPPED
-// (CUDA 13.0, seen on H200) where a device pool's returns the same pointer, so the pointer an
+// (CUDA 13.0 drivers) where a device pool's returns the same pointer, so the pointer an
 // open import of a descriptor has is remembered and handed out again without asking the driver.
 
 /** Open imports per pointer of one imported pool. */

@@ -1,7 +1,22 @@
 import { closeSync } from 'node:fs';
-import { CudaStateError, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+import type { InspectOptionsStylized, inspect } from 'node:util';
+import {
+  CudaStateError,
+  checkOptions,
+  checkSize,
+  describeValue,
+  factsText,
+  guardMembers,
+  imitationText,
+  inspectCustom,
+  inspectFacts,
+  type ObjectFacts,
+} from '@cumem/core-types';
 import { activeRuntime } from '../../runtime/driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from '../../runtime/object-finalizer.js';
+
+/** @internal Whether `value` is an IpcAllocationHandle (its brand). */
+export let isIpcAllocationHandle: (value: unknown) => value is IpcAllocationHandle;
 
 const handleToken = Symbol('cumem.ipc-allocation-handle');
 
@@ -85,7 +100,36 @@ export class IpcAllocationHandle {
   [Symbol.dispose](): void {
     this.close();
   }
+
+  /** `IpcAllocationHandle(fileDescriptor: 7, uuid: null, closed: false)`. */
+  toString(): string {
+    return IpcAllocationHandle.#is(this)
+      ? factsText('IpcAllocationHandle', this.#facts())
+      : imitationText('IpcAllocationHandle');
+  }
+
+  /** What `util.inspect` shows: the facts of {@link IpcAllocationHandle.toString}. */
+  [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    if (!IpcAllocationHandle.#is(this)) return imitationText('IpcAllocationHandle');
+    return inspectFacts('IpcAllocationHandle', this.#facts(), depth, options, nodeInspect);
+  }
+
+  #facts(): ObjectFacts {
+    const closed = this.#descriptor < 0;
+    return { fileDescriptor: closed ? null : this.#descriptor, uuid: this.exporterUuid, closed };
+  }
+
+  /** @internal The brand: one private-field test, which a Proxy or an object inheriting from a handle fails. */
+  static #is(value: unknown): value is IpcAllocationHandle {
+    return typeof value === 'object' && value !== null && #descriptor in value;
+  }
+
+  static {
+    isIpcAllocationHandle = (value) => IpcAllocationHandle.#is(value);
+  }
 }
+
+guardMembers(IpcAllocationHandle, (value) => isIpcAllocationHandle(value), ['toString', inspectCustom]);
 
 /** @internal A handle for a descriptor the driver just exported. */
 export function exportedHandle(fileDescriptor: number, uuid: string | null): IpcAllocationHandle {

@@ -1,4 +1,4 @@
-import { isLocation, type Location } from '@cumem/core-types';
+import { guardMembers, isLocation, type Location } from '@cumem/core-types';
 import { checkAccessorLocation, isNumaHost } from '../../runtime/location-arguments.js';
 
 /** What the view needs from its managed buffer. */
@@ -106,6 +106,18 @@ export class AccessedByView implements Iterable<Location> {
   get [Symbol.toStringTag](): string {
     return 'AccessedByView';
   }
+
+  static {
+    // The brand: a Proxy of a view, or an object inheriting from one, gets a TypeError naming
+    // the member, not the engine's private-field error.
+    guardMembers(AccessedByView, (value) => typeof value === 'object' && value !== null && #brand in value, [
+      // Answers for any receiver: describing an imitation must not throw.
+      Symbol.toStringTag,
+    ]);
+  }
+
+  // Only the constructor gives an object this field: the brand guardMembers tests.
+  #brand = true;
 }
 
 /**

@@ -21,7 +21,7 @@ import { Stream } from '../../stream/stream.js';
 import type { ManagedBuffer } from './managed-buffer.js';
 import { ManagedMemoryResource } from './managed-memory-resource.js';
 
-/** A reference driver that, like CUDA 13.0 on a one-NUMA-node H200, reads PreferredLocationType back as Invalid. */
+/** A reference driver that, like CUDA 13.0 on a one-NUMA-node machine, reads PreferredLocationType back as Invalid. */
 function invalidTypeReadBack(inner: Driver): Driver {
   const driver = Object.create(inner) as Driver;
   driver.memRangeGetAttribute = (pointer, size, attribute) =>

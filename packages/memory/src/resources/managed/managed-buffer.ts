@@ -3,6 +3,7 @@ import {
   CU_DEVICE_INVALID,
   checkBoolean,
   Device,
+  guardMembers,
   Host,
   type Location,
   locationToMemLocation,
@@ -12,16 +13,13 @@ import {
   MemRangeAttribute,
   memLocationToLocation,
 } from '@cumem/core-types';
-import { Buffer, registerBufferClass } from '../../buffer/buffer.js';
-import { checkBufferStream } from '../../buffer/buffer-base.js';
+import { Buffer, type BufferKind, checkStreamDriver } from '../../buffer/buffer.js';
+import { bufferState } from '../../buffer/buffer-base.js';
 import {
-  bufferByteSize,
-  bufferPointer,
-  bufferRuntime,
-  bufferWorkDevice,
-  checkBufferOpen,
-} from '../../buffer/buffer-facts.js';
-import { managedClass } from '../../buffer/buffer-parts.js';
+  defineBufferKind,
+  type FromHandleOptions,
+  wrapExternalMemory,
+} from '../../buffer/buffer-construction.js';
 import { checkLocation, checkNumaSupported } from '../../runtime/location-arguments.js';
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
@@ -47,6 +45,8 @@ function deviceLocation(ordinal: number): MemLocation {
   return location;
 }
 
+let isManagedBuffer: (value: unknown) => value is ManagedBuffer;
+
 /**
  * Managed (unified) memory with cuda.core's property-style advice: `readMostly`,
  * `preferredLocation`, `accessedBy`, and `prefetch` / `discard` / `discardPrefetch`. Returned
@@ -57,14 +57,39 @@ export class ManagedBuffer extends Buffer {
   // Whether the last preferred-location advice through this object named a host NUMA node.
   #advisedHostNuma = false;
 
+  /**
+   * {@link Buffer.fromHandle} for managed memory: wraps a managed pointer (cuMemAllocManaged or
+   * a managed pool's) as a ManagedBuffer, with the same options and the same caveats.
+   * @throws TypeError for memory that is not managed, and as {@link Buffer.fromHandle}.
+   */
+  static override fromHandle<B extends Buffer>(
+    this: { readonly prototype: B },
+    pointer: bigint | number,
+    size: number,
+    options?: FromHandleOptions,
+  ): B {
+    // A class inheriting from ManagedBuffer is refused, as Buffer.fromHandle refuses it.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on
+    if ((this as unknown) !== ManagedBuffer) {
+      // biome-ignore lint/complexity/noThisInStatic: the same class, handed on to be refused
+      return Buffer.fromHandle.call(this as never, pointer, size, options) as B;
+    }
+    return wrapExternalMemory(managedBufferKind, pointer, size, options, (state) => {
+      if (!state.isManaged) {
+        throw new TypeError(
+          'ManagedBuffer.fromHandle needs managed memory (cuMemAllocManaged or a managed pool); use Buffer.fromHandle',
+        );
+      }
+    }) as unknown as B;
+  }
   /** Whether read-mostly advice is applied (asks the driver). Setting it advises the driver. */
   get readMostly(): boolean {
     ManagedBuffer.#checkOpen(this);
     this.#bindContext();
     return (
-      bufferRuntime(this).driver.memRangeGetAttribute(
-        bufferPointer(this),
-        bufferByteSize(this),
+      bufferState(this).runtime.driver.memRangeGetAttribute(
+        bufferState(this).pointer,
+        bufferState(this).size,
         MemRangeAttribute.ReadMostly,
       ) !== 0
     );
@@ -74,13 +99,13 @@ export class ManagedBuffer extends Buffer {
     checkBoolean(value, 'readMostly');
     ManagedBuffer.#checkOpen(this);
     // One device lookup and one context check: this setter is timed against C (bench/).
-    const ordinal = bufferWorkDevice(this, null);
-    const runtime = bufferRuntime(this);
+    const ordinal = bufferState(this).workDevice(null);
+    const runtime = bufferState(this).runtime;
     runtime.makeCurrent(ordinal);
     adviseRange(
       runtime.driver,
-      bufferPointer(this),
-      bufferByteSize(this),
+      bufferState(this).pointer,
+      bufferState(this).size,
       value ? MemAdvise.SetReadMostly : MemAdvise.UnsetReadMostly,
       deviceLocation(ordinal),
     );
@@ -94,27 +119,27 @@ export class ManagedBuffer extends Buffer {
   get preferredLocation(): Location | null {
     ManagedBuffer.#checkOpen(this);
     this.#bindContext();
-    const driver = bufferRuntime(this).driver;
-    if (bufferRuntime(this).capabilities.memoryLocations) {
+    const driver = bufferState(this).runtime.driver;
+    if (bufferState(this).runtime.capabilities.memoryLocations) {
       const type = driver.memRangeGetAttribute(
-        bufferPointer(this),
-        bufferByteSize(this),
+        bufferState(this).pointer,
+        bufferState(this).size,
         MemRangeAttribute.PreferredLocationType,
       );
-      // CUDA 13.0 on an H200 accepts HostNuma advice but reads the type back as Invalid: only
+      // A CUDA 13.0 driver accepts HostNuma advice but reads the type back as Invalid: only
       // then ask the legacy attribute.
       if (type !== MemLocationType.Invalid) {
         const id = driver.memRangeGetAttribute(
-          bufferPointer(this),
-          bufferByteSize(this),
+          bufferState(this).pointer,
+          bufferState(this).size,
           MemRangeAttribute.PreferredLocationId,
         );
         return memLocationToLocation({ type: type as MemLocationType, id });
       }
     }
     const ordinal = driver.memRangeGetAttribute(
-      bufferPointer(this),
-      bufferByteSize(this),
+      bufferState(this).pointer,
+      bufferState(this).size,
       MemRangeAttribute.PreferredLocation,
     );
     if (ordinal === CU_DEVICE_INVALID) {
@@ -133,7 +158,7 @@ export class ManagedBuffer extends Buffer {
       this.#advisedHostNuma = false;
       return;
     }
-    checkNumaSupported(bufferRuntime(this), location, 'preferredLocation');
+    checkNumaSupported(bufferState(this).runtime, location, 'preferredLocation');
     const memLocation = locationToMemLocation(location);
     this.#advise(MemAdvise.SetPreferredLocation, memLocation);
     this.#advisedHostNuma =
@@ -200,11 +225,16 @@ export class ManagedBuffer extends Buffer {
    *   single-range entry point).
    */
   discard(options?: StreamOrderOptions): void {
-    const stream = checkBufferStream(this, streamOption(options));
+    const stream = checkStreamDriver(bufferState(this), streamOption(options));
     ManagedBuffer.#checkOpen(this);
-    checkDiscardSupported(bufferRuntime(this).driver, 'discard()');
+    checkDiscardSupported(bufferState(this).runtime.driver, 'discard()');
     const target = this.#orderOn(stream);
-    discardRange(bufferRuntime(this).driver, bufferPointer(this), bufferByteSize(this), target.streamHandle);
+    discardRange(
+      bufferState(this).runtime.driver,
+      bufferState(this).pointer,
+      bufferState(this).size,
+      target.streamHandle,
+    );
     this.#finish(target, stream);
   }
 
@@ -226,7 +256,7 @@ export class ManagedBuffer extends Buffer {
     if (!(#advisedHostNuma in buffer)) {
       throw new TypeError('this is not a ManagedBuffer: managed-memory methods need one');
     }
-    checkBufferOpen(buffer);
+    bufferState(buffer).checkOpen();
   }
 
   // prefetch and discardPrefetch: the same checks and stream order around a different move. A
@@ -240,14 +270,14 @@ export class ManagedBuffer extends Buffer {
     move: typeof prefetchRange,
   ): void {
     checkLocation(location, 'location');
-    const stream = checkBufferStream(buffer, streamOption(options));
+    const stream = checkStreamDriver(bufferState(buffer), streamOption(options));
     ManagedBuffer.#checkOpen(buffer);
-    checkNumaSupported(bufferRuntime(buffer), location, method);
+    checkNumaSupported(bufferState(buffer).runtime, location, method);
     const target = buffer.#orderOn(stream);
     move(
-      bufferRuntime(buffer).driver,
-      bufferPointer(buffer),
-      bufferByteSize(buffer),
+      bufferState(buffer).runtime.driver,
+      bufferState(buffer).pointer,
+      bufferState(buffer).size,
       locationToMemLocation(location),
       target.streamHandle,
     );
@@ -257,9 +287,9 @@ export class ManagedBuffer extends Buffer {
   #queryAccessedBy(): Location[] {
     ManagedBuffer.#checkOpen(this);
     this.#bindContext();
-    const ordinals = bufferRuntime(this).driver.memRangeGetAccessedBy(
-      bufferPointer(this),
-      bufferByteSize(this),
+    const ordinals = bufferState(this).runtime.driver.memRangeGetAccessedBy(
+      bufferState(this).pointer,
+      bufferState(this).size,
     );
     const result: Location[] = [];
     for (const ordinal of ordinals) {
@@ -275,26 +305,42 @@ export class ManagedBuffer extends Buffer {
 
   #advise(advice: number, location: MemLocation): void {
     this.#bindContext();
-    adviseRange(bufferRuntime(this).driver, bufferPointer(this), bufferByteSize(this), advice, location);
+    adviseRange(
+      bufferState(this).runtime.driver,
+      bufferState(this).pointer,
+      bufferState(this).size,
+      advice,
+      location,
+    );
   }
 
   #anyLocation(): MemLocation {
-    return deviceLocation(bufferWorkDevice(this, null));
+    return deviceLocation(bufferState(this).workDevice(null));
   }
 
   #bindContext(): void {
-    bufferRuntime(this).makeCurrent(bufferWorkDevice(this, null));
+    bufferState(this).runtime.makeCurrent(bufferState(this).workDevice(null));
   }
 
   #orderOn(stream: Stream | undefined): Stream {
-    const target = stream ?? runtimeDefaultStream(bufferRuntime(this), bufferWorkDevice(this, null));
-    bufferRuntime(this).makeCurrent(target.ordinal);
+    const target =
+      stream ?? runtimeDefaultStream(bufferState(this).runtime, bufferState(this).workDevice(null));
+    bufferState(this).runtime.makeCurrent(target.ordinal);
     return target;
   }
 
   #finish(target: Stream, given: Stream | undefined): void {
-    if (given === undefined) bufferRuntime(this).driver.streamSynchronize(target.streamHandle);
+    if (given === undefined) bufferState(this).runtime.driver.streamSynchronize(target.streamHandle);
+  }
+
+  static {
+    isManagedBuffer = (value) => typeof value === 'object' && value !== null && #advisedHostNuma in value;
   }
 }
 
-registerBufferClass(ManagedBuffer, managedClass);
+/** @internal The kind of ManagedBuffers: what ManagedMemoryResource passes to `allocatedBuffer`. */
+export const managedBufferKind: BufferKind = defineBufferKind('ManagedBuffer', ManagedBuffer as never, false);
+
+// The brand of the managed members (one private-field test of the class's own field): a Proxy
+// of a ManagedBuffer, or an object inheriting from one, gets a TypeError naming the member.
+guardMembers(ManagedBuffer, (value) => isManagedBuffer(value));

@@ -10,7 +10,7 @@ import {
   MemAttachFlags,
   NotSupportedError,
 } from '@cumem/core-types';
-import { allocatedBuffer } from '../../buffer/buffer.js';
+import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
 import { allocateWithRecovery } from '../../diagnostics/out-of-memory.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
@@ -18,8 +18,14 @@ import { checkLocation, checkNumaSupported } from '../../runtime/location-argume
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
 import { deallocateArguments, waitBeforeFree } from '../host-allocation-order.js';
-import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from '../memory-resource.js';
-import { ManagedBuffer } from './managed-buffer.js';
+import {
+  freezeBuiltIn,
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from '../memory-resource.js';
+import { type ManagedBuffer, managedBufferKind } from './managed-buffer.js';
 
 /** Options for {@link ManagedMemoryResource}. */
 export interface ManagedMemoryResourceOptions {
@@ -114,7 +120,7 @@ export class ManagedMemoryResource extends MemoryResource {
       }
     }
     if (size !== 0) this.#live.add(handle, size);
-    return allocatedBuffer(ManagedBuffer, runtime, handle, size, this, stream);
+    return allocatedBuffer(managedBufferKind, runtime, handle, size, this, stream);
   }
 
   /**
@@ -160,3 +166,5 @@ export class ManagedMemoryResource extends MemoryResource {
     return Device.isInstance(this.preferred) ? this.preferred.ordinal : this.runtime.currentDevice;
   }
 }
+
+guardResourceMembers(ManagedMemoryResource);

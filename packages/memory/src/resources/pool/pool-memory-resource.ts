@@ -5,8 +5,11 @@ import {
   checkSize,
   type Driver,
   type DriverHandle,
+  hex,
+  type ObjectFacts,
 } from '@cumem/core-types';
-import { allocatedBuffer, Buffer } from '../../buffer/buffer.js';
+import { type Buffer, bufferKind } from '../../buffer/buffer.js';
+import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
 import { importedMemoryError, isWrongPoolKind } from '../../interop/ipc/imported-memory-check.js';
 import { ImportedPointerCounts } from '../../interop/ipc/imported-pointer-counts.js';
@@ -16,7 +19,12 @@ import { type DriverRuntime, foreignDriverError } from '../../runtime/driver-run
 import { forgetFinalizer, registerFinalizer } from '../../runtime/object-finalizer.js';
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
-import { MemoryResource, type ResourceBooks, setResourceBooks } from '../memory-resource.js';
+import {
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from '../memory-resource.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';
 import type { PoolSetup } from './pool-setup.js';
@@ -46,7 +54,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   #allocationHandle: IpcAllocationHandle | undefined = undefined;
   #attributeView: PoolAttributes | undefined = undefined;
   // Buffers handed out and not yet freed. cuMemPoolDestroy on a pool that still has allocations
-  // is documented to wait for them, but on a CUDA 13.0 driver (580, H200) closing a pinned pool
+  // is documented to wait for them, but on a CUDA 13.0 driver closing a pinned pool
   // before its buffers, then freeing them with cuMemFreeAsync, made a later cuStreamSynchronize
   // of that stream crash the process or never return (the buffer and memory-resource tests).
   // So close() destroys an owned pool only once the last of its buffers has been freed. Each
@@ -57,7 +65,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   /** Set when the first buffer imported through this (imported) pool showed it is of another kind or device. */
   #wrongKind: TypeError | undefined;
   // Devices whose streams frees were queued on since the pool was made. cuMemPoolDestroy with
-  // frees still queued behind device work crashed the CUDA 13.0 driver at the next sync (40
+  // frees still queued behind device work crashed the CUDA 13.0 driver at the next sync (many
   // pinned pools, each closed right after its buffer's free), so the pool is destroyed only after
   // those devices' contexts have been synchronized (see destroyAfterQueuedFrees). A field of its
   // own object, because the finalizer (which may not reference the resource) needs it too.
@@ -123,14 +131,13 @@ export abstract class PoolMemoryResource extends MemoryResource {
     let stream = options === undefined ? undefined : streamOption(options);
     if (this.isClosed) throw CudaStateError.closed(this.constructor.name);
     if (this.mapped) throw mappedAllocation(this);
-    // checkSize's rule, its errors out of line: TurboFan inlines by bytecode size (920 bytes per
-    // optimized function on Node 20), and this leaves more of it to the adapter's call and the Buffer.
+    // checkSize's rule, with its errors built out of line, keeping this hot function small.
     if (!(Number.isSafeInteger(size) && size >= 0)) checkSize(size, 'size');
     if (stream === undefined) stream = this.#stream ?? this.ownDefaultStream();
     else if (stream.runtime !== this.runtime) throw foreignStream(this, stream);
     const runtime = this.runtime;
     runtime.makeCurrent(stream.ordinal);
-    if (size === 0) return allocatedBuffer(Buffer, runtime, 0n, 0, this, stream);
+    if (size === 0) return allocatedBuffer(bufferKind, runtime, 0n, 0, this, stream);
     // Statistics, limit: one null check while off. Out of memory: recovery (pool-recovery.ts).
     const accounting = this.#live.accounting;
     let handle: bigint;
@@ -142,7 +149,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
       }
     } else handle = recoverPoolAllocation(this, null, size, stream);
     this.#live.add(handle, size);
-    return allocatedBuffer(Buffer, runtime, handle, size, this, stream);
+    return allocatedBuffer(bufferKind, runtime, handle, size, this, stream);
   }
 
   /**
@@ -261,14 +268,24 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (size === 0) {
       // An empty buffer never frees anything, so it keeps no mapping open.
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
-      return allocatedBuffer(Buffer, this.runtime, handle, 0, this, target);
+      return allocatedBuffer(bufferKind, this.runtime, handle, 0, this, target);
     }
     this.#imports.add(handle);
     if (!repeated) {
       this.#imports.remember(bytes, handle);
       this.#live.add(handle, size);
     }
-    return allocatedBuffer(Buffer, this.runtime, handle, size, this, target);
+    return allocatedBuffer(bufferKind, this.runtime, handle, size, this, target);
+  }
+
+  /** @internal The resource's facts and its pool's handle (see MemoryResource.toString). */
+  override describedFacts(): ObjectFacts {
+    return {
+      ...super.describedFacts(),
+      pool: hex(this.pool),
+      owned: this.owned,
+      ipcEnabled: this.ipcEnabled,
+    };
   }
 
   /** @internal */
@@ -284,8 +301,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
   }
 }
 
+guardResourceMembers(PoolMemoryResource);
+
 // A host pool's allocation imported again while the free of an earlier import of it (by a
-// resource already closed) is still queued answers CUDA_ERROR_ALREADY_MAPPED (CUDA 13.0, H200):
+// resource already closed) is still queued answers CUDA_ERROR_ALREADY_MAPPED (CUDA 13.0 drivers):
 // the driver keeps the mapping until that cuMemFreeAsync runs. Once the device has finished
 // its queued work the import succeeds.
 function importPointer(driver: Driver, pool: DriverHandle, bytes: Uint8Array): bigint {

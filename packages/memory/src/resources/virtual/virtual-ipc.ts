@@ -149,7 +149,7 @@ export function importAllocation(
       const handle = driver.memImportFromFileDescriptor(fds[i] as number);
       t.undo(() => driver.memRelease(handle));
       // The chunk's kind and device, as the driver reports them. Not its requested handle types:
-      // for an imported handle the driver reports none (an H100 with driver 580 answers 0).
+      // for an imported handle the driver reports none (it answers 0).
       const properties = driver.memGetAllocationPropertiesFromHandle(handle);
       if (
         properties.allocationType !== MemAllocationType.Pinned ||

@@ -5,16 +5,9 @@ import {
   type MemAccessDescriptor,
   MemAccessFlags,
 } from '@cumem/core-types';
-import { allocatedBuffer, type Buffer } from '../../buffer/buffer.js';
-import {
-  bufferAllocationStream,
-  bufferBrand,
-  bufferMemoryOwner,
-  bufferParent,
-  bufferPointer,
-  bufferResource,
-  checkBufferOpen,
-} from '../../buffer/buffer-facts.js';
+import type { Buffer } from '../../buffer/buffer.js';
+import { bufferBrand, bufferState } from '../../buffer/buffer-base.js';
+import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { orderForDroppedBuffer } from '../../buffer/dropped-buffer-order.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
 import { allocateWithRecovery } from '../../diagnostics/out-of-memory.js';
@@ -24,7 +17,13 @@ import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
 import { deallocateArguments, waitBeforeFree } from '../host-allocation-order.js';
-import { freezeBuiltIn, MemoryResource, type ResourceBooks, setResourceBooks } from '../memory-resource.js';
+import {
+  freezeBuiltIn,
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from '../memory-resource.js';
 import {
   checkPeerDevices,
   PeerAccessView,
@@ -40,7 +39,7 @@ import {
   VirtualAllocation,
   type VirtualChunk,
 } from './virtual-allocation.js';
-import { VirtualBuffer } from './virtual-buffer.js';
+import { virtualBufferKind } from './virtual-buffer.js';
 import {
   exportAllocation,
   importAllocation,
@@ -109,7 +108,8 @@ export class VirtualMemoryResource extends MemoryResource {
     access: () => this.#access(),
     createChunk: (t, size, offset) => this.#createChunk(t, size, offset),
     waitForWork: (buffer) => this.#waitForWork(buffer),
-    newBuffer: (base, size, stream) => allocatedBuffer(VirtualBuffer, this.runtime, base, size, this, stream),
+    newBuffer: (base, size, stream) =>
+      allocatedBuffer(virtualBufferKind, this.runtime, base, size, this, stream),
   };
   // What virtual-ipc.ts needs of this resource.
   readonly #sharing: VirtualIpcHost;
@@ -206,7 +206,7 @@ export class VirtualMemoryResource extends MemoryResource {
     this.#records.set(record.base, record);
     this.#live.add(record.base, record.mapped);
     addVirtualRange(runtime, record);
-    return allocatedBuffer(VirtualBuffer, runtime, record.base, size, this, stream);
+    return allocatedBuffer(virtualBufferKind, runtime, record.base, size, this, stream);
   }
 
   /**
@@ -261,7 +261,7 @@ export class VirtualMemoryResource extends MemoryResource {
     this.#records.set(record.base, record);
     this.#live.add(record.base, record.mapped);
     addVirtualRange(this.runtime, record);
-    return allocatedBuffer(VirtualBuffer, this.runtime, record.base, record.size, this, undefined);
+    return allocatedBuffer(virtualBufferKind, this.runtime, record.base, record.size, this, undefined);
   }
 
   /**
@@ -298,7 +298,7 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** @internal */
   noteSlice(slice: Buffer): void {
-    const record = this.#records.get(bufferPointer(bufferMemoryOwner(slice)));
+    const record = this.#records.get(bufferState(bufferState(slice).memoryOwner).pointer);
     record?.slices.push(new WeakRef(slice));
   }
 
@@ -342,10 +342,10 @@ export class VirtualMemoryResource extends MemoryResource {
     if (!bufferBrand.has(buffer))
       throw new TypeError(`buffer must be a Buffer, got ${describeValue(buffer)}`);
     if (this.isClosed) throw CudaStateError.closed('VirtualMemoryResource');
-    checkBufferOpen(buffer);
+    bufferState(buffer).checkOpen();
     const record =
-      bufferResource(buffer) === this && bufferParent(buffer) === null
-        ? this.#records.get(bufferPointer(buffer))
+      bufferState(buffer).resource === this && bufferState(buffer).parent === null
+        ? this.#records.get(bufferState(buffer).pointer)
         : undefined;
     if (record === undefined)
       throw new TypeError(
@@ -375,8 +375,10 @@ export class VirtualMemoryResource extends MemoryResource {
 
   /** Waits for the work queued so far on every stream cumem knows (before unmapping). */
   #waitForWork(buffer: Buffer): void {
-    const stream = orderForDroppedBuffer(this.runtime, this, bufferAllocationStream(buffer));
+    const stream = orderForDroppedBuffer(this.runtime, this, bufferState(buffer).allocationStream);
     waitBeforeFree(this.runtime, this.#ordinal, stream);
     this.runtime.makeCurrent(this.#ordinal);
   }
 }
+
+guardResourceMembers(VirtualMemoryResource);

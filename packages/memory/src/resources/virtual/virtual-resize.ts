@@ -1,11 +1,13 @@
 // VirtualMemoryResource.modifyAllocation: shrink, grow in place (in the reserved range, or
 // after extending it at the address right after it), or grow by mapping the chunks at a new
-// range. Kept apart from the resource to keep each file small.
+// range. Kept apart from the resource to keep each file small. A shrink past a live export
+// and a moving grow under one are refused (interop/export-registry.ts): the export's reader
+// holds the old addresses.
 import { CudaError, CudaStateError, type Driver, type MemAccessDescriptor } from '@cumem/core-types';
 import { type Buffer, closeBuffer } from '../../buffer/buffer.js';
-import { setResizedByteSize } from '../../buffer/buffer-base.js';
-import { bufferAllocationStream } from '../../buffer/buffer-facts.js';
+import { bufferState } from '../../buffer/buffer-base.js';
 import type { LiveAllocations } from '../../buffer/live-allocations.js';
+import { refuseUnderLiveExports } from '../../interop/export-registry.js';
 import type { Stream } from '../../stream/stream.js';
 import {
   mapChunk,
@@ -55,7 +57,7 @@ export function resizeAllocation(
       throw error;
     }
     record.size = newSize;
-    setResizedByteSize(buffer, newSize);
+    bufferState(buffer).size = newSize;
     return { buffer, moved: false };
   }
   return { buffer: growByRemapping(host, buffer, record, newSize, aligned), moved: true };
@@ -81,6 +83,8 @@ function shrink(
   aligned: number,
 ): void {
   if (newSize < record.size) {
+    // A reader holding bytes by address past the new size would read unmapped memory.
+    refuseUnderLiveExports(buffer, newSize, 'modifyAllocation');
     const end = record.sliceEnd();
     if (end > newSize) {
       throw new CudaStateError(
@@ -102,7 +106,7 @@ function shrink(
     host.live.resize(record.base, from, record.mapped);
   }
   record.size = newSize;
-  setResizedByteSize(buffer, newSize);
+  bufferState(buffer).size = newSize;
 }
 
 /** Reserves the address right after the range when the driver gives exactly that; the piece, or null. */
@@ -152,6 +156,8 @@ function growByRemapping(
   newSize: number,
   aligned: number,
 ): Buffer {
+  // A reader holding bytes by address would keep the old, unmapped address.
+  refuseUnderLiveExports(buffer, 0, 'modifyAllocation');
   const driver = host.driver();
   const { alignment, reserveSize } = host.settings();
   const { piece, chunk } = Transaction.run((t) => {
@@ -182,5 +188,5 @@ function growByRemapping(
     host.live.delete(old.base, old.mapped);
     host.live.add(record.base, record.mapped);
   }
-  return host.newBuffer(record.base, newSize, bufferAllocationStream(buffer));
+  return host.newBuffer(record.base, newSize, bufferState(buffer).allocationStream);
 }
