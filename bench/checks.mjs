@@ -14,6 +14,9 @@ const SYMBOL = {
   maxOfFasterForm: '≤',
 };
 
+/** Units in which a larger value is better (rates); every other unit is a time or a ratio. */
+export const HIGHER_IS_BETTER_UNITS = new Set(['GB/s', 'req/s']);
+
 /** The target as text, e.g. "ffi ≤ 1.6× C, napi ≤ 1.2× C". */
 export function describeChecks(row) {
   return row.checks
@@ -30,7 +33,8 @@ export function describeChecks(row) {
       else if (kind === 'maxOfBaseRow') text = `${impl} ${SYMBOL[kind]} ${value}× its own ${row.cFrom} row`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;
-      else if (row.unit === 'GB/s') text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
+      else if (HIGHER_IS_BETTER_UNITS.has(row.unit))
+        text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C`;
       else text = `${impl} ${SYMBOL[kind]} ${value}× C`;
       return onDevice ? `${text} (on ${onDevice})` : text;
     })

@@ -1,6 +1,7 @@
 // Merging a row's raw results from the four implementations into one entry of the results
 // file: the C floor, ratios to it, the protocol each implementation reported, the targets.
 import { describeChecks, evaluateChecks } from './checks.mjs';
+import { expectedProtocol } from './repetitions.mjs';
 import { IMPLEMENTATIONS } from './rows.mjs';
 
 function ratio(value, c) {
@@ -41,10 +42,14 @@ function protocolDifferences(expected, reported) {
 }
 
 /**
- * One row of the results file from every implementation's raw suite output (`raw[impl]`, plus
- * `raw.cAfter` for floors measured before and after): values, ratios to C, targets judged.
+ * One round's entry of a row from every implementation's raw suite output of that round
+ * (`raw[impl]`, plus `raw.cAfter` for floors measured before and after): values, ratios to C,
+ * targets evaluated on this round alone. rounds.mjs combines the rounds and judges them.
+ * `caps`: the repetition caps the processes ran under (repetitions.mjs).
  */
-export function mergeRow(row, raw, deviceName) {
+export function mergeRow(row, raw, deviceName, { caps } = {}) {
+  // Under run.mjs's repetition caps a process reports the capped counts (repetitions.mjs).
+  const protocol = caps ? expectedProtocol(row.protocol, caps) : row.protocol;
   const results = {};
   const errors = {};
   const variants = {};
@@ -83,7 +88,7 @@ export function mergeRow(row, raw, deviceName) {
     if (impl === 'c' && entry?.reference) reference = entry.reference;
     if (row.cFrom && typeof suiteResult.rows?.[row.cFrom]?.value === 'number')
       baseRow[impl] = suiteResult.rows[row.cFrom].value;
-    const differences = entry && !entry.error ? protocolDifferences(row.protocol, entry.protocol) : [];
+    const differences = entry && !entry.error ? protocolDifferences(protocol, entry.protocol) : [];
     if (differences.length) protocolMismatch[impl] = differences.join('; ');
     if (entry?.autoChoice !== undefined) autoChoice[impl] = entry.autoChoice;
     if (typeof entry?.seconds === 'number') seconds[impl] = entry.seconds;

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Turns a results JSON from bench/run.mjs into a Markdown table of ratios against the C floor,
-// rewrites the table between the bench markers of README.md, and files the results under
-// bench/results/<date>-<device>-<commit>.json.
+// rewrites the table between the bench markers of README.md, and files the results as
+// bench/results/<machine kind>.json with its table <machine kind>.md (the newest per kind: older
+// results live in git history). `--regenerate` rebuilds every table from the committed JSON.
 //
 //   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]
 // --second-host: the table between the second-host markers (`<!-- bench-second-host:start -->`),
 // for issue 26's second machine.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HIGHER_IS_BETTER_UNITS } from './checks.mjs';
+import { curvePlots } from './plot-svg.mjs';
 
 export const START_MARKER = '<!-- bench:start -->';
 export const END_MARKER = '<!-- bench:end -->';
@@ -26,7 +29,17 @@ function formatNumber(value) {
   return value.toFixed(2);
 }
 
-/** "1.23× C (45.1 ns)" for times, "98% of C (53.1 GB/s)" for bandwidths. */
+/** "[1.10–1.31]": a ratio's spread over processes (schema 2; absent before). */
+function spreadText(row, ratioKey) {
+  const spread = row.spreads?.[ratioKey];
+  if (!Array.isArray(spread)) return '';
+  const [low, high] = spread;
+  return HIGHER_IS_BETTER_UNITS.has(row.unit)
+    ? ` [${Math.round(low * 100)}–${Math.round(high * 100)}%]`
+    : ` [${low.toFixed(2)}–${high.toFixed(2)}]`;
+}
+
+/** "1.23× C [1.10–1.31] (45.1 ns)" for times, "98% of C [97–99%] (53.1 GB/s)" for bandwidths. */
 function formatCell(row, impl, ratioKey) {
   const value = row.results[impl];
   if (value === null || value === undefined)
@@ -38,17 +51,31 @@ function formatCell(row, impl, ratioKey) {
   if (typeof speedup === 'number')
     return `${absolute}; ${formatNumber(speedup)}× faster than the host round trip (${formatNumber(row.variants[impl].hostRoundTrip)} ${row.unit})`;
   if (ratio === null || ratio === undefined) return absolute;
-  const relative = row.unit === 'GB/s' ? `${Math.round(ratio * 100)}% of C` : `${ratio.toFixed(2)}× C`;
-  return `${relative} (${absolute})`;
+  const relative = HIGHER_IS_BETTER_UNITS.has(row.unit)
+    ? `${Math.round(ratio * 100)}% of C`
+    : `${ratio.toFixed(2)}× C`;
+  return `${relative}${spreadText(row, ratioKey)} (${absolute})`;
 }
 
-function formatPass(row) {
-  const failing = row.checks.filter((check) => check.applicable && check.ok !== true);
-  if (row.pass) return 'yes';
-  // Informational rows (no target): results written before merge-row.mjs said so read pass false.
-  if (row.checks.length === 0) return 'n/a (no target)';
+/** The verdict column: met / **missed** (which) / inconclusive (which), from schema 2's `verdict`. */
+export function formatVerdict(row) {
   if (row.skipped) return `n/a (${row.skipped})`;
-  return failing.length ? `**no** (${failing.map((check) => check.impl).join(', ')})` : 'n/a';
+  if (row.checks.length === 0) return 'n/a (no target)';
+  if (row.verdict === undefined) {
+    // Schema 1 (one process per implementation): `pass` only.
+    const failing = row.checks.filter((check) => check.applicable && check.ok !== true);
+    if (row.pass) return 'yes';
+    return failing.length ? `**no** (${failing.map((check) => check.impl).join(', ')})` : 'n/a';
+  }
+  const which = (verdict) =>
+    row.checks
+      .filter((check) => check.verdict === verdict)
+      .map((check) => check.impl)
+      .join(', ');
+  if (row.verdict === 'met') return 'met';
+  if (row.verdict === 'missed') return `**missed** (${which('missed')})`;
+  if (row.verdict === 'inconclusive') return `inconclusive (${which('inconclusive')})`;
+  return 'n/a';
 }
 
 function escapeCell(text) {
@@ -92,7 +119,9 @@ export function renderMarkdown(results) {
     `Measured on ${results.device} (driver ${results.driverVersion ?? 'unknown'}, CUDA ${
       results.cudaDriverVersion ? (results.cudaDriverVersion / 1000).toFixed(1) : 'unknown'
     }), commit \`${String(results.commit).slice(0, 12)}\`, ${String(results.date).slice(0, 10)}. ` +
-      'Each cell is the ratio to the C program on the driver API (the floor), then the median of several repetitions. ' +
+      (results.environment?.verdict
+        ? `Each implementation ran in ${results.environment.verdict.roundsDone} processes, interleaved round by round (bench/rounds.mjs); a cell is the median over processes of the ratio to the C program of the same round, [its spread over processes without the lowest and highest], then the median value. A target is met when the whole spread is within it, missed when the whole spread is outside it, else inconclusive (bench/verdict.mjs). `
+        : 'Each cell is the ratio to the C program on the driver API (the floor), then the median of several repetitions. ') +
       'Times: lower is better, 1.00× C is the floor. Bandwidths: higher is better, 100% of C is the floor.' +
       (results.environment?.rounds > 1
         ? ` Each implementation ran in ${results.environment.rounds} interleaved rounds (one process each); a cell is its best round (bench/rounds.mjs).`
@@ -107,7 +136,7 @@ export function renderMarkdown(results) {
         : '') +
       mergedRows(results),
     '',
-    '| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | Meets target |',
+    `| Row | Target | FFI (koffi) | N-API | Python (cuda.core) | C floor | ${results.environment?.verdict ? 'Verdict' : 'Meets target'} |`,
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of results.rows) {
@@ -121,7 +150,7 @@ export function renderMarkdown(results) {
       row.target,
       ...COLUMNS.map(([impl, ratioKey]) => formatCell(row, impl, ratioKey)),
       row.reference ? `${cCell}<br>contiguous: ${formatNumber(row.reference.value)} ${row.unit}` : cCell,
-      formatPass(row),
+      formatVerdict(row),
     ];
     lines.push(`| ${cells.map(escapeCell).join(' | ')} |`);
   }
@@ -131,7 +160,9 @@ export function renderMarkdown(results) {
   for (const row of results.rows) {
     if (row.via?.cudaCore && (!row.via.cudaCore.startsWith('cuda.core') || row.via.cudaCore.includes(';')))
       notes.push(`\`${row.id}\` Python: ${row.via.cudaCore}.`);
-    for (const [impl, message] of Object.entries(row.errors ?? {})) {
+    for (const [impl, messages] of Object.entries(row.errors ?? {})) {
+      // Schema 2 keeps one message per process that failed; the first names the problem.
+      const message = Array.isArray(messages) ? messages[0] : messages;
       const key = `${impl} error: ${String(message).split('\n')[0].slice(0, 240)}`;
       errorRows.set(key, [...(errorRows.get(key) ?? []), row.id]);
     }
@@ -171,25 +202,88 @@ export function rewriteReadme(readmePath, table, [startMarker, endMarker] = [STA
   return true;
 }
 
-/** `2025-11-21-nvidia-h100-80gb-hbm3-1a2b3c4`: the name results are filed under (one file per run). */
-export function resultsFileName(results) {
-  const device = String(results.device)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  const commit = /^[0-9a-f]{7}/.exec(String(results.commit ?? ''))?.[0];
-  return `${String(results.date).slice(0, 10)}-${device || 'unknown-device'}${commit ? `-${commit}` : ''}.json`;
+/**
+ * The machine kind results are filed under, e.g. `2x-nvidia-h100-80gb-hbm3`: bench/results/ keeps
+ * the newest result per kind (`<kind>.json` and its table `<kind>.md`); git keeps the older ones.
+ */
+export function machineKind(results) {
+  return (
+    String(results.device)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'unknown-device'
+  );
 }
 
-function main(argv) {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const input = argv.find((arg) => !arg.startsWith('--') && argv[argv.indexOf(arg) - 1] !== '--readme');
-  if (!input) {
-    process.stderr.write(
-      'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]\n',
-    );
-    return 2;
+/** The header line of a generated file. */
+const GENERATED = (from) => `<!-- generated by bench/report.mjs from ${from}; do not edit -->`;
+
+/** Writes one SVG per growth curve of `results` into `directory`/plots/<kind>-<row>.svg; returns the paths. */
+export function writePlots(directory, results) {
+  const plots = curvePlots(results);
+  if (plots.length === 0) return [];
+  mkdirSync(join(directory, 'plots'), { recursive: true });
+  return plots.map(({ id, svg }) => {
+    const path = join(directory, 'plots', `${machineKind(results)}-${id}.svg`);
+    writeFileSync(path, svg);
+    return path;
+  });
+}
+
+export const PLOTS_START = '<!-- plots:start (generated by bench/report.mjs) -->';
+export const PLOTS_END = '<!-- plots:end -->';
+
+/** The Markdown list of the plots in `directory`/plots, as bench/README.md links them. */
+export function plotLinks(directory) {
+  const plots = existsSync(join(directory, 'plots'))
+    ? readdirSync(join(directory, 'plots'))
+        .filter((file) => file.endsWith('.svg'))
+        .sort()
+    : [];
+  return plots.length
+    ? plots.map((file) => `- [${file.replace(/\.svg$/, '')}](results/plots/${file})`).join('\n')
+    : '- none yet: the first run with the `curves` suite writes them';
+}
+
+/** Rewrites the list of plots between the markers of bench/README.md. */
+export function rewritePlotLinks(readmePath, directory) {
+  return rewriteReadme(readmePath, plotLinks(directory), [PLOTS_START, PLOTS_END]);
+}
+
+/** Writes `<kind>.md` (and the plots) beside `<kind>.json` in `directory` for every results file there; returns the paths. */
+export function regenerateTables(directory) {
+  const written = [];
+  for (const name of readdirSync(directory)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
+    const results = JSON.parse(readFileSync(join(directory, name), 'utf8'));
+    const path = join(directory, name.replace(/\.json$/, '.md'));
+    writeFileSync(path, `${GENERATED(name)}\n\n${renderMarkdown(results)}\n`);
+    written.push(path, ...writePlots(directory, results));
   }
+  return written;
+}
+
+function usage() {
+  process.stderr.write(
+    'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]\n' +
+      '       node bench/report.mjs --regenerate   (every bench/results/<kind>.md from its JSON, and the target table of bench/README.md from rows.mjs)\n',
+  );
+  return 2;
+}
+
+async function main(argv) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (argv.includes('--regenerate')) {
+    for (const path of regenerateTables(join(here, 'results'))) process.stderr.write(`wrote ${path}\n`);
+    const { rewriteTargetTable } = await import('./target-table.mjs');
+    rewriteTargetTable(join(here, 'README.md'));
+    rewritePlotLinks(join(here, 'README.md'), join(here, 'results'));
+    process.stderr.write(`rewrote the target table and the plot links of ${join(here, 'README.md')}\n`);
+    return 0;
+  }
+  const input = argv.find((arg) => !arg.startsWith('--') && argv[argv.indexOf(arg) - 1] !== '--readme');
+  if (!input) return usage();
   const results = JSON.parse(readFileSync(resolve(input), 'utf8'));
   const table = renderMarkdown(results);
   process.stdout.write(`${table}\n`);
@@ -198,20 +292,28 @@ function main(argv) {
     const readme = readmeIndex >= 0 ? resolve(argv[readmeIndex + 1]) : join(here, '..', 'README.md');
     const markers = argv.includes('--second-host') ? SECOND_HOST_MARKERS : [START_MARKER, END_MARKER];
     if (!existsSync(readme)) process.stderr.write(`no ${readme}: README not updated\n`);
-    else if (!rewriteReadme(readme, table, markers)) {
+    else if (!rewriteReadme(readme, table, markers))
       process.stderr.write(`${readme} has no ${markers[0]} ... ${markers[1]} markers: README not updated\n`);
-      return 1;
-    } else process.stderr.write(`updated the table in ${readme}\n`);
+    else process.stderr.write(`updated the table in ${readme}\n`);
   }
   if (!argv.includes('--no-save')) {
-    const target = join(here, 'results', resultsFileName(results));
-    mkdirSync(dirname(target), { recursive: true });
+    const directory = join(here, 'results');
+    mkdirSync(directory, { recursive: true });
+    const target = join(directory, `${machineKind(results)}.json`);
     copyFileSync(resolve(input), target);
-    process.stderr.write(`saved ${target}\n`);
+    writeFileSync(
+      target.replace(/\.json$/, '.md'),
+      `${GENERATED(`${machineKind(results)}.json`)}\n\n${table}\n`,
+    );
+    for (const path of writePlots(directory, results)) process.stderr.write(`wrote ${path}\n`);
+    rewritePlotLinks(join(here, 'README.md'), directory);
+    process.stderr.write(
+      `saved ${target} and its table (the previous result of this kind is in git history)\n`,
+    );
   }
   return 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2));
 }

@@ -1,46 +1,98 @@
-// Several rounds of one suite: every implementation runs once per round and the rounds are
-// interleaved (C, FFI, N-API, Python, then all again), so a stretch in which the host is slower
-// weighs on every implementation alike. On shared GPU hosts the same program's result moves
-// between processes far more than within one (1x H100, 2026-11-26: the C VMM 2 MiB pair took
-// 54 us in one process and 82 us in the next; an FFI process 130 us, the next 88 us), so each
-// implementation's entry of a row is its best round — the lowest time or the highest bandwidth —
-// the same rule for C as for the others. Every round's value stays in the entry (`rounds`).
+// Rounds of processes (issue 47). The bench runs in rounds: in each, every suite runs once per
+// implementation, one process each, C then FFI then N-API then Python; then the next round. So a
+// row's implementations are interleaved A B C A B C ..., a stretch of a slower host weighs on
+// every implementation alike, and a bench stopped by its time limit still holds whole rounds of
+// every suite. Each round is merged on its own (merge-row.mjs: ratios to the SAME round's C);
+// combineRounds then reports medians and spreads over the rounds and judges the targets
+// (verdict.mjs).
+import { judgeChecks, MIN_PROCESSES, median, rowVerdict, spreadOf } from './verdict.mjs';
 
-/** True when a larger value of `unit` is better (bandwidths). */
-function higherIsBetter(unit) {
-  return unit === 'GB/s';
+/** `{ round, suite, impl }` in the order they run: round-major, then suite, then implementation. */
+export function interleavedOrder(rounds, suites, impls) {
+  const order = [];
+  for (let round = 0; round < rounds; round++)
+    for (const suite of suites) for (const impl of impls) order.push({ round, suite, impl });
+  return order;
 }
 
-function usable(entry) {
-  return typeof entry?.value === 'number' && !entry.error && typeof entry.skipped !== 'string';
+const RATIO_KEYS = { ffi: 'ffiVsC', napi: 'napiVsC', cudaCore: 'cudaCoreVsC' };
+
+/** Per key, the median over rounds of numeric variant values; other values from the first round that has them. */
+function combineVariants(perRoundVariants) {
+  const combined = {};
+  const keys = new Set(perRoundVariants.flatMap((variants) => Object.keys(variants ?? {})));
+  for (const key of keys) {
+    const values = perRoundVariants.map((variants) => variants?.[key]).filter((value) => value !== undefined);
+    const numbers = values.filter(Number.isFinite);
+    combined[key] = numbers.length ? median(numbers) : values[0];
+  }
+  return combined;
 }
 
 /**
- * One suite result (`{ rows, info?, error? }`) from the results of several rounds of the same
- * implementation: per row, the best usable round, with every usable round's value in `rounds`.
- * `unitOf(id)` gives a row's unit where an entry does not carry one.
+ * One entry of the results file from the merged entries of one row, one per round
+ * (`perRound[k]` = mergeRow(row, raw of round k)). `minProcesses`: rounds a verdict needs.
  */
-export function bestOfRounds(runs, unitOf) {
-  if (runs.length === 1) return runs[0];
-  const ids = [...new Set(runs.flatMap((run) => Object.keys(run.rows ?? {})))];
-  const rows = {};
-  for (const id of ids) {
-    const entries = runs.map((run) => run.rows?.[id]).filter((entry) => entry !== undefined);
-    const good = entries.filter(usable);
-    if (good.length === 0) {
-      rows[id] = entries[0];
-      continue;
-    }
-    const better = higherIsBetter(good[0].unit ?? unitOf(id))
-      ? (a, b) => (b.value > a.value ? b : a)
-      : (a, b) => (b.value < a.value ? b : a);
-    rows[id] = { ...good.reduce(better), rounds: good.map((entry) => entry.value) };
+export function combineRounds(row, perRound, { minProcesses = MIN_PROCESSES } = {}) {
+  const first = perRound[0];
+  const impls = ['ffi', 'napi', 'cudaCore', 'c'];
+  const results = {};
+  const ratios = {};
+  const spreads = {};
+  const perProcess = {};
+  for (const impl of impls) {
+    const values = perRound.map((merged) => merged.results?.[impl]).filter(Number.isFinite);
+    perProcess[impl] = perRound.map((merged) => merged.results?.[impl] ?? null);
+    const spread = spreadOf(values);
+    results[impl] = spread?.median ?? null;
+    if (spread) spreads[impl] = [spread.low, spread.high];
+    const key = RATIO_KEYS[impl];
+    if (!key) continue;
+    const roundRatios = perRound.map((merged) => merged.ratios?.[key]).filter(Number.isFinite);
+    const ratioSpread = spreadOf(roundRatios);
+    ratios[key] = ratioSpread?.median ?? null;
+    if (ratioSpread) spreads[key] = [ratioSpread.low, ratioSpread.high];
   }
-  const errors = runs.map((run, round) => (run.error ? `round ${round + 1}: ${run.error}` : undefined));
-  const failedRounds = errors.filter(Boolean);
-  const combined = { ...runs[0], rows, info: { ...(runs[0].info ?? {}), rounds: runs.length } };
-  delete combined.error;
-  if (failedRounds.length === runs.length) combined.error = failedRounds.join('; ');
-  else if (failedRounds.length) combined.info.roundErrors = failedRounds;
-  return combined;
+  const skipped = perRound.find((merged) => merged.skipped)?.skipped;
+  const checks = skipped ? [] : judgeChecks(row, perRound, minProcesses);
+  const verdict =
+    skipped || row.checks.length === 0 ? null : rowVerdict(checks.map((check) => check.verdict));
+  const errors = {};
+  perRound.forEach((merged, round) => {
+    for (const [impl, message] of Object.entries(merged.errors ?? {}))
+      errors[impl] = [...(errors[impl] ?? []), `process ${round + 1}: ${message}`];
+  });
+  const variantsByImpl = {};
+  for (const impl of new Set(perRound.flatMap((merged) => Object.keys(merged.variants ?? {}))))
+    variantsByImpl[impl] = combineVariants(perRound.map((merged) => merged.variants?.[impl]));
+  const protocolMismatch = Object.assign({}, ...perRound.map((merged) => merged.protocolMismatch ?? {}));
+  const referenceValues = perRound.map((merged) => merged.reference?.value).filter(Number.isFinite);
+  return {
+    id: row.id,
+    suite: row.suite,
+    description: row.description,
+    unit: row.unit,
+    results,
+    ratios,
+    spreads,
+    processes: perProcess,
+    ...(referenceValues.length ? { reference: { ...first.reference, value: median(referenceValues) } } : {}),
+    ...(row.notApplicable ? { notApplicable: row.notApplicable } : {}),
+    target: first.target,
+    checks,
+    verdict,
+    // `pass` as before: true only when met; false when missed; null otherwise.
+    pass: verdict === 'met' ? true : verdict === 'missed' ? false : null,
+    ...(skipped ? { skipped } : {}),
+    ...(row.protocol ? { protocol: row.protocol } : {}),
+    ...(Object.keys(protocolMismatch).length ? { protocolMismatch } : {}),
+    ...(Object.keys(errors).length ? { errors } : {}),
+    ...(Object.keys(variantsByImpl).length ? { variants: variantsByImpl } : {}),
+    samples: Object.fromEntries(
+      impls
+        .filter((impl) => perRound.some((merged) => merged.samples?.[impl]))
+        .map((impl) => [impl, perRound.map((merged) => merged.samples?.[impl] ?? null)]),
+    ),
+    via: Object.assign({}, ...perRound.map((merged) => merged.via ?? {})),
+  };
 }

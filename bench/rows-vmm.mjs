@@ -54,7 +54,7 @@ export const vmmRows = [
     suite: 'vmm',
     unit: 'us',
     description:
-      'The alternative without VMM: a 1 GiB pool buffer grown to 2 GiB by allocate(2 GiB) + copyFrom(1 GiB) + close(old), incl. sync, per grow (C: cuMemAllocFromPoolAsync + cuMemcpyAsync + cuMemFreeAsync + sync). Compare with vmm.grow1To2GiBInPlace',
+      "The alternative without VMM: a 1 GiB pool buffer grown to 2 GiB by allocate(2 GiB) + copyFrom(1 GiB) + close(old), incl. sync, per grow (C: cuMemAllocFromPoolAsync + cuMemcpyAsync + cuMemFreeAsync + sync on a new pool that keeps its memory, as the JS resource's; variant defaultPoolThreshold0: the default pool, release threshold 0). Compare with vmm.grow1To2GiBInPlace",
     checks: both({ kind: 'maxRatio', value: 1.2 }),
   },
   {

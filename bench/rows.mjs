@@ -16,7 +16,16 @@ export const SUITES = [
   'pageable',
   'compute',
   'vmm',
+  'workloads',
+  'curves',
 ];
+
+/**
+ * Suites measured in one process per implementation, not in every round: their rows are curves
+ * and workloads whose every point is itself a repetition (bench/js/curves.mjs), informative rows
+ * without a verdict of their own.
+ */
+export const SINGLE_PROCESS_SUITES = ['curves'];
 
 /** The implementations, in the order they run within a suite. */
 export const IMPLEMENTATIONS = ['c', 'ffi', 'napi', 'cudaCore'];
@@ -305,4 +314,6 @@ export const ROWS = [
   ...(await import('./rows-copy-to-host.mjs')).copyToHostRows,
   ...(await import('./rows-compute.mjs')).computeRows,
   ...(await import('./rows-vmm.mjs')).vmmRows,
+  ...(await import('./rows-workloads.mjs')).workloadRows,
+  ...(await import('./rows-curves.mjs')).curveRows,
 ];

@@ -1,24 +1,31 @@
 #!/usr/bin/env node
 // Runs every benchmark row four ways (C floor, FFI adapter, N-API adapter, Python) on the GPU
-// machine and writes one results JSON. Each suite runs as one process per implementation, one
-// process at a time (never two timing runs at once), each under a time limit, so a crash or a
-// hang costs only that process's rows.
+// machine and writes one results JSON. The verdict is statistical (issue 47, verdict.mjs): the
+// bench runs in rounds (rounds.mjs), and in each round every suite runs once per implementation,
+// one process at a time (C, FFI, N-API, Python: interleaved A B C A B C), each under a time limit,
+// so a crash or a hang costs only that process's rows. After every round the results file is
+// written again, so a bench stopped by its limit keeps every round it finished.
 //
-//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,utils,arrow,multi]
+//   node bench/run.mjs [--out FILE (default: $TMPDIR/cumem-bench.json)] [--suites contract,memory,...]
 //                      [--impls c,ffi,napi,cudaCore] [--budget SECONDS] [--timeout SECONDS]
-//                      [--rounds N (default 1; see rounds.mjs)] [--merge FILE]
-//                      [--single-thread-c SUITES (default contract,memory,utils,compute,vmm; '' for none)]
-//                      [--process-gate on|off (default on)]
+//                      [--processes N (default 5: rounds; the verdict needs MIN_PROCESSES)]
+//                      [--max-reps N (default 3)] [--max-warmup-ms MS (default 500)] [--quick]
+//                      [--merge FILE] [--single-thread-c SUITES (default '')] [--process-gate on|off (default off)]
 //
-// `--merge FILE` keeps FILE's rows of the suites not run now (a bench split over two device
-// calls ends in one results file). The C floor runs in a process with one idle thread, as Node
-// and Python do (bench/c/bench.h says why); for the `--single-thread-c` suites the C program runs
-// once more single-threaded, recorded as the C variant `singleThreadedProcess`. Every process is
-// measured in the host's fast mode: process-gate.mjs says why and how.
+// Shorter processes, not fewer: --max-reps and --max-warmup-ms cap each process's repetitions
+// (repetitions.mjs). --quick: one round, one repetition, 50 ms warm-ups and small workloads, to
+// see that every suite starts (its verdicts all read inconclusive). To look at one suite more
+// closely, run it alone: `--suites vmm --processes 9 --max-reps 11`. `--merge FILE` keeps FILE's
+// rows of the suites not run now. The C floor runs in a process with one idle thread, as Node and
+// Python do (bench/c/bench.h says why); for the `--single-thread-c` suites the C program runs once
+// more single-threaded (C variant `singleThreadedProcess`). The process-mode gate
+// (process-gate.mjs) is off by default: with several interleaved processes per implementation a
+// process in the host's slow mode falls in the spread (and the outlier rule) for every
+// implementation alike, and the gate's retries cost the processes the verdict needs.
 //
 // Needs: built packages (dist/, the N-API addon), a C compiler (cc, gcc or nvcc) and the CUDA
 // headers, python3 with cuda.core. The exit code is 0 when every row was measured by every
-// implementation asked for, 1 otherwise; targets missed do not change it (see `pass`).
+// implementation asked for, 1 otherwise; targets missed do not change it (see `verdict`).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,9 +40,12 @@ import {
   MAX_CALIBRATIONS,
   RETRY_SECONDS,
 } from './process-gate.mjs';
+import { REPS_VARIABLE, repetitionCaps, WARMUP_VARIABLE } from './repetitions.mjs';
 import { renderMarkdown } from './report.mjs';
-import { bestOfRounds } from './rounds.mjs';
-import { IMPLEMENTATIONS, ROWS, SUITES } from './rows.mjs';
+import { combineRounds, interleavedOrder } from './rounds.mjs';
+import { IMPLEMENTATIONS, ROWS, SINGLE_PROCESS_SUITES, SUITES } from './rows.mjs';
+import { stagingDefaults } from './staging-defaults.mjs';
+import { MIN_PROCESSES } from './verdict.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -46,32 +56,102 @@ function parseArguments(argv) {
     out: join(tmpdir(), 'cumem-bench.json'),
     suites: SUITES,
     impls: IMPLEMENTATIONS,
-    budget: 330,
-    timeout: 150,
-    rounds: 1,
+    budget: 540,
+    timeout: 120,
+    processes: MIN_PROCESSES,
+    maxReps: 3,
+    maxWarmupMs: 500,
+    quick: false,
     merge: undefined,
-    singleThreadC: ['contract', 'memory', 'utils', 'compute', 'vmm'],
-    processGate: true,
+    singleThreadC: [],
+    processGate: false,
+    // workload.arrowFromDisk's file: 512 MiB (the issue's 2 GiB, read in 5 processes by 4
+    // implementations, does not fit the one device call); in the temporary directory unless
+    // BENCH_ARROW_DIR names another (the results record its file system: tmpfs is no disk).
+    arrowFileBytes: 512 * 1024 * 1024,
+    arrowDirectory: process.env.BENCH_ARROW_DIR || tmpdir(),
   };
   for (let i = 0; i < argv.length; i += 2) {
-    const [key, value] = [argv[i], argv[i + 1]];
+    const key = argv[i];
+    if (key === '--quick') {
+      options.quick = true;
+      i--;
+      continue;
+    }
+    const value = argv[i + 1];
     if (value === undefined) throw new Error(`${key} needs a value`);
     if (key === '--out') options.out = resolve(value);
-    else if (key === '--suites') options.suites = value.split(',').filter((s) => SUITES.includes(s));
-    else if (key === '--impls') options.impls = value.split(',').filter((s) => IMPLEMENTATIONS.includes(s));
-    else if (key === '--budget') options.budget = Number(value);
-    else if (key === '--timeout') options.timeout = Number(value);
-    else if (key === '--rounds') options.rounds = Math.max(1, Math.floor(Number(value)) || 1);
+    else if (key === '--suites') options.suites = listOf(value, SUITES, key);
+    else if (key === '--impls') options.impls = listOf(value, IMPLEMENTATIONS, key);
+    else if (key === '--budget') options.budget = positiveNumber(value, key);
+    else if (key === '--timeout') options.timeout = positiveNumber(value, key);
+    else if (key === '--processes' || key === '--rounds')
+      options.processes = Math.floor(positiveNumber(value, key));
+    else if (key === '--max-reps') options.maxReps = Math.floor(positiveNumber(value, key));
+    else if (key === '--max-warmup-ms') options.maxWarmupMs = positiveNumber(value, key);
     else if (key === '--merge') options.merge = resolve(value);
-    else if (key === '--process-gate') options.processGate = value !== 'off';
+    else if (key === '--arrow-file-bytes') options.arrowFileBytes = Math.floor(positiveNumber(value, key));
+    else if (key === '--process-gate') options.processGate = value === 'on';
     else if (key === '--single-thread-c')
-      options.singleThreadC = value.split(',').filter((s) => SUITES.includes(s));
+      options.singleThreadC = value === '' ? [] : listOf(value, SUITES, key);
     else throw new Error(`unknown argument ${key}`);
   }
+  if (options.quick)
+    Object.assign(options, { processes: 1, maxReps: 1, maxWarmupMs: 50, arrowFileBytes: 64 * 1024 * 1024 });
   return options;
 }
 
+function listOf(text, known, key) {
+  const names = text.split(',').filter(Boolean);
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length) throw new Error(`${key}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  return known.filter((name) => names.includes(name));
+}
+
+function positiveNumber(text, key) {
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`${key} needs a positive number, not ${text}`);
+  return value;
+}
+
 const options = parseArguments(process.argv.slice(2));
+const staging = stagingDefaults(root);
+/** What every implementation's process reads: the repetition caps, cumem's staging parameters, quick mode. */
+const processEnvironment = {
+  [REPS_VARIABLE]: String(options.maxReps),
+  [WARMUP_VARIABLE]: String(options.maxWarmupMs),
+  BENCH_STAGE_CHUNK_BYTES: String(staging.chunkBytes),
+  BENCH_STAGE_THREADS: String(staging.threads),
+  BENCH_KERNELS_PTX: join(here, 'kernels', 'workloads.ptx'),
+  BENCH_ARROW_FILE: join(options.arrowDirectory, 'cumem-bench-arrow-from-disk.arrow'),
+  ...(options.quick ? { BENCH_QUICK: '1' } : {}),
+};
+/** workload.arrowFromDisk's file, made once before the first process of the suite. */
+let arrowFile;
+function makeArrowFile() {
+  if (arrowFile) return;
+  const path = processEnvironment.BENCH_ARROW_FILE;
+  const made = spawnSync(
+    process.execPath,
+    [join(here, 'js', 'arrow-file.mjs'), path, String(options.arrowFileBytes)],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  const fileSystem = commandOutput('stat', ['-f', '-c', '%T', options.arrowDirectory]);
+  arrowFile =
+    made.status === 0
+      ? {
+          path,
+          bytes: options.arrowFileBytes,
+          fileSystem,
+          ...JSON.parse(made.stdout.trim().split('\n').at(-1)),
+        }
+      : { path, error: `bench/js/arrow-file.mjs failed: ${made.stderr || made.error?.message}` };
+  log(`arrow file: ${JSON.stringify(arrowFile)}`);
+}
+const caps = repetitionCaps(processEnvironment);
 const scratch = mkdtempSync(join(tmpdir(), 'cumem-bench-'));
 const log = (message) =>
   process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
@@ -172,7 +252,7 @@ function spawnLimited(command, args, capture, env = {}) {
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
     stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1', ...env },
+    env: { ...process.env, PYTHONUNBUFFERED: '1', ...processEnvironment, ...env },
   });
   let problem;
   if (run.error) problem = `${command} could not run or was stopped: ${run.error.message}`;
@@ -275,14 +355,14 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
 
 const include = cudaInclude();
 const gpu = gpuFacts();
-const raw = {};
 const info = {};
 const compilers = {};
-for (const suite of options.suites) {
+/** Per suite: the compiled C program (or why not). */
+const compiledC = {};
+function compiledFor(suite) {
+  if (suite in compiledC) return compiledC[suite];
   let compiled = { error: 'C not requested' };
-  const suiteRows = ROWS.filter((row) => row.suite === suite);
-  const cNotApplicable = suiteRows.every((row) => row.notApplicable?.c);
-  if (options.impls.includes('c') && !cNotApplicable) {
+  if (options.impls.includes('c') && !cNotApplicable(suite)) {
     try {
       if (!include) throw new Error('no cuda.h found (set CUDA_HOME)');
       compiled = compileC(suite, include);
@@ -292,108 +372,164 @@ for (const suite of options.suites) {
       log(error.message);
     }
   }
-  raw[suite] = {};
-  const runs = {};
-  for (let round = 0; round < options.rounds; round++) {
-    for (const impl of options.impls) {
-      if (impl === 'c' && cNotApplicable) continue; // no C program for this suite (rows.mjs says why)
-      runs[impl] = [...(runs[impl] ?? []), runImplementation(suite, impl, compiled)];
-    }
-  }
-  const unitOf = (id) => suiteRows.find((row) => row.id === id || row.cFrom === id)?.unit;
-  for (const [impl, implRuns] of Object.entries(runs)) {
-    raw[suite][impl] = bestOfRounds(implRuns, unitOf);
-    info[`${suite}.${impl}`] = {
-      ...(raw[suite][impl].info ?? {}),
-      ...(raw[suite][impl].error ? { error: raw[suite][impl].error } : {}),
-    };
-  }
-  if (options.singleThreadC.includes(suite) && runs.c && !compiled.error) {
-    raw[suite].cSingleThread = runImplementation(suite, 'c', compiled, undefined, {
-      BENCH_C_SINGLE_THREAD: '1',
-    });
-    if (raw[suite].cSingleThread.error)
-      info[`${suite}.cSingleThread`] = { error: raw[suite].cSingleThread.error };
-  }
-  // The small-call rows' floor once more, after the others (see `floorBeforeAndAfter` in rows.mjs).
-  const again = [
-    ...new Set(
-      ROWS.filter((row) => row.suite === suite && row.floorBeforeAndAfter).map((row) => row.cFrom ?? row.id),
-    ),
-  ];
-  if (options.impls.includes('c') && options.impls.length > 1 && again.length && !compiled.error) {
-    raw[suite].cAfter = runImplementation(suite, 'c', compiled, again);
-    if (raw[suite].cAfter.error) info[`${suite}.cAfter`] = { error: raw[suite].cAfter.error };
-  }
+  compiledC[suite] = compiled;
+  return compiled;
+}
+function cNotApplicable(suite) {
+  return notApplicable(suite, 'c');
+}
+/** True when no row of `suite` has a column for `impl` (rows.mjs `notApplicable`): no process to start. */
+function notApplicable(suite, impl) {
+  return ROWS.filter((row) => row.suite === suite).every((row) => row.notApplicable?.[impl]);
 }
 
-const cInfo = Object.values(raw).find((suite) => suite.c?.info)?.c.info ?? {};
-const deviceName = gpu.name ?? cInfo.device ?? 'unknown device';
-const measured = ROWS.filter((row) => options.suites.includes(row.suite)).map((row) =>
-  mergeRow(row, raw[row.suite], deviceName),
+/** raws[round][suite][impl]: one process's suite result. */
+const raws = [];
+const deviceNameNow = () =>
+  gpu.name ??
+  raws.flatMap((round) => Object.values(round)).find((suite) => suite.c?.info?.device)?.c.info.device ??
+  'unknown device';
+let stoppedEarly;
+// Suites whose every row needs two GPUs only say "skipped" on one: once is enough.
+const needsTwoGpus = (suite) => suite === 'multi' && (gpu.count ?? 1) < 2;
+const order = interleavedOrder(options.processes, options.suites, options.impls).filter(
+  ({ round, suite, impl }) =>
+    !notApplicable(suite, impl) &&
+    !(round > 0 && (SINGLE_PROCESS_SUITES.includes(suite) || needsTwoGpus(suite))),
 );
-const merged = options.merge ? JSON.parse(readFileSync(options.merge, 'utf8')) : undefined;
-const kept = (merged?.rows ?? []).filter((row) => !options.suites.includes(row.suite));
-// Rows in rows.mjs order, whichever run measured them.
-const rows = ROWS.map(
-  (row) => measured.find((entry) => entry.id === row.id) ?? kept.find((entry) => entry.id === row.id),
-).filter(Boolean);
-const results = {
-  schema: 1,
-  commit: commit(),
-  device: deviceName,
-  driverVersion: gpu.driverVersion ?? null,
-  cudaDriverVersion: cInfo.driverVersion ?? null,
-  date: new Date().toISOString(),
-  seconds: Math.round((Date.now() - started) / 1000) + (merged?.seconds ?? 0),
-  environment: {
-    node: process.version,
-    gpuMemory: gpu.memoryTotal ?? null,
-    rounds: options.rounds,
-    cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
-    processGate: options.processGate
-      ? {
-          rule: `the processes of ${Object.keys(GATED_SUITES).join(', ')} run in the host's fast mode (bench/process-gate.mjs): limit = margin x an implementation's fastest of up to ${MAX_CALIBRATIONS} calibrations`,
-          loops: LOOPS,
-          suites: GATED_SUITES,
-          limits: { ...(merged?.environment?.processGate?.limits ?? {}), ...gateLimits },
-          calibrations: { ...(merged?.environment?.processGate?.calibrations ?? {}), ...gateCalibrations },
-        }
-      : 'off',
-    compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
-    implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
-    ...(merged
-      ? {
-          mergedFrom: {
-            commit: merged.commit,
-            date: merged.date,
-            rounds: merged.environment?.rounds ?? 1,
-            suites: [...new Set(kept.map((row) => row.suite))],
-          },
-        }
-      : {}),
-  },
-  rows,
-  summary: {
-    rows: rows.length,
-    passed: rows.filter((row) => row.pass).length,
-    failed: rows.filter((row) => row.pass === false).length,
-    skipped: rows.filter((row) => row.skipped).map((row) => row.id),
-    withErrors: rows.filter((row) => row.errors).map((row) => row.id),
-    protocolMismatch: rows.filter((row) => row.protocolMismatch).map((row) => row.id),
-  },
-};
-mkdirSync(dirname(options.out), { recursive: true });
-writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
+const roundSeconds = [];
+let roundStarted = Date.now();
+for (const [index, { round, suite, impl }] of order.entries()) {
+  // A guard: a process that starts too near the end of the budget would be killed half-way.
+  if (secondsLeft() < 10) {
+    stoppedEarly = `the ${options.budget} s budget ran out in round ${round + 1} of ${options.processes} (before ${suite} / ${impl})`;
+    log(stoppedEarly);
+    break;
+  }
+  raws[round] ??= {};
+  raws[round][suite] ??= {};
+  try {
+    if (suite === 'workloads') makeArrowFile();
+    raws[round][suite][impl] = runImplementation(suite, impl, compiledFor(suite));
+  } catch (error) {
+    // Never lose the other rows: an exception of this script for one process is that process's error.
+    raws[round][suite][impl] = { rows: {}, error: `bench/run.mjs: ${error.message}` };
+  }
+  const problem = raws[round][suite][impl].error;
+  if (problem)
+    info[`${suite}.${impl}`] = { ...(info[`${suite}.${impl}`] ?? {}), [`process${round + 1}`]: problem };
+  const next = order[index + 1];
+  if (!next || next.round !== round) {
+    roundSeconds.push(Math.round((Date.now() - roundStarted) / 1000));
+    roundStarted = Date.now();
+    const last = roundSeconds.at(-1);
+    if (next && secondsLeft() < last * (options.processes - round - 1))
+      log(
+        `round ${round + 1} took ${last} s: at that pace ${Math.floor(secondsLeft() / last)} more fit the budget, not ${options.processes - round - 1} (rows with fewer than ${MIN_PROCESSES} processes read inconclusive; run suites alone with --suites)`,
+      );
+    writeResults(round + 1);
+  }
+}
+for (const suite of options.suites) {
+  const compiled = compiledC[suite];
+  if (!options.singleThreadC.includes(suite) || !compiled || compiled.error || secondsLeft() < 20) continue;
+  const single = runImplementation(suite, 'c', compiled, undefined, { BENCH_C_SINGLE_THREAD: '1' });
+  for (const round of raws) if (round?.[suite]) round[suite].cSingleThread = single;
+}
+const results = writeResults(raws.length);
+if (arrowFile?.path)
+  for (const path of [arrowFile.path, `${arrowFile.path}.layout`]) rmSync(path, { force: true });
 process.stdout.write(`${renderMarkdown(results)}\n`);
-const skippedNote = results.summary.skipped.length
-  ? `, ${results.summary.skipped.length} skipped as not applicable`
-  : '';
 log(
-  `wrote ${options.out}: ${results.summary.passed}/${results.summary.rows} rows meet their targets${skippedNote}`,
+  `wrote ${options.out}: ${results.summary.met} met, ${results.summary.missed} missed, ${results.summary.inconclusive} inconclusive of ${results.summary.rows} rows (${raws.length} rounds)`,
 );
-const measuredAll = rows.every(
+const measuredAll = results.rows.every(
   (row) =>
     row.skipped || options.impls.every((impl) => row.results[impl] !== null || row.notApplicable?.[impl]),
 );
 process.exit(measuredAll ? 0 : 1);
+
+/** Merges the rounds finished so far and writes the results file; returns the results object. */
+function writeResults(roundsDone) {
+  const deviceName = deviceNameNow();
+  const measured = [];
+  for (const row of ROWS.filter((entry) => options.suites.includes(entry.suite))) {
+    const perRound = raws
+      .slice(0, roundsDone)
+      .map((round) => round?.[row.suite])
+      .filter((suiteRaw) => suiteRaw && Object.keys(suiteRaw).length > 0)
+      .map((suiteRaw) => mergeRow(row, suiteRaw, deviceName, { caps }));
+    if (perRound.length === 0) continue;
+    const minProcesses = SINGLE_PROCESS_SUITES.includes(row.suite) ? 1 : MIN_PROCESSES;
+    measured.push(combineRounds(row, perRound, { minProcesses }));
+  }
+  const merged = options.merge ? JSON.parse(readFileSync(options.merge, 'utf8')) : undefined;
+  const kept = (merged?.rows ?? []).filter((row) => !options.suites.includes(row.suite));
+  const rows = ROWS.map(
+    (row) => measured.find((entry) => entry.id === row.id) ?? kept.find((entry) => entry.id === row.id),
+  ).filter(Boolean);
+  const cInfo =
+    raws.flatMap((round) => Object.values(round ?? {})).find((suite) => suite.c?.info?.driverVersion)?.c
+      .info ?? {};
+  const results = {
+    schema: 2,
+    commit: commit(),
+    device: deviceName,
+    driverVersion: gpu.driverVersion ?? null,
+    cudaDriverVersion: cInfo.driverVersion ?? null,
+    date: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    environment: {
+      node: process.version,
+      gpuMemory: gpu.memoryTotal ?? null,
+      gpuCount: gpu.count ?? null,
+      verdict: {
+        rule: `every implementation in ${options.processes} processes, interleaved round by round; value and ratio: median over processes; spread: range over processes without the lowest and highest from 5 on; met = whole spread within the target, missed = whole spread outside, else inconclusive (bench/verdict.mjs)`,
+        processesAsked: options.processes,
+        roundsDone,
+        roundSeconds,
+        minProcesses: MIN_PROCESSES,
+        ...(stoppedEarly ? { stoppedEarly } : {}),
+      },
+      repetitions: { maxReps: options.maxReps, maxWarmupMs: options.maxWarmupMs, quick: options.quick },
+      staging,
+      ...(arrowFile ? { arrowFile } : {}),
+      cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
+      processGate: options.processGate
+        ? {
+            rule: `the processes of ${Object.keys(GATED_SUITES).join(', ')} run in the host's fast mode (bench/process-gate.mjs): limit = margin x an implementation's fastest of up to ${MAX_CALIBRATIONS} calibrations`,
+            loops: LOOPS,
+            suites: GATED_SUITES,
+            limits: gateLimits,
+            calibrations: gateCalibrations,
+          }
+        : 'off',
+      compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
+      implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
+      ...(merged
+        ? {
+            mergedFrom: {
+              commit: merged.commit,
+              date: merged.date,
+              suites: [...new Set(kept.map((row) => row.suite))],
+            },
+          }
+        : {}),
+    },
+    rows,
+    summary: {
+      rows: rows.length,
+      met: rows.filter((row) => row.verdict === 'met').length,
+      missed: rows.filter((row) => row.verdict === 'missed').length,
+      inconclusive: rows.filter((row) => row.verdict === 'inconclusive').length,
+      missedRows: rows.filter((row) => row.verdict === 'missed').map((row) => row.id),
+      skipped: rows.filter((row) => row.skipped).map((row) => row.id),
+      withErrors: rows.filter((row) => row.errors).map((row) => row.id),
+      protocolMismatch: rows.filter((row) => row.protocolMismatch).map((row) => row.id),
+    },
+  };
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
+  log(`results of ${roundsDone} round(s) written to ${options.out}`);
+  return results;
+}

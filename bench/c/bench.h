@@ -174,6 +174,24 @@ typedef CUresult (*batch_fn)(void *state, long n);
 #define CALL_REPS 11
 #define CALL_WARMUP_REPS 1
 
+/* A cap from the environment (bench/repetitions.mjs says why): a positive number, else none. */
+static double bench_cap(const char *name) {
+  const char *text = getenv(name);
+  double value = text && *text ? strtod(text, NULL) : 0;
+  return value > 0 ? value : 1e300;
+}
+/* Timed repetitions under BENCH_MAX_REPS, at least 1. */
+BENCH_API int bench_reps(int reps) {
+  double cap = bench_cap("BENCH_MAX_REPS");
+  int capped = (double)reps < cap ? reps : (int)cap;
+  return capped < 1 ? 1 : capped;
+}
+/* A row's time-based warm-up under BENCH_MAX_WARMUP_MS. */
+BENCH_API double bench_warmup_s(double warmup_s) {
+  double cap = bench_cap("BENCH_MAX_WARMUP_MS") / 1e3;
+  return warmup_s < cap ? warmup_s : cap;
+}
+
 /* Repetitions the rows with a warm-up skip at most, per process, while the host is in its slow
    mode (SLOW_REPS_SKIPPED_MAX in bench/js/harness.mjs, which says why). */
 #define SLOW_REPS_SKIPPED_MAX 24
@@ -185,11 +203,13 @@ static int gate_fast_mode_now(void); /* process-gate.h */
    with a warm-up, each timed repetition waits for the host's fast mode as callsNs's do. */
 BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long iterations, double warmup_s) {
   CUresult e;
+  const int reps = bench_reps(CALL_REPS);
+  warmup_s = bench_warmup_s(warmup_s);
   const double warm = now_s() + warmup_s;
   for (int i = 0; i < CALL_WARMUP_REPS || now_s() < warm; i++)
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
   int slow_reps_skipped = 0;
-  for (int i = 0; i < CALL_REPS;) {
+  for (int i = 0; i < reps;) {
     if (warmup_s > 0 && slow_reps_left > 0 && !gate_fast_mode_now()) {
       slow_reps_left--;
       slow_reps_skipped++;
@@ -200,11 +220,11 @@ BENCH_API CUresult measure_calls_warm(row_t *r, batch_fn fn, void *state, long i
     if ((e = fn(state, iterations)) != CUDA_SUCCESS) return e;
     r->samples[i++] = (now_s() - t0) / (double)iterations * 1e9;
   }
-  r->nsamples = CALL_REPS;
-  r->value = median(r->samples, CALL_REPS);
+  r->nsamples = reps;
+  r->value = median(r->samples, reps);
   r->has_value = 1;
   int written = snprintf(r->protocol, sizeof r->protocol, "\"iterations\":%ld,\"reps\":%d,\"warmupReps\":%d",
-                         iterations, CALL_REPS, CALL_WARMUP_REPS);
+                         iterations, reps, CALL_WARMUP_REPS);
   if (warmup_s > 0 && written > 0 && (size_t)written < sizeof r->protocol)
     snprintf(r->protocol + written, sizeof r->protocol - (size_t)written, ",\"warmupMs\":%.0f,\"slowRepsSkipped\":%d",
              warmup_s * 1e3, slow_reps_skipped);
@@ -228,6 +248,7 @@ BENCH_API CUresult measure_bandwidth(row_t *r, batch_fn fn, void *state, double 
   do {
     if ((e = fn(state, 1)) != CUDA_SUCCESS) return e;
   } while (now_s() < warm);
+  reps = bench_reps(reps);
   if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
   for (int i = 0; i < reps; i++) {
     double t0 = now_s();

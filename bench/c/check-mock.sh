@@ -8,6 +8,10 @@ cuda_include=${CUDA_HOME:-/usr/local/cuda}/include
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 node "$here/../../testing/fake-libcuda/build.mjs" "$work" >/dev/null
+# What bench/run.mjs passes: the workload kernels, a small Arrow file, one repetition per row.
+export BENCH_KERNELS_PTX="$here/../kernels/workloads.ptx" BENCH_ARROW_FILE="$work/arrow-from-disk.arrow"
+export BENCH_MAX_REPS=1 BENCH_MAX_WARMUP_MS=50 BENCH_QUICK=1
+node "$here/../js/arrow-file.mjs" "$BENCH_ARROW_FILE" 12000000 >/dev/null
 status=0
 for source in "$here"/*.c; do
   name=$(basename "$source" .c)

@@ -167,7 +167,7 @@ done:
 static void row_prefetch(row_t *r) {
   CUdeviceptr managed = 0;
   double to_host[MAX_SAMPLES];
-  const int reps = 5;
+  const int reps = bench_reps(5);
   CK(p_cuMemAllocManaged(&managed, PREFETCH_BYTES, CU_MEM_ATTACH_GLOBAL));
   CK(p_cuMemsetD8Async(managed, 0x5a, PREFETCH_BYTES, bench_stream));
   CK(p_cuStreamSynchronize(bench_stream));

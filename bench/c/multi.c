@@ -163,7 +163,8 @@ static CUresult ranges_batch(ranges_state *s) {
 
 /* Microseconds per step: the median over COPY_REPS of the mean of COPY_STEPS_PER_REP steps, after one untimed repetition. */
 static CUresult measure_ranges(row_t *result, ranges_state *s, int batch) {
-  for (int rep = -1; rep < COPY_REPS; rep++) {
+  const int reps = bench_reps(COPY_REPS);
+  for (int rep = -1; rep < reps; rep++) {
     double total = 0;
     for (int i = 0; i < COPY_STEPS_PER_REP; i++) {
       double t0 = now_s();
@@ -173,8 +174,8 @@ static CUresult measure_ranges(row_t *result, ranges_state *s, int batch) {
     }
     if (rep >= 0) result->samples[rep] = total / COPY_STEPS_PER_REP * 1e6;
   }
-  result->nsamples = COPY_REPS;
-  result->value = median(result->samples, COPY_REPS);
+  result->nsamples = reps;
+  result->value = median(result->samples, reps);
   result->has_value = 1;
   return CUDA_SUCCESS;
 }
@@ -217,7 +218,7 @@ static void row_copy_batch(row_t *r) {
     row_variant(r, "batchUnavailable", 1);
   }
   snprintf(r->protocol, sizeof r->protocol, "\"stepsPerRep\":%d,\"reps\":%d,\"warmupReps\":1,\"reset\":\"none\"",
-           COPY_STEPS_PER_REP, COPY_REPS);
+           COPY_STEPS_PER_REP, bench_reps(COPY_REPS));
 done:
   pool_free(source, 0);
   pool_free(destination, 1);

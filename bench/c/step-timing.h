@@ -25,6 +25,7 @@ static CUresult measure_steps(row_t *r, steps_t *steps, step_fn setup, step_fn t
                               int reps, const char *reset) {
   long iteration = 0;
   CUresult e;
+  reps = bench_reps(reps);
   if (reps > MAX_SAMPLES) reps = MAX_SAMPLES;
   memset(steps, 0, sizeof *steps);
   for (int rep = -1; rep < reps; rep++) { /* rep == -1 is the warm-up */

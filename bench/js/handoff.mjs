@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cappedReps } from '../repetitions.mjs';
 import { driverChoice, median, parseArguments, result, Suite } from './harness.mjs';
 
 const ROWS = 16384;
@@ -56,6 +57,24 @@ function startConsumer(fd) {
   return { child, next };
 }
 
+/**
+ * Per part, the median over repetitions in milliseconds (`parts.<name>`), and what they leave of
+ * the zero-copy time (`parts.rest`: event-loop and pipe costs not in the ping).
+ */
+function handoffParts(perRep, zeroMs) {
+  const names = [...new Set(perRep.flatMap((entry) => Object.keys(entry)))];
+  const medians = Object.fromEntries(
+    names.map((name) => [
+      `parts.${name}`,
+      median(perRep.map((entry) => entry[name]).filter(Number.isFinite)),
+    ]),
+  );
+  const inZero = names
+    .filter((name) => name !== 'pipeRoundTrip')
+    .reduce((sum, name) => sum + medians[`parts.${name}`], 0);
+  return { ...medians, 'parts.rest': zeroMs - inZero };
+}
+
 await suite.row('handoff.python256MiB', 'ms', async () => {
   const mr = new memory.DeviceMemoryResource(0, { ipcEnabled: true });
   const tensor = mr.allocate(BYTES);
@@ -66,15 +85,30 @@ await suite.row('handoff.python256MiB', 'ms', async () => {
   const { child, next } = startConsumer(mr.getAllocationHandle().fileDescriptor);
   try {
     if ((await next()).ready !== true) throw new Error('the consumer did not say ready');
+    // The parts of each zero-copy hand-off (issue 47): this process's export (the descriptor,
+    // cuMemPoolExportPointer included) and its JSON, the consumer's import steps (its `parts`),
+    // and a ping right after, for the pipe alone. Same split in bench/python/handoff.py.
+    const parts = [];
     const zeroCopy = async () => {
       const started = performance.now();
-      child.stdin.write(
-        `${JSON.stringify({ mode: 'zero', fd: 3, descriptor: view.ipcDescriptor, first: FIRST })}\n`,
-      );
+      const descriptor = view.ipcDescriptor;
+      const exported = performance.now();
+      const line = `${JSON.stringify({ mode: 'zero', fd: 3, descriptor, first: FIRST })}\n`;
+      const serialized = performance.now();
+      child.stdin.write(line);
       const answer = await next();
       const elapsed = performance.now() - started;
       if (!answer.ok) throw new Error(`zero-copy: Python read ${answer.first}, expected ${FIRST}`);
       await next(); // closed: its mapping is gone, the tensor may be reused
+      const pingStarted = performance.now();
+      child.stdin.write(`${JSON.stringify({ mode: 'ping' })}\n`);
+      await next();
+      parts.push({
+        export: exported - started,
+        descriptor: serialized - exported,
+        pipeRoundTrip: performance.now() - pingStarted,
+        ...answer.parts,
+      });
       return elapsed;
     };
     const hostRoundTrip = async () => {
@@ -93,7 +127,7 @@ await suite.row('handoff.python256MiB', 'ms', async () => {
     };
     const zero = [];
     const copy = [];
-    for (let rep = -WARMUP_REPS; rep < REPS; rep++) {
+    for (let rep = -WARMUP_REPS; rep < cappedReps(REPS); rep++) {
       const z = await zeroCopy();
       const c = await hostRoundTrip();
       if (rep >= 0) {
@@ -111,6 +145,7 @@ await suite.row('handoff.python256MiB', 'ms', async () => {
         hostRoundTrip: copyMs,
         speedup: copyMs / zeroMs,
         hostRoundTripSamples: copy,
+        ...handoffParts(parts.slice(WARMUP_REPS), zeroMs),
       },
       via: 'pool fd + cumem.tensor/1 descriptor -> cuda.core import -> torch.as_tensor (zero copy); vs copyTo(Uint8Array) -> pipe -> torch.frombuffer().cuda()',
     });

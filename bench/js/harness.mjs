@@ -3,6 +3,7 @@
 // records its error and the suite goes on. Usage of every suite:
 //   node --expose-gc bench/js/<suite>.mjs --driver ffi|napi --out FILE
 import { writeFileSync } from 'node:fs';
+import { cappedReps, cappedWarmupMs } from '../repetitions.mjs';
 // The process-mode gate (bench/process-gate.mjs): runs before any suite code when asked for.
 import { fastModeNow } from './process-mode.mjs';
 
@@ -82,12 +83,14 @@ let slowRepsLeft = SLOW_REPS_SKIPPED_MAX;
  * `{ samples, protocol }`; `iterations` must be the row's count in rows.mjs. `warmupMs`: see
  * CALL_WARMUP_REPS.
  */
-export function callsNs(batch, iterations, { warmupMs = 0 } = {}) {
+export function callsNs(batch, iterations, { warmupMs: fullWarmupMs = 0 } = {}) {
+  const warmupMs = cappedWarmupMs(fullWarmupMs);
+  const reps = cappedReps(CALL_REPS);
   const warm = now() + BigInt(warmupMs * 1e6);
   for (let i = 0; i < CALL_WARMUP_REPS || now() < warm; i++) batch(iterations);
   const samples = [];
   let slowRepsSkipped = 0;
-  while (samples.length < CALL_REPS) {
+  while (samples.length < reps) {
     if (warmupMs > 0 && slowRepsLeft > 0 && !fastModeNow()) {
       slowRepsLeft--;
       slowRepsSkipped++;
@@ -98,7 +101,7 @@ export function callsNs(batch, iterations, { warmupMs = 0 } = {}) {
     batch(iterations);
     samples.push(Number(now() - start) / iterations);
   }
-  const protocol = { iterations, reps: CALL_REPS, warmupReps: CALL_WARMUP_REPS };
+  const protocol = { iterations, reps, warmupReps: CALL_WARMUP_REPS };
   return { samples, protocol: warmupMs > 0 ? { ...protocol, warmupMs, slowRepsSkipped } : protocol };
 }
 
@@ -138,7 +141,8 @@ export function sideBySideNs(batches, iterations, reps = CALL_REPS) {
 export const BANDWIDTH_WARMUP_MS = 200;
 
 /** GB/s (1e9 bytes per second) of `batch(n)`, which moves `bytes` n times and waits. */
-export function bandwidthGBps(batch, bytes, { perRep, reps }) {
+export function bandwidthGBps(batch, bytes, { perRep, reps: fullReps }) {
+  const reps = cappedReps(fullReps);
   const warm = now() + BigInt(BANDWIDTH_WARMUP_MS * 1e6);
   do batch(1);
   while (now() < warm);
@@ -182,7 +186,8 @@ export function stepsUs(timed, { setup, perRep, reps, steps, warmupReps } = {}) 
  * variant that throws is dropped from later repetitions. @returns per name `{ samples, steps }`
  * or `{ error }`.
  */
-export function interleavedStepsUs(timed, { setup, perRep, reps, warmupReps = 1 }) {
+export function interleavedStepsUs(timed, { setup, perRep, reps: fullReps, warmupReps = 1 }) {
+  const reps = cappedReps(fullReps);
   const names = Object.keys(timed);
   const state = Object.fromEntries(names.map((name) => [name, { iteration: 0, samples: [], steps: [] }]));
   for (let rep = -warmupReps; rep < reps; rep++) {
@@ -268,6 +273,9 @@ export class Suite {
       entry = { unit, error: describeError(error), stack: error instanceof Error ? error.stack : undefined };
     }
     entry.seconds = (Date.now() - started) / 1000;
+    // Under BENCH_MAX_REPS (repetitions.mjs) the repetitions timed are what the row reports.
+    if (typeof entry.protocol?.reps === 'number' && Array.isArray(entry.samples))
+      entry.protocol = { ...entry.protocol, reps: entry.samples.length };
     this.data.rows[id] = entry;
     this.save();
     collectGarbage();

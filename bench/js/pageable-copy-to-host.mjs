@@ -2,6 +2,8 @@
 // CudaBuffer.copyToHost() without `buf` returns new page-locked memory from the pinned pool and
 // copies at page-locked speed; the C floor is malloc + cuMemcpyDtoH into never-touched memory
 // (the same as pageable.dtohNew256MiB's), the target twice that.
+
+import { cappedReps } from '../repetitions.mjs';
 import { collectGarbage, result } from './harness.mjs';
 
 const REPS = 7;
@@ -26,7 +28,7 @@ export async function copyToHostRow(suite, arrow, onDevice, source) {
     // The allocation is timed (as malloc is in C); each result is closed untimed, so its pinned
     // memory goes back to the pool and the next copy reuses it (the steady state of a loop).
     const samples = [];
-    for (let rep = -1; rep < REPS; rep++) {
+    for (let rep = -1; rep < cappedReps(REPS); rep++) {
       await betweenCopies();
       const start = process.hrtime.bigint();
       const fresh = buffer.copyToHost();

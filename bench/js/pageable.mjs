@@ -4,6 +4,7 @@
 // device, and the size sweep that checks no copy size is slower than the adapter's direct copy.
 import { Device } from '@cumem/core-types';
 import { tableFromArrays } from 'apache-arrow';
+import { cappedReps } from '../repetitions.mjs';
 import {
   bandwidthGBps,
   collectGarbage,
@@ -23,7 +24,6 @@ const options = parseArguments();
 const suite = new Suite('pageable', options);
 
 let memory;
-let memoryInternal;
 let arrow;
 let driver;
 let stream;
@@ -31,7 +31,6 @@ let onDevice;
 let pageable;
 try {
   memory = await import('@cumem/memory');
-  memoryInternal = await import('@cumem/memory/internal');
   arrow = await import('@cumem/interop-arrow');
   memory.useDriver(await driverChoice(options.driver));
   const device = new Device(0);
@@ -51,7 +50,7 @@ try {
     ...suite.data.info,
     adapter: driver.name,
     driverVersion: driver.driverVersion,
-    staging: memoryInternal.stagingSettings(),
+    staging: memory.configureStaging(),
   };
   suite.save();
 } catch (error) {
@@ -103,7 +102,7 @@ await suite.row('pageable.dtohNew256MiB', 'GB/s', () => {
   // A new array per copy, its allocation timed (as malloc is in C); the last one is collected
   // untimed before the next, so memory does not grow.
   const samples = [];
-  for (let rep = -1; rep < REPS; rep++) {
+  for (let rep = -1; rep < cappedReps(REPS); rep++) {
     collectGarbage();
     const start = process.hrtime.bigint();
     const fresh = onDevice.copyTo(new Uint8Array(COPY_BYTES), onStream);
@@ -152,7 +151,7 @@ await suite.row('pageable.sizeSweep', '×', () => {
     const target = big ? resource.allocate(size, onStream) : onDevice.slice(0, size);
     const pointer = big ? target.handle : device;
     const perRep = Math.max(1, Math.min(4096, Math.floor((64 * 1024 * 1024) / size)));
-    const reps = size >= 256 * 1024 * 1024 ? 3 : 11;
+    const reps = cappedReps(size >= 256 * 1024 * 1024 ? 3 : 11);
     const pairs = {
       htod: [() => target.copyFrom(host, onStream), () => driver.memcpyHtoD(pointer, host)],
       dtoh: [() => target.copyTo(host, onStream), () => driver.memcpyDtoH(host, pointer)],
@@ -200,7 +199,7 @@ await suite.row('arrow.tableToDevicePageable', 'GB/s', () => {
   const table = tableFromArrays({ id: ids, value: values });
   const context = new arrow.Context(0);
   const samples = [];
-  for (let rep = -1; rep < REPS; rep++) {
+  for (let rep = -1; rep < cappedReps(REPS); rep++) {
     const start = process.hrtime.bigint();
     const onGpu = arrow.tableToDevice(table, context);
     const elapsed = Number(process.hrtime.bigint() - start);

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -80,6 +81,26 @@ CALL_REPS = 11
 CALL_WARMUP_REPS = 1
 
 
+def _cap(name):
+    """A cap from the environment (bench/repetitions.mjs): a positive number, else none."""
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return float("inf")
+    return value if value > 0 else float("inf")
+
+
+def capped_reps(reps):
+    """Timed repetitions under BENCH_MAX_REPS (bench/repetitions.mjs), at least 1."""
+    cap = _cap("BENCH_MAX_REPS")
+    return max(1, int(min(reps, cap)))
+
+
+def capped_warmup_ms(warmup_ms):
+    """A row's time-based warm-up under BENCH_MAX_WARMUP_MS (bench/repetitions.mjs)."""
+    return min(warmup_ms, _cap("BENCH_MAX_WARMUP_MS"))
+
+
 # Repetitions the rows with a warm-up skip at most, per process, while the host is in its slow
 # mode (SLOW_REPS_SKIPPED_MAX in bench/js/harness.mjs, which says why).
 SLOW_REPS_SKIPPED_MAX = 24
@@ -91,6 +112,8 @@ def calls_ns(batch, iterations, warmup_ms=0):
     protocol); `iterations` must be the row's count in bench/rows.mjs. Untimed repetitions go on
     for at least `warmup_ms` (callsNs's warmupMs in bench/js/harness.mjs); with a warm-up, each
     timed repetition waits for the host's fast mode as callsNs's do."""
+    warmup_ms = capped_warmup_ms(warmup_ms)
+    reps = capped_reps(CALL_REPS)
     warm = time.perf_counter_ns() + warmup_ms * 1_000_000
     done = 0
     while done < CALL_WARMUP_REPS or time.perf_counter_ns() < warm:
@@ -98,7 +121,7 @@ def calls_ns(batch, iterations, warmup_ms=0):
         done += 1
     samples = []
     slow_reps_skipped = 0
-    while len(samples) < CALL_REPS:
+    while len(samples) < reps:
         if warmup_ms > 0 and _slow_reps_left[0] > 0 and not fast_mode_now():
             _slow_reps_left[0] -= 1
             slow_reps_skipped += 1
@@ -107,7 +130,7 @@ def calls_ns(batch, iterations, warmup_ms=0):
         start = time.perf_counter_ns()
         batch(iterations)
         samples.append((time.perf_counter_ns() - start) / iterations)
-    protocol = {"iterations": iterations, "reps": CALL_REPS, "warmupReps": CALL_WARMUP_REPS}
+    protocol = {"iterations": iterations, "reps": reps, "warmupReps": CALL_WARMUP_REPS}
     if warmup_ms > 0:
         protocol["warmupMs"] = warmup_ms
         protocol["slowRepsSkipped"] = slow_reps_skipped
@@ -126,7 +149,7 @@ def bandwidth_gbps(batch, nbytes, per_rep, reps):
     while time.perf_counter_ns() < warm:
         batch(1)
     samples = []
-    for _ in range(reps):
+    for _ in range(capped_reps(reps)):
         start = time.perf_counter_ns()
         batch(per_rep)
         samples.append(nbytes * per_rep / (time.perf_counter_ns() - start))
@@ -140,7 +163,7 @@ def steps_us(timed, per_rep, reps, setup=None, steps=None, warmup_reps=1):
     given, each timed step's (i, microseconds) is appended. Same loop as bench/c/utils.c."""
     iteration = 0
     samples = []
-    for rep in range(-warmup_reps, reps):  # negative reps are the warm-up
+    for rep in range(-warmup_reps, capped_reps(reps)):  # negative reps are the warm-up
         total = 0
         for _ in range(per_rep):
             if setup:
@@ -184,6 +207,10 @@ class Suite:
         except Exception as error:  # noqa: BLE001 - one failed row must not lose the run
             result = {"unit": unit, "error": f"{type(error).__name__}: {error}", "traceback": traceback.format_exc()}
         result["seconds"] = round(time.time() - started, 3)
+        # Under BENCH_MAX_REPS (bench/repetitions.mjs) the repetitions timed are what the row reports.
+        protocol = result.get("protocol")
+        if isinstance(protocol, dict) and isinstance(protocol.get("reps"), int) and isinstance(result.get("samples"), list):
+            result["protocol"] = {**protocol, "reps": len(result["samples"])}
         self.data["rows"][row_id] = result
         self.save()
         print(f"[python] {row_id}: {result.get('value', result.get('error'))}", file=sys.stderr, flush=True)

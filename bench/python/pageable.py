@@ -13,7 +13,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from common import Suite, bandwidth_gbps, check, cuda_core_version, import_cuda_core, import_driver, median_result, setup_device  # noqa: E402
+from common import Suite, bandwidth_gbps, capped_reps, check, cuda_core_version, import_cuda_core, import_driver, median_result, setup_device  # noqa: E402
 
 COPY_BYTES = 256 << 20
 REPS = 7
@@ -61,7 +61,7 @@ def main():
 
     def pageable_dtoh_new():
         samples = []
-        for rep in range(-1, REPS):
+        for rep in range(-1, capped_reps(REPS)):
             start = time.perf_counter_ns()
             fresh = np.empty(COPY_BYTES, dtype=np.uint8)
             check(driver, driver.cuMemcpyDtoH(fresh.ctypes.data, pointer, COPY_BYTES))

@@ -6,19 +6,31 @@
 #   .device/commit.txt         the commit packed (the copy sent to the GPU machine has no .git)
 # Then on the GPU machine: `bash scripts/device/run.sh` with carry ['.device'].
 #
-# Usage: bash scripts/device/pack.sh [--skip-build] [--allow-build-failures]
+# Usage: bash scripts/device/pack.sh [--skip-build] [--allow-build-failures] [--baseline COMMIT]
+#
+# --baseline COMMIT also packs the BUILT packages of an earlier commit, so one device call can run
+# the JS rows of both commits interleaved (issue 47: "no row worse than before"; bench/compare.mjs,
+# `bash scripts/device/run.sh compare`). The commit is checked out with `git worktree add` into
+# .device-carry/baseline-src (git-ignored, not carried), installed offline from the same pnpm
+# store and built there. Only what differs between the commits travels, in .device/baseline.tar.xz:
+# every package's dist/ and package.json and the N-API addon's .node files; on the GPU machine
+# run.sh copies the unpacked tree to /tmp/cumem-baseline and lays these over it, so the baseline
+# runs the same bench scripts and node_modules with the earlier packages.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 skip_build=0
 allow_build_failures=0
-for argument in "$@"; do
-  case "$argument" in
+baseline_commit=
+while [ "$#" -gt 0 ]; do
+  case "$1" in
     --skip-build) skip_build=1 ;;
     --allow-build-failures) allow_build_failures=1 ;;
-    *) echo "pack.sh: unknown argument $argument" >&2; exit 2 ;;
+    --baseline) baseline_commit=${2:?--baseline needs a commit}; shift ;;
+    *) echo "pack.sh: unknown argument $1" >&2; exit 2 ;;
   esac
+  shift
 done
 
 limit_mib=60
@@ -90,6 +102,58 @@ node scripts/device/pack-list.mjs --verbose >.device/pack-list.txt
 tar -C "$root" --owner=0 --group=0 -cf - -T .device/pack-list.txt | xz -9 -T0 >.device/workspace.tar.xz.partial
 mv .device/workspace.tar.xz.partial .device/workspace.tar.xz
 
+# 4b. The baseline (--baseline COMMIT).
+pack_baseline() {
+  local commit=$1
+  source_dir=.device-carry/baseline-src
+  mkdir -p .device-carry
+
+  if [ -d "$source_dir" ]; then
+    git worktree remove --force "$source_dir" 2>/dev/null || rm -rf "$source_dir"
+    git worktree prune
+  fi
+  git worktree add --detach "$source_dir" "$commit"
+  resolved=$(git -C "$source_dir" rev-parse HEAD)
+  echo "== pack-baseline: $resolved in $source_dir (log: .device/baseline-build.log)"
+  (
+    cd "$source_dir"
+    export COREPACK_INTEGRITY_KEYS=0
+    pnpm install --offline --frozen-lockfile && pnpm -r --no-bail build
+  ) >.device/baseline-build.log 2>&1 || {
+    echo "pack-baseline: the baseline build FAILED; see .device/baseline-build.log" >&2
+    tail -n 20 .device/baseline-build.log >&2
+    exit 1
+  }
+
+  # What differs between the commits: dist/, package.json, the addon. Paths relative to the root.
+  (
+    cd "$source_dir"
+    for directory in packages/* testing/*; do
+      [ -f "$directory/package.json" ] || continue
+      echo "$directory/package.json"
+      [ -d "$directory/dist" ] && echo "$directory/dist"
+    done
+    ls packages/driver-napi/build/Release/*.node 2>/dev/null || true
+  ) >.device/baseline-list.txt
+  tar -C "$source_dir" --owner=0 --group=0 -cf - -T .device/baseline-list.txt | xz -9 -T0 >.device/baseline.tar.xz
+  echo "$resolved" >.device/baseline-commit.txt
+  du -h .device/baseline.tar.xz
+  device_bytes=$(du -sb .device | cut -f1)
+  tree_bytes=$( (git ls-files -z --cached --others --exclude-standard 2>/dev/null |
+    du -cb --files0-from=- 2>/dev/null | tail -n 1 | cut -f1) || true)
+  total=$((device_bytes + ${tree_bytes:-0}))
+  echo "pack-baseline: .device + working tree = $((total / 1048576)) MiB (device limit 64 MiB)"
+  if [ "$total" -gt $((63 * 1048576)) ]; then
+    echo "pack-baseline: over 63 MiB: the GPU machine would refuse it" >&2
+    exit 1
+  fi
+}
+rm -f .device/baseline.tar.xz .device/baseline-commit.txt
+if [ -n "$baseline_commit" ]; then
+  step "baseline $baseline_commit"
+  pack_baseline "$baseline_commit"
+fi
+
 # 5. Sizes: .device travels as a carried path, beside the tracked and untracked-not-ignored files.
 step "sizes"
 du -h .device/node.xz .device/workspace.tar.xz
@@ -109,4 +173,5 @@ if [ $((device_bytes + tree_bytes)) -gt $((63 * 1048576)) ]; then
   exit 1
 fi
 echo "pack: done. On the GPU machine: bash scripts/device/run.sh   (carry: ['.device'])"
+[ -n "$baseline_commit" ] && echo "pack: the baseline $(cat .device/baseline-commit.txt) is packed: bash scripts/device/run.sh compare"
 if [ "$build_status" != 0 ]; then exit 3; fi

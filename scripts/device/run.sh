@@ -2,7 +2,17 @@
 # Runs ON the GPU machine, in the root of the copy of the working tree, with .device/ carried
 # (made here by scripts/device/pack.sh):
 #
-#   bash scripts/device/run.sh [all|tests|bench|sanitize|probes]        (default: all)
+#   bash scripts/device/run.sh [all|tests|bench|quick|compare|sanitize|probes]        (default: all)
+#
+# The bench (issue 47) in one call of at most 10 minutes on a one-GPU machine:
+#   bash scripts/device/run.sh bench      every suite, every row in BENCH_PROCESSES (5) interleaved
+#                                         processes per implementation; BENCH_TIMEOUT (545 s for
+#                                         `bench`); bench.json is rewritten after every round
+#   bash scripts/device/run.sh quick      one process each, one repetition (bench/run.mjs --quick):
+#                                         does everything start? into bench-quick.json / .log
+#   bash scripts/device/run.sh compare    the JS rows of this tree and of the packed baseline
+#                                         (pack.sh --baseline COMMIT), interleaved (bench/compare.mjs),
+#                                         into compare.json / compare.log; COMPARE_TIMEOUT (545 s)
 #
 # Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
@@ -29,7 +39,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 what=${1:-all}
-case "$what" in all | tests | bench | sanitize | probes) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|sanitize|probes]" >&2; exit 2 ;; esac
+case "$what" in all | tests | bench | quick | compare | sanitize | probes) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|quick|compare|sanitize|probes]" >&2; exit 2 ;; esac
 OUT=${OUT:-/tmp/cumem-device-out}
 export OUT
 mkdir -p "$OUT"
@@ -37,7 +47,8 @@ export PATH="/tmp/node/bin:${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PYTHONUNBUFFERED=1
 test_timeout=${TEST_TIMEOUT:-240}
-bench_timeout=${BENCH_TIMEOUT:-200}
+# Alone, the bench takes the call (10 minutes, less unpacking); after the tests, what is left.
+if [ "$what" = bench ]; then bench_timeout=${BENCH_TIMEOUT:-545}; else bench_timeout=${BENCH_TIMEOUT:-200}; fi
 started=$SECONDS
 failed=()
 
@@ -139,8 +150,12 @@ run_bench() {
   # join this run's, so a bench split over two calls ends in one results file.
   # BENCH_SINGLE_THREAD_C (set, even empty) passes --single-thread-c: the suites whose C floor
   # runs a second time single-threaded (an informative variant; '' for none saves ~45 s a host).
+  # BENCH_PROCESSES (5), BENCH_MAX_REPS (3), BENCH_MAX_WARMUP_MS (500): bench/run.mjs's
+  # --processes, --max-reps, --max-warmup-ms. The budget leaves 15 s to write and report.
   timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
-    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_ROUNDS:+--rounds "$BENCH_ROUNDS"} \
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_ROUNDS:+--processes "$BENCH_ROUNDS"} \
+    ${BENCH_PROCESSES:+--processes "$BENCH_PROCESSES"} ${BENCH_MAX_REPS:+--max-reps "$BENCH_MAX_REPS"} \
+    ${BENCH_MAX_WARMUP_MS:+--max-warmup-ms "$BENCH_MAX_WARMUP_MS"} \
     ${BENCH_SINGLE_THREAD_C+--single-thread-c "$BENCH_SINGLE_THREAD_C"} \
     ${BENCH_MERGE:+--merge "$BENCH_MERGE"} 2>&1 |
     tee "$OUT/bench.log"
@@ -169,6 +184,41 @@ run_prebuilt() {
 }
 if [ "$what" = all ] || [ "$what" = tests ]; then stage prebuilt-addon run_prebuilt; fi
 if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
+
+# `quick`: every suite once per implementation with one repetition: does everything start?
+run_quick() {
+  set -o pipefail
+  timeout -k 10 "${QUICK_TIMEOUT:-300}" node bench/run.mjs --quick --out "$OUT/bench-quick.json" \
+    --budget $((${QUICK_TIMEOUT:-300} - 15)) --timeout 90 ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 |
+    tee "$OUT/bench-quick.log"
+  local status=$?
+  set +o pipefail
+  return "$status"
+}
+if [ "$what" = quick ]; then stage quick run_quick; fi
+
+# `compare`: the baseline's packages (pack.sh --baseline) laid over a copy of this tree, then
+# bench/compare.mjs runs the JS rows of both interleaved.
+run_compare() {
+  [ -f .device/baseline.tar.xz ] || { echo "no .device/baseline.tar.xz: pack.sh --baseline COMMIT" >&2; return 1; }
+  local base=/tmp/cumem-baseline limit=${COMPARE_TIMEOUT:-545}
+  rm -rf "$base" && mkdir -p "$base" || return 1
+  # The unpacked tree (node_modules, bench scripts), then the baseline's packages over it.
+  tar -C "$root" --exclude=./.device --exclude=./.git -cf - . | tar -C "$base" -xf - || return 1
+  local directory
+  for directory in "$base"/packages/*/dist "$base"/testing/*/dist; do rm -rf "$directory"; done
+  xz -dc .device/baseline.tar.xz | tar -xf - -C "$base" || return 1
+  echo "baseline $(cat .device/baseline-commit.txt) at $base"
+  set -o pipefail
+  timeout -k 10 "$limit" node bench/compare.mjs --base "$base" --out "$OUT/compare.json" --budget $((limit - 15)) \
+    ${COMPARE_SUITES:+--suites "$COMPARE_SUITES"} ${COMPARE_IMPLS:+--impls "$COMPARE_IMPLS"} \
+    ${COMPARE_PROCESSES:+--processes "$COMPARE_PROCESSES"} ${COMPARE_MIN_PROCESSES:+--min-processes "$COMPARE_MIN_PROCESSES"} \
+    2>&1 | tee "$OUT/compare.log"
+  local status=$?
+  set +o pipefail
+  return "$status"
+}
+if [ "$what" = compare ]; then stage compare run_compare; fi
 
 # compute-sanitizer memcheck: device-side invalid accesses that the crash cases' host-side checks
 # cannot see. API errors are expected (the cases provoke refusals) and not reported. Leaks at exit
