@@ -93,21 +93,11 @@ function resetPages(base, onHost) {
 }
 
 /**
- * What the default strategy ('auto') chose for `operation` on this device, read after the auto
- * variant ran: per direction the learned form and the best device time of each form (ms), or
- * the table's fallback when nothing could be timed.
+ * What the default strategy ('auto') does for `operation`: a fixed rule per operation and direction
+ * (packages/utils/src/batch-rule.ts), no learning at run time, so the report names the rule.
  */
 function autoChoice(operation) {
-  const learned = utils.learnedBatchStrategies(stream).filter((entry) => entry.operation === operation);
-  if (learned.length === 0) {
-    return `${utils.chooseBatchStrategy(memory.currentDriver(), operation, 'auto', false).kind} (table)`;
-  }
-  return Object.fromEntries(
-    learned.map((entry) => [
-      `${entry.direction}:${entry.ranges.join('-')}`,
-      { kind: entry.kind ?? 'learning', batchMs: entry.batchMs, loopMs: entry.loopMs },
-    ]),
-  );
+  return `fixed rule for ${operation} (utils batch-rule.ts)`;
 }
 
 /**
@@ -168,7 +158,6 @@ function batchRow(operationName, operation, alternating) {
     }
     const row = Suite.variants('us', 'auto', variants, {
       via: 'default strategy (auto; loop and batch under variants; repetitions of the three interleaved, the order turned each repetition)',
-      // A getter: read when the auto variant (the last) has run and learned.
       get autoChoice() {
         return autoChoice(operationName);
       },
