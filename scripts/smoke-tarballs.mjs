@@ -46,6 +46,7 @@ const packages = {
   '@cumem/memory': 'packages/memory',
   '@cumem/utils': 'packages/utils',
   '@cumem/interop-arrow': 'packages/interop-arrow',
+  '@cumem/compute': 'packages/compute',
   '@cumem/testing': 'testing/driver-testing',
 };
 const failures = [];

@@ -4,7 +4,10 @@
 // codes: 0 built; 1 failed; 2 skipped because a prerequisite is missing (no compiler, no
 // node-gyp) — install.cjs turns 2 into a warning.
 // `--if-possible` (used by `pnpm build`) turns a skip into exit 0, so a monorepo build on a
-// machine without CUDA headers still builds the TypeScript; a real compile error still fails.
+// machine without a compiler still builds the TypeScript; a real compile error still fails.
+// `--if-stale` (used by `pnpm build` and the workspace install) compiles only when
+// build/Release/cumem_napi.node is missing or older than a native source, so the addon that
+// `pnpm install` built is not compiled again by the first `pnpm build`.
 'use strict';
 
 const { spawnSync } = require('node:child_process');
@@ -40,7 +43,26 @@ function hasCompiler() {
   return spawnSync(compiler, ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/** The native sources: what the addon is compiled from (also turbo's inputs for `build:addon`). */
+function nativeSources() {
+  const native = path.join(packageRoot, 'native');
+  return [
+    path.join(packageRoot, 'binding.gyp'),
+    __filename,
+    ...fs.readdirSync(native).map((file) => path.join(native, file)),
+  ];
+}
+
+/** True when the built addon exists and is newer than every native source. */
+function isUpToDate() {
+  const addon = path.join(packageRoot, 'build', 'Release', 'cumem_napi.node');
+  if (!fs.existsSync(addon)) return false;
+  const builtAt = fs.statSync(addon).mtimeMs;
+  return nativeSources().every((file) => fs.statSync(file).mtimeMs <= builtAt);
+}
+
 function main() {
+  if (process.argv.includes('--if-stale') && isUpToDate()) return 0;
   if (!hasCompiler()) {
     console.error('[@cumem/driver-napi] not built: no C++ compiler (set CXX, or install g++ / clang++).');
     return SKIPPED;
@@ -51,7 +73,7 @@ function main() {
     return SKIPPED;
   }
   const started = Date.now();
-  const result = spawnSync(process.execPath, [nodeGyp, 'rebuild', ...nodeDirArguments()], {
+  const result = spawnSync(process.execPath, [nodeGyp, 'rebuild', '--jobs=max', ...nodeDirArguments()], {
     cwd: packageRoot,
     stdio: 'inherit',
   });
@@ -64,7 +86,7 @@ function main() {
   return 0;
 }
 
-module.exports = { findNodeGyp, nodeDirArguments, hasCompiler };
+module.exports = { findNodeGyp, nodeDirArguments, hasCompiler, isUpToDate };
 
 if (require.main === module) {
   const status = main();

@@ -42,7 +42,14 @@ if (process.env.CUMEM_SKIP_NATIVE_BUILD === '1') {
   process.exit(0);
 }
 if (binary.reason) console.log(`[@cumem/driver-napi] ${binary.reason}: building from source.`);
-const result = spawnSync(process.execPath, [path.join(__dirname, 'build-addon.cjs')], { stdio: 'inherit' });
+// In a clone of the cumem repository the build is `pnpm build`'s (turbo's `build:addon`), which
+// compiles only when a native source changed: built here once, it is not compiled again there.
+const inWorkspace = !packageRoot.split(path.sep).includes('node_modules');
+const result = spawnSync(
+  process.execPath,
+  [path.join(__dirname, 'build-addon.cjs'), ...(inWorkspace ? ['--if-stale'] : [])],
+  { stdio: 'inherit' },
+);
 if (result.status === 2) warn('a build prerequisite is missing, see above');
 else if (result.status !== 0) warn('the build failed, see above');
 process.exit(0);

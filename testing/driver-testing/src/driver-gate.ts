@@ -1,3 +1,7 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import type { CreateDriver, Driver } from '@cumem/core-types';
 import { describe, it } from 'vitest';
 
@@ -74,11 +78,33 @@ export function describeGated(
 
 const announced = new Set<string>();
 
-// The default reporter shows skipped blocks only as a count, so each test file says once, on
-// stderr, which driver's cases it skips and why (e.g. no libcuda.so.1 on a CI machine).
+// The default reporter shows skipped blocks only as a count, so the suite says on stderr which
+// driver's cases it skips and why (e.g. no libcuda.so.1 on a CI machine) — once per vitest run,
+// that is once per package, not once per test file: every file runs in a worker of the same
+// vitest process, and the first worker to create the reason's marker file prints it.
 function announceSkip(driverName: string, reason: string): void {
   const key = `${driverName}\0${reason}`;
   if (announced.has(key)) return;
   announced.add(key);
-  process.stderr.write(`cumem tests: ${driverName} cases skipped — ${reason}\n`);
+  if (!firstInThisRun(key)) return;
+  process.stderr.write(
+    `cumem tests: ${driverName} cases skipped in this package — ${reason} (each skipped block names the reason)\n`,
+  );
+}
+
+/** True for the first worker of this vitest run to announce `key`. */
+function firstInThisRun(key: string): boolean {
+  // Worker threads share the vitest process's pid; forked workers are its children.
+  const run = isMainThread ? process.ppid : process.pid;
+  let hash = 0;
+  for (let index = 0; index < key.length; index++) hash = (Math.imul(hash, 31) + key.charCodeAt(index)) | 0;
+  const directory = join(tmpdir(), `cumem-test-skips-${run}`);
+  try {
+    mkdirSync(directory, { recursive: true });
+    closeSync(openSync(join(directory, (hash >>> 0).toString(16)), 'wx'));
+    return true;
+  } catch (error) {
+    // EEXIST: another worker announced it. Any other failure: say it here rather than not at all.
+    return (error as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
 }

@@ -58,9 +58,13 @@ function instanceMembers(factory: () => object, label: string): EntryPoint[] {
 /**
  * The entry points of `exports` (a module namespace). `instances` maps a class name to a
  * factory of valid instances, whose methods and accessors are then included. `internal`
- * lists what is not public API though JavaScript can reach it (TypeScript `private`,
- * `protected` and `@internal` members, `@internal` exported functions by name, and `'new X'`
- * for constructors that are): left out.
+ * lists what is not public API though JavaScript can reach it (TypeScript `private` and
+ * `protected` members, members and exported functions tagged internal in their doc comment, by
+ * name, and `'new X'` for constructors that are): left out.
+ *
+ * (The tag is not spelled out above on purpose: `stripInternal` drops any declaration whose doc
+ * comment contains it, even inside backticks, which would strip this function from the
+ * published `@cumem/testing/vitest` types.)
  */
 export function entryPointsOf(
   exports: Record<string, unknown>,
