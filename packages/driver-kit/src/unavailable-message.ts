@@ -30,6 +30,10 @@ const INSTALL_DRIVER =
   'Install the NVIDIA GPU driver; it provides libcuda.so.1 (the CUDA toolkit alone does not).';
 const CONTAINER =
   'In a container, start it with GPU access (NVIDIA Container Toolkit: `docker run --gpus all`).';
+const REFERENCE_DRIVER =
+  "To develop or test without a GPU, run your code on cumem's reference driver: `npm install --save-dev @cumem/testing`, then `useDriver(createReferenceDriver())` before the first call.";
+const WSL2 =
+  'On WSL2 the Windows NVIDIA driver provides libcuda.so.1 in /usr/lib/wsl/lib: add that folder to LD_LIBRARY_PATH.';
 const NOT_THE_STUB = "Do not point at the CUDA toolkit's stubs/libcuda.so: it is for linking only.";
 
 /** The message of the DriverUnavailableError for `failure`, the same from both adapters. */
@@ -54,7 +58,9 @@ export function driverUnavailableMessage(failure: DriverLoadFailure): string {
         INSTALL_DRIVER,
         CONTAINER,
         "If the driver lives in a non-standard directory, add it to LD_LIBRARY_PATH or pass createDriver({ libraryPath: '/path/to/libcuda.so.1' }).",
+        WSL2,
         NOT_THE_STUB,
+        REFERENCE_DRIVER,
       ]);
     }
     case 'entry-point-missing':
@@ -67,6 +73,7 @@ export function driverUnavailableMessage(failure: DriverLoadFailure): string {
         'Check that a GPU is present and visible: run nvidia-smi.',
         'Check CUDA_VISIBLE_DEVICES: an empty or wrong value hides every device.',
         CONTAINER,
+        REFERENCE_DRIVER,
       ]);
     case 'driver-too-old':
       return lines(

@@ -55,7 +55,7 @@ export const isPrebuilt = (path: string): boolean => /[\\/]prebuilds[\\/]/.test(
 function solutions(): string {
   return [
     'Possible solutions:',
-    `- The package carries prebuilt binaries for linux-x64 (glibc); on ${process.platform}-${process.arch} it builds`,
+    `- The package carries prebuilt binaries for linux-x64 and linux-arm64 (glibc); on ${process.platform}-${process.arch} it builds`,
     '  from source at install: run `npm rebuild @cumem/driver-napi` (or `pnpm rebuild @cumem/driver-napi`) where',
     '  a C++ compiler, python3 and make are installed, and with install scripts allowed (pnpm 10: `pnpm approve-builds`).',
     "- Use the FFI adapter instead: @cumem/driver-ffi needs no compiler (CUMEM_DRIVER=ffi, or useDriver('ffi')).",
