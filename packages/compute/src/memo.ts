@@ -1,6 +1,6 @@
 // Values read from the driver once and kept: a device's launch limits, a kernel function's
-// limits, a stream's device. The one shape of cache the package uses: made on first use of
-// their key by a function given once, and dropped with the key's object (or its driver).
+// limits. The one shape of cache the package uses: made on first use of their key by a function
+// given once, and dropped with the key's object (or its driver).
 import type { Driver } from '@cumem/core-types';
 
 /** A value per object key, made by `make` on first use, kept while the key lives. */

@@ -16,7 +16,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
-import { bufferState, rangeOverrun } from '@cumem/memory/internal';
+import { allocationRanges, bufferState } from '@cumem/memory/internal';
 import { arrayInterfaceSpan } from './array-interface-span.js';
 import { type ContextState, enterContext, registerContext, setContextMaker } from './context-internals.js';
 import { ContextMemoryResource, IpcMappingResource } from './context-memory-resource.js';
@@ -25,6 +25,8 @@ import { hostBufferBrand } from './host-buffer.js';
 import { type HostData, tryHostBytes } from './host-bytes.js';
 import { IpcMemHandle } from './ipc-mem-handle.js';
 import { resolveDataRange } from './position-rules.js';
+
+const { rangeOverrun } = allocationRanges;
 
 /** Options of {@link Context.bufferFromData}. */
 export interface BufferFromDataOptions {

@@ -22,7 +22,7 @@ import {
   ObjectBrand,
   ownerMemoryBuffer,
 } from '@cumem/memory';
-import { bufferState, closeBuffer, copyBetweenDevices } from '@cumem/memory/internal';
+import { bufferState, copyBetweenDevices } from '@cumem/memory/internal';
 import type { Context } from './context.js';
 import { contextForDevice, contextState, enterContext } from './context-internals.js';
 import type { CudaBufferInit } from './cuda-buffer-init.js';
@@ -271,7 +271,7 @@ export class CudaBuffer {
    * view's close() only closes the view.
    */
   close(): void {
-    closeBuffer(this.#init.memory);
+    bufferState(this.#init.memory).close();
   }
 
   [Symbol.dispose](): void {

@@ -19,15 +19,9 @@ import {
   inspectFacts,
 } from '@cumem/core-types';
 import { Buffer as MemoryBuffer, ObjectBrand, ownerMemoryBuffer } from '@cumem/memory';
-import {
-  bufferState,
-  closeBuffer,
-  hostViewOf,
-  hostViewWrapper,
-  makeDeviceCurrent,
-  sharedHostResource,
-  wrapHostView,
-} from '@cumem/memory/internal';
+import { bufferState, hostViewWrappers, makeDeviceCurrent, sharedHostResource } from '@cumem/memory/internal';
+
+const { hostViewWrapper, wrapHostView } = hostViewWrappers;
 
 const constructing = Symbol('HostBuffer');
 /** @internal The one test of a real HostBuffer (memory's ObjectBrand over {@link HostBuffer.isHostBuffer}). */
@@ -56,7 +50,7 @@ export class HostBuffer {
     this.#memory = memory;
     this.#device = device;
     this.#address = bufferState(memory).pointer;
-    this.#bytes = bufferState(memory).size === 0 ? new Uint8Array(0) : hostViewOf(memory);
+    this.#bytes = bufferState(memory).size === 0 ? new Uint8Array(0) : bufferState(memory).hostView();
     this.#size = this.#bytes.byteLength;
     if (this.#size > 0) wrapHostView(this.#bytes.buffer, this);
     // No own property can shadow a getter (address, size, bytes) of a real HostBuffer.
@@ -124,7 +118,7 @@ export class HostBuffer {
     if (bufferState(this.#memory).isClosed) return;
     // Not holding the view any more lets the FFI adapter free the memory once callers drop theirs.
     this.#bytes = new Uint8Array(0);
-    closeBuffer(this.#memory);
+    bufferState(this.#memory).close();
   }
 
   [Symbol.dispose](): void {

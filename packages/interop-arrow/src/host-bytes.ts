@@ -2,7 +2,7 @@
 
 import { describeValue, viewBytes } from '@cumem/core-types';
 import { bufferBrand, type Buffer as MemoryBuffer } from '@cumem/memory';
-import { bufferState, hostViewOf } from '@cumem/memory/internal';
+import { bufferState } from '@cumem/memory/internal';
 import { type HostBuffer, hostBufferBrand } from './host-buffer.js';
 
 /** Host bytes accepted by copies: typed arrays, DataView, ArrayBuffer, HostBuffer, host-accessible memory Buffer. */
@@ -19,7 +19,7 @@ export function tryHostBytes(data: unknown): Uint8Array | undefined {
   if (ArrayBuffer.isView(data)) return viewBytes(data);
   if (data instanceof ArrayBuffer || data instanceof SharedArrayBuffer) return new Uint8Array(data);
   if (hostBufferBrand.has(data)) return data.bytes;
-  if (bufferBrand.has(data) && bufferState(data).isHostAccessible) return hostViewOf(data as MemoryBuffer);
+  if (bufferBrand.has(data) && bufferState(data).isHostAccessible) return bufferState(data).hostView();
   return undefined;
 }
 

@@ -9,10 +9,9 @@ export {
   type Location,
   NotSupportedError,
 } from '@cumem/core-types';
-export { Buffer, ownerMemoryBuffer } from './buffer/buffer.js';
+export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer/buffer.js';
 // The one test of a real Buffer (and the brand the packages above give their own classes).
 export { BufferBase, bufferBrand } from './buffer/buffer-base.js';
-export type { FromHandleOptions } from './buffer/buffer-options.js';
 export { isBufferHostView } from './buffer/host-views.js';
 export type { HostMemory } from './copy/host-memory.js';
 export {

@@ -4,81 +4,101 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
-export { closeBuffer, hostViewOf, ipcDescriptorOf } from './buffer/buffer.js';
-export { bufferToDLPack } from './buffer/buffer-base.js';
-// What a Buffer is, from its private state: the packages above read a buffer through these, never
-// through its getters and methods, which a program can answer for with own properties or another
-// prototype (buffer-base.ts). bufferGroup is the per-element fact of @cumem/utils' batch checks.
-export {
-  bufferAllocationStream,
-  bufferByteSize,
-  bufferDeviceId,
-  bufferDriver,
-  bufferGroup,
-  bufferIsClosed,
-  bufferIsDeviceAccessible,
-  bufferIsDeviceOnly,
-  bufferIsHostAccessible,
-  bufferIsManaged,
-  bufferMemoryOwner,
-  bufferOwner,
-  bufferParent,
-  bufferPointer,
-  bufferResource,
-  bufferRuntime,
-  bufferTypeName,
-  checkBufferOpen,
-} from './buffer/buffer-facts.js';
-export { noteKernelUse } from './buffer/kernel-use.js';
-// The one rule for a size claimed from outside (IPC bytes, fromHandle sizes).
-export { allocationRange, rangeOverrun } from './buffer/pointer-range.js';
-// How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
-// HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
-export {
-  type CopyShape,
-  type CopySide,
-  copyDeviceRanges,
-  type DeviceRangeCalls,
-  type DeviceRanges,
-  hostViewWrapper,
-  issueCopy,
-  sharedHostResource,
-  wrapHostView,
-} from './copy/copy-internals.js';
-export { isRegisteredHostMemory } from './copy/host-registration.js';
-// Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
-// by nature: it checks nothing about its raw pointers (see its TSDoc).
-export { bufferReachableOn, copyBetweenDevices, reachableOn } from './copy/peer-copy.js';
-// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
-export { type QueuedDownload, queueDownload } from './copy/queued-download.js';
-// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
-export { queueUpload, waitForQueuedUploads } from './copy/queued-upload.js';
-export { stagingSettings } from './copy/staging-settings.js';
-// The DLPack struct layout, shared with @cumem/utils' importer and the tests that write hostile
-// structs (the public surface is DLPackCapsule and StridedMemoryView.fromDLPack).
-export {
+import { hostViewWrapper, wrapHostView } from './buffer/host-views.js';
+import { allocationRange, rangeOverrun } from './buffer/pointer-range.js';
+import { bufferReachableOn, reachableOn } from './copy/peer-copy.js';
+import { queueUpload, waitForQueuedUploads } from './copy/queued-upload.js';
+import {
   DLDeviceType,
   DLPACK_FLAG_READ_ONLY,
-  type DLPackTensorFields,
   dlpackStructSize,
   LegacyField,
   TensorField,
   VersionedField,
   writeDLPackStruct,
 } from './interop/dlpack/dlpack-struct.js';
-// The per-range managed-memory calls, shared with @cumem/utils' advise / prefetch / discard.
-export {
+import {
   adviseRange,
-  type CheckedAdvice,
   checkDiscardSupported,
   checkManagedAdvice,
   discardPrefetchRange,
   discardRange,
   prefetchRange,
 } from './resources/managed/managed-range.js';
+
+// What a Buffer is, from its private state (buffer-state.ts): the packages above read a buffer
+// through it, never through its getters and methods, which a program can answer for with own
+// properties or another prototype. Its close(), hostView(), ipcDescriptor() and toDLPack() are the
+// Buffer's own, whatever a program put on the buffer or its prototype.
+export { bufferState } from './buffer/buffer-base.js';
+export { noteKernelUse } from './buffer/kernel-use.js';
+// How bytes move, for @cumem/utils' copyBatch and strided copies and @cumem/interop-arrow's
+// HostBuffer. copyDeviceRanges and issueCopy are unsafe by nature (see their TSDoc).
+export {
+  copyDeviceRanges,
+  issueCopy,
+  sharedHostResource,
+} from './copy/copy-internals.js';
+// Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
+// by nature: it checks nothing about its raw pointers (see its TSDoc).
+export { copyBetweenDevices } from './copy/peer-copy.js';
+// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
+export { queueDownload } from './copy/queued-download.js';
+// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
+// The DLPack struct layout (one format fact, as one object), shared with @cumem/utils' importer
+// and the tests that write hostile structs (the public surface is DLPackCapsule and
+// StridedMemoryView.fromDLPack); and the per-range managed-memory calls (one object), shared
+// with @cumem/utils' advise / prefetch / discard.
+/** The DLPack struct layout: field offsets, device types, the read-only flag, its size and writer. */
+export const dlpackStruct = Object.freeze({
+  DLDeviceType,
+  DLPACK_FLAG_READ_ONLY,
+  dlpackStructSize,
+  LegacyField,
+  TensorField,
+  VersionedField,
+  writeDLPackStruct,
+});
+
+/** The managed-memory calls on one range (advise, prefetch, discard) and their checks. */
+export const managedRanges = Object.freeze({
+  adviseRange,
+  checkDiscardSupported,
+  checkManagedAdvice,
+  discardPrefetchRange,
+  discardRange,
+  prefetchRange,
+});
+// Views over a Buffer that readers outside cumem's checks hold by address (@cumem/utils'
+// StridedMemoryView): registered so that a resize cannot move or shrink the memory under them,
+// and measured against the buffer's size at each use.
+export { registerExportAt } from './interop/export-registry.js';
+export { checkLiveExtent } from './interop/live-extent.js';
+// The Buffer behind a StridedMemoryView whose exportingObject is the producer (a DLPack import):
+// @cumem/utils records it, @cumem/compute's launch reads it.
+export { viewMemory } from './interop/view-memory.js';
 // Built-in memory resources (interop-arrow's context resources too) freeze themselves this way.
 export { freezeBuiltIn } from './resources/memory-resource.js';
 export { makeDeviceCurrent } from './runtime/device-queries.js';
 export { bindStreamDriver, driverOf } from './runtime/object-driver.js';
-// A stream argument's check by brand, not prototype (Stream.isStream).
-export { isStream } from './stream/stream.js';
+
+/**
+ * The one rule for a size claimed from outside (IPC bytes, fromHandle sizes, array-interface
+ * imports): the allocation the driver knows at a pointer, and whether a claim runs past it.
+ */
+export const allocationRanges = Object.freeze({ allocationRange, rangeOverrun });
+
+/**
+ * Whether a stream's device reaches memory (a pointer of a device, or a Buffer) without a copy
+ * through the host: @cumem/utils' cross-device copies and @cumem/compute's launches ask it.
+ */
+export const reachability = Object.freeze({ reachableOn, bufferReachableOn });
+
+/**
+ * The object a package above presents a Buffer's host view as (@cumem/interop-arrow's
+ * HostBuffer): recorded for the view, and found again from it.
+ */
+export const hostViewWrappers = Object.freeze({ wrapHostView, hostViewWrapper });
+
+/** Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice), and the wait for them. */
+export const queuedUploads = Object.freeze({ queueUpload, waitForQueuedUploads });

@@ -3,7 +3,7 @@
 // the reference driver with 2 devices here, and on the real adapters where there are 2 GPUs
 // (skipped as "not applicable: needs 2 GPUs" elsewhere).
 import { CudaStateError, Device, type Driver, NotSupportedError } from '@cumem/core-types';
-import { download, expectBytes } from '@cumem/test-support';
+import { download, expectBytes, skipWithoutPeerAccess } from '@cumem/test-support';
 import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../test/adapters.js';
@@ -65,8 +65,8 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
   });
 
   describe('DeviceMemoryResource.peerAccessibleBy', () => {
-    it('is a live view that assignment changes by the difference only, in one driver call', () => {
-      if (!canAccessPeer(1, 0)) return;
+    it('is a live view that assignment changes by the difference only, in one driver call', (context) => {
+      skipWithoutPeerAccess(canAccessPeer(1, 0), entry.name, context);
       const counted = countingDriver(entry.driver);
       useDriver(counted.driver);
       try {
@@ -109,8 +109,8 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
       }
     });
 
-    it("works on the device's current pool too, and reads access other code granted", () => {
-      if (!canAccessPeer(0, 1)) return;
+    it("works on the device's current pool too, and reads access other code granted", (context) => {
+      skipWithoutPeerAccess(canAccessPeer(0, 1), entry.name, context);
       const current = new DeviceMemoryResource(1);
       const before = [...current.peerAccessibleBy].map((device) => device.ordinal);
       try {
@@ -151,8 +151,9 @@ describeEachDriverWithDevices(adapters, 2, 'Several GPUs', (entry) => {
 
   describe('Buffer copies between devices', () => {
     for (const access of ['without', 'with'] as const) {
-      it(`copyFrom / copyTo both directions ${access} pool access, with and without streams`, async () => {
-        if (access === 'with' && !(canAccessPeer(0, 1) && canAccessPeer(1, 0))) return;
+      it(`copyFrom / copyTo both directions ${access} pool access, with and without streams`, async (context) => {
+        if (access === 'with')
+          skipWithoutPeerAccess(canAccessPeer(0, 1) && canAccessPeer(1, 0), entry.name, context);
         const a = new DeviceMemoryResource(0, {});
         const b = new DeviceMemoryResource(1, {});
         if (access === 'with') {

@@ -2,10 +2,11 @@
 // holds the dispatch: 1-D / 2-D / 3-D, JS memory endpoints, the host-pool rule).
 import type { Driver } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
-import { bufferState, type CopySide, issueCopy } from '@cumem/memory/internal';
+import { bufferState, issueCopy } from '@cumem/memory/internal';
 import { type CopyPlan, forEachCopy } from './copy-plan.js';
 
-export type { CopySide } from '@cumem/memory/internal';
+/** One end of a planned copy, as @cumem/memory's issueCopy takes it. */
+export type CopySide = Parameters<typeof issueCopy>[2];
 
 /**
  * The side of memory at `base`: plain device memory (the device can use it, the CPU cannot) takes

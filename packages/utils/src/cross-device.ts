@@ -4,7 +4,9 @@
 // (cuMemcpyPeerAsync), as Buffer.copyTo does (README of @cumem/memory, "Several GPUs").
 import type { Driver, Memcpy2D, Memcpy3D } from '@cumem/core-types';
 import type { Buffer, Stream } from '@cumem/memory';
-import { bufferReachableOn, bufferState, copyBetweenDevices } from '@cumem/memory/internal';
+import { bufferState, copyBetweenDevices, reachability } from '@cumem/memory/internal';
+
+const { bufferReachableOn } = reachability;
 
 /**
  * True when some buffer of `memories` (one per distinct memory: checkBuffers' `memories`) is

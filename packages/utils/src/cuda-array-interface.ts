@@ -10,8 +10,8 @@ import {
   NotSupportedError,
   PointerAttribute,
 } from '@cumem/core-types';
-import { currentDriver, type Stream } from '@cumem/memory';
-import { allocationRange, isStream } from '@cumem/memory/internal';
+import { currentDriver, Stream } from '@cumem/memory';
+import { allocationRanges, registerExportAt } from '@cumem/memory/internal';
 import { DTYPE_ITEMSIZE, type DType, dtypeToTypestr, typestrToDType } from './dtype.js';
 import {
   type ConsumerStreamOptions,
@@ -20,6 +20,8 @@ import {
 } from './exchange-stream-order.js';
 import { checkSignedInteger } from './layout-validation.js';
 import { StridedLayout } from './strided-layout.js';
+
+const { allocationRange } = allocationRanges;
 
 /** CUDA Array Interface v3 in camelCase. */
 export interface CudaArrayInterface {
@@ -178,10 +180,44 @@ export function importInterface(owner: unknown, options?: ImportInterfaceOptions
   return { layout, dtype, readonly, base, deviceId, isDeviceAccessible: true, capacity };
 }
 
+/** A CUDA Array Interface import's hold on the bytes it describes; `release()` may be called any number of times. */
+export interface ImportHold {
+  release(): void;
+}
+
+// A hold lives while a view of the import does (the views derived through view() share it):
+// released by close(), or once the last of them is collected.
+const collectedHolds = new FinalizationRegistry<() => void>((release) => release());
+
+/**
+ * Registers the bytes `imported` describes with @cumem/memory's export registry: a view reads
+ * them by address, so a resize must not shrink or move a cumem VMM allocation under them while
+ * the hold lives (other memory cannot be resized: nothing is registered). Undefined for an
+ * import of no bytes.
+ */
+export function holdImportedRange(imported: ImportedInterface): ImportHold | undefined {
+  if (imported.capacity === 0) return undefined;
+  const end = imported.base + BigInt(imported.capacity);
+  const release = registerExportAt(
+    currentDriver(),
+    imported.base,
+    end,
+    'a CUDA Array Interface import (StridedMemoryView.from)',
+  );
+  const hold: ImportHold = {
+    release: () => {
+      collectedHolds.unregister(hold);
+      release();
+    },
+  };
+  collectedHolds.register(hold, release, hold);
+  return hold;
+}
+
 /** `stream` as the handle to synchronize, a Stream, or undefined for none. */
 function checkInterfaceStream(stream: unknown, trustForeignStream: boolean): bigint | Stream | undefined {
   if (stream === undefined || stream === null) return undefined;
-  if (isStream(stream)) {
+  if (Stream.isStream(stream)) {
     if (stream.isClosed) throw CudaStateError.closed('Stream');
     return stream;
   }

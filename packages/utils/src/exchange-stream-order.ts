@@ -3,8 +3,8 @@
 // event recorded on the producer's stream, waited on by the consumer's. The GPU orders the two;
 // the CPU never waits.
 import { CudaStateError, checkOptions, describeValue } from '@cumem/core-types';
-import { type Buffer, currentDriver, defaultStream, Event, type Stream } from '@cumem/memory';
-import { bufferState, isStream, makeDeviceCurrent } from '@cumem/memory/internal';
+import { type Buffer, currentDriver, defaultStream, Event, Stream } from '@cumem/memory';
+import { bufferState, makeDeviceCurrent } from '@cumem/memory/internal';
 
 /** Options of the importers that take a consumer stream (`StridedMemoryView.from`, `fromDLPack`). */
 export interface ConsumerStreamOptions {
@@ -27,7 +27,7 @@ export function checkConsumerStream(options: unknown): ConsumerStream {
   const { stream } = checkOptions(options as ConsumerStreamOptions | undefined);
   if (stream === undefined) return undefined;
   if (stream === -1) return null;
-  if (!isStream(stream)) {
+  if (!Stream.isStream(stream)) {
     throw new TypeError(
       `stream must be a Stream of @cumem/memory or -1 (no ordering), got ${describeValue(stream)}`,
     );
@@ -48,7 +48,7 @@ export function orderAfterProducer(
 ): void {
   if (consumer === null) return;
   const target = consumer ?? defaultStream(deviceId >= 0 ? deviceId : undefined);
-  if (isStream(producer)) {
+  if (Stream.isStream(producer)) {
     target.wait(producer);
     return;
   }
@@ -64,14 +64,9 @@ export function orderAfterProducer(
   }
 }
 
-/** The ordering @cumem/memory's own exports use (`Stream.waitForWorkOf`, not in its published types). */
-interface OrdersAfterWork {
-  waitForWorkOf(producer: Stream): void;
-}
-
 /**
  * Orders `consumer` after the work queued on the stream `buffer`'s memory was allocated on (its
- * producer), through the one ordering `Buffer.toDLPack({ stream })` uses: on the GPU, and whether
+ * producer), as `Buffer.toDLPack({ stream })` does: `stream.wait(producer)`, on the GPU, whether
  * the producer's Stream is still open or was closed with work still queued. Enqueues only.
  * Nothing to order for memory allocated without a stream, or for an opted-out consumer.
  */
@@ -79,5 +74,5 @@ export function orderAfterBuffer(buffer: Buffer, consumer: ConsumerStream, devic
   const producer = bufferState(bufferState(buffer).memoryOwner).allocationStream;
   if (consumer === null || producer === undefined) return;
   const target = consumer ?? defaultStream(deviceId >= 0 ? deviceId : undefined);
-  (target as unknown as OrdersAfterWork).waitForWorkOf(producer);
+  target.wait(producer);
 }

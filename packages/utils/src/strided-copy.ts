@@ -5,7 +5,7 @@
 // device side's order.
 import { checkBoolean, checkOptions, describeValue } from '@cumem/core-types';
 import { defaultStream, type Stream } from '@cumem/memory';
-import { reachableOn } from '@cumem/memory/internal';
+import { reachability } from '@cumem/memory/internal';
 import {
   type CopySide,
   estimateHostMicroseconds,
@@ -18,6 +18,8 @@ import type { DType } from './dtype.js';
 import { hostStridedCopy } from './host-strided-copy.js';
 import { checkStream, driverFor } from './stream-binding.js';
 import type { StridedLayout } from './strided-layout.js';
+
+const { reachableOn } = reachability;
 
 /** Options of `copyFrom` / `copyTo`. */
 export interface StridedCopyOptions {

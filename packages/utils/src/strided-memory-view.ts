@@ -7,12 +7,13 @@ import type {
   ToDLPackOptions,
 } from '@cumem/memory';
 import { bufferBrand, ObjectBrand } from '@cumem/memory';
-import { bufferState, checkLiveExtent } from '@cumem/memory/internal';
+import { bufferState, checkLiveExtent, viewMemory } from '@cumem/memory/internal';
 import { refuseLookalike } from './brand-guard.js';
 import { type CopySide, pointerSide } from './copy-execute.js';
 import {
   type CudaArrayInterface,
   exportInterface,
+  holdImportedRange,
   type ImportInterfaceOptions,
   importInterface,
 } from './cuda-array-interface.js';
@@ -67,7 +68,11 @@ export class StridedMemoryView {
   readonly deviceId: number;
   /** True when a GPU can address the memory directly (device, pinned or managed memory). */
   readonly isDeviceAccessible: boolean;
-  /** The object the memory came from (Buffer, TypedArray or `cudaArrayInterface` exporter). */
+  /**
+   * The object the memory came from: the Buffer, the TypedArray, the `cudaArrayInterface` or
+   * `toDLPack` producer given to {@link from}, or the capsule or pointer given to
+   * {@link fromDLPack} (as cuda.core's `exporting_obj`).
+   */
   readonly exportingObject: unknown;
   readonly #state: ViewState;
 
@@ -90,6 +95,8 @@ export class StridedMemoryView {
     this.deviceId = state.deviceId;
     this.isDeviceAccessible = state.isDeviceAccessible;
     this.exportingObject = state.exportingObject;
+    // For cumem's own packages (compute's launch), also where exportingObject is not the Buffer.
+    if (state.buffer !== undefined) viewMemory.record(this, state.buffer);
     Object.freeze(this);
   }
 
@@ -142,14 +149,21 @@ export class StridedMemoryView {
       return new StridedMemoryView(stateToken, orderedBufferViewState(value as Buffer, options));
     refuseLookalike(value, 'value', [StridedMemoryView]);
     const capsule = producerDLPack(value, options);
-    if (capsule !== undefined) return StridedMemoryView.fromDLPack(capsule as bigint, { stream: -1 });
+    if (capsule !== undefined) return StridedMemoryView.#fromStruct(capsule, { stream: -1 }, value);
     const imported = importInterface(value, options);
-    return new StridedMemoryView(stateToken, {
-      ...imported,
-      exportingObject: value,
-      hostBytes: undefined,
-      buffer: undefined,
-    });
+    const importHold = holdImportedRange(imported);
+    try {
+      return new StridedMemoryView(stateToken, {
+        ...imported,
+        exportingObject: value,
+        hostBytes: undefined,
+        buffer: undefined,
+        importHold,
+      });
+    } catch (error) {
+      importHold?.release();
+      throw error;
+    }
   }
 
   /**
@@ -159,6 +173,8 @@ export class StridedMemoryView {
    * the driver, and calls the producer's deleter exactly once, at {@link close} or when the
    * view (and every view derived from it) is collected. On any error ownership stays with the
    * caller. A struct names no stream: the producer orders its work before handing it over.
+   * `exportingObject` is `source` (as cuda.core's `exporting_obj`, the producer's object), never
+   * the imported memory as a Buffer: a read-only import cannot be written through it.
    *
    * **Unsafe** for a raw pointer: cumem reads it safely but cannot know that its deleter is a
    * function, or that the producer keeps the memory allocated until then.
@@ -168,8 +184,18 @@ export class StridedMemoryView {
     source: DLPackCapsule | bigint | unknown,
     options?: FromDLPackOptions,
   ): StridedMemoryView {
+    return StridedMemoryView.#fromStruct(source, options, source);
+  }
+
+  // A view of a DLPack struct, which shows `producer` as its exporting object.
+  static #fromStruct(
+    source: unknown,
+    options: FromDLPackOptions | undefined,
+    producer: unknown,
+  ): StridedMemoryView {
     const { buffer, layout, dtype, readonly } = importDLPack(source, options);
-    return StridedMemoryView.fromBuffer(buffer, layout, { dtype, isReadonly: readonly });
+    const state = bufferViewState(buffer, layout, { dtype, isReadonly: readonly });
+    return new StridedMemoryView(stateToken, { ...state, exportingObject: producer });
   }
 
   /**
@@ -182,9 +208,16 @@ export class StridedMemoryView {
     return exportView(this, this.#state.buffer, options);
   }
 
-  /** Calls the producer's deleter of a view from {@link fromDLPack} (its derived views close too); else nothing. */
+  /**
+   * Calls the producer's deleter of a view from {@link fromDLPack} (its derived views close
+   * too). For a view of a `cudaArrayInterface` ({@link from}), ends its hold on the bytes: a
+   * `modifyAllocation` that shrinks or moves them is refused until every view of the import is
+   * closed (this one ends it for its derived views too) or collected. Else nothing.
+   */
   close(): void {
-    closeImportedStruct(this.#state.buffer);
+    const state = this.#state;
+    state.importHold?.release();
+    closeImportedStruct(state.buffer);
   }
 
   [Symbol.dispose](): void {

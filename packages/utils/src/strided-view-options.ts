@@ -1,5 +1,6 @@
 // The options and the internal state of a StridedMemoryView (kept apart to keep the class file short).
 import type { Buffer } from '@cumem/memory';
+import type { ImportHold } from './cuda-array-interface.js';
 import type { DType } from './dtype.js';
 import type { StridedMemoryView } from './strided-memory-view.js';
 
@@ -33,4 +34,6 @@ export interface ViewState
   readonly capacity: number | undefined;
   /** The Buffer whose closing invalidates the view. */
   readonly buffer: Buffer | undefined;
+  /** A CUDA Array Interface import's hold on its bytes (released by close()), shared by derived views. */
+  readonly importHold?: ImportHold | undefined;
 }

@@ -2,7 +2,7 @@
 // accepted any safe integer and, with chunks past 4 GiB, the FFI staging worker aborted the
 // process inside koffi (SIGABRT) at the next large copy. Now the setting is refused when it is
 // made, with the limit in the message, and each adapter's staged copy refuses it too.
-import { check, expectThrows, memory, memoryInternal, setUp } from './support.mjs';
+import { check, expectThrows, memory, setUp } from './support.mjs';
 
 const { driver } = await setUp();
 for (const chunkBytes of [2 ** 32 + 1, 2 ** 33, Number.MAX_SAFE_INTEGER]) {
@@ -11,7 +11,7 @@ for (const chunkBytes of [2 ** 32 + 1, 2 ** 33, Number.MAX_SAFE_INTEGER]) {
   );
   check(error.message.includes('4294967296'), 'the message names the limit');
 }
-check(memoryInternal.stagingSettings().chunkBytes <= 2 ** 32, 'the refused setting is not in force');
+check(memory.configureStaging().chunkBytes <= 2 ** 32, 'the refused setting is not in force');
 driver.contextSetCurrent(driver.primaryContextRetain(0));
 const stream = driver.streamCreate(1, 0);
 const device = driver.memAlloc(1 << 20);

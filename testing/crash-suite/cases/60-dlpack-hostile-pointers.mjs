@@ -21,14 +21,14 @@ const buffer = new memory.DeviceMemoryResource(0).allocate(64);
 const words = new BigUint64Array(16);
 const bytes = new Uint8Array(words.buffer);
 const pointer = driver.addressOf(bytes);
-memoryInternal.writeDLPackStruct(
+memoryInternal.dlpackStruct.writeDLPackStruct(
   bytes,
   pointer,
   true,
   {
     data: buffer.handle,
     byteOffset: 0n,
-    deviceType: memoryInternal.DLDeviceType.CUDA,
+    deviceType: memoryInternal.dlpackStruct.DLDeviceType.CUDA,
     deviceId: 0,
     shape: [64],
     strides: [1],
@@ -38,9 +38,17 @@ memoryInternal.writeDLPackStruct(
   driver.nativeReleaseFunction(),
 );
 const view = new DataView(words.buffer);
-view.setBigUint64(memoryInternal.VersionedField.tensor + memoryInternal.TensorField.shape, 0x1000n, true);
+view.setBigUint64(
+  memoryInternal.dlpackStruct.VersionedField.tensor + memoryInternal.dlpackStruct.TensorField.shape,
+  0x1000n,
+  true,
+);
 expectThrows(RangeError, 'a shape pointer into unmapped memory', () => StridedMemoryView.fromDLPack(pointer));
-view.setBigUint64(memoryInternal.VersionedField.tensor + memoryInternal.TensorField.shape, 0n, true);
+view.setBigUint64(
+  memoryInternal.dlpackStruct.VersionedField.tensor + memoryInternal.dlpackStruct.TensorField.shape,
+  0n,
+  true,
+);
 expectThrows(RangeError, 'a null shape pointer', () => StridedMemoryView.fromDLPack(pointer));
 check(view.getUint32(0, true) === 1, "a refused struct stays the caller's (its deleter did not run)");
 buffer.close();

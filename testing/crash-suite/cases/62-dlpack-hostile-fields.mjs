@@ -14,7 +14,7 @@ function struct(fields, deleter = driver.nativeReleaseFunction()) {
   const words = new BigUint64Array(10 + 2 * shape.length);
   const bytes = new Uint8Array(words.buffer);
   const pointer = driver.addressOf(bytes);
-  memoryInternal.writeDLPackStruct(
+  memoryInternal.dlpackStruct.writeDLPackStruct(
     bytes,
     pointer,
     true,
@@ -50,9 +50,17 @@ for (const [Type, what, fields] of refused) {
   check(view.getUint32(0, true) === 1, `${what}: the deleter did not run`);
 }
 const negativeNdim = struct({});
-negativeNdim.view.setInt32(memoryInternal.VersionedField.tensor + memoryInternal.TensorField.ndim, -5, true);
+negativeNdim.view.setInt32(
+  memoryInternal.dlpackStruct.VersionedField.tensor + memoryInternal.dlpackStruct.TensorField.ndim,
+  -5,
+  true,
+);
 expectThrows(RangeError, 'ndim -5', () => StridedMemoryView.fromDLPack(negativeNdim.pointer));
-negativeNdim.view.setInt32(memoryInternal.VersionedField.tensor + memoryInternal.TensorField.ndim, 33, true);
+negativeNdim.view.setInt32(
+  memoryInternal.dlpackStruct.VersionedField.tensor + memoryInternal.dlpackStruct.TensorField.ndim,
+  33,
+  true,
+);
 expectThrows(RangeError, 'ndim 33', () => StridedMemoryView.fromDLPack(negativeNdim.pointer));
 const hugeShape = struct({});
 hugeShape.view.setBigInt64(80, 2n ** 62n, true);

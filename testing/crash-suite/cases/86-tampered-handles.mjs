@@ -79,7 +79,7 @@ for (const key of [
 ])
   refusesTampering(runtime, key, 'the runtime');
 check(
-  memoryInternal.bufferRuntime(buffer) === runtime && mr.runtime === runtime,
+  memoryInternal.bufferState(buffer).runtime === runtime && mr.runtime === runtime,
   'buffers and resources share the one runtime',
 );
 const afterTampering = mr.allocate(4096);

@@ -1,6 +1,6 @@
 // Buffers whose every member is shadowed by an own property that records and refuses its read:
 // the tests that cumem reads a Buffer's facts (`handle`, `size`, `isClosed`, `deviceId`, ...)
-// from its private state (@cumem/memory's buffer-facts.ts), never through property lookup on the
+// from its private state (@cumem/memory's bufferState), never through property lookup on the
 // instance. Buffers are ordinary extensible objects since issue 26 dropped their
 // Object.preventExtensions (~25 ns of every allocate); these tests are what makes that safe.
 import { expect } from 'vitest';

@@ -6,10 +6,12 @@
 // parameters when cuLaunchKernelEx returns).
 import { CudaStateError, describeValue, type KernelParameterInfo } from '@cumem/core-types';
 import { type Buffer, bufferBrand, ownerMemoryBuffer, type Stream } from '@cumem/memory';
-import { bufferReachableOn, bufferState, noteKernelUse } from '@cumem/memory/internal';
+import { bufferState, noteKernelUse, reachability, viewMemory } from '@cumem/memory/internal';
 import { StridedMemoryView } from '@cumem/utils';
 import type { ArgumentLayout } from '../kernel/argument-layout.js';
 import { isKernelScalar, type KernelScalar, scalarSize } from './scalar-arguments.js';
+
+const { bufferReachableOn } = reachability;
 
 /**
  * A kernel argument: device-accessible memory (a `Buffer`, a `StridedMemoryView`, or an object
@@ -67,8 +69,9 @@ function writeMemory(
     if (!value.isDeviceAccessible) {
       throw new TypeError(`argument ${index} is a StridedMemoryView of memory the device cannot access`);
     }
+    // A view of a Buffer records it (also a DLPack import, whose exportingObject is its producer).
     const owner = value.exportingObject;
-    buffer = bufferBrand.has(owner) ? (owner as Buffer) : heldBuffer(owner);
+    buffer = viewMemory.of(value) ?? (bufferBrand.has(owner) ? (owner as Buffer) : heldBuffer(owner));
     address = value.ptr;
     what = 'StridedMemoryView';
   } else {

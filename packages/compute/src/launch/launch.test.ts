@@ -1,5 +1,11 @@
 import { CudaStateError, LaunchDeviceAttribute } from '@cumem/core-types';
-import { type Buffer, type DeviceMemoryResource, ownerMemoryBuffer, Stream } from '@cumem/memory';
+import {
+  type Buffer,
+  bufferBrand,
+  type DeviceMemoryResource,
+  ownerMemoryBuffer,
+  Stream,
+} from '@cumem/memory';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -285,6 +291,21 @@ describeEachDriver(adapters, 'launch', (entry) => {
     const closed = pool.allocate(64);
     closed.close();
     expect(() => launch(stream, config, fill, closed, float32(1), uint32(16))).toThrow(CudaStateError);
+    out.close();
+  });
+
+  it("passes a DLPack import's view by its memory, and refuses it once closed", () => {
+    const fill = code.getKernel('fill_f32');
+    const config = new LaunchConfig({ grid: 1, block: 16 });
+    const out = pool.allocate(64);
+    const imported = StridedMemoryView.fromDLPack(out.toDLPack());
+    // Its exportingObject is the capsule (not a Buffer): launch finds the memory all the same.
+    expect(bufferBrand.has(imported.exportingObject)).toBe(false);
+    launch(stream, config, fill, imported, float32(3), uint32(16));
+    const view = read(out);
+    for (let i = 0; i < 16; i++) expect(view.getFloat32(i * 4, true)).toBe(3);
+    imported.close();
+    expect(() => launch(stream, config, fill, imported, float32(1), uint32(16))).toThrow(CudaStateError);
     out.close();
   });
 

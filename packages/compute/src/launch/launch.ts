@@ -1,15 +1,11 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, notBranded } from '@cumem/core-types';
-import type { Stream } from '@cumem/memory';
-import { bindStreamDriver, isStream } from '@cumem/memory/internal';
+import { Stream } from '@cumem/memory';
+import { bindStreamDriver } from '@cumem/memory/internal';
 import { Kernel } from '../kernel/kernel.js';
-import { Memo } from '../memo.js';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { LaunchConfig } from './launch-config.js';
 import { checkLaunchLimits } from './launch-limits.js';
-
-// The device of each stream, read once: Stream.device makes a new Device per read.
-const streamOrdinals = new Memo<Stream, number>((stream) => stream.device.ordinal);
 
 /**
  * Queues `kernel` on `stream` with `config` and `args` (`cuLaunchKernelEx`); returns at once.
@@ -34,7 +30,7 @@ export function launch(
   kernel: Kernel,
   ...args: KernelArgument[]
 ): void {
-  if (!isStream(stream)) throw notBranded('stream', 'Stream', stream);
+  if (!Stream.isStream(stream)) throw notBranded('stream', 'Stream', stream);
   if (stream.isClosed) throw CudaStateError.closed('Stream');
   // By brand, not instanceof: a Proxy of a Kernel or an object inheriting from a LaunchConfig
   // passes instanceof, and the launch reads their state.
@@ -46,7 +42,7 @@ export function launch(
       `the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`,
     );
   }
-  const ordinal = streamOrdinals.get(stream);
+  const ordinal = stream.device.ordinal;
   // Buffers passed are noted as used by a kernel while packed, before the driver call.
   const packed = packArguments(kernel.name, kernel.layout(), args, stream);
   const fn = kernel.launchFunctionOn(ordinal);

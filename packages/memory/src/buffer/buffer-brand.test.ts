@@ -13,8 +13,7 @@ import { useDriver } from '../runtime/driver-selection.js';
 import { driverOf } from '../runtime/object-driver.js';
 import { Stream } from '../stream/stream.js';
 import { Buffer } from './buffer.js';
-import { BufferBase } from './buffer-base.js';
-import { bufferBrand } from './buffer-facts.js';
+import { BufferBase, bufferBrand } from './buffer-base.js';
 
 describeEachDriver(adapters, 'Buffer brand', (entry) => {
   beforeAll(() => useDriver(entry.driver));

@@ -2,12 +2,13 @@
 // device's default stream and the call waits for it; with one, the call only queues the work and
 // any JS memory it touches is held until the stream has passed it.
 import { type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
-import { isRegisteredHostMemory } from '../copy/host-registration.js';
+import { isPartlyRegisteredHostMemory, isRegisteredHostMemory } from '../copy/host-registration.js';
 import { releaseDetachedRegistrations } from '../copy/host-registration-table.js';
 import { stagingSettings } from '../copy/staging-settings.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
+import type { BufferState } from './buffer-state.js';
 import { isBufferHostView } from './host-views.js';
 
 /** Waits for `stream` when the caller gave none, else holds the JS memory `held` until the stream passes it. */
@@ -38,8 +39,7 @@ export function copyPointers(
 }
 
 // cuMemcpyHtoDAsync / cuMemcpyDtoHAsync refuse memory from a host memory pool
-// (cuMemPoolCreate with a host location) with CUDA_ERROR_INVALID_VALUE on CUDA 13.0 (seen on an
-// H200), so only plain device memory takes them. Everything else (pinned, managed, external
+// (cuMemPoolCreate with a host location) with CUDA_ERROR_INVALID_VALUE on CUDA 13.0, so only plain device memory takes them. Everything else (pinned, managed, external
 // host memory) goes through cuMemcpyAsync with the JS memory's address: unified addressing
 // accepts pageable memory there, and the driver picks the copy direction from the pointers.
 /**
@@ -92,15 +92,36 @@ export function staged(
   deviceOnly: boolean,
   minBytes = stagingSettings().minBytes,
 ): boolean {
+  // A view only partly inside a registration is no one range the driver can copy: it is staged.
+  if (isPartlyRegisteredHostMemory(view)) return true;
   return deviceOnly && view.byteLength >= minBytes && isPageable(view);
 }
 
 /**
- * All of JS memory `view` to `pointer` (`upload`), or `view.byteLength` bytes from `pointer` into
- * `view`: one range of the range engine's rule (range-copy-engine.ts moves many). `deviceOnly`:
- * `pointer` is plain device memory.
+ * Copies between `buffer` and all of JS memory `view` (of the buffer's size): into the buffer
+ * when `upload`, out of it otherwise. Without `stream` the copy goes to the buffer's device's
+ * default stream and the call waits; with one it is queued there.
  */
-export function copyHostRange(
+export function copyBufferHost(
+  buffer: BufferState,
+  upload: boolean,
+  view: ArrayBufferView,
+  stream: Stream | undefined,
+): void {
+  copyHostRange(
+    buffer.runtime,
+    upload,
+    buffer.pointer,
+    view,
+    buffer.isDeviceOnly,
+    stream,
+    buffer.workDevice(null),
+  );
+}
+
+// One range of the range engine's rule (range-copy-engine.ts moves many). `deviceOnly`:
+// `pointer` is plain device memory of device `ordinal`.
+function copyHostRange(
   runtime: DriverRuntime,
   upload: boolean,
   pointer: bigint,
@@ -171,20 +192,33 @@ export function fillPattern(value: unknown, size: number, pointer: bigint): Fill
   return { width, value: pattern };
 }
 
-/** Fills `size` bytes at `pointer` with `pattern`; `deviceOnly`: plain device memory of device `ordinal`. */
-export function fillPointer(
+/** Fills all of `buffer` with `pattern`, on `stream` or (waiting for it) the device's default stream. */
+export function fillBuffer(buffer: BufferState, pattern: FillPattern, stream: Stream | undefined): void {
+  fillRange(
+    buffer.runtime,
+    buffer.pointer,
+    buffer.size,
+    pattern,
+    stream,
+    buffer.workDevice(null),
+    buffer.isDeviceOnly,
+  );
+}
+
+// `deviceOnly`: plain device memory of device `ordinal`.
+function fillRange(
   runtime: DriverRuntime,
   pointer: bigint,
   size: number,
   pattern: FillPattern,
   stream: Stream | undefined,
   ordinal: number,
-  deviceOnly = false,
+  deviceOnly: boolean,
 ): void {
   if (size === 0) return;
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
     inStreamOrderOn(runtime, stream, ordinal, (own) =>
-      fillPointer(runtime, pointer, size, pattern, own, ordinal),
+      fillRange(runtime, pointer, size, pattern, own, ordinal, true),
     );
     return;
   }

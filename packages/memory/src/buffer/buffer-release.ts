@@ -1,9 +1,9 @@
 // Releasing buffers that are dropped without close(). Registering with a FinalizationRegistry
-// costs 300-400 ns per object in V8 (measured on Node 20), more than the whole budget of an
-// allocate + close pair, and most buffers are closed within moments of being made. So new
-// buffers wait in a small batch, held strongly, and only those still open when the batch is
-// flushed (after the current macrotask, or when the batch is full) get a finalizer. A dropped
-// buffer is therefore collectable one event-loop turn later than it would otherwise be.
+// costs more than a whole allocate + close pair (bench/README.md), and most buffers are closed
+// within moments of being made. So new buffers wait in a small batch, held strongly, and only
+// those still open when the batch is flushed (after the current macrotask, or when the batch is
+// full) get a finalizer. A dropped buffer is therefore collectable one event-loop turn later
+// than it would otherwise be.
 //
 // Out-of-memory recovery cannot wait for finalizers: they run as tasks, after the failing
 // allocate() has returned. So each registered buffer also gets a record with a WeakRef to it;
@@ -15,6 +15,8 @@
 import { clearKeptObjects, garbageCollector } from '../diagnostics/garbage-collection.js';
 import type { Release } from '../runtime/object-finalizer.js';
 import { runOrWarn } from '../runtime/warn-on-failure.js';
+import { type BufferBase, bufferState } from './buffer-base.js';
+import type { BufferState } from './buffer-state.js';
 
 /** One registered buffer's release; `release` null once done (closed or released). */
 export class ReleaseRecord {
@@ -24,35 +26,14 @@ export class ReleaseRecord {
   ) {}
 }
 
-/**
- * What the batch needs to know of a buffer: given once, by buffer-base.ts. Functions of the
- * package, not methods of the buffer, because `finalizerRelease(buffer)()` frees the memory of a
- * buffer that may still be open, and a method would let any program call it.
- */
-export interface DeferredReleaseHooks<T extends object> {
-  /** True while `target` owns memory that must be freed if it is dropped. */
-  needsFinalizer(target: T): boolean;
-  /** A function that frees the memory, referencing everything it needs except `target` itself. */
-  finalizerRelease(target: T): Release;
-  /** Called after the finalizer was registered, so close() can cancel it through `record`. */
-  markRegistered(target: T, record: ReleaseRecord): void;
-}
-
-let hooks: DeferredReleaseHooks<object>;
-
-/** Called once, by buffer-base.ts, when it loads. */
-export function setDeferredReleaseHooks<T extends object>(given: DeferredReleaseHooks<T>): void {
-  hooks = given as DeferredReleaseHooks<object>;
-}
-
 const batchSize = 256;
-// A fresh array per batch: storing a new buffer into an array that survived a garbage collection
-// takes the write barrier's slow path, into a young one not (~5 ns less a buffer on Node 20).
-const newBatch = (): (object | undefined)[] => new Array(batchSize);
+// A fresh array per batch: a store into a young array is cheaper for the garbage collector than
+// one into an array that survived a collection.
+const newBatch = (): (BufferBase | undefined)[] => new Array(batchSize);
 let pending = newBatch();
 let count = 0;
 // How many buffers of `pending` were closed since it was made (close() tells closedInBatch): when
-// all were, as in a loop of allocate + close, the flush asks none of them (~4 ns a pair).
+// all were, as in a loop of allocate + close, the flush asks none of them.
 let closed = 0;
 let scheduled = false;
 // Records of registered buffers, for the recovery scan; compacted when half are done.
@@ -81,17 +62,18 @@ function flush(): void {
   count = 0;
   closed = 0;
   for (let index = 0; !allClosed && index < n; index++) {
-    const target = batch[index] as object;
-    if (hooks.needsFinalizer(target)) {
-      const record = new ReleaseRecord(
-        keepWeakRefs ? new WeakRef(target) : null,
-        hooks.finalizerRelease(target),
-      );
-      registry.register(target, record, record);
-      liveRecords++;
-      if (record.ref !== null) records.push(record);
-      hooks.markRegistered(target, record);
-    }
+    const buffer = batch[index] as BufferBase;
+    const state = bufferState(buffer);
+    state.inFinalizerBatch = false;
+    if (!state.ownsMemory || state.closed) continue;
+    const record = new ReleaseRecord(
+      keepWeakRefs ? new WeakRef(buffer) : null,
+      state.kind.finalizerRelease(state),
+    );
+    registry.register(buffer, record, record);
+    liveRecords++;
+    if (record.ref !== null) records.push(record);
+    state.releaseRecord = record;
   }
   if (records.length > 64 && records.length > 2 * liveRecords) compact();
 }
@@ -105,31 +87,29 @@ function flushFromTimer(): void {
   flush();
 }
 
-/** Queues `target` so it gets a finalizer unless it is closed before the batch is flushed. Hot path. */
-export function deferRelease(target: object): void {
-  // A full batch is flushed before `target` joins the next one, not after: flushed at once, the
+/** Queues `buffer` so it gets a finalizer unless it is closed before the batch is flushed. Hot path. */
+export function deferRelease(buffer: BufferBase, state: BufferState): void {
+  // A full batch is flushed before `buffer` joins the next one, not after: flushed at once, the
   // buffer just made (still open, as every new one is) would get a WeakRef and a finalizer that
-  // its close() a moment later cancels, in one allocate of every 256 (~8 ns a pair).
+  // its close() a moment later cancels.
   if (count === batchSize) flush();
-  pending[count++] = target;
+  pending[count++] = buffer;
+  state.inFinalizerBatch = true;
   if (!scheduled) scheduleFlush();
 }
 
-// Out of line: once per macrotask, not per buffer (deferRelease is inlined into allocate).
+// Once per macrotask, not per buffer.
 function scheduleFlush(): void {
   scheduled = true;
   setImmediate(flushFromTimer).unref();
 }
 
-/**
- * Tells the batch that one of its queued targets was closed (a target queued, not yet
- * registered, that is closed is in the batch not yet flushed). Hot path.
- */
+/** Tells the batch that one of its queued buffers was closed before the flush. Hot path. */
 export function closedInBatch(): void {
   closed++;
 }
 
-/** Cancels the finalizer of a registered target (after its explicit close). */
+/** Cancels the finalizer of a registered buffer (after its explicit close). */
 export function cancelRelease(record: ReleaseRecord): void {
   if (record.release === null) return;
   record.release = null;

@@ -1,6 +1,7 @@
-// The private facts moved from BufferBase's fields to BufferState (buffer-state.ts) for speed:
-// what a program can see of a Buffer at run time stays as it was, and the facts stay private,
-// per object and unforgeable.
+// A Buffer's facts live in its BufferState (buffer-state.ts), held in a private field: a program
+// sees no own property and nothing of the state, the facts stay per object and unforgeable, and
+// cumem reads them with one reader (bufferState) that refuses anything but a real Buffer.
+import { imitationsOf } from '@cumem/test-support';
 import { countingDriver, createReferenceDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
@@ -8,8 +9,7 @@ import { ManagedBuffer } from '../resources/managed/managed-buffer.js';
 import { ManagedMemoryResource } from '../resources/managed/managed-memory-resource.js';
 import { useDriver } from '../runtime/driver-selection.js';
 import { Buffer } from './buffer.js';
-import { BufferBase, setResizedByteSize } from './buffer-base.js';
-import { bufferBrand } from './buffer-facts.js';
+import { BufferBase, bufferBrand, bufferState } from './buffer-base.js';
 
 describe('BufferState', () => {
   beforeAll(() => useDriver(createReferenceDriver()));
@@ -45,9 +45,9 @@ describe('BufferState', () => {
     expect([first.isClosed, second.isClosed]).toEqual([true, false]);
     expect(() => first.fill(0)).toThrow(/closed/);
     second.fill(1);
-    setResizedByteSize(second, 96);
+    bufferState(second).size = 96;
     expect([first.size, second.size]).toEqual([64, 96]);
-    setResizedByteSize(second, 128);
+    bufferState(second).size = 128;
     second.close();
   });
 
@@ -99,5 +99,60 @@ describe('BufferState', () => {
     buffer.close();
     expect(slice.isClosed).toBe(true);
     useDriver(createReferenceDriver());
+  });
+
+  it('bufferState reads what the getters say, for buffers, slices and managed buffers', () => {
+    const mr = new DeviceMemoryResource(0);
+    using buffer = mr.allocate(4096);
+    using slice = buffer.slice(1024, 512);
+    using nested = slice.slice(8, 16);
+    using managed = new ManagedMemoryResource().allocate(4096);
+    for (const value of [buffer, slice, nested, managed]) {
+      const state = bufferState(value);
+      expect(state.buffer).toBe(value);
+      expect([state.pointer, state.size, state.resource]).toEqual([
+        value.handle,
+        value.size,
+        value.memoryResource,
+      ]);
+      expect([state.deviceId, state.isClosed, state.isManaged]).toEqual([
+        value.deviceId,
+        false,
+        value.isManaged,
+      ]);
+    }
+    expect(bufferState(managed).typeName).toBe('ManagedBuffer');
+    expect(bufferState(buffer).parent).toBe(null);
+    expect(bufferState(slice).parent).toBe(bufferState(buffer));
+    expect(bufferState(nested).memoryOwner).toBe(buffer);
+    // The state whose facts each shares: the parent's of a slice, else its own.
+    expect(bufferState(buffer).group).toBe(bufferState(buffer));
+    expect(bufferState(slice).group).toBe(bufferState(buffer));
+    expect(bufferState(nested).group).toBe(bufferState(slice));
+  });
+
+  it('tells a closed buffer and one following an owner apart from the rest (group null)', () => {
+    const mr = new DeviceMemoryResource(0);
+    const buffer = mr.allocate(4096);
+    const slice = buffer.slice(0, 64);
+    const owner = { isClosed: false };
+    const wrapped = Buffer.fromHandle(buffer.handle, 64, { owner });
+    expect(bufferState(wrapped).group).toBe(null);
+    buffer.close();
+    expect(bufferState(buffer).group).toBe(null);
+    // A slice's group is its parent's state, which the batch checks ask isClosed of.
+    expect(bufferState(slice).group).toBe(bufferState(buffer));
+    expect(slice.isClosed).toBe(true);
+    wrapped.close();
+  });
+
+  it('bufferState refuses imitations, Proxies, inheritors and primitives with a TypeError of its own', () => {
+    using buffer = new DeviceMemoryResource(0).allocate(64);
+    for (const { what, value } of imitationsOf(buffer)) {
+      expect(() => bufferState(value as Buffer), what).toThrow(/must be a Buffer of @cumem\/memory/);
+    }
+    for (const value of [null, undefined, 1, 1n, 'buffer', {}, []]) {
+      expect(() => bufferState(value as unknown as Buffer)).toThrow(TypeError);
+    }
   });
 });

@@ -1,159 +1,278 @@
-// What a Buffer is (its pointer, size, owner chain and state bits) lives in private fields, so
-// that no JavaScript can read or rewrite it and no imitation has it (issue 21). The fields are
-// BufferState's, stamped onto the buffer by BufferBase's constructor, not BufferBase's own: on
-// Node 20's V8 a super() call into a class with instance fields, private or public, is never
-// inlined (TurboFan gives up on FindNonDefaultConstructorOrConstruct for such a class), which
-// cost ~35 ns of each allocate + close (bench/js/allocate-close-parts.mjs, `bufferObject`), a
-// fifth of @cumem/memory's share. BufferState is only ever constructed directly, around the
-// object its base constructor returns, and no class a Buffer is made through declares fields.
-// Private fields stamped this way are as private as declared ones: only this module can add or
-// read them, and they are neither inherited nor seen through a Proxy. What only slices and
-// wrappers have (parent, owner, cached pointer attributes) shares one field, null on every
-// allocated buffer: two stores and 16 bytes less per allocate (issue 26). For a slice that field
-// holds its parent itself (a slice's owner is its parent, and its pointer attributes are the
-// parent's), so that reading a slice's parent reads one object, not two: @cumem/utils' batch
-// checks read it for each of thousands of slices per call, mostly from memory the driver call of
-// the call before evicted from the CPU's caches (bench/js/copy-batch-gap.mjs).
-
+// What a Buffer is: its memory (address, size, driver, resource), where it came from (a
+// resource's allocate, Buffer.fromHandle, slice) and where it stands (closed or not, host views
+// handed out, its finalizer). Every Buffer holds one BufferState in a private field
+// (buffer-base.ts), and cumem reads a buffer only through it: a Buffer is an ordinary, extensible
+// object, so a program may give it own properties or another prototype, and only the program's
+// own reads may see those, never what cumem reads to copy, free or check memory.
+import { CudaStateError } from '@cumem/core-types';
+import type { ByteArrayInterface } from '../interop/byte-array-interface.js';
+import type { DLPackCapsule, ToDLPackOptions } from '../interop/dlpack/dlpack-capsule.js';
+import type { IpcBufferDescriptor } from '../interop/ipc/ipc-descriptor.js';
 import type { MemoryResource } from '../resources/memory-resource.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
+import type { StreamOrderOptions } from '../stream/stream-options.js';
 import type { BufferBase } from './buffer-base.js';
 import type { ReleaseRecord } from './buffer-release.js';
 import type { ViewList } from './host-views.js';
-import type { PointerInfo } from './pointer-info.js';
+import { type PointerInfo, queryPointer } from './pointer-info.js';
 
 /**
- * @internal What a wrapper (`Buffer.fromHandle` without `mr`) keeps beside its state: the object
- * that keeps its memory alive, and what the driver said of the memory (pointer attributes,
- * asked once). A buffer a resource allocated has none (null: one private field instead of
- * three, the fewer stores and bytes on allocate's hot path), and a slice has its parent there.
+ * What a buffer's class decides (Buffer, ManagedBuffer, VirtualBuffer): its name, how its slices
+ * are made, and the class's own members as buffer.ts defines them. A buffer's kind is a fact of
+ * its state, not of its prototype or `constructor`, which a program can change: its slices are
+ * made as its kind, messages name it, and cumem's own callers reach the members through it
+ * (BufferState's methods), never through the buffer, whose members a program can replace.
  */
-export class BufferOrigin {
-  info: PointerInfo | undefined = undefined;
-  constructor(readonly owner: unknown) {}
+export interface BufferKind {
+  /** The class name, in messages. */
+  readonly name: string;
+  /** Makes a buffer of the kind's class around `state` (the one holder of the construction token). */
+  make(state: BufferState): BufferBase;
+  /** Slices are recorded with the resource: a VirtualMemoryResource refuses to shrink under an open one. */
+  readonly recordsSlices: boolean;
+  // buffer.ts, the exchange formats and the resources read buffers through buffer-base.ts, which
+  // therefore cannot import them: the members that use them come with the kind, built in buffer.ts.
+  /** `buffer.toDLPack(options)`. */
+  toDLPack(buffer: BufferBase, options: ToDLPackOptions | undefined): DLPackCapsule;
+  /** `buffer.cudaArrayInterface`. */
+  cudaArrayInterface(buffer: BufferBase): ByteArrayInterface;
+  /** `buffer.close(options)`. */
+  close(buffer: BufferBase, options: StreamOrderOptions | undefined): void;
+  /** `buffer.hostView()`. */
+  hostView(buffer: BufferBase): Uint8Array;
+  /** `buffer.ipcDescriptor`. */
+  ipcDescriptor(buffer: BufferBase): IpcBufferDescriptor;
+  // Freeing goes through the resource, whose books flush the finalizer batch: buffer-release.ts
+  // cannot import it either.
+  /**
+   * Called when a buffer that owns memory outlives its finalizer batch: records its pointer with
+   * the resource, and returns the function that frees the memory if the buffer is dropped
+   * (holding none of the buffer).
+   */
+  finalizerRelease(state: BufferState): () => void;
 }
 
-/** A base constructor that returns the object given: the subclass's fields are added to it. */
-class ReturnsTarget {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the return override stamps fields onto `target`
-    return target;
-  }
+/** What a VirtualMemoryResource is told of each slice of its buffers. */
+export interface SliceRecorder {
+  noteSlice(slice: BufferBase): void;
+}
+
+/** Something whose close closes a buffer: its parent's state, or the `owner` given to fromHandle. */
+interface ClosesWith {
+  readonly isClosed: unknown;
+}
+
+/** What {@link BufferState.wrapped} is told of memory `Buffer.fromHandle` wraps. */
+interface WrappedMemory {
+  readonly kind: BufferKind;
+  readonly runtime: DriverRuntime;
+  readonly pointer: bigint;
+  readonly size: number;
+  /** The resource that frees the memory (the buffer owns it), or null. */
+  readonly mr: MemoryResource | null;
+  /** What the `owner` getter shows (null with `mr`). */
+  readonly owner: unknown;
+  /** What the buffer is closed with: a Buffer owner's state, an owner with a boolean `isClosed`, or null. */
+  readonly closesWith: ClosesWith | null;
+  /** The state of the buffer whose memory the owner shows, or null. */
+  readonly sharesMemoryOf: BufferState | null;
 }
 
 /**
- * @internal Constructed (`new BufferState(buffer, ...)`) only in BufferBase's constructor, where
- * it gives the new buffer its private facts; its static members read and write them, and throw
- * a TypeError for an object it did not stamp (an imitation). buffer-base.ts keeps them in
- * constants of its own: a call through an imported binding costs ~1 ns more per read on Node 20.
+ * The state of one Buffer, made by one of the three construction paths below. Only
+ * @cumem/memory and, through `bufferState` of '@cumem/memory/internal', cumem's own packages
+ * read it; only @cumem/memory writes it.
  */
-export class BufferState extends ReturnsTarget {
-  // The facts a batch check reads of every element come first, in this order, so that they lie
-  // together in the object (V8 lays fields out in the order a constructor adds them): one cache
-  // line, where they were spread over two.
-  #flags: number;
-  // Null for a buffer with a resource and neither parent nor owner (every allocated one); a
-  // slice's parent (itself a Buffer) for a slice.
-  readonly #origin: BufferOrigin | BufferBase | null;
-  #byteSize: number;
-  readonly #pointer: bigint;
-  readonly #runtime: DriverRuntime;
-  readonly #resource: MemoryResource | null;
-  readonly #allocationStream: Stream | undefined;
-  // The host views handed out over memory this buffer owns (detached on close); null until the
-  // first one, so a buffer that never made a view pays nothing on allocate and close.
-  #views: ViewList | null;
-  // The finalizer's record once the buffer outlived its batch (buffer-release.ts); close()
-  // cancels it. Private as the rest: a rewritten list or record let close() free memory that
-  // host views still read, or leave a finalizer to free it a second time.
-  #releaseRecord: ReleaseRecord | null;
+export class BufferState {
+  /** The buffer this is the state of (set by its constructor). */
+  buffer: BufferBase = undefined as unknown as BufferBase;
+  readonly kind: BufferKind;
+  readonly runtime: DriverRuntime;
+  /** The address (a unified-address pointer). */
+  readonly pointer: bigint;
+  /** In bytes; changed only when a VirtualMemoryResource resizes the allocation in place. */
+  size: number;
+  /** The resource the memory came from (a slice's: its parent's), or null for external memory. */
+  readonly resource: MemoryResource | null;
+  /** The stream the memory was allocated on, if any: close() is ordered there by default. */
+  allocationStream: Stream | undefined = undefined;
+  /** The buffer frees its memory through `resource` on close (or when dropped). */
+  ownsMemory = false;
+  /** `close()` ran. */
+  closed = false;
+  /** A slice's parent. */
+  parent: BufferState | null = null;
+  /** What the `owner` getter shows: a slice's parent, fromHandle's owner, or null. */
+  owner: unknown = null;
+  /** Closed when this is: the parent (slices) or a followed fromHandle owner; else null. */
+  closesWith: ClosesWith | null = null;
+  /** The buffer whose memory this one shows (slices: the parent; wrappers: the owner buffer), or null. */
+  sharesMemoryOf: BufferState | null = null;
+  /** The host views handed out over memory this buffer owns (detached on close); null until the first. */
+  views: ViewList | null = null;
+  /** Queued in the finalizer batch (buffer-release.ts) and not yet registered. */
+  inFinalizerBatch = false;
+  /** The finalizer's record once the buffer outlived its batch; close() cancels it. */
+  releaseRecord: ReleaseRecord | null = null;
+  // What the driver says of external memory (fromHandle without mr), asked once.
+  #pointerInfo: PointerInfo | undefined = undefined;
 
-  constructor(
-    target: BufferBase,
+  private constructor(
+    kind: BufferKind,
     runtime: DriverRuntime,
     pointer: bigint,
     size: number,
     resource: MemoryResource | null,
-    stream: Stream | undefined,
-    flags: number,
-    origin: BufferOrigin | BufferBase | null,
   ) {
-    super(target);
-    this.#flags = flags;
-    this.#origin = origin;
-    this.#byteSize = size;
-    this.#pointer = pointer;
-    this.#runtime = runtime;
-    this.#resource = resource;
-    this.#allocationStream = stream;
-    this.#views = null;
-    this.#releaseRecord = null;
+    this.kind = kind;
+    this.runtime = runtime;
+    this.pointer = pointer;
+    this.size = size;
+    this.resource = resource;
   }
 
-  static has(value: object): boolean {
-    return #pointer in value;
+  /**
+   * The state of memory a resource just allocated: the buffer owns it. Positional, unlike
+   * {@link BufferState.wrapped}: allocate's hot path makes the buffer and its state and nothing else.
+   */
+  static allocated(
+    kind: BufferKind,
+    resource: MemoryResource,
+    runtime: DriverRuntime,
+    pointer: bigint,
+    size: number,
+    allocationStream: Stream | undefined,
+  ): BufferState {
+    const state = new BufferState(kind, runtime, pointer, size, resource);
+    state.allocationStream = allocationStream;
+    state.ownsMemory = true;
+    return state;
   }
-  static runtime(buffer: BufferBase): DriverRuntime {
-    return (buffer as unknown as BufferState).#runtime;
+
+  /** The state of memory `Buffer.fromHandle` wraps: owned through `mr`, or kept alive by `owner`. */
+  static wrapped(options: WrappedMemory): BufferState {
+    const { kind, runtime, pointer, size, mr, owner, closesWith, sharesMemoryOf } = options;
+    const state = new BufferState(kind, runtime, pointer, size, mr);
+    state.ownsMemory = mr !== null;
+    state.owner = owner;
+    state.closesWith = closesWith;
+    state.sharesMemoryOf = sharesMemoryOf;
+    return state;
   }
-  static pointer(buffer: BufferBase): bigint {
-    return (buffer as unknown as BufferState).#pointer;
+
+  /** The state of `size` bytes at `offset` into `parent`'s memory: a slice owns nothing. */
+  static sliceOf(parent: BufferState, offset: number, size: number): BufferState {
+    const state = new BufferState(
+      parent.kind,
+      parent.runtime,
+      parent.pointer + BigInt(offset),
+      size,
+      parent.resource,
+    );
+    state.parent = parent;
+    state.owner = parent.buffer;
+    state.closesWith = parent;
+    state.sharesMemoryOf = parent;
+    return state;
   }
-  static byteSize(buffer: BufferBase): number {
-    return (buffer as unknown as BufferState).#byteSize;
+
+  /** Closed: `close()` ran on it or on the buffer it slices, or the owner it follows is closed. */
+  get isClosed(): boolean {
+    return this.closed || (this.closesWith !== null && this.closesWith.isClosed === true);
   }
-  static setByteSize(buffer: BufferBase, size: number): void {
-    (buffer as unknown as BufferState).#byteSize = size;
+
+  /** @throws CudaStateError naming the buffer's class when it is closed. */
+  checkOpen(): void {
+    if (this.isClosed) throw CudaStateError.closed(this.kind.name);
   }
-  static resource(buffer: BufferBase): MemoryResource | null {
-    return (buffer as unknown as BufferState).#resource;
+
+  /** The class name, in messages: `Buffer`, `ManagedBuffer`. */
+  get typeName(): string {
+    return this.kind.name;
   }
-  static allocationStream(buffer: BufferBase): Stream | undefined {
-    return (buffer as unknown as BufferState).#allocationStream;
+
+  /** The buffer whose memory this one shows: through slices' parents and owner buffers. */
+  get memoryOwner(): BufferBase {
+    let state: BufferState = this;
+    while (state.sharesMemoryOf !== null) state = state.sharesMemoryOf;
+    return state.buffer;
   }
-  static parent(buffer: BufferBase): BufferBase | null {
-    const origin = (buffer as unknown as BufferState).#origin;
-    if (origin === null) return null;
-    return #pointer in origin ? (origin as BufferBase) : null;
+
+  /**
+   * The state whose facts a batch check asks once per run of elements: null for a buffer closed
+   * itself or following a fromHandle owner (ask its `isClosed`), else the parent of a slice
+   * (which shares its driver, resource and pointer attributes), this state otherwise.
+   */
+  get group(): BufferState | null {
+    if (this.closed || (this.closesWith !== null && this.closesWith !== this.parent)) return null;
+    return this.parent ?? this;
   }
-  static ownerObject(buffer: BufferBase): unknown {
-    const origin = (buffer as unknown as BufferState).#origin;
-    if (origin === null) return null;
-    return #pointer in origin ? origin : (origin as BufferOrigin).owner;
+
+  /** The device the memory is on, or -1 for host memory. */
+  get deviceId(): number {
+    return this.resource !== null ? this.resource.deviceId : this.#externalMemory().deviceId;
   }
-  static flags(buffer: BufferBase): number {
-    return (buffer as unknown as BufferState).#flags;
+
+  /** The device can use the memory. */
+  get isDeviceAccessible(): boolean {
+    return this.resource !== null
+      ? this.resource.isDeviceAccessible
+      : this.#externalMemory().isDeviceAccessible;
   }
-  static addFlags(buffer: BufferBase, bits: number): void {
-    (buffer as unknown as BufferState).#flags |= bits;
+
+  /** The CPU can read and write the memory. */
+  get isHostAccessible(): boolean {
+    return this.resource !== null ? this.resource.isHostAccessible : this.#externalMemory().isHostAccessible;
   }
-  static views(buffer: BufferBase): ViewList | null {
-    return (buffer as unknown as BufferState).#views;
+
+  /** The memory is CUDA managed (unified) memory. */
+  get isManaged(): boolean {
+    return this.resource !== null ? this.resource.isManaged : this.#externalMemory().isManaged;
   }
-  static setViews(buffer: BufferBase, views: ViewList | null): void {
-    (buffer as unknown as BufferState).#views = views;
+
+  /** Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
+  get isDeviceOnly(): boolean {
+    return this.isDeviceAccessible && !this.isHostAccessible;
   }
-  static releaseRecord(buffer: BufferBase): ReleaseRecord | null {
-    return (buffer as unknown as BufferState).#releaseRecord;
+
+  /** `buffer.close(options)` as Buffer defines it, whatever a program put on the buffer or its prototype. */
+  close(options?: StreamOrderOptions): void {
+    this.kind.close(this.buffer, options);
   }
-  static setReleaseRecord(buffer: BufferBase, record: ReleaseRecord | null): void {
-    (buffer as unknown as BufferState).#releaseRecord = record;
+
+  /** `buffer.hostView()` as Buffer defines it (see {@link BufferState.close}). */
+  hostView(): Uint8Array {
+    return this.kind.hostView(this.buffer);
   }
-  /** The cached pointer attributes of a wrapper; undefined for a slice (its parent's are asked). */
-  static info(buffer: BufferBase): PointerInfo | undefined {
-    const origin = (buffer as unknown as BufferState).#origin;
-    return origin === null || #pointer in origin ? undefined : (origin as BufferOrigin).info;
+
+  /** `buffer.ipcDescriptor` as Buffer defines it (see {@link BufferState.close}). */
+  ipcDescriptor(): IpcBufferDescriptor {
+    return this.kind.ipcDescriptor(this.buffer);
   }
-  /** Caches `info` for a wrapper (`fromHandle` without mr); a slice keeps none of its own. */
-  static setInfo(buffer: BufferBase, info: PointerInfo): void {
-    const origin = (buffer as unknown as BufferState).#origin;
-    if (origin !== null && !(#pointer in origin)) (origin as BufferOrigin).info = info;
+
+  /** `buffer.toDLPack(options)` as BufferBase defines it (see {@link BufferState.close}). */
+  toDLPack(options?: ToDLPackOptions): DLPackCapsule {
+    return this.kind.toDLPack(this.buffer, options);
+  }
+
+  /** The device to order work on when no stream is given: this memory's, else `other`'s, else the current one. */
+  workDevice(other: BufferState | null): number {
+    const own = this.deviceId;
+    if (own >= 0) return own;
+    if (other !== null) {
+      const others = other.deviceId;
+      if (others >= 0) return others;
+    }
+    return this.runtime.currentDevice;
+  }
+
+  // How external memory is accessible, asked of the driver once (a slice asks its parent).
+  #externalMemory(): PointerInfo {
+    if (this.#pointerInfo === undefined) {
+      this.#pointerInfo =
+        this.parent !== null ? this.parent.#externalMemory() : queryPointer(this.runtime, this.pointer);
+    }
+    return this.#pointerInfo;
   }
 }
-
-/**
- * Sets the size of a buffer whose allocation a `VirtualMemoryResource` grew or shrank in place:
- * the one writer of that private fact, for @cumem/memory's own modules (not exported by the package).
- */
-export const setResizedByteSize: (buffer: BufferBase, size: number) => void = BufferState.setByteSize;

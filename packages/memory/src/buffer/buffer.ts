@@ -1,61 +1,26 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
-// and accessors) is BufferBase, in buffer-base.ts.
-import { CudaStateError, checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
+// and getters) is BufferBase, in buffer-base.ts; how it is made, buffer-construction.ts.
+import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
 import { asView, type HostMemory, isHostMemory } from '../copy/host-memory.js';
 import { copyBuffers } from '../copy/peer-copy.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from '../interop/ipc/ipc-descriptor.js';
-import { adoptBufferMemory, MemoryResource, releaseBufferMemory } from '../resources/memory-resource.js';
-import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
+import { MemoryResource, releaseBufferMemory } from '../resources/memory-resource.js';
+import { type DriverRuntime, foreignDriverError } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
-import {
-  BufferBase,
-  bufferReleaseRecord,
-  bufferViews,
-  checkBufferSameDriver,
-  checkBufferStream,
-  followedOwner,
-  markBufferClosed,
-  recordBufferView,
-  setBufferViews,
-} from './buffer-base.js';
-import { copyHostRange, fillPattern, fillPointer } from './buffer-copy.js';
-import {
-  bufferAllocationStream,
-  bufferBrand,
-  bufferByteSize,
-  bufferFlags,
-  bufferIsDeviceOnly,
-  bufferIsHostAccessible,
-  bufferIsManaged,
-  bufferMemoryOwner,
-  bufferPointer,
-  bufferResource,
-  bufferRuntime,
-  bufferWorkDevice,
-  checkBufferOpen,
-} from './buffer-facts.js';
-import type { FromHandleOptions } from './buffer-options.js';
-import {
-  type BufferClass,
-  batched,
-  bufferToken,
-  closedFlag,
-  managedClass,
-  owns,
-  registered,
-  type SliceRecorder,
-  virtualClass,
-} from './buffer-parts.js';
-import { cancelRelease, closedInBatch, deferRelease, type ReleaseRecord } from './buffer-release.js';
-import { BufferOrigin } from './buffer-state.js';
-import { detachViews, releaseAfterViews } from './host-views.js';
+import { BufferBase, bufferBrand, bufferState } from './buffer-base.js';
+import { defineBufferKind, type FromHandleOptions, wrapExternalMemory } from './buffer-construction.js';
+import { copyBufferHost, fillBuffer, fillPattern } from './buffer-copy.js';
+import { cancelRelease, closedInBatch } from './buffer-release.js';
+import { type BufferKind, BufferState, type SliceRecorder } from './buffer-state.js';
+import { detachViews, keepOwnerAlive, releaseAfterViews, trackView } from './host-views.js';
 import { closeOrder } from './kernel-use.js';
 import { liveAllocationsOf } from './live-allocations.js';
 import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
-import { rangeOverrun } from './pointer-range.js';
 
 export { ownerMemoryBuffer } from './buffer-base.js';
+export type { FromHandleOptions } from './buffer-construction.js';
+export type { BufferKind, SliceRecorder } from './buffer-state.js';
 
 /**
  * A range of memory: device, page-locked host or managed. Made by a memory resource's
@@ -89,43 +54,9 @@ export class Buffer extends BufferBase {
     size: number,
     options?: FromHandleOptions,
   ): B {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer or ManagedBuffer)
-    const kind = wrapperKind(this);
-    const handle = checkAddress(pointer, 'pointer');
-    checkSize(size, 'size');
-    const { mr, owner } = checkOptions(options, 'Buffer.fromHandle options');
-    if (mr !== undefined && !(mr instanceof MemoryResource)) {
-      throw new TypeError(`mr must be a MemoryResource, got ${describeValue(mr)}`);
-    }
-    if (mr !== undefined && owner !== undefined) {
-      throw new TypeError(
-        'Buffer.fromHandle takes mr or owner, not both: mr frees the memory, owner keeps it alive',
-      );
-    }
-    const runtime = activeRuntime();
-    const overrun = rangeOverrun(runtime.driver, handle, size, 'Buffer.fromHandle');
-    if (overrun !== undefined) throw overrun;
-    const buffer = new (bufferClassOf(kind) as BufferClass<B>)(
-      bufferToken,
-      runtime,
-      handle,
-      size,
-      mr ?? null,
-      undefined,
-      kind | (mr === undefined ? followedOwner(owner) : size > 0 ? owns | batched : owns),
-      // With mr (never with owner) the buffer has a resource and no origin.
-      mr === undefined ? new BufferOrigin(owner ?? null) : null,
-    );
-    if (kind === managedClass && !bufferIsManaged(buffer)) {
-      throw new TypeError(
-        'ManagedBuffer.fromHandle needs managed memory (cuMemAllocManaged or a managed pool); use Buffer.fromHandle',
-      );
-    }
-    if (mr !== undefined && size > 0) {
-      adoptBufferMemory(mr, handle, size);
-      deferRelease(buffer);
-    }
-    return buffer;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class called on (Buffer, or a class refused)
+    if ((this as unknown) !== Buffer) throw notAWrapperClass();
+    return wrapExternalMemory(bufferKind, pointer, size, options) as unknown as B;
   }
 
   /**
@@ -154,14 +85,14 @@ export class Buffer extends BufferBase {
 
   /** What another process needs to open this buffer (see {@link Buffer.fromIpcDescriptor}). */
   get ipcDescriptor(): IpcBufferDescriptor {
-    checkBufferOpen(this);
-    const resource = bufferResource(this);
-    if (resource === null) {
+    const state = bufferState(this, 'ipcDescriptor');
+    state.checkOpen();
+    if (state.resource === null) {
       throw new TypeError(
         'external memory cannot be shared: ipcDescriptor needs a buffer from an IPC-enabled pool',
       );
     }
-    return resource.exportIpcBuffer(bufferPointer(this), bufferByteSize(this));
+    return state.resource.exportIpcBuffer(state.pointer, state.size);
   }
 
   /**
@@ -172,58 +103,29 @@ export class Buffer extends BufferBase {
    * buffer is closed at once but the memory goes back only after they were garbage-collected.
    */
   close(options?: StreamOrderOptions): void {
-    let flags = bufferFlags(this);
-    if ((flags & closedFlag) !== 0) return;
+    const state = bufferState(this, 'close');
+    if (state.closed) return;
     let stream: Stream | undefined;
     if (options !== undefined) {
-      stream = checkBufferStream(this, streamOption(options));
+      stream = checkStreamDriver(state, streamOption(options));
       // Reading the options ran the caller's getters, which may have closed this buffer: that
       // close freed the memory, and a second free could release an allocation made since.
-      flags = bufferFlags(this);
-      if ((flags & closedFlag) !== 0) return;
+      if (state.closed) return;
     }
-    markBufferClosed(this);
-    if ((flags & owns) === 0) return;
-    if ((flags & registered) !== 0) cancelRelease(bufferReleaseRecord(this) as ReleaseRecord);
-    // Queued and not registered: it is in the finalizer batch now (buffer-release.ts).
-    else if ((flags & batched) !== 0) closedInBatch();
-    const byteSize = bufferByteSize(this);
-    if (byteSize === 0) return;
-    const resource = bufferResource(this) as MemoryResource;
-    const order = closeOrder(this, resource, stream ?? bufferAllocationStream(this));
-    // The common case, allocating nothing: no host views, no native holders. The rest is out of
-    // line, so that close() stays small enough for TurboFan to inline the adapter's free into it.
-    if (bufferViews(this) === null && !isMemoryHeld(this))
-      releaseBufferMemory(resource, bufferPointer(this), byteSize, order);
-    else Buffer.#releaseAfterUse(this, resource, byteSize, order);
-  }
-
-  // close()'s free when host views or native holders may still use the memory. Static and
-  // private: no program can call it on an open buffer (it frees the memory).
-  static #releaseAfterUse(
-    buffer: Buffer,
-    resource: MemoryResource,
-    byteSize: number,
-    order: Stream | undefined,
-  ): void {
-    const views = bufferViews(buffer);
-    const attached = views === null ? null : detachViews(bufferRuntime(buffer).driver, views);
-    setBufferViews(buffer, null);
-    const pointer = bufferPointer(buffer);
-    if (attached === null && !isMemoryHeld(buffer)) {
-      releaseBufferMemory(resource, pointer, byteSize, order);
-      return;
-    }
-    // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
-    liveAllocationsOf(resource)?.settle(pointer);
-    // The stream may have been closed while views or native holders lived: then the resource's own order.
-    const release = () =>
-      releaseBufferMemory(resource, pointer, byteSize, order?.isClosed === true ? undefined : order);
-    if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(buffer, release));
-    else releaseWhenUnheld(buffer, release);
+    state.closed = true;
+    if (!state.ownsMemory) return;
+    if (state.releaseRecord !== null) cancelRelease(state.releaseRecord);
+    else if (state.inFinalizerBatch) closedInBatch();
+    if (state.size === 0) return;
+    const resource = state.resource as MemoryResource;
+    const order = closeOrder(state, stream ?? state.allocationStream);
+    if (state.views === null && !isMemoryHeld(this))
+      releaseBufferMemory(resource, state.pointer, state.size, order);
+    else releaseAfterUse(state, order);
   }
 
   [Symbol.dispose](): void {
+    bufferState(this, '[Symbol.dispose]');
     closeBuffer(this);
   }
 
@@ -239,6 +141,7 @@ export class Buffer extends BufferBase {
     dstOrOptions?: Buffer | HostMemory | StreamOrderOptions,
     maybeOptions?: StreamOrderOptions,
   ): Buffer | HostMemory {
+    const state = bufferState(this, 'copyTo');
     let dst: Buffer | HostMemory | undefined;
     let options = maybeOptions;
     if (bufferBrand.has(dstOrOptions) || isHostMemory(dstOrOptions))
@@ -248,31 +151,23 @@ export class Buffer extends BufferBase {
       options = dstOrOptions;
     else if (dstOrOptions !== undefined)
       throw new TypeError(`dst must be a Buffer or JS memory, got ${describeValue(dstOrOptions)}`);
-    const stream = checkBufferStream(this, streamOption(options));
-    checkBufferOpen(this);
+    const stream = checkStreamDriver(state, streamOption(options));
+    state.checkOpen();
     if (dst === undefined) {
-      const resource = bufferResource(this);
-      if (resource === null)
+      if (state.resource === null)
         throw new TypeError('copyTo() without dst needs a buffer that has a memory resource');
-      dst = resource.allocate(bufferByteSize(this), stream === undefined ? undefined : { stream });
+      dst = state.resource.allocate(state.size, stream === undefined ? undefined : { stream });
     }
     if (bufferBrand.has(dst)) {
-      checkBufferOpen(dst);
-      checkBufferSameDriver(this, dst, 'dst');
-      checkSameSize(bufferByteSize(dst), bufferByteSize(this));
-      copyBuffers(bufferRuntime(this), dst, this, bufferByteSize(this), stream, bufferWorkDevice(this, dst));
+      const target = bufferState(dst);
+      target.checkOpen();
+      checkSameDriver(state, target.runtime, 'dst');
+      checkSameSize(target.size, state.size);
+      copyBuffers(state.runtime, dst, this, state.size, stream, state.workDevice(target));
     } else {
       const view = asView(dst);
-      checkSameSize(view.byteLength, bufferByteSize(this));
-      copyHostRange(
-        bufferRuntime(this),
-        false,
-        bufferPointer(this),
-        view,
-        bufferIsDeviceOnly(this),
-        stream,
-        bufferWorkDevice(this, null),
-      );
+      checkSameSize(view.byteLength, state.size);
+      copyBufferHost(state, false, view, stream);
     }
     return dst;
   }
@@ -282,25 +177,19 @@ export class Buffer extends BufferBase {
    * @throws RangeError on a size mismatch; TypeError for another kind of `src`.
    */
   copyFrom(src: Buffer | HostMemory, options?: StreamOrderOptions): void {
-    const stream = checkBufferStream(this, streamOption(options));
-    checkBufferOpen(this);
+    const state = bufferState(this, 'copyFrom');
+    const stream = checkStreamDriver(state, streamOption(options));
+    state.checkOpen();
     if (bufferBrand.has(src)) {
-      checkBufferOpen(src);
-      checkBufferSameDriver(this, src, 'src');
-      checkSameSize(bufferByteSize(this), bufferByteSize(src));
-      copyBuffers(bufferRuntime(this), this, src, bufferByteSize(this), stream, bufferWorkDevice(this, src));
+      const source = bufferState(src);
+      source.checkOpen();
+      checkSameDriver(state, source.runtime, 'src');
+      checkSameSize(state.size, source.size);
+      copyBuffers(state.runtime, this, src, state.size, stream, state.workDevice(source));
     } else if (isHostMemory(src)) {
       const view = asView(src);
-      checkSameSize(bufferByteSize(this), view.byteLength);
-      copyHostRange(
-        bufferRuntime(this),
-        true,
-        bufferPointer(this),
-        view,
-        bufferIsDeviceOnly(this),
-        stream,
-        bufferWorkDevice(this, null),
-      );
+      checkSameSize(state.size, view.byteLength);
+      copyBufferHost(state, true, view, stream);
     } else {
       throw new TypeError(
         `src must be a Buffer or JS memory (ArrayBufferView, ArrayBuffer), got ${describeValue(src)}`,
@@ -315,18 +204,10 @@ export class Buffer extends BufferBase {
    *   pattern of another length, or a size not divisible by the pattern length.
    */
   fill(value: number | ArrayBufferView, options?: StreamOrderOptions): void {
-    const stream = checkBufferStream(this, streamOption(options));
-    checkBufferOpen(this);
-    const pattern = fillPattern(value, bufferByteSize(this), bufferPointer(this));
-    fillPointer(
-      bufferRuntime(this),
-      bufferPointer(this),
-      bufferByteSize(this),
-      pattern,
-      stream,
-      bufferWorkDevice(this, null),
-      bufferIsDeviceOnly(this),
-    );
+    const state = bufferState(this, 'fill');
+    const stream = checkStreamDriver(state, streamOption(options));
+    state.checkOpen();
+    fillBuffer(state, fillPattern(value, state.size, state.pointer), stream);
   }
 
   /**
@@ -335,33 +216,23 @@ export class Buffer extends BufferBase {
    * @throws RangeError when the range does not fit.
    */
   slice(offset: number, length?: number): this {
+    const state = bufferState(this, 'slice');
     checkSize(offset, 'offset');
     if (length !== undefined) checkSize(length, 'length');
-    checkBufferOpen(this);
-    if (offset > bufferByteSize(this))
-      throw new RangeError(`offset ${offset} is past the end of a ${bufferByteSize(this)}-byte buffer`);
-    const size = length ?? bufferByteSize(this) - offset;
-    if (offset + size > bufferByteSize(this)) {
+    state.checkOpen();
+    if (offset > state.size)
+      throw new RangeError(`offset ${offset} is past the end of a ${state.size}-byte buffer`);
+    const size = length ?? state.size - offset;
+    if (offset + size > state.size) {
       throw new RangeError(
-        `slice of ${size} bytes at offset ${offset} does not fit a ${bufferByteSize(this)}-byte buffer`,
+        `slice of ${size} bytes at offset ${offset} does not fit a ${state.size}-byte buffer`,
       );
     }
     // The slice's class and the record of a virtual allocation's slices come from this buffer's
-    // state, not from its prototype or `constructor`, which a program can change.
-    const kind = bufferFlags(this) & classKinds;
-    const resource = bufferResource(this);
-    const view = new (bufferClassOf(kind) as BufferClass<this>)(
-      bufferToken,
-      bufferRuntime(this),
-      bufferPointer(this) + BigInt(offset),
-      size,
-      resource,
-      undefined,
-      kind,
-      this,
-    );
-    if (kind === virtualClass) (resource as unknown as SliceRecorder).noteSlice(view);
-    return view;
+    // kind (its state), not from its prototype or `constructor`, which a program can change.
+    const slice = state.kind.make(BufferState.sliceOf(state, offset, size)) as this;
+    if (state.kind.recordsSlices) (state.resource as unknown as SliceRecorder).noteSlice(slice);
+    return slice;
   }
 
   /**
@@ -373,14 +244,15 @@ export class Buffer extends BufferBase {
    * @throws TypeError when the CPU cannot access the memory.
    */
   hostView(): Uint8Array {
-    checkBufferOpen(this);
-    if (!bufferIsHostAccessible(this)) {
+    const state = bufferState(this, 'hostView');
+    state.checkOpen();
+    if (!state.isHostAccessible) {
       throw new TypeError(
         'hostView() needs host-accessible memory (pinned or managed); copy device memory with copyTo()',
       );
     }
-    const view = bufferRuntime(this).driver.hostView(bufferPointer(this), bufferByteSize(this));
-    if (bufferByteSize(this) !== 0) recordBufferView(bufferMemoryOwner(this), view.buffer as ArrayBuffer);
+    const view = state.runtime.driver.hostView(state.pointer, state.size);
+    if (state.size !== 0) recordHostView(state.memoryOwner, view.buffer as ArrayBuffer);
     return view;
   }
 }
@@ -391,89 +263,65 @@ function checkSameSize(dstSize: number, srcSize: number): void {
   }
 }
 
-/** @internal A buffer a resource allocated (it owns the memory). Hot path: one object, no validation. */
-export function allocatedBuffer<B extends Buffer>(
-  Class: { readonly prototype: B },
-  runtime: DriverRuntime,
-  handle: bigint,
-  size: number,
-  resource: MemoryResource,
-  stream: Stream | undefined,
-): B {
-  // Device and pinned pools (the hot path) make plain Buffers: one comparison.
-  const kind = (Class as unknown) === Buffer ? 0 : classKind(Class);
-  // The constructor is protected in the published types; this module holds the token.
-  const buffer = new (Class as BufferClass<B>)(
-    bufferToken,
-    runtime,
-    handle,
-    size,
-    resource,
-    stream,
-    kind | (size !== 0 ? owns | batched : owns),
-    null,
-  );
-  if (size !== 0) deferRelease(buffer);
-  return buffer;
+/**
+ * `other`'s driver runtime (a stream's, or a buffer's to copy from or to), refused when it is not
+ * `buffer`'s: its pointers and handles are not this driver's to use (another libcuda, or state
+ * another adapter made).
+ */
+function checkSameDriver(buffer: BufferState, other: DriverRuntime, what: string): void {
+  if (other !== buffer.runtime)
+    throw foreignDriverError(buffer.runtime, other, what, `this ${buffer.typeName}`);
 }
 
-// The classes buffers are made as, by kind (buffer-parts.ts' class bits): Buffer, ManagedBuffer
-// (managed-buffer.ts) and VirtualBuffer (virtual-buffer.ts) register themselves.
-const classKinds = managedClass | virtualClass;
-const classesByKind = new Map<number, { readonly prototype: Buffer }>();
-const kindsByClass = new Map<unknown, number>();
-
-/** @internal Makes `Class` the class of buffers of `kind` (one of buffer-parts.ts' class bits, or 0). */
-export function registerBufferClass(Class: { readonly prototype: Buffer }, kind: number): void {
-  classesByKind.set(kind, Class);
-  kindsByClass.set(Class, kind);
+/** @internal The stream (one streamOption checked), refused when it belongs to another driver than `buffer`. */
+export function checkStreamDriver(buffer: BufferState, stream: Stream | undefined): Stream | undefined {
+  if (stream !== undefined) checkSameDriver(buffer, stream.runtime, 'the stream');
+  return stream;
 }
 
-function bufferClassOf(kind: number): { readonly prototype: Buffer } {
-  return classesByKind.get(kind) as { readonly prototype: Buffer };
+// A view of a buffer's memory keeps the buffer owning it alive; memory it owns detaches the view on close.
+function recordHostView(owner: BufferBase, view: ArrayBuffer): void {
+  keepOwnerAlive(view, owner);
+  const state = bufferState(owner);
+  if (state.ownsMemory) state.views = trackView(state.views, view);
 }
 
-// The kind of a class allocatedBuffer was called with (one of cumem's own).
-function classKind(Class: unknown): number {
-  return kindsByClass.get(Class) as number;
-}
-
-// The kind of the class `fromHandle` was called on: Buffer or ManagedBuffer. Anything else is
-// refused before any driver call, so that no other constructor is ever handed the private token
-// (and no VirtualBuffer wraps memory no VirtualMemoryResource records the slices of).
-function wrapperKind(Class: unknown): number {
-  const kind = kindsByClass.get(Class);
-  if (kind !== 0 && kind !== managedClass) {
-    throw new TypeError(
-      'fromHandle makes Buffers and ManagedBuffers: call it as Buffer.fromHandle or ManagedBuffer.fromHandle',
-    );
+// close()'s free when host views or native holders may still use the memory. Not a method: no
+// program can call it on an open buffer (it frees the memory).
+function releaseAfterUse(state: BufferState, order: Stream | undefined): void {
+  const { resource, pointer, size, views } = state as BufferState & { resource: MemoryResource };
+  const attached = views === null ? null : detachViews(state.runtime.driver, views);
+  state.views = null;
+  if (attached === null && !isMemoryHeld(state.buffer)) {
+    releaseBufferMemory(resource, pointer, size, order);
+    return;
   }
-  return kind;
+  // The free waits: until then the pointer must be in the resource's Set (live-allocations.ts).
+  liveAllocationsOf(resource)?.settle(pointer);
+  // The stream may have been closed while views or native holders lived: then the resource's own order.
+  const release = () =>
+    releaseBufferMemory(resource, pointer, size, order?.isClosed === true ? undefined : order);
+  if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(state.buffer, release));
+  else releaseWhenUnheld(state.buffer, release);
 }
 
-registerBufferClass(Buffer, 0);
+/** @internal The kind of plain Buffers (device and pinned memory). */
+export const bufferKind: BufferKind = defineBufferKind('Buffer', Buffer as never, false);
+
+function notAWrapperClass(): TypeError {
+  return new TypeError(
+    'fromHandle makes Buffers and ManagedBuffers: call it as Buffer.fromHandle or ManagedBuffer.fromHandle',
+  );
+}
 
 const closeMethod = Buffer.prototype.close;
 
 /**
- * `buffer.close(options)` as Buffer defines it, for cumem's own callers: not the
- * method a program may have put on the buffer or its prototype since (a close that did not run
- * would leave the buffer open over memory the caller goes on to free).
+ * `buffer.close(options)` as Buffer defines it, for cumem's own callers: not the method a program
+ * may have put on the buffer or its prototype since (a close that did not run would leave the
+ * buffer open over memory the caller goes on to free). The packages above call
+ * `bufferState(buffer).close(options)`, the same function.
  */
 export function closeBuffer(buffer: Buffer, options?: StreamOrderOptions): void {
   closeMethod.call(buffer, options);
-}
-
-const hostViewMethod = Buffer.prototype.hostView;
-const ipcDescriptorGetter = Object.getOwnPropertyDescriptor(Buffer.prototype, 'ipcDescriptor')
-  ?.get as () => IpcBufferDescriptor;
-
-/** `buffer.ipcDescriptor` as Buffer defines it, for cumem's own callers (see {@link closeBuffer}). */
-export function ipcDescriptorOf(buffer: Buffer): IpcBufferDescriptor {
-  return ipcDescriptorGetter.call(buffer);
-}
-
-/** `buffer.hostView()` as Buffer defines it, for cumem's own callers (see {@link closeBuffer}). */
-export function hostViewOf(buffer: Buffer): Uint8Array {
-  return hostViewMethod.call(buffer);
 }

@@ -10,8 +10,7 @@
 import type { Driver } from '@cumem/core-types';
 import type { Release } from '../runtime/object-finalizer.js';
 import { runOrWarn } from '../runtime/warn-on-failure.js';
-import type { BufferBase } from './buffer-base.js';
-import { bufferIsClosed } from './buffer-facts.js';
+import { type BufferBase, bufferState } from './buffer-base.js';
 
 /** The views one buffer handed out, held weakly so that dropping a view leaks nothing. */
 export type ViewList = WeakRef<ArrayBuffer>[];
@@ -45,7 +44,7 @@ export function keepOwnerAlive(view: ArrayBuffer, owner: ViewOwner): void {
  */
 export function isBufferHostView(view: ArrayBufferView | ArrayBufferLike): boolean {
   const entry = viewOwners.get(ArrayBuffer.isView(view) ? view.buffer : view);
-  return entry !== undefined && !bufferIsClosed(entry.owner);
+  return entry !== undefined && !bufferState(entry.owner).isClosed;
 }
 
 /**
@@ -62,7 +61,7 @@ export function wrapHostView(view: ArrayBufferLike, wrapper: object): void {
 /** The wrapper recorded by {@link wrapHostView} for the memory `view` shows, while its Buffer is open. */
 export function hostViewWrapper(view: ArrayBufferView | ArrayBufferLike): object | undefined {
   const entry = viewOwners.get(ArrayBuffer.isView(view) ? view.buffer : view);
-  return entry === undefined || entry.owner.isClosed ? undefined : entry.wrapper;
+  return entry === undefined || bufferState(entry.owner).isClosed ? undefined : entry.wrapper;
 }
 
 /**

@@ -4,12 +4,10 @@
 // known-streams.ts); for these buffers it frees as a dropped buffer does: after the work queued
 // so far on every stream cumem knows, the launch's stream among them.
 
-import type { ManagedBuffer } from '../resources/managed/managed-buffer.js';
 import type { MemoryResource } from '../resources/memory-resource.js';
 import type { Stream } from '../stream/stream.js';
-import type { Buffer } from './buffer.js';
-import type { BufferBase } from './buffer-base.js';
-import { bufferBrand, bufferMemoryOwner, bufferRuntime } from './buffer-facts.js';
+import { type BufferBase, bufferBrand, bufferState } from './buffer-base.js';
+import type { BufferState } from './buffer-state.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 
 const used = new WeakSet<BufferBase>();
@@ -24,18 +22,14 @@ let anyUse = false;
  * does. Costs nothing for buffers no kernel used.
  * @throws TypeError for anything but a Buffer of @cumem/memory.
  */
-export function noteKernelUse(buffer: Buffer | ManagedBuffer): void {
+export function noteKernelUse(buffer: BufferBase): void {
   bufferBrand.check(buffer, 'buffer');
   anyUse = true;
-  used.add(bufferMemoryOwner(buffer));
+  used.add(bufferState(buffer).memoryOwner);
 }
 
 /** The stream close() frees on: `order`, or after all known work when a kernel used the buffer. */
-export function closeOrder(
-  buffer: BufferBase,
-  resource: MemoryResource,
-  order: Stream | undefined,
-): Stream | undefined {
-  if (!anyUse || !used.has(buffer)) return order;
-  return orderForDroppedBuffer(bufferRuntime(buffer), resource, order);
+export function closeOrder(buffer: BufferState, order: Stream | undefined): Stream | undefined {
+  if (!anyUse || !used.has(buffer.buffer)) return order;
+  return orderForDroppedBuffer(buffer.runtime, buffer.resource as MemoryResource, order);
 }

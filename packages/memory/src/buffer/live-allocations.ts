@@ -2,10 +2,10 @@
 // one owner: `mr.deallocate` of a live buffer's pointer would free it under the buffer (and a
 // pool could be destroyed under it), and a second `Buffer.fromHandle(p, n, { mr })` would free
 // it twice. A Set of the addresses as numbers (user-space addresses are below 2^53), no object
-// per buffer. A Set add + delete was the largest piece of an allocate + close pair (~100 ns of
-// ~350 on a 4x H100 host; bench/js/allocate-close-parts.mjs), so the hot path skips it: a new
-// buffer is only counted (`pending`), and enters the Set when it outlives its finalizer batch
-// (buffer-release.ts: `settle` from markRegistered) or is closed with its free deferred (views,
+// per buffer. A Set add + delete was the largest piece of an allocate + close pair (bench/README.md,
+// allocate-close-parts), so the hot path skips it: a new buffer is only counted (`pending`), and
+// enters the Set when it outlives its finalizer batch (`settle`, from the buffer's
+// finalizerRelease in buffer.ts) or is closed with its free deferred (views,
 // native holds). Most buffers are closed within the batch and never touch the Set. The
 // questions by address (deallocate, adopt, the start of statistics) first flush the batch, so
 // every open buffer's pointer is in the Set when they look: then `pending` is 0, and a free of
@@ -77,7 +77,7 @@ export class LiveAllocations implements CensusEntry {
    * every open buffer.
    */
   delete(pointer: bigint, size: number): boolean {
-    // The common case first, small enough to inline into close(): no buffer settled, one pending.
+    // The common case first: no buffer settled, one pending.
     if (this.pointers.size === 0 && this.pending !== 0) {
       this.pending--;
       if (this.accounting !== null) this.accounting.released(pointer, size);

@@ -2,8 +2,7 @@
 // not free memory a consumer still reads, so the release waits for the last hold to end.
 
 import type { Release } from '../runtime/object-finalizer.js';
-import type { BufferBase } from './buffer-base.js';
-import { bufferBrand, bufferMemoryOwner, checkBufferOpen } from './buffer-facts.js';
+import { type BufferBase, bufferBrand, bufferState } from './buffer-base.js';
 
 interface Holds {
   count: number;
@@ -22,9 +21,9 @@ let heldBuffers = 0;
  * @throws CudaStateError when the buffer is closed.
  */
 export function holdMemory(buffer: BufferBase): () => void {
-  bufferBrand.check(buffer, 'buffer');
-  checkBufferOpen(buffer);
-  const owner = bufferMemoryOwner(buffer);
+  const state = bufferState(bufferBrand.check(buffer, 'buffer'));
+  state.checkOpen();
+  const owner = state.memoryOwner;
   let entry = holds.get(owner);
   if (entry === undefined) {
     entry = { count: 0, release: undefined };

@@ -85,9 +85,9 @@ describeEachDriver(adapters, 'pointer ownership', (entry) => {
 
   for (const [name, make] of resources) {
     describe(name, () => {
-      it("deallocate of an open buffer's pointer is refused, and the buffer keeps working", () => {
+      it("deallocate of an open buffer's pointer is refused, and the buffer keeps working", (context) => {
         const mr = make();
-        if (mr === undefined) return;
+        if (mr === undefined) return context.skip('not applicable: the driver has no host memory pools');
         const buffer = mr.allocate(4 * KiB);
         buffer.fill(0x5a);
         expect(() => mr.deallocate(buffer.handle, buffer.size)).toThrow(CudaStateError);
@@ -102,9 +102,9 @@ describeEachDriver(adapters, 'pointer ownership', (entry) => {
         expect(buffer.isClosed).toBe(true);
       });
 
-      it('fromHandle with { mr } of a pointer an open buffer of mr owns is refused', () => {
+      it('fromHandle with { mr } of a pointer an open buffer of mr owns is refused', (context) => {
         const mr = make();
-        if (mr === undefined) return;
+        if (mr === undefined) return context.skip('not applicable: the driver has no host memory pools');
         const buffer = mr.allocate(4 * KiB);
         expect(() => Buffer.fromHandle(buffer.handle, buffer.size, { mr })).toThrow(CudaStateError);
         expect(() => Buffer.fromHandle(buffer.handle, buffer.size, { mr })).toThrow(/already owns/);

@@ -8,6 +8,8 @@ import {
   PointerAttribute,
   PointerHandleAttribute,
 } from '@cumem/core-types';
+import { hostPoolAllocationRange } from '../resources/pool/host-pool-range.js';
+import { liveVirtualRange } from '../resources/virtual/virtual-ranges.js';
 
 /**
  * The allocation that holds `pointer` (`[start, end)`), from the driver's range attributes;
@@ -16,6 +18,10 @@ import {
  * here, and for @cumem/utils' CUDA Array Interface imports.
  */
 export function allocationRange(driver: Driver, pointer: bigint): { start: bigint; end: bigint } | undefined {
+  // A VirtualMemoryResource's buffer as it is now (the driver's range attributes describe the
+  // chunks mapped, not the buffer, which may have shrunk since).
+  const live = liveVirtualRange(driver, pointer);
+  if (live !== undefined) return live;
   let start: bigint;
   try {
     start = driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.RangeStartAddress);
@@ -24,12 +30,12 @@ export function allocationRange(driver: Driver, pointer: bigint): { start: bigin
     throw error;
   }
   const size = BigInt(driver.pointerGetAttribute(pointer, PointerAttribute.RangeSize));
-  // The CUDA 13.0 driver (580) answers RANGE_START_ADDR 0 (or the allocation's offset into the
-  // pool, seen on 2x H100: 0x1000, 0x2000, ...) for memory of a host (pinned) pool, with
-  // RANGE_SIZE the allocation's size. A start that does not hold the pointer is taken as the
-  // pointer itself: exact for every pointer at an allocation's start (each buffer a resource
-  // hands out, each IPC import), generous by the pointer's offset into the allocation otherwise.
-  if (start > pointer || start + size <= pointer) return { start: pointer, end: pointer + size };
+  // The CUDA 13.0 driver answers RANGE_START_ADDR 0 (or the allocation's offset into the pool:
+  // 0x1000, 0x2000, ...) for memory of a host (pinned) pool, with
+  // RANGE_SIZE the allocation's size. For a start that does not hold the pointer, the start is
+  // found by bisection (resources/pool/host-pool-range.ts).
+  if (start > pointer || start + size <= pointer)
+    return hostPoolAllocationRange(driver, pointer, start, size);
   return { start, end: start + size };
 }
 

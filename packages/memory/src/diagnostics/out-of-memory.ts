@@ -1,5 +1,5 @@
 // Out-of-memory recovery (RMM's failure callback adaptor, plus what a garbage collector allows).
-// V8 cannot see GPU memory: buffers dropped without close() hold device memory until a
+// The garbage collector cannot see GPU memory: buffers dropped without close() hold device memory until a
 // collection that the JavaScript heap may never ask for. So before an allocation reports
 // CUDA_ERROR_OUT_OF_MEMORY (from the driver, or over a resource's limit), cumem
 //   1. forces a collection and frees every dropped buffer it finds, at once (buffer-release.ts),

@@ -63,10 +63,9 @@ export class ResourceAccounting {
   private stacks = false;
 
   constructor(readonly resource: TrackedResource) {
-    // The byte counters pass a small integer's range (2^31) after 2 GiB of allocations: fields
-    // that start as small integers change representation then, which deoptimized allocate and
-    // close mid-run (--trace-deopt: "overflow", then "wrong map"). A fraction stored first makes
-    // them doubles from the start, for every resource (V8 keeps the field's representation).
+    // The byte counters pass a small integer's range (2^31) after 2 GiB of allocations, and a
+    // field that changes its number representation mid-run slows allocate and close from then
+    // on. A fraction stored first makes them doubles from the start, for every resource.
     this.currentBytes = this.peakBytes = this.totalBytes = this.totalCount = 0.5;
     this.currentBytes = this.peakBytes = this.totalBytes = this.totalCount = 0;
   }

@@ -1,9 +1,16 @@
-// The MemoryResource methods of statistics and limits, kept out of buffer.ts (which holds the
-// base class) so that it stays about buffers. Also the process-wide count of buffers the
-// finalizer had to free because the program never closed them.
+// The MemoryResource methods of statistics and limits, kept out of memory-resource.ts (the base
+// class) so that it stays about memory. Also the process-wide count of buffers the finalizer
+// had to free because the program never closed them.
 import { checkSize, describeValue, NotSupportedError } from '@cumem/core-types';
-import type { LiveAllocations } from '../buffer/live-allocations.js';
-import type { ResourceStatistics } from './resource-accounting.js';
+import type { ResourceAccounting, ResourceStatistics } from './resource-accounting.js';
+
+/** What statistics and limits read of a resource's live allocations (buffer/live-allocations.ts). */
+interface AccountedAllocations {
+  /** Statistics, limit and trackers; null while all are off. */
+  readonly accounting: ResourceAccounting | null;
+  /** The accounting, made on first use. */
+  account(): ResourceAccounting;
+}
 
 export type { ResourceStatistics, StatisticsCounter } from './resource-accounting.js';
 
@@ -16,7 +23,7 @@ const disabled: ResourceStatistics = Object.freeze({
 });
 
 /** @internal `mr.statistics()`. */
-export function statisticsOf(live: LiveAllocations | null): ResourceStatistics {
+export function statisticsOf(live: AccountedAllocations | null): ResourceStatistics {
   return live?.accounting?.snapshot() ?? disabled;
 }
 
@@ -26,7 +33,7 @@ export function statisticsOf(live: LiveAllocations | null): ResourceStatistics {
  */
 export function setLimit(
   resource: object,
-  live: LiveAllocations | null,
+  live: AccountedAllocations | null,
   bytes: number | null | undefined,
 ): void {
   if (bytes !== undefined && bytes !== null) {

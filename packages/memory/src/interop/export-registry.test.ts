@@ -8,8 +8,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
 import { VirtualMemoryResource } from '../resources/virtual/virtual-memory-resource.js';
-import { useDriver } from '../runtime/driver-selection.js';
-import { liveExportsOf, registerExport } from './export-registry.js';
+import { currentDriver, useDriver } from '../runtime/driver-selection.js';
+import { liveExportsOf, registerExport, registerExportAt } from './export-registry.js';
 import { checkLiveExtent } from './live-extent.js';
 
 describeEachDriver(adapters, 'exports under resize', (entry) => {
@@ -70,6 +70,41 @@ describeEachDriver(adapters, 'exports under resize', (entry) => {
     expect(() => registerExport(buffer, 'x', 2n, 1n)).toThrow(RangeError);
     buffer.close();
     expect(() => registerExport(buffer, 'x', 0n, 1n)).toThrow(CudaStateError);
+  });
+
+  it('a range registered by address (an array-interface import) refuses a shrink past it until released', () => {
+    const mr = new VirtualMemoryResource(0, { reserveSize: 0 });
+    const g = mr.granularity;
+    const { buffer } = mr.modifyAllocation(mr.allocate(g), 4 * g);
+    const start = buffer.handle + BigInt(g);
+    const release = registerExportAt(currentDriver(), start, start + BigInt(2 * g), 'an interface import');
+    expect(() => mr.modifyAllocation(buffer, 2 * g)).toThrow(
+      new RegExp(
+        `an interface import holds bytes ${g} to ${3 * g} of the buffer, which end past the new size ${2 * g}`,
+      ),
+    );
+    expect(buffer.size).toBe(4 * g);
+    // A shrink that keeps the registered bytes goes through.
+    mr.modifyAllocation(buffer, 3 * g);
+    expect(buffer.size).toBe(3 * g);
+    release();
+    release();
+    mr.modifyAllocation(buffer, g);
+    expect(buffer.size).toBe(g);
+    buffer.close();
+    mr.close();
+  });
+
+  it('registerExportAt checks its arguments; memory no VMM allocation holds records nothing', () => {
+    const driver = currentDriver();
+    expect(() => registerExportAt(driver, -1n as never, 1n, 'x')).toThrow(RangeError);
+    expect(() => registerExportAt(driver, 0n, 1n, 1 as never)).toThrow(/what must be a string/);
+    expect(() => registerExportAt(driver, 2n, 1n, 'x')).toThrow(RangeError);
+    const buffer = new DeviceMemoryResource(0).allocate(64);
+    const release = registerExportAt(driver, buffer.handle, buffer.handle + 64n, 'x');
+    expect(liveExportsOf(buffer)).toEqual([]);
+    release();
+    buffer.close();
   });
 
   it("checkLiveExtent reads the buffer's size at each use", () => {

@@ -5,8 +5,13 @@
 // the one place modifyAllocation asks (resources/virtual/virtual-resize.ts), as cuda.core
 // refuses to free memory a DLPack consumer still holds. Closing the buffer needs no refusal:
 // an export holds the memory (memory-holds.ts) and the free waits for it.
-import { CudaStateError, checkAddress, describeValue } from '@cumem/core-types';
+//
+// A DLPack export knows its Buffer. A CUDA Array Interface import knows only addresses: it is
+// recorded against the VMM allocation holding them (the only memory a resize can move or
+// unmap), found through the ranges VirtualMemoryResources keep.
+import { CudaStateError, checkAddress, type Driver, describeValue } from '@cumem/core-types';
 import { type BufferBase, bufferBrand, bufferState } from '../buffer/buffer-base.js';
+import { type VirtualRange, virtualRangeAt } from '../resources/virtual/virtual-ranges.js';
 
 /** One live export: `[start, end)` addresses, and what holds it (for the refusal's message). */
 export interface LiveExport {
@@ -19,6 +24,35 @@ export interface LiveExport {
 // By the Buffer that owns the memory (slices and wrappers resolve to it), weakly: a collected
 // buffer has no resize to refuse.
 const exportsByOwner = new WeakMap<BufferBase, Set<LiveExport>>();
+// By the VMM allocation holding the addresses, weakly: a freed allocation has no resize to refuse.
+const exportsByRange = new WeakMap<VirtualRange, Set<LiveExport>>();
+
+function checkExportArguments(what: unknown, startArgument: bigint, endArgument: bigint): LiveExport {
+  if (typeof what !== 'string') throw new TypeError(`what must be a string, got ${describeValue(what)}`);
+  const start = checkAddress(startArgument, 'start');
+  const end = checkAddress(endArgument, 'end');
+  if (end < start)
+    throw new RangeError(`end (0x${end.toString(16)}) is below start (0x${start.toString(16)})`);
+  return Object.freeze({ what, start, end });
+}
+
+// Adds `entry` to the set `key` maps to; the returned release can be called any number of times.
+function addExport<K extends object>(
+  map: WeakMap<K, Set<LiveExport>>,
+  key: K,
+  entry: LiveExport,
+): () => void {
+  let live = map.get(key);
+  if (live === undefined) {
+    live = new Set();
+    map.set(key, live);
+  }
+  live.add(entry);
+  const set = live;
+  return () => {
+    set.delete(entry);
+  };
+}
 
 /**
  * Records that `what` holds `[start, end)` of `buffer`'s memory until the returned function is
@@ -29,24 +63,25 @@ const exportsByOwner = new WeakMap<BufferBase, Set<LiveExport>>();
  */
 export function registerExport(buffer: BufferBase, what: string, start: bigint, end: bigint): () => void {
   bufferBrand.check(buffer, 'buffer');
-  if (typeof what !== 'string') throw new TypeError(`what must be a string, got ${describeValue(what)}`);
-  checkAddress(start, 'start');
-  checkAddress(end, 'end');
-  if (end < start)
-    throw new RangeError(`end (0x${end.toString(16)}) is below start (0x${start.toString(16)})`);
+  const entry = checkExportArguments(what, start, end);
   bufferState(buffer).checkOpen();
-  const owner = bufferState(buffer).memoryOwner;
-  let live = exportsByOwner.get(owner);
-  if (live === undefined) {
-    live = new Set();
-    exportsByOwner.set(owner, live);
-  }
-  const entry: LiveExport = Object.freeze({ what, start, end });
-  live.add(entry);
-  const set = live;
-  return () => {
-    set.delete(entry);
-  };
+  return addExport(exportsByOwner, bufferState(buffer).memoryOwner, entry);
+}
+
+/**
+ * Records that `what` holds `[start, end)` by address until the returned function is called
+ * (calling it again does nothing), for a holder that knows no Buffer (a CUDA Array Interface
+ * import). While it is live, `modifyAllocation` of the cumem VMM allocation holding `start`
+ * refuses a shrink below `end` and a grow that moves it. Memory no live VMM allocation of
+ * `driver` holds cannot be resized: nothing is recorded, and the returned function does nothing.
+ * @throws TypeError for a bad address or a `what` that is not a string; RangeError when `end`
+ *   is below `start`.
+ */
+export function registerExportAt(driver: Driver, start: bigint, end: bigint, what: string): () => void {
+  const entry = checkExportArguments(what, start, end);
+  const range = virtualRangeAt(driver, entry.start);
+  if (range === undefined) return () => {};
+  return addExport(exportsByRange, range, entry);
 }
 
 /** The live exports of the memory `buffer` shows (of the Buffer owning it). */
@@ -57,23 +92,30 @@ export function liveExportsOf(buffer: BufferBase): readonly LiveExport[] {
 }
 
 /**
- * The CudaStateError for `operation` when a live export of `buffer` reaches past its first
- * `keptBytes` bytes (the bytes that stay mapped at the same address: the new size of a shrink,
- * 0 for a grow that moves the buffer); nothing otherwise.
+ * The CudaStateError for `operation` when a live export of `buffer` (the VMM allocation `range`)
+ * reaches past its first `keptBytes` bytes (the bytes that stay mapped at the same address: the
+ * new size of a shrink, 0 for a grow that moves the buffer); nothing otherwise.
  */
-export function refuseUnderLiveExports(buffer: BufferBase, keptBytes: number, operation: string): void {
-  const live = exportsByOwner.get(bufferState(buffer).memoryOwner);
-  if (live === undefined || live.size === 0) return;
-  const base = bufferState(bufferState(buffer).memoryOwner).pointer;
-  const keptEnd = base + BigInt(keptBytes);
-  for (const entry of live) {
-    if (keptBytes !== 0 && entry.end <= keptEnd) continue;
-    const from = entry.start - base;
-    const to = entry.end - base;
-    throw new CudaStateError(
-      `${operation}: ${entry.what} holds bytes ${from} to ${to} of the buffer, which ` +
-        `${keptBytes === 0 ? 'would move to a new address' : `end past the new size ${keptBytes}`}; ` +
-        'release it first (close the DLPack capsule or let its consumer call the deleter, close the view)',
-    );
+export function refuseUnderLiveExports(
+  buffer: BufferBase,
+  range: VirtualRange,
+  keptBytes: number,
+  operation: string,
+): void {
+  const base = range.base;
+  for (const live of [exportsByOwner.get(bufferState(buffer).memoryOwner), exportsByRange.get(range)]) {
+    if (live === undefined) continue;
+    for (const entry of live) refuseOne(entry, base, keptBytes, operation);
   }
+}
+
+function refuseOne(entry: LiveExport, base: bigint, keptBytes: number, operation: string): void {
+  if (keptBytes !== 0 && entry.end <= base + BigInt(keptBytes)) return;
+  const from = entry.start - base;
+  const to = entry.end - base;
+  throw new CudaStateError(
+    `${operation}: ${entry.what} holds bytes ${from} to ${to} of the buffer, which ` +
+      `${keptBytes === 0 ? 'would move to a new address' : `end past the new size ${keptBytes}`}; ` +
+      'release it first (close the DLPack capsule or let its consumer call the deleter, close the view)',
+  );
 }

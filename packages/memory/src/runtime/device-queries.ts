@@ -4,7 +4,7 @@ import { activeRuntime, runtimeState } from './driver-runtime.js';
 
 /** What {@link deviceProperties} reports. Attributes a driver does not know read as their "no" value. */
 export interface DeviceProperties {
-  /** Device name, e.g. `'NVIDIA H100 80GB HBM3'`. */
+  /** Device name, as the driver reports it (`cuDeviceGetName`). */
   readonly name: string;
   /** `[major, minor]`, e.g. `[9, 0]`. */
   readonly computeCapability: readonly [number, number];

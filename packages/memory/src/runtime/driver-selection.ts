@@ -63,7 +63,7 @@ const howToFix = [
   'Possible solutions:',
   '- install a driver adapter: `npm install @cumem/driver-napi` (fastest) or `npm install @cumem/driver-ffi`',
   '- run on a machine with an NVIDIA GPU and its driver (libcuda.so.1), or set CUMEM_DRIVER=napi|ffi to pick one',
-  '- in tests, pass a driver to useDriver(driver)',
+  "- to develop or test without a GPU, use cumem's reference driver: `npm install --save-dev @cumem/testing`, then `useDriver(createReferenceDriver())`",
 ].join('\n');
 
 function contractProblem(driver: Driver): string | undefined {

@@ -1,6 +1,5 @@
 import { type Driver, describeValue } from '@cumem/core-types';
-import type { BufferBase } from '../buffer/buffer-base.js';
-import { bufferBrand, bufferDriver } from '../buffer/buffer-facts.js';
+import { type BufferBase, bufferBrand, bufferState } from '../buffer/buffer-base.js';
 import { releaseDetachedRegistrations } from '../copy/host-registration-table.js';
 import { Event } from '../stream/event.js';
 import { Stream } from '../stream/stream.js';
@@ -15,7 +14,7 @@ import { Stream } from '../stream/stream.js';
  */
 export function driverOf(object: Stream | Event | BufferBase): Driver {
   // Buffers first: batch operations ask once per buffer, thousands per call.
-  if (bufferBrand.has(object)) return bufferDriver(object);
+  if (bufferBrand.has(object)) return bufferState(object).runtime.driver;
   if (Event.isEvent(object)) return object.runtime.driver;
   if (Stream.isStream(object)) {
     // Libraries ask for a stream's driver before queuing work on it, JS memory copies included:

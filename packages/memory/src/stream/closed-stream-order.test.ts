@@ -79,13 +79,22 @@ describe('ordering after a closed producer stream', () => {
     second.close({ stream: consumer });
   });
 
-  it('waitForWorkOf refuses a closed consumer and takes the producer itself as a no-op', () => {
-    useDriver(createReferenceDriver());
-    const stream = Stream.create(0);
-    stream.waitForWorkOf(stream);
-    stream.close();
-    using other = Stream.create(0);
-    expect(() => stream.waitForWorkOf(other)).toThrow(/closed/);
-    other.waitForWorkOf(stream);
+  it('stream.wait(closedStream) waits on the event the close recorded; a closed consumer is refused', () => {
+    const { driver, waits, recorded } = busyDriver();
+    useDriver(driver);
+    const producer = Stream.create(0);
+    using consumer = Stream.create(0);
+    const producerHandle = producer.handle;
+    producer.close();
+    const tail = [...recorded].find(([, stream]) => stream === producerHandle)?.[0];
+    expect(tail).toBeDefined();
+    waits.length = 0;
+    consumer.wait(producer);
+    expect(waits).toEqual([[consumer.handle, tail]]);
+    // The stream itself: nothing to wait for.
+    waits.length = 0;
+    consumer.wait(consumer);
+    expect(waits).toEqual([]);
+    expect(() => producer.wait(consumer)).toThrow(/closed/);
   });
 });

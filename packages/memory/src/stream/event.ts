@@ -224,10 +224,10 @@ export class Event {
   }
 
   /**
-   * @internal Whether `value` is an Event made by this class, open or closed (its brand: one
-   * private-field test). Not `instanceof`: an object inheriting from an Event, or a Proxy of
-   * one, passes that and then fails on its first private read with the engine's TypeError,
-   * which names neither the argument nor what it should be.
+   * Whether `value` is an Event made by this package, open or closed: not an object inheriting
+   * from an Event, a Proxy of one or an object shaped like one. Check an event argument with it
+   * rather than `instanceof`, which those pass, and whose members then fail on the event's
+   * private state with an error that names neither the argument nor what it should be.
    */
   static isEvent(value: unknown): value is Event {
     return typeof value === 'object' && value !== null && #closed in value;

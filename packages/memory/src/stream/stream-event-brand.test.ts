@@ -66,4 +66,20 @@ describeEachDriver(adapters, 'Stream and Event arguments', (entry) => {
     expect(event.elapsedMs(later)).toBeGreaterThanOrEqual(0);
     expect(driverOf(event)).toBe(entry.driver);
   });
+
+  it('Stream.isStream and Event.isEvent answer by brand; stream.device is one Device', () => {
+    using stream = Stream.create(0);
+    const event = stream.record();
+    expect([Stream.isStream(stream), Event.isEvent(event)]).toEqual([true, true]);
+    for (const imitation of [...imitationsOf(stream), event, null, 1])
+      expect(Stream.isStream(imitation)).toBe(false);
+    for (const imitation of [...imitationsOf(event), stream, undefined])
+      expect(Event.isEvent(imitation)).toBe(false);
+    stream.close();
+    expect(Stream.isStream(stream)).toBe(true);
+    expect(stream.device).toBe(stream.device);
+    expect(stream.device.ordinal).toBe(0);
+    event.close();
+    expect(Event.isEvent(event)).toBe(true);
+  });
 });

@@ -53,6 +53,8 @@ export class Stream {
   readonly #holdings: { held: HeldHostMemory | null } = { held: null };
   /** The stream in its runtime's `knownStreams`, which frees of dropped buffers wait on. */
   readonly #known: KnownStream;
+  /** The stream's device, made once: every read of `stream.device` returns it. */
+  readonly #device: Device;
 
   /**
    * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
@@ -73,6 +75,7 @@ export class Stream {
     const { knownStreams } = runtimeState(runtime);
     const known = knownStreams.add(streamHandle, ordinal);
     this.#known = known;
+    this.#device = new Device(ordinal);
     if (!isDefault) {
       const holdings = this.#holdings;
       registerFinalizer(this, () => {
@@ -114,9 +117,9 @@ export class Stream {
     return new Stream(streamToken, runtime, handle, ordinal, false);
   }
 
-  /** The device the stream runs on. */
+  /** The device the stream runs on (the same Device object at every read). */
   get device(): Device {
-    return new Device(this.ordinal);
+    return this.#device;
   }
 
   /** The `CUstream` handle. */
@@ -140,11 +143,10 @@ export class Stream {
   }
 
   /**
-   * @internal Whether `value` is a Stream made by this class, open or closed (its brand). Every
-   * check of a stream argument uses it (or {@link isStream}), not `instanceof`: an object
-   * inheriting from a Stream, or a Proxy of one, passes `instanceof` and then fails on its first
-   * private read with the engine's TypeError, which names neither the argument nor what it
-   * should be.
+   * Whether `value` is a Stream made by this package, open or closed: not an object inheriting
+   * from a Stream, a Proxy of one or an object shaped like one. Check a stream argument with it
+   * rather than `instanceof`, which those pass, and whose members then fail on the stream's
+   * private state with an error that names neither the argument nor what it should be.
    */
   static isStream(value: unknown): value is Stream {
     return typeof value === 'object' && value !== null && #closed in value;
@@ -186,7 +188,15 @@ export class Stream {
     return target;
   }
 
-  /** Makes later work on this stream wait for `eventOrStream` (an event, or all work queued so far on a stream). */
+  /**
+   * Makes later work on this stream wait (on the GPU; the CPU does not wait) for `eventOrStream`:
+   * an event, or all work queued so far on a stream. A closed stream is accepted: the work it
+   * queued before its close still runs, and is waited for through the event its close recorded,
+   * so no ordering depends on the producer's Stream object still being open (DLPack exports and
+   * array views order their consumer this way).
+   * @throws TypeError for anything but an Event or a Stream; CudaStateError when this stream or
+   *   the event is closed, or the other object belongs to another driver.
+   */
   wait(eventOrStream: Event | Stream): void {
     this.checkOpen();
     if (Event.isEvent(eventOrStream)) {
@@ -197,9 +207,13 @@ export class Stream {
     if (!Stream.isStream(eventOrStream)) {
       throw new TypeError(`wait() takes an Event or a Stream, got ${describeValue(eventOrStream)}`);
     }
-    eventOrStream.checkOpen();
     checkSameDriver(this.runtime, eventOrStream.runtime, 'the stream', 'this Stream');
     if (eventOrStream === this) return;
+    if (eventOrStream.#closed) {
+      runtimeState(this.runtime).knownStreams.waitForTail(this.streamHandle, eventOrStream.#known);
+      this.runtime.makeCurrent(this.ordinal);
+      return;
+    }
     const marker = createEvent(this.runtime, eventOrStream.ordinal, EventFlags.DisableTiming);
     try {
       this.runtime.driver.eventRecord(marker.open(), eventOrStream.streamHandle);
@@ -211,31 +225,9 @@ export class Stream {
   }
 
   /**
-   * @internal Makes later work on this stream wait (on the GPU) for the work queued so far on
-   * `producer`, open or closed: a closed stream's work still runs after its close, and is
-   * still ordered, through the event its close recorded (known-streams.ts). The one ordering
-   * of a consumer after a buffer's producer (DLPack exports, views), so that no ordering
-   * depends on the producer's Stream object still being open.
-   */
-  waitForWorkOf(producer: Stream): void {
-    if (!Stream.isStream(producer)) {
-      throw new TypeError(`producer must be a Stream of @cumem/memory, got ${describeValue(producer)}`);
-    }
-    this.checkOpen();
-    if (producer === this) return;
-    checkSameDriver(this.runtime, producer.runtime, 'the stream', 'this Stream');
-    if (!producer.#closed) {
-      this.wait(producer);
-      return;
-    }
-    runtimeState(this.runtime).knownStreams.waitForTail(this.streamHandle, producer.#known);
-    this.runtime.makeCurrent(this.ordinal);
-  }
-
-  /**
    * Destroys the stream (after pending `syncAsync()` waits settle); work already queued still
-   * completes, and still orders what waits for it: a consumer ordered after this stream's work
-   * (a DLPack export's `{ stream }`) waits on an event recorded at the close. A default stream
+   * completes, and still orders what waits for it: `other.wait(thisStream)` (and a DLPack
+   * export's `{ stream }`) waits on an event recorded at the close. A default stream
    * is left alone (it lives as long as its driver). Idempotent.
    */
   close(): void {
@@ -353,12 +345,4 @@ export function defaultStream(device?: Device | number): Stream {
   checkDeviceKind(device);
   const runtime = activeRuntime();
   return runtimeDefaultStream(runtime, optionalDeviceOrdinal(runtime, device));
-}
-
-/**
- * Whether `value` is a Stream of this package, open or closed, by its brand (Stream.isStream),
- * for the packages above through `@cumem/memory/internal` (not exported from the package root).
- */
-export function isStream(value: unknown): value is Stream {
-  return Stream.isStream(value);
 }

@@ -342,8 +342,8 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
         source.buffer === undefined
           ? undefined
           : bufferState(bufferState(source.buffer).memoryOwner).allocationStream;
-      // Closed or open, the producer's queued work orders the consumer (Stream.waitForWorkOf).
-      if (producer !== undefined) stream.waitForWorkOf(producer);
+      // Closed or open, the producer's queued work orders the consumer (Stream.wait's rule).
+      if (producer !== undefined) stream.wait(producer);
     }
     const record: ExportRecord = {
       runtime,

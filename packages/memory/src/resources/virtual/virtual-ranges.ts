@@ -41,6 +41,21 @@ export function virtualAccess(runtime: DriverRuntime, pointer: bigint, on: numbe
 }
 
 /**
+ * The live cumem VMM allocation of `driver`'s runtime whose mapped range holds `pointer`, or
+ * undefined for any other memory. Its base and size are read at each use: they change on a resize.
+ */
+export function virtualRangeAt(driver: Driver, pointer: bigint): VirtualRange | undefined {
+  const runtime = runtimesWithRanges.get(driver);
+  if (runtime === undefined) return undefined;
+  const set = runtimeState(runtime).virtualRanges;
+  if (set.size === 0) return undefined;
+  for (const range of set) {
+    if (pointer >= range.base && pointer < range.base + BigInt(range.mapped)) return range;
+  }
+  return undefined;
+}
+
+/**
  * `[start, end)` of the cumem VMM allocation holding `pointer`, as it is now (read at each call:
  * a shrink or a moving grow changes it), or undefined for memory that is not a live VMM
  * allocation of `driver`'s runtime. The range lookup (buffer/pointer-range.ts) asks this first,
@@ -50,13 +65,6 @@ export function liveVirtualRange(
   driver: Driver,
   pointer: bigint,
 ): { start: bigint; end: bigint } | undefined {
-  const runtime = runtimesWithRanges.get(driver);
-  if (runtime === undefined) return undefined;
-  const set = runtimeState(runtime).virtualRanges;
-  if (set.size === 0) return undefined;
-  for (const range of set) {
-    if (pointer >= range.base && pointer < range.base + BigInt(range.mapped))
-      return { start: range.base, end: range.base + BigInt(range.size) };
-  }
-  return undefined;
+  const range = virtualRangeAt(driver, pointer);
+  return range === undefined ? undefined : { start: range.base, end: range.base + BigInt(range.size) };
 }

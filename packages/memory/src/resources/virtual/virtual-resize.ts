@@ -84,7 +84,7 @@ function shrink(
 ): void {
   if (newSize < record.size) {
     // A reader holding bytes by address past the new size would read unmapped memory.
-    refuseUnderLiveExports(buffer, newSize, 'modifyAllocation');
+    refuseUnderLiveExports(buffer, record, newSize, 'modifyAllocation');
     const end = record.sliceEnd();
     if (end > newSize) {
       throw new CudaStateError(
@@ -157,7 +157,7 @@ function growByRemapping(
   aligned: number,
 ): Buffer {
   // A reader holding bytes by address would keep the old, unmapped address.
-  refuseUnderLiveExports(buffer, 0, 'modifyAllocation');
+  refuseUnderLiveExports(buffer, record, 0, 'modifyAllocation');
   const driver = host.driver();
   const { alignment, reserveSize } = host.settings();
   const { piece, chunk } = Transaction.run((t) => {
