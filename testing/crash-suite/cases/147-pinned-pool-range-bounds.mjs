@@ -17,7 +17,7 @@ const after = mr.allocate(size);
 const end = buffer.handle + BigInt(size);
 for (const offset of [0, 4096, 65536, size / 2, size - 1]) {
   const pointer = buffer.handle + BigInt(offset);
-  const range = memoryInternal.allocationRange(driver, pointer);
+  const range = memoryInternal.allocationRanges.allocationRange(driver, pointer);
   check(range !== undefined, `offset ${offset}: the driver knows the memory`);
   check(
     range.end <= end,
