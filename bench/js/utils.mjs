@@ -94,7 +94,7 @@ function resetPages(base, onHost) {
 
 /**
  * What the default strategy ('auto') does for `operation`: a fixed rule per operation and direction
- * (packages/utils/src/batch-rule.ts), no learning at run time, so the report names the rule.
+ * (packages/utils/src/batch/batch-rule.ts), no learning at run time, so the report names the rule.
  */
 function autoChoice(operation) {
   return `fixed rule for ${operation} (utils batch-rule.ts)`;

@@ -7,9 +7,9 @@ import { createReferenceDriver } from '@cumem/testing';
 import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { arrowVersion } from './arrow-copies.js';
-import { Context } from './context.js';
-import { readRecordBatch, serializeRecordBatch } from './device-message.js';
-import { tableToDevice } from './device-table.js';
+import { Context } from './context/context.js';
+import { readRecordBatch, serializeRecordBatch } from './table/device-message.js';
+import { tableToDevice } from './table/device-table.js';
 
 /** The object as another apache-arrow makes it: the same fields and methods, other classes. */
 function fromAnotherCopy<T extends object>(value: T): T {

@@ -12,14 +12,14 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, contextWith } from '../test/support.js';
-import { BufferReader } from './buffer-reader.js';
-import { BufferWriter } from './buffer-writer.js';
-import { Context } from './context.js';
-import { CudaBuffer } from './cuda-buffer.js';
-import { DeviceMessage, readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
-import { DeviceTable, tableFromDevice, tableToDevice } from './device-table.js';
-import { HostBuffer, newHostBuffer } from './host-buffer.js';
-import { IpcMemHandle } from './ipc-mem-handle.js';
+import { BufferReader } from './buffer/buffer-reader.js';
+import { BufferWriter } from './buffer/buffer-writer.js';
+import { CudaBuffer } from './buffer/cuda-buffer.js';
+import { IpcMemHandle } from './buffer/ipc-mem-handle.js';
+import { Context } from './context/context.js';
+import { HostBuffer, newHostBuffer } from './host/host-buffer.js';
+import { DeviceMessage, readMessage, readRecordBatch, serializeRecordBatch } from './table/device-message.js';
+import { DeviceTable, tableFromDevice, tableToDevice } from './table/device-table.js';
 
 // Members that answer for any receiver (tested in object-description.test.ts).
 const describing = new Set<string | symbol>(['constructor', 'toString', inspect.custom]);

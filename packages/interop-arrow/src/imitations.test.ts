@@ -7,13 +7,13 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { Schema } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../test/support.js';
-import { BufferReader } from './buffer-reader.js';
-import { BufferWriter } from './buffer-writer.js';
-import { Context } from './context.js';
-import { CudaBuffer } from './cuda-buffer.js';
-import { readMessage, readRecordBatch } from './device-message.js';
-import { tableFromDevice } from './device-table.js';
-import { newHostBuffer } from './host-buffer.js';
+import { BufferReader } from './buffer/buffer-reader.js';
+import { BufferWriter } from './buffer/buffer-writer.js';
+import { CudaBuffer } from './buffer/cuda-buffer.js';
+import { Context } from './context/context.js';
+import { newHostBuffer } from './host/host-buffer.js';
+import { readMessage, readRecordBatch } from './table/device-message.js';
+import { tableFromDevice } from './table/device-table.js';
 
 describeEachDriver(adapters, 'imitations of cumem objects (interop-arrow)', (entry) => {
   beforeAll(() => useDriver(entry.driver));

@@ -1,9 +1,15 @@
-export type { CudaArrayInterface } from './array-interface-span.js';
-export { BufferReader } from './buffer-reader.js';
-export { BufferWriter } from './buffer-writer.js';
-export { type BufferFromDataOptions, Context } from './context.js';
-export { type CopyIntoOptions, type CopyToHostOptions, CudaBuffer } from './cuda-buffer.js';
-export { DeviceMessage, readMessage, readRecordBatch, serializeRecordBatch } from './device-message.js';
+export type { CudaArrayInterface } from './buffer/array-interface-span.js';
+export { BufferReader } from './buffer/buffer-reader.js';
+export { BufferWriter } from './buffer/buffer-writer.js';
+export { type CopyIntoOptions, type CopyToHostOptions, CudaBuffer } from './buffer/cuda-buffer.js';
+export type { StagingChoice, UploadOptions } from './buffer/host-copies.js';
+export { IpcMemHandle } from './buffer/ipc-mem-handle.js';
+export { type BufferFromDataOptions, Context } from './context/context.js';
+export { type HostArrayConstructor, newHostArray } from './host/host-array.js';
+export { HostBuffer, hostBufferOf, type NewHostBufferOptions, newHostBuffer } from './host/host-buffer.js';
+export type { HostData } from './host/host-bytes.js';
+export type { HostDestination } from './host/host-destination.js';
+export { DeviceMessage, readMessage, readRecordBatch, serializeRecordBatch } from './table/device-message.js';
 export {
   type DeviceColumn,
   DeviceTable,
@@ -11,12 +17,7 @@ export {
   type HostOutputChoice,
   tableFromDevice,
   tableToDevice,
-} from './device-table.js';
-export { type HostArrayConstructor, newHostArray } from './host-array.js';
-export { HostBuffer, hostBufferOf, type NewHostBufferOptions, newHostBuffer } from './host-buffer.js';
-export type { HostData } from './host-bytes.js';
-export type { StagingChoice, UploadOptions } from './host-copies.js';
-export type { HostDestination } from './host-destination.js';
+} from './table/device-table.js';
 export {
   type BufferRange,
   type ColumnChunkLayout,
@@ -26,6 +27,5 @@ export {
   layoutRecordBatchMessage,
   layoutTable,
   type RecordBatchLayout,
-} from './ipc-layout.js';
-export { IpcMemHandle } from './ipc-mem-handle.js';
-export type { TableUploadOptions } from './upload-output.js';
+} from './table/ipc-layout.js';
+export type { TableUploadOptions } from './table/upload-output.js';

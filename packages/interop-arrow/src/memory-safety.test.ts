@@ -6,8 +6,8 @@ import { collectGarbageUntil } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, contextWith, patternBytes } from '../test/support.js';
-import type { Context } from './context.js';
-import { newHostBuffer } from './host-buffer.js';
+import type { Context } from './context/context.js';
+import { newHostBuffer } from './host/host-buffer.js';
 
 describeEachDriver(adapters, 'Memory safety of CudaBuffer and HostBuffer', (entry) => {
   let context: Context;

@@ -6,11 +6,11 @@ import { countingDriver, describeEachDriverWithDevices } from '@cumem/testing/vi
 import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
-import { Context } from './context.js';
-import { tableFromDevice, tableToDevice } from './device-table.js';
-import { newHostBuffer } from './host-buffer.js';
-import { layoutTable } from './ipc-layout.js';
-import { PIPELINED_READ_MIN_BYTES } from './pipelined-read.js';
+import { Context } from './context/context.js';
+import { newHostBuffer } from './host/host-buffer.js';
+import { tableFromDevice, tableToDevice } from './table/device-table.js';
+import { layoutTable } from './table/ipc-layout.js';
+import { PIPELINED_READ_MIN_BYTES } from './table/pipelined-read.js';
 
 describeEachDriverWithDevices(adapters, 2, 'CudaBuffer between devices', (entry) => {
   let log: ReturnType<typeof countingDriver>['log'];

@@ -7,13 +7,13 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, contextWith } from '../test/support.js';
-import { BufferReader } from './buffer-reader.js';
-import { BufferWriter } from './buffer-writer.js';
-import type { Context } from './context.js';
-import { type DeviceMessage, readMessage, serializeRecordBatch } from './device-message.js';
-import { tableToDevice } from './device-table.js';
-import { newHostBuffer } from './host-buffer.js';
-import { IpcMemHandle } from './ipc-mem-handle.js';
+import { BufferReader } from './buffer/buffer-reader.js';
+import { BufferWriter } from './buffer/buffer-writer.js';
+import { IpcMemHandle } from './buffer/ipc-mem-handle.js';
+import type { Context } from './context/context.js';
+import { newHostBuffer } from './host/host-buffer.js';
+import { type DeviceMessage, readMessage, serializeRecordBatch } from './table/device-message.js';
+import { tableToDevice } from './table/device-table.js';
 
 const table = tableFromArrays({ id: Int32Array.from([1, 2, 3]) });
 

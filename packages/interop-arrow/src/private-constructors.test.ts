@@ -1,9 +1,9 @@
 // Classes users get from factories: the published types declare their constructors private, and
 // calling one anyway (from JavaScript) throws a TypeError naming the factory.
 import { describe, expect, it } from 'vitest';
-import { CudaBuffer } from './cuda-buffer.js';
-import { HostBuffer } from './host-buffer.js';
-import { IpcMemHandle } from './ipc-mem-handle.js';
+import { CudaBuffer } from './buffer/cuda-buffer.js';
+import { IpcMemHandle } from './buffer/ipc-mem-handle.js';
+import { HostBuffer } from './host/host-buffer.js';
 
 describe('constructors users must not call', () => {
   it('are not callable in TypeScript, and throw a TypeError naming the factory in JavaScript', () => {

@@ -20,12 +20,12 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { tableFromArrays } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, contextWith, patternBytes } from '../test/support.js';
-import { BufferReader } from './buffer-reader.js';
-import { BufferWriter } from './buffer-writer.js';
-import type { Context } from './context.js';
-import { CudaBuffer } from './cuda-buffer.js';
-import { tableFromDevice, tableToDevice } from './device-table.js';
-import { newHostBuffer } from './host-buffer.js';
+import { BufferReader } from './buffer/buffer-reader.js';
+import { BufferWriter } from './buffer/buffer-writer.js';
+import { CudaBuffer } from './buffer/cuda-buffer.js';
+import type { Context } from './context/context.js';
+import { newHostBuffer } from './host/host-buffer.js';
+import { tableFromDevice, tableToDevice } from './table/device-table.js';
 
 interface Kind {
   readonly what: string;

@@ -2,7 +2,7 @@
 import type { Driver } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { countingDriver, type DriverCallLog } from '@cumem/testing/vitest';
-import { Context } from '../src/context.js';
+import { Context } from '../src/context/context.js';
 
 // The adapters every test file of this package runs against (besides the reference driver).
 export { adapters, patternBytes, sameBytes } from '@cumem/test-support';

@@ -6,8 +6,8 @@ import { withCountingDriver } from '@cumem/test-support';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, strictTypeError } from '../test/support.js';
-import { StridedLayout } from './strided-layout.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import { StridedLayout } from './strided/strided-layout.js';
+import { StridedMemoryView } from './strided/strided-memory-view.js';
 
 /** A Proxy of `value` and two objects inheriting from it. */
 function lookalikes(value: object): [string, object][] {

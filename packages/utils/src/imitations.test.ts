@@ -6,10 +6,10 @@ import { imitationsOf, refuseImitations, withCountingDriver } from '@cumem/test-
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters, strictTypeError } from '../test/support.js';
-import { copyBatch } from './copy-batch.js';
-import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
-import { StridedLayout } from './strided-layout.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import { copyBatch } from './batch/copy-batch.js';
+import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed/managed-batch.js';
+import { StridedLayout } from './strided/strided-layout.js';
+import { StridedMemoryView } from './strided/strided-memory-view.js';
 
 describeEachDriver(adapters, 'imitations of cumem objects', (entry) => {
   beforeAll(() => useDriver(entry.driver));

@@ -1,9 +1,24 @@
-export type { BatchOptions } from './batch-arguments.js';
-export type { BatchStrategy } from './batch-rule.js';
-export { copyBatch } from './copy-batch.js';
-export { type CopyPlan, planCopy } from './copy-plan.js';
-export type { CudaArrayInterface, ImportInterfaceOptions } from './cuda-array-interface.js';
-export { DLPACK_MAX_NDIM, type FromDLPackOptions } from './dlpack-import.js';
+export type { BatchOptions } from './batch/batch-arguments.js';
+export type { BatchStrategy } from './batch/batch-rule.js';
+export { copyBatch } from './batch/copy-batch.js';
+export type { CudaArrayInterface, ImportInterfaceOptions } from './exchange/cuda-array-interface.js';
+export { DLPACK_MAX_NDIM, type FromDLPackOptions } from './exchange/dlpack-import.js';
+export type { ConsumerStreamOptions } from './exchange/exchange-stream-order.js';
+export {
+  TENSOR_DESCRIPTOR_FORMAT,
+  type TensorIpcDescriptor,
+  type TensorIpcDescriptorOptions,
+} from './exchange/tensor-descriptor.js';
+export { advise } from './managed/managed-advise.js';
+export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed/managed-batch.js';
+export {
+  discard,
+  discardPrefetch,
+  type ManagedOperationOptions,
+  type ManagedTargets,
+  prefetch,
+} from './managed/managed-operations.js';
+export { type CopyPlan, planCopy } from './strided/copy-plan.js';
 export {
   DLDataTypeCode,
   DTYPE_ITEMSIZE,
@@ -11,29 +26,14 @@ export {
   type DType,
   type DTypeFormats,
   dlpackToDType,
-} from './dtype.js';
-export type { ConsumerStreamOptions } from './exchange-stream-order.js';
-export type { AxisSlice, SliceRange } from './layout-slicing.js';
-export { advise } from './managed-advise.js';
-export { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
-export {
-  discard,
-  discardPrefetch,
-  type ManagedOperationOptions,
-  type ManagedTargets,
-  prefetch,
-} from './managed-operations.js';
-export type { StridedCopyOptions, StridedCopyReport } from './strided-copy.js';
+} from './strided/dtype.js';
+export type { AxisSlice, SliceRange } from './strided/layout-slicing.js';
+export type { StridedCopyOptions, StridedCopyReport } from './strided/strided-copy.js';
 export {
   type LayoutOrder,
   type RepackOptions,
   StridedLayout,
   type StridedLayoutOptions,
-} from './strided-layout.js';
-export { StridedMemoryView } from './strided-memory-view.js';
-export type { FromBufferOptions, FromHostOptions } from './strided-view-options.js';
-export {
-  TENSOR_DESCRIPTOR_FORMAT,
-  type TensorIpcDescriptor,
-  type TensorIpcDescriptorOptions,
-} from './tensor-descriptor.js';
+} from './strided/strided-layout.js';
+export { StridedMemoryView } from './strided/strided-memory-view.js';
+export type { FromBufferOptions, FromHostOptions } from './strided/strided-view-options.js';

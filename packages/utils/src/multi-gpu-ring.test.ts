@@ -21,7 +21,7 @@ import {
 } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
-import { copyBatch } from './copy-batch.js';
+import { copyBatch } from './batch/copy-batch.js';
 
 const size = 1 << 20;
 

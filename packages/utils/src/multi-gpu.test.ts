@@ -6,9 +6,9 @@ import { download, expectBytes, skipWithoutPeerAccess, withCountingDriver } from
 import { describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters, patternBytes } from '../test/support.js';
-import { copyBatch } from './copy-batch.js';
-import { StridedLayout } from './strided-layout.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import { copyBatch } from './batch/copy-batch.js';
+import { StridedLayout } from './strided/strided-layout.js';
+import { StridedMemoryView } from './strided/strided-memory-view.js';
 
 describeEachDriverWithDevices(adapters, 2, 'Several GPUs in @cumem/utils', (entry) => {
   beforeAll(() => {

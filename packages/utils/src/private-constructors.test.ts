@@ -1,7 +1,7 @@
 // StridedMemoryView comes from its static factories: the published types declare its constructor
 // private, and calling it anyway (from JavaScript) throws a TypeError naming them.
 import { describe, expect, it } from 'vitest';
-import { StridedMemoryView } from './strided-memory-view.js';
+import { StridedMemoryView } from './strided/strided-memory-view.js';
 
 describe('StridedMemoryView constructor', () => {
   it('is not callable in TypeScript, and throws a TypeError naming the factories in JavaScript', () => {

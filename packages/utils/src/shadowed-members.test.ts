@@ -20,12 +20,12 @@ import { download, ShadowScope, upload, viaPrototype } from '@cumem/test-support
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapters, lastPrefetch, strictTypeError } from '../test/support.js';
-import { copyBatch } from './copy-batch.js';
-import { advise } from './managed-advise.js';
-import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed-batch.js';
-import { discard, discardPrefetch, prefetch } from './managed-operations.js';
-import { StridedLayout } from './strided-layout.js';
-import { StridedMemoryView } from './strided-memory-view.js';
+import { copyBatch } from './batch/copy-batch.js';
+import { advise } from './managed/managed-advise.js';
+import { discardBatch, discardPrefetchBatch, prefetchBatch } from './managed/managed-batch.js';
+import { discard, discardPrefetch, prefetch } from './managed/managed-operations.js';
+import { StridedLayout } from './strided/strided-layout.js';
+import { StridedMemoryView } from './strided/strided-memory-view.js';
 
 interface Kind {
   readonly what: string;

@@ -12,8 +12,8 @@ import { collectReleasedExports, DeviceMemoryResource, useDriver } from '@cumem/
 import { dlpackStruct } from '@cumem/memory/internal';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
-import { StridedLayout } from '../src/strided-layout.js';
-import { StridedMemoryView } from '../src/strided-memory-view.js';
+import { StridedLayout } from '../src/strided/strided-layout.js';
+import { StridedMemoryView } from '../src/strided/strided-memory-view.js';
 import { adapters } from './support.js';
 
 const { LegacyField, TensorField, VersionedField } = dlpackStruct;

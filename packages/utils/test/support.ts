@@ -3,7 +3,7 @@
 import { type Driver, MemLocationType, MemRangeAttribute } from '@cumem/core-types';
 import type { Buffer } from '@cumem/memory';
 import { isTypedError } from '@cumem/testing';
-import type { StridedLayout } from '../src/strided-layout.js';
+import type { StridedLayout } from '../src/strided/strided-layout.js';
 
 // The adapters every test file of this package runs against (besides the reference driver).
 export { adapters, patternBytes } from '@cumem/test-support';

@@ -91,7 +91,7 @@ function freeRecord(record: ExportRecord): void {
 
 /**
  * Frees the structs (and ends the holds) of every consumed export whose deleter has run. Called
- * by each export and import, and every 20 ms while any consumed export is outstanding.
+ * by each export and import, and on a short timer while any consumed export is outstanding.
  * @returns how many consumed exports are still outstanding.
  */
 export function collectReleasedExports(): number {
