@@ -3,8 +3,8 @@
 // the GPU machine: each package's dist/, the N-API addon's compiled .node files and prebuilds,
 // and the node_modules that running the tests and benchmarks needs — the pnpm layout (symlinks
 // into node_modules/.pnpm) kept, but only the .pnpm entries reachable from the kept packages.
-// Development-only trees (biome, turbo, typescript, dependency-cruiser, changesets, node-gyp,
-// type declarations) are left out, and koffi 2 keeps only its linux_x64 binary.
+// Development-only trees (biome, turbo, dependency-cruiser, changesets, node-gyp, type
+// declarations) are left out (typescript stays: scripts/readme-blocks.mjs compiles TypeScript blocks), and koffi 2 keeps only its linux_x64 binary.
 //
 //   node scripts/device/pack-list.mjs > list   (used by pack.sh; --verbose explains on stderr)
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
@@ -20,7 +20,6 @@ const DEV_ONLY = [
   /^@biomejs\//,
   /^turbo(-.*)?$/,
   /^@turbo\//,
-  /^typescript$/,
   /^dependency-cruiser$/,
   /^@changesets\//,
   /^prettier$/,

@@ -17,7 +17,7 @@
 # Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
 # workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
 # `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
-# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt,
+# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt, readme-gpu.txt,
 # prebuilt-addon.txt, test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
 # `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
 # few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
@@ -177,6 +177,12 @@ run_demo() {
   return "${PIPESTATUS[0]}"
 }
 if [ "$what" = all ] || [ "$what" = tests ]; then stage demo run_demo; fi
+# Issue 46: the README blocks marked gpu-only (the others run in CI on the reference driver).
+run_readme_gpu() {
+  timeout -k 5 180 node scripts/readme-blocks.mjs --gpu 2>&1 | tee "$OUT/readme-gpu.txt"
+  return "${PIPESTATUS[0]}"
+}
+if [ "$what" = all ] || [ "$what" = tests ]; then stage readme-gpu run_readme_gpu; fi
 # Issue 12: the N-API adapter from the prebuilt binary a published package carries, on the GPU.
 run_prebuilt() {
   timeout -k 5 60 node scripts/device/prebuilt-addon.mjs 2>&1 | tee "$OUT/prebuilt-addon.txt"
