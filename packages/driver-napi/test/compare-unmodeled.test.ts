@@ -80,13 +80,13 @@ describe('compare-unmodeled', () => {
     expect(gate([{ name: 'a', status: 'failed', message: 'x' }], 'a\n').status).toBe(2);
   });
 
-  it('writes the list with each failure, addresses and long numbers left out', () => {
+  it('writes the list with each failure, numbers left out', () => {
     const result = gate(
       [{ name: 'a', status: 'failed', message: 'expected 0x7f00aa to be 123456789' }],
       '',
       true,
     );
     expect(result.status).toBe(0);
-    expect(result.list).toBe('a\texpected 0x… to be …\n');
+    expect(result.list).toBe('a\texpected # to be #\n');
   });
 });
