@@ -13,6 +13,17 @@ module.exports = {
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
+      name: 'memory-cycles-stay-in-one-folder',
+      comment:
+        'A cycle of @cumem/memory, type imports included, stays inside one concept folder (buffer/, ' +
+        'stream/, ...). Where two folders need each other, the lower part takes a structural ' +
+        'contract the other satisfies (DLPackOwner, ByteArrayOwnerFacts) and each folder keeps its ' +
+        'own per-runtime state (perRuntimeState) instead of the runtime holding it.',
+      severity: 'error',
+      from: { path: '^packages/memory/src/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: { circular: true, via: { pathNot: '^packages/memory/src/$1/' } },
+    },
+    {
       name: 'core-types-is-pure',
       comment: 'core-types has no runtime dependency and imports nothing outside itself.',
       severity: 'error',

@@ -13,6 +13,7 @@ export { Buffer, type FromHandleOptions, ownerMemoryBuffer } from './buffer/buff
 // The one test of a real Buffer (and the brand the packages above give their own classes).
 export { BufferBase, bufferBrand } from './buffer/buffer-base.js';
 export { isBufferHostView } from './buffer/host-views.js';
+export { MemoryResource } from './buffer/memory-resource.js';
 export type { HostMemory } from './copy/host-memory.js';
 export {
   copyRangesFromHost,
@@ -50,14 +51,14 @@ export {
   type ResourceStatistics,
   type StatisticsCounter,
 } from './diagnostics/resource-pressure.js';
-export { type ByteArrayInterface, byteArrayInterface } from './interop/byte-array-interface.js';
+export { byteArrayInterface } from './interop/byte-array-export.js';
+export type { ByteArrayInterface } from './interop/byte-array-interface.js';
 export {
   collectReleasedExports,
   DLPackCapsule,
-  type DLPackSource,
-  exportDLPack,
   type ToDLPackOptions,
 } from './interop/dlpack/dlpack-capsule.js';
+export { type DLPackSource, exportDLPack } from './interop/dlpack/dlpack-export.js';
 export { IpcAllocationHandle, type IpcAllocationHandleOptions } from './interop/ipc/ipc-allocation-handle.js';
 export type { IpcBufferDescriptor } from './interop/ipc/ipc-descriptor.js';
 export { currentResource, setCurrentResource } from './resources/current-resource.js';
@@ -72,7 +73,6 @@ export {
   ManagedMemoryResource,
   type ManagedMemoryResourceOptions,
 } from './resources/managed/managed-memory-resource.js';
-export { MemoryResource } from './resources/memory-resource.js';
 export { PeerAccessView } from './resources/peer-access-view.js';
 export {
   PinnedMemoryResource,

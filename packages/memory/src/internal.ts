@@ -4,9 +4,10 @@
 // promise (a minor or patch release may change or remove any of it). Programs use the package
 // root, '@cumem/memory'.
 
+import { bufferReachableOn } from './buffer/buffer-peer-copy.js';
 import { hostViewWrapper, wrapHostView } from './buffer/host-views.js';
 import { allocationRange, rangeOverrun } from './buffer/pointer-range.js';
-import { bufferReachableOn, reachableOn } from './copy/peer-copy.js';
+import { reachableOn } from './copy/peer-copy.js';
 import { queueUpload, waitForQueuedUploads } from './copy/queued-upload.js';
 import {
   DLDeviceType,
@@ -72,13 +73,13 @@ export const managedRanges = Object.freeze({
 // Views over a Buffer that readers outside cumem's checks hold by address (@cumem/utils'
 // StridedMemoryView): registered so that a resize cannot move or shrink the memory under them,
 // and measured against the buffer's size at each use.
-export { registerExportAt } from './interop/export-registry.js';
+export { registerExportAt } from './buffer/export-registry.js';
+// Built-in memory resources (interop-arrow's context resources too) freeze themselves this way.
+export { freezeBuiltIn } from './buffer/memory-resource.js';
 export { checkLiveExtent } from './interop/live-extent.js';
 // The Buffer behind a StridedMemoryView whose exportingObject is the producer (a DLPack import):
 // @cumem/utils records it, @cumem/compute's launch reads it.
 export { viewMemory } from './interop/view-memory.js';
-// Built-in memory resources (interop-arrow's context resources too) freeze themselves this way.
-export { freezeBuiltIn } from './resources/memory-resource.js';
 export { makeDeviceCurrent } from './runtime/device-queries.js';
 export { bindStreamDriver, driverOf } from './runtime/object-driver.js';
 

@@ -16,9 +16,9 @@ import {
 } from '@cumem/core-types';
 import type { ByteArrayInterface } from '../interop/byte-array-interface.js';
 import type { DLPackCapsule, ToDLPackOptions } from '../interop/dlpack/dlpack-capsule.js';
-import type { MemoryResource } from '../resources/memory-resource.js';
 import { ObjectBrand } from '../runtime/object-brand.js';
 import type { BufferState } from './buffer-state.js';
+import type { MemoryResource } from './memory-resource.js';
 
 /**
  * @internal The private construction token: only buffer.ts's construction paths (a resource's

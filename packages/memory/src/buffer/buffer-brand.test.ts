@@ -5,7 +5,6 @@ import { imitationsOf, refuseImitations, withCountingDriver } from '@cumem/test-
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
-import { bufferReachableOn } from '../copy/peer-copy.js';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
 import { ManagedBuffer } from '../resources/managed/managed-buffer.js';
 import { PinnedMemoryResource } from '../resources/pinned-memory-resource.js';
@@ -14,6 +13,7 @@ import { driverOf } from '../runtime/object-driver.js';
 import { Stream } from '../stream/stream.js';
 import { Buffer } from './buffer.js';
 import { BufferBase, bufferBrand } from './buffer-base.js';
+import { bufferReachableOn } from './buffer-peer-copy.js';
 
 describeEachDriver(adapters, 'Buffer brand', (entry) => {
   beforeAll(() => useDriver(entry.driver));

@@ -3,18 +3,19 @@
 // hand cumem's private construction token to a constructor.
 import { checkAddress, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import { noteFinalizerRelease } from '../diagnostics/resource-pressure.js';
-import { byteArrayInterface } from '../interop/byte-array-interface.js';
-import { exportDLPack } from '../interop/dlpack/dlpack-capsule.js';
+import { byteArrayInterfaceOf } from '../interop/byte-array-interface.js';
+import { exportTensor } from '../interop/dlpack/dlpack-capsule.js';
 import type { IpcBufferDescriptor } from '../interop/ipc/ipc-descriptor.js';
-import { adoptBufferMemory, MemoryResource, releaseBufferMemory } from '../resources/memory-resource.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
 import type { StreamOrderOptions } from '../stream/stream-options.js';
 import { type BufferBase, bufferBrand, bufferState, bufferToken, ownerMemoryBuffer } from './buffer-base.js';
+import { exportOwner } from './buffer-export-owner.js';
 import { deferRelease } from './buffer-release.js';
 import { type BufferKind, BufferState } from './buffer-state.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
 import { liveAllocationsOf } from './live-allocations.js';
+import { adoptBufferMemory, MemoryResource, releaseBufferMemory } from './memory-resource.js';
 import { rangeOverrun } from './pointer-range.js';
 
 /** Options for {@link Buffer.fromHandle}. */
@@ -56,11 +57,15 @@ export function defineBufferKind(name: string, Class: BufferClass, recordsSlices
       const state = bufferState(buffer);
       const dtype = { code: 1, bits: 8, lanes: 1 };
       const source = { pointer: state.pointer, shape: [state.size], strides: [1], dtype, readonly: false };
-      return exportDLPack({ ...source, keepAlive: undefined, buffer, deviceId: state.deviceId }, options);
+      return exportTensor(
+        { ...source, keepAlive: undefined, deviceId: state.deviceId },
+        exportOwner(buffer),
+        options,
+      );
     },
     cudaArrayInterface(buffer) {
       const state = bufferState(buffer);
-      return byteArrayInterface(buffer, state.pointer, state.size, false);
+      return byteArrayInterfaceOf(state, state.pointer, state.size, false);
     },
     close: (buffer, options) => close.call(buffer, options),
     hostView: (buffer) => hostView.call(buffer),

@@ -1,42 +1,17 @@
-// Copies and fills on raw pointers, ordered on a stream. Without a stream the work goes to the
-// device's default stream and the call waits for it; with one, the call only queues the work and
-// any JS memory it touches is held until the stream has passed it.
+// Copies between a buffer and JS memory, and fills, ordered on a stream (pointer-to-pointer
+// copies are copy/pointer-copy.ts). Without a stream the work goes to the device's default
+// stream and the call waits for it; with one, the call only queues the work and any JS memory it
+// touches is held until the stream has passed it.
 import { type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
 import { isPartlyRegisteredHostMemory, isRegisteredHostMemory } from '../copy/host-registration.js';
 import { releaseDetachedRegistrations } from '../copy/host-registration-table.js';
+import { finish } from '../copy/pointer-copy.js';
 import { stagingSettings } from '../copy/staging-settings.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
 import type { BufferState } from './buffer-state.js';
 import { isBufferHostView } from './host-views.js';
-
-/** Waits for `stream` when the caller gave none, else holds the JS memory `held` until the stream passes it. */
-export function finish(
-  runtime: DriverRuntime,
-  stream: Stream,
-  waitForIt: boolean,
-  held?: ArrayBufferView,
-): void {
-  if (waitForIt) runtime.driver.streamSynchronize(stream.streamHandle);
-  else if (held !== undefined) stream.holdChecked(held);
-}
-
-/** `size` bytes from `src` to `dst` (any unified addresses). */
-export function copyPointers(
-  runtime: DriverRuntime,
-  dst: bigint,
-  src: bigint,
-  size: number,
-  stream: Stream | undefined,
-  ordinal: number,
-): void {
-  if (size === 0) return;
-  const target = stream ?? runtimeDefaultStream(runtime, ordinal);
-  runtime.makeCurrent(target.ordinal);
-  runtime.driver.memcpyAsync(dst, src, size, target.streamHandle);
-  finish(runtime, target, stream === undefined);
-}
 
 // cuMemcpyHtoDAsync / cuMemcpyDtoHAsync refuse memory from a host memory pool
 // (cuMemPoolCreate with a host location) with CUDA_ERROR_INVALID_VALUE on CUDA 13.0, so only plain device memory takes them. Everything else (pinned, managed, external

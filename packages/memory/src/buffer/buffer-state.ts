@@ -8,13 +8,13 @@ import { CudaStateError } from '@cumem/core-types';
 import type { ByteArrayInterface } from '../interop/byte-array-interface.js';
 import type { DLPackCapsule, ToDLPackOptions } from '../interop/dlpack/dlpack-capsule.js';
 import type { IpcBufferDescriptor } from '../interop/ipc/ipc-descriptor.js';
-import type { MemoryResource } from '../resources/memory-resource.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
 import type { StreamOrderOptions } from '../stream/stream-options.js';
 import type { BufferBase } from './buffer-base.js';
 import type { ReleaseRecord } from './buffer-release.js';
 import type { ViewList } from './host-views.js';
+import type { MemoryResource } from './memory-resource.js';
 import { type PointerInfo, queryPointer } from './pointer-info.js';
 
 /**

@@ -2,21 +2,21 @@
 // and getters) is BufferBase, in buffer-base.ts; how it is made, buffer-construction.ts.
 import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
 import { asView, type HostMemory, isHostMemory } from '../copy/host-memory.js';
-import { copyBuffers } from '../copy/peer-copy.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from '../interop/ipc/ipc-descriptor.js';
-import { MemoryResource, releaseBufferMemory } from '../resources/memory-resource.js';
 import { type DriverRuntime, foreignDriverError } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
 import { BufferBase, bufferBrand, bufferState } from './buffer-base.js';
 import { defineBufferKind, type FromHandleOptions, wrapExternalMemory } from './buffer-construction.js';
 import { copyBufferHost, fillBuffer, fillPattern } from './buffer-copy.js';
+import { copyBuffers } from './buffer-peer-copy.js';
 import { cancelRelease, closedInBatch } from './buffer-release.js';
 import { type BufferKind, BufferState, type SliceRecorder } from './buffer-state.js';
 import { detachViews, keepOwnerAlive, releaseAfterViews, trackView } from './host-views.js';
 import { closeOrder } from './kernel-use.js';
 import { liveAllocationsOf } from './live-allocations.js';
 import { isMemoryHeld, releaseWhenUnheld } from './memory-holds.js';
+import { MemoryResource, releaseBufferMemory } from './memory-resource.js';
 
 export { ownerMemoryBuffer } from './buffer-base.js';
 export type { FromHandleOptions } from './buffer-construction.js';

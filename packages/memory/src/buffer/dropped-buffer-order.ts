@@ -1,9 +1,10 @@
 // The stream a buffer dropped without close() is freed on, ordered after the work queued so far
 // on every stream cumem knows (why: known-streams.ts).
 
-import type { MemoryResource } from '../resources/memory-resource.js';
-import { type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
+import type { DriverRuntime } from '../runtime/driver-runtime.js';
+import { knownStreamsOf } from '../stream/known-streams.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
+import type { MemoryResource } from './memory-resource.js';
 
 /**
  * The stream the buffer was allocated on, or (when it had none, or it has been closed since) the
@@ -18,6 +19,6 @@ export function orderForDroppedBuffer(
     allocationStream !== undefined && !allocationStream.isClosed
       ? allocationStream
       : runtimeDefaultStream(runtime, resource.deviceId >= 0 ? resource.deviceId : runtime.currentDevice);
-  runtimeState(runtime).knownStreams.orderAfterAll(target.streamHandle, target.ordinal);
+  knownStreamsOf(runtime).orderAfterAll(target.streamHandle, target.ordinal);
   return target;
 }

@@ -4,11 +4,11 @@
 // known-streams.ts); for these buffers it frees as a dropped buffer does: after the work queued
 // so far on every stream cumem knows, the launch's stream among them.
 
-import type { MemoryResource } from '../resources/memory-resource.js';
 import type { Stream } from '../stream/stream.js';
 import { type BufferBase, bufferBrand, bufferState } from './buffer-base.js';
 import type { BufferState } from './buffer-state.js';
 import { orderForDroppedBuffer } from './dropped-buffer-order.js';
+import type { MemoryResource } from './memory-resource.js';
 
 const used = new WeakSet<BufferBase>();
 // False until the first launch: close() then pays one boolean test, not a WeakSet lookup.

@@ -7,11 +7,11 @@ import { adapters } from '../../test/adapters.js';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
 import { LegacyPinnedMemoryResource } from '../resources/legacy-pinned-memory-resource.js';
 import { ManagedMemoryResource } from '../resources/managed/managed-memory-resource.js';
-import type { MemoryResource } from '../resources/memory-resource.js';
 import { PinnedMemoryResource } from '../resources/pinned-memory-resource.js';
 import { setCurrentDevice } from '../runtime/device-queries.js';
 import { useDriver } from '../runtime/driver-selection.js';
 import { Buffer } from './buffer.js';
+import type { MemoryResource } from './memory-resource.js';
 
 const KiB = 1024;
 

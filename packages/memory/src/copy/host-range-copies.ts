@@ -4,12 +4,12 @@
 import { CudaStateError, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
 import { bufferBrand, bufferState } from '../buffer/buffer-base.js';
-import { finish } from '../buffer/buffer-copy.js';
 import { checkSameDriver } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
 import { releaseDetachedRegistrations } from './host-registration-table.js';
+import { finish } from './pointer-copy.js';
 import { type HostRange, type HostStaging, moveRanges } from './range-copy-engine.js';
 
 export type { HostRange, HostStaging, HostStagingBuffer } from './range-copy-engine.js';

@@ -9,7 +9,6 @@
 // through the host, many times slower (bench/README.md has the figures).
 import {
   CudaError,
-  CudaStateError,
   checkAddress,
   checkBoolean,
   checkInteger,
@@ -17,36 +16,11 @@ import {
   MemLocationType,
   PointerHandleAttribute,
 } from '@cumem/core-types';
-import { type BufferBase, bufferBrand, bufferState } from '../buffer/buffer-base.js';
-import { copyPointers } from '../buffer/buffer-copy.js';
 import { virtualAccess } from '../resources/virtual/virtual-ranges.js';
-import { type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
+import type { DriverRuntime } from '../runtime/driver-runtime.js';
+import { perRuntimeState } from '../runtime/per-runtime-state.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, Stream } from '../stream/stream.js';
-
-/** `size` bytes from buffer `src` to buffer `dst`; the same-device case is the unchanged hot path. */
-export function copyBuffers(
-  runtime: DriverRuntime,
-  dst: BufferBase,
-  src: BufferBase,
-  size: number,
-  stream: Stream | undefined,
-  ordinal: number,
-): void {
-  const device = bufferState(src).deviceId;
-  const dstPointer = bufferState(dst).pointer;
-  const srcPointer = bufferState(src).pointer;
-  if (
-    bufferState(dst).deviceId === device &&
-    (device < 0 || stream === undefined || stream.ordinal === device)
-  ) {
-    copyPointers(runtime, dstPointer, srcPointer, size, stream, ordinal);
-    return;
-  }
-  const dstDevice = bufferState(dst).isDeviceOnly ? bufferState(dst).deviceId : -1;
-  const srcDevice = bufferState(src).isDeviceOnly ? device : -1;
-  copyAcrossDevices(runtime, dstPointer, dstDevice, srcPointer, srcDevice, size, stream, ordinal);
-}
 
 /**
  * `size` bytes from `src` to `dst` where the ends may live on different devices. `srcDevice` /
@@ -113,13 +87,13 @@ export function reaches(
   return poolReaches(runtime, on, memoryPoolOf(runtime, pointer), device, write);
 }
 
-function accessAllows(access: number, write: boolean): boolean {
+export function accessAllows(access: number, write: boolean): boolean {
   return write ? access === MemAccessFlags.ReadWrite : access !== MemAccessFlags.None;
 }
 
 // Whether device `on` may read (`write`: and write) memory of `pool` (0n: memory of no pool) on
 // another device. Pool access can change at any time, so it is asked every time.
-function poolReaches(
+export function poolReaches(
   runtime: DriverRuntime,
   on: number,
   pool: bigint,
@@ -137,7 +111,7 @@ function poolReaches(
 }
 
 /** The pool an allocation came from, or 0n for memory of no pool. */
-function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
+export function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
   try {
     return runtime.driver.pointerGetHandleAttribute(pointer, PointerHandleAttribute.MempoolHandle);
   } catch (error) {
@@ -149,9 +123,12 @@ function memoryPoolOf(runtime: DriverRuntime, pointer: bigint): bigint {
   }
 }
 
+/** Device pairs "from>to" whose context peer access was enabled or found impossible, per runtime. */
+const peerAccessDecidedOf = perRuntimeState(() => new Set<string>());
+
 /** Lets device `from`'s primary context access `to`'s cuMemAlloc memory directly, once, where possible. */
 export function enableContextPeerAccess(runtime: DriverRuntime, from: number, to: number): void {
-  const decided = runtimeState(runtime).peerAccessDecided;
+  const decided = peerAccessDecidedOf(runtime);
   const key = `${from}>${to}`;
   if (decided.has(key)) return;
   decided.add(key);
@@ -205,42 +182,8 @@ export function reachableOn(stream: Stream, pointer: bigint, device: number, wri
   );
 }
 
-// The pool of each allocation (keyed by its root buffer: slices share it), asked of the driver
-// once: an allocation never moves to another pool, while a batch asks per call.
-const poolOfAllocation = new WeakMap<BufferBase, bigint>();
-
-/**
- * For @cumem/utils: {@link reachableOn} for the memory of `buffer` (device-only memory of
- * another device than `stream`'s; any other memory is reachable). Which pool the allocation came
- * from is asked of the driver once per allocation; the pool's access, which its owner can change
- * at any time, is asked on every call.
- * @throws TypeError for anything but a Stream and a Buffer of @cumem/memory; CudaStateError when
- *   they belong to different drivers.
- */
-export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
-  checkStreamArgument(stream);
-  bufferBrand.check(buffer, 'buffer');
-  if (bufferState(buffer).runtime !== stream.runtime)
-    throw new CudaStateError('the buffer and the stream belong to different drivers');
-  const on = stream.ordinal;
-  const device = bufferState(buffer).isDeviceOnly ? bufferState(buffer).deviceId : -1;
-  if (device < 0 || device === on) return true;
-  let allocation = bufferState(buffer);
-  while (allocation.parent !== null) allocation = allocation.parent;
-  const runtime = stream.runtime;
-  const allocationPointer = allocation.pointer;
-  const vmm = virtualAccess(runtime, allocationPointer, on);
-  if (vmm !== undefined) return accessAllows(vmm, write);
-  let pool = poolOfAllocation.get(allocation.buffer);
-  if (pool === undefined) {
-    pool = memoryPoolOf(runtime, allocationPointer);
-    poolOfAllocation.set(allocation.buffer, pool);
-  }
-  return poolReaches(runtime, on, pool, device, write);
-}
-
 // The helpers above are exported for the sibling packages, which pass their own checked values;
 // a caller outside gets a TypeError for anything but a Stream rather than an engine error.
-function checkStreamArgument(stream: unknown): void {
+export function checkStreamArgument(stream: unknown): void {
   if (!Stream.isStream(stream)) throw new TypeError('stream must be a Stream of @cumem/memory');
 }

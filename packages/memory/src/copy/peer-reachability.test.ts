@@ -7,12 +7,12 @@ import { skipWithoutPeerAccess, withCountingDriver } from '@cumem/test-support';
 import { createReferenceDriver, describeEachDriverWithDevices } from '@cumem/testing/vitest';
 import { expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
+import { bufferReachableOn } from '../buffer/buffer-peer-copy.js';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
 import { PinnedMemoryResource } from '../resources/pinned-memory-resource.js';
 import { useDriver } from '../runtime/driver-selection.js';
 import { canAccessPeer } from '../runtime/peer-queries.js';
 import { Stream } from '../stream/stream.js';
-import { bufferReachableOn } from './peer-copy.js';
 
 describeEachDriverWithDevices(adapters, 2, 'bufferReachableOn', (entry) => {
   it("follows the pool's access on every call and asks which pool an allocation is from once", (context) =>

@@ -4,7 +4,7 @@
 // plus a stack trace (`new Error().stack`, microseconds) when asked for.
 import { checkBoolean, checkOptions, checkSize, describeValue } from '@cumem/core-types';
 import { liveAllocationsOf } from '../buffer/live-allocations.js';
-import { MemoryResource } from '../resources/memory-resource.js';
+import { MemoryResource } from '../buffer/memory-resource.js';
 import { type AccountedAllocation, addGlobalSink, removeGlobalSink } from './resource-accounting.js';
 
 /** One allocation a tracker saw. */

@@ -2,8 +2,8 @@
 // resource that counts, the current resources, what out-of-memory recovery did, and the
 // buffers the finalizer had to free.
 
+import type { MemoryResource } from '../buffer/memory-resource.js';
 import { currentResources } from '../resources/current-resource.js';
-import type { MemoryResource } from '../resources/memory-resource.js';
 import { type OutOfMemoryStatistics, outOfMemoryStatistics } from './out-of-memory.js';
 import { censusEntries, type ResourceStatistics } from './resource-accounting.js';
 import { finalizerReleases } from './resource-pressure.js';

@@ -18,7 +18,7 @@ import {
 } from '@cumem/core-types';
 import { keepReleaseWeakRefs, releaseDroppedBuffers } from '../buffer/buffer-release.js';
 import type { LiveAllocations } from '../buffer/live-allocations.js';
-import type { MemoryResource } from '../resources/memory-resource.js';
+import type { MemoryResource } from '../buffer/memory-resource.js';
 import { deviceOrdinal } from '../runtime/device-arguments.js';
 import { activeRuntime } from '../runtime/driver-runtime.js';
 import type { ResourceAccounting } from './resource-accounting.js';

@@ -1,8 +1,7 @@
 // A buffer as the CUDA Array Interface (version 3, camelCase fields, as @cumem/utils reads and
 // writes it) of a 1-D uint8 array: what Buffer and interop-arrow's CudaBuffer export, like
 // pyarrow's `to_numba`.
-import { CudaStateError, checkAddress, checkBoolean, checkSize, describeValue } from '@cumem/core-types';
-import { bufferBrand, bufferState } from '../buffer/buffer-base.js';
+import { CudaStateError } from '@cumem/core-types';
 
 /** CUDA Array Interface v3 of a byte array (camelCase; `StridedMemoryView.from` reads it). */
 export interface ByteArrayInterface {
@@ -18,28 +17,24 @@ export interface ByteArrayInterface {
   readonly version: 3;
 }
 
+/** What the interface needs to know of the memory's owner (a Buffer's state, or a wrapper of one). */
+export interface ByteArrayOwnerFacts {
+  readonly isClosed: boolean;
+  readonly isDeviceAccessible: boolean;
+}
+
 /**
- * The interface of `size` bytes at `address`, shown by `owner` (a Buffer, or what wraps one).
- * It names no stream: work the owner ordered on streams is the caller's to order (as the
- * view's interface).
- * @throws CudaStateError when `owner` is closed; TypeError for memory no device can address.
+ * The interface of `size` bytes at `address` (checked by the caller) of an owner with `facts`.
+ * @throws CudaStateError when the owner is closed; TypeError for memory no device can address.
  */
-export function byteArrayInterface(
-  owner: { readonly isClosed: boolean; readonly isDeviceAccessible: boolean },
+export function byteArrayInterfaceOf(
+  facts: ByteArrayOwnerFacts,
   address: bigint,
   size: number,
   readonly: boolean,
 ): ByteArrayInterface {
-  // A Buffer answers from its state (bufferState); a wrapper of one through its getters.
-  const buffer = bufferBrand.has(owner);
-  if (!buffer && (typeof owner !== 'object' || owner === null || typeof owner.isClosed !== 'boolean')) {
-    throw new TypeError(`owner must be a Buffer (or an object with isClosed), got ${describeValue(owner)}`);
-  }
-  checkAddress(address, 'address');
-  checkSize(size, 'size');
-  checkBoolean(readonly, 'readonly');
-  if (buffer ? bufferState(owner).isClosed : owner.isClosed) throw CudaStateError.closed('Buffer');
-  if (!(buffer ? bufferState(owner).isDeviceAccessible : owner.isDeviceAccessible))
+  if (facts.isClosed) throw CudaStateError.closed('Buffer');
+  if (!facts.isDeviceAccessible)
     throw new TypeError('memory no device can address has no CUDA Array Interface');
   return Object.freeze({
     shape: Object.freeze([size] as [number]),

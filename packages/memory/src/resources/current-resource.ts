@@ -3,10 +3,11 @@
 // statistics, limit and hooks) instead of each making their own. Kept per driver, as a
 // resource belongs to the driver it was made with.
 import { CudaStateError, type Device, describeValue } from '@cumem/core-types';
+import { MemoryResource } from '../buffer/memory-resource.js';
 import { deviceOrdinal } from '../runtime/device-arguments.js';
-import { activeRuntime, type DriverRuntime, runtimeState } from '../runtime/driver-runtime.js';
+import { activeRuntime } from '../runtime/driver-runtime.js';
+import { perRuntimeState } from '../runtime/per-runtime-state.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
-import { MemoryResource } from './memory-resource.js';
 
 /**
  * The resource libraries should allocate device memory from on `device`: the one set by
@@ -61,6 +62,5 @@ export function currentResources(): Map<number, MemoryResource> {
   return resourcesOf(activeRuntime());
 }
 
-function resourcesOf(runtime: DriverRuntime): Map<number, MemoryResource> {
-  return runtimeState(runtime).currentResources;
-}
+/** The resource `setCurrentResource` chose (or the default made) per device, per runtime. */
+const resourcesOf = perRuntimeState(() => new Map<number, MemoryResource>());

@@ -2,19 +2,19 @@ import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types'
 import { type Buffer, bufferKind } from '../buffer/buffer.js';
 import { allocatedBuffer } from '../buffer/buffer-construction.js';
 import { LiveAllocations } from '../buffer/live-allocations.js';
-import { allocateWithRecovery } from '../diagnostics/out-of-memory.js';
-import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
-import type { Stream } from '../stream/stream.js';
-import { runtimeDefaultStream } from '../stream/stream.js';
-import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
-import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 import {
   freezeBuiltIn,
   guardResourceMembers,
   MemoryResource,
   type ResourceBooks,
   setResourceBooks,
-} from './memory-resource.js';
+} from '../buffer/memory-resource.js';
+import { allocateWithRecovery } from '../diagnostics/out-of-memory.js';
+import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
+import type { Stream } from '../stream/stream.js';
+import { runtimeDefaultStream } from '../stream/stream.js';
+import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
+import { deallocateArguments, waitBeforeFree } from './host-allocation-order.js';
 
 // How close() frees a buffer of LegacyPinnedMemoryResource and Buffer.fromHandle hands it memory (memory-resource.ts).
 let legacyPinnedBooks: ResourceBooks<LegacyPinnedMemoryResource>;

@@ -11,12 +11,12 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
 import { Buffer } from '../buffer/buffer.js';
+import { MemoryResource } from '../buffer/memory-resource.js';
 import { useDriver } from '../runtime/driver-selection.js';
 import { defaultStream, Stream } from '../stream/stream.js';
 import { DeviceMemoryResource } from './device-memory-resource.js';
 import { ManagedBuffer } from './managed/managed-buffer.js';
 import { ManagedMemoryResource } from './managed/managed-memory-resource.js';
-import { MemoryResource } from './memory-resource.js';
 import { PinnedMemoryResource } from './pinned-memory-resource.js';
 
 const mebibyte = 1024 * 1024;

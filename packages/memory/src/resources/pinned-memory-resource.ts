@@ -11,15 +11,15 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
-import { ImportedPool } from '../interop/ipc/imported-pool.js';
+import { freezeBuiltIn, guardResourceMembers } from '../buffer/memory-resource.js';
 import type { IpcAllocationHandle } from '../interop/ipc/ipc-allocation-handle.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
-import { freezeBuiltIn, guardResourceMembers } from './memory-resource.js';
 import { PoolMemoryResource } from './pool/pool-memory-resource.js';
 import {
   checkInterprocess,
   checkPoolOptions,
   currentPoolSetup,
+  ImportedPool,
   importPoolResource,
   ownedPoolSetup,
   type PoolSetup,

@@ -1,6 +1,7 @@
 import { type Device, DeviceAttribute, type Driver } from '@cumem/core-types';
 import { checkDeviceKind, deviceOrdinal } from './device-arguments.js';
 import { activeRuntime, runtimeState } from './driver-runtime.js';
+import { perRuntimeState } from './per-runtime-state.js';
 
 /** What {@link deviceProperties} reports. Attributes a driver does not know read as their "no" value. */
 export interface DeviceProperties {
@@ -45,6 +46,9 @@ export function deviceCount(): number {
   return activeRuntime().driver.deviceGetCount();
 }
 
+/** Each device's properties per runtime, queried once. */
+const propertiesOf = perRuntimeState((): DeviceProperties[] => []);
+
 /**
  * Properties of `device` (a Device or ordinal), asked once per driver and device.
  * @throws TypeError / RangeError for a bad device.
@@ -54,7 +58,7 @@ export function deviceProperties(device: Device | number): DeviceProperties {
   if (device === undefined) throw new TypeError('deviceProperties needs a device (a Device or an ordinal)');
   const runtime = activeRuntime();
   const ordinal = deviceOrdinal(runtime, device);
-  const list = runtimeState(runtime).deviceProperties;
+  const list = propertiesOf(runtime);
   let properties = list[ordinal];
   if (properties === undefined) {
     properties = queryProperties(runtime.driver, ordinal);

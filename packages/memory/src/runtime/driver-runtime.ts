@@ -1,11 +1,6 @@
 // Per-driver state that every call goes through: primary contexts (retained once per device
 // and never released, as cuda.core does), which one is current, and a few cached facts.
 import { CudaStateError, type Driver, type DriverCapabilities, type DriverHandle } from '@cumem/core-types';
-import type { MemoryResource } from '../resources/memory-resource.js';
-import type { VirtualRange } from '../resources/virtual/virtual-ranges.js';
-import { KnownStreams } from '../stream/known-streams.js';
-import type { Stream } from '../stream/stream.js';
-import type { DeviceProperties } from './device-queries.js';
 import { currentDriver } from './driver-selection.js';
 
 // Which (runtime, device) this thread last made current. The CUDA current context is per OS
@@ -15,7 +10,8 @@ let boundRuntime: DriverRuntime | undefined;
 let boundOrdinal = -1;
 
 /**
- * What cumem keeps per driver runtime. Reachable only through {@link runtimeState}, which no
+ * What the runtime itself keeps (the folders above keep their own per-runtime state in tables
+ * of their own, per-runtime-state.ts). Reachable only through {@link runtimeState}, which no
  * entry point of the package exports: a program that reaches a runtime (a stream's or buffer's
  * `runtime`, left out of the type declarations) finds a frozen object holding the driver and
  * nothing it could use to hand the driver a stream, context or range cumem never made.
@@ -29,20 +25,6 @@ export interface RuntimeState {
   readonly contexts: DriverHandle[];
   /** The device used when none is given (`setCurrentDevice`), default 0. */
   currentDevice: number;
-  /** The streams cumem made, which frees of dropped buffers wait for (known-streams.ts). */
-  readonly knownStreams: KnownStreams;
-  /** The page-locked resources shared by the packages above (host-resources.ts), made on first use. */
-  readonly hostResources: { legacy?: MemoryResource; pool?: MemoryResource };
-  /** Each device's default stream (stream.ts), made on first use. */
-  readonly defaultStreams: Stream[];
-  /** The resource `setCurrentResource` chose per device (current-resource.ts). */
-  readonly currentResources: Map<number, MemoryResource>;
-  /** `deviceProperties`, queried once per device (device-queries.ts). */
-  readonly deviceProperties: DeviceProperties[];
-  /** The address ranges VirtualMemoryResources have mapped (virtual-ranges.ts). */
-  readonly virtualRanges: Set<VirtualRange>;
-  /** Device pairs "from>to" whose context peer access was enabled or found impossible (peer-copy.ts). */
-  readonly peerAccessDecided: Set<string>;
 }
 
 let stateOf: (runtime: DriverRuntime) => RuntimeState;
@@ -61,13 +43,6 @@ export class DriverRuntime {
       deviceCount: -1,
       contexts: [],
       currentDevice: 0,
-      knownStreams: new KnownStreams(this),
-      hostResources: {},
-      defaultStreams: [],
-      currentResources: new Map(),
-      deviceProperties: [],
-      virtualRanges: new Set(),
-      peerAccessDecided: new Set(),
     };
     Object.freeze(this);
   }

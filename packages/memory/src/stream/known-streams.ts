@@ -15,6 +15,7 @@
 // leaves its default streams: nothing runs in a terminated Worker.)
 import { type DriverHandle, EventFlags } from '@cumem/core-types';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
+import { perRuntimeState } from '../runtime/per-runtime-state.js';
 
 /** One stream, as long as it may have work queued. */
 export interface KnownStream {
@@ -25,7 +26,7 @@ export interface KnownStream {
   retired: boolean;
 }
 
-/** The streams of one runtime (its `knownStreams`). */
+/** The streams of one runtime ({@link knownStreamsOf}). */
 export class KnownStreams {
   private readonly streams = new Set<KnownStream>();
 
@@ -115,3 +116,6 @@ export class KnownStreams {
     known.tail = null;
   }
 }
+
+/** The streams cumem made in `runtime`, which frees of dropped buffers wait for. */
+export const knownStreamsOf = perRuntimeState((runtime) => new KnownStreams(runtime));

@@ -17,18 +17,14 @@ import {
   type ObjectFacts,
   StreamFlags,
 } from '@cumem/core-types';
-import { HeldHostMemory } from '../copy/held-host-memory.js';
 import { type HostMemory, isHostMemory } from '../copy/host-memory.js';
 import { checkDeviceKind, optionalDeviceOrdinal } from '../runtime/device-arguments.js';
-import {
-  activeRuntime,
-  checkSameDriver,
-  type DriverRuntime,
-  runtimeState,
-} from '../runtime/driver-runtime.js';
+import { activeRuntime, checkSameDriver, type DriverRuntime } from '../runtime/driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from '../runtime/object-finalizer.js';
+import { perRuntimeState } from '../runtime/per-runtime-state.js';
 import { createEvent, Event } from './event.js';
-import type { KnownStream } from './known-streams.js';
+import { HeldHostMemory } from './held-host-memory.js';
+import { type KnownStream, knownStreamsOf } from './known-streams.js';
 import { holdDuringWait, isWaitedOn } from './pending-waits.js';
 
 /** Options for {@link Stream.create}. */
@@ -51,7 +47,7 @@ export class Stream {
    * reaches, so a stream dropped without close() keeps it until its copies are done.
    */
   readonly #holdings: { held: HeldHostMemory | null } = { held: null };
-  /** The stream in its runtime's `knownStreams`, which frees of dropped buffers wait on. */
+  /** The stream among its runtime's known streams, which frees of dropped buffers wait on. */
   readonly #known: KnownStream;
   /** The stream's device, made once: every read of `stream.device` returns it. */
   readonly #device: Device;
@@ -72,7 +68,7 @@ export class Stream {
         'Stream has no public constructor: use Stream.create() or defaultStream() to get one',
       );
     }
-    const { knownStreams } = runtimeState(runtime);
+    const knownStreams = knownStreamsOf(runtime);
     const known = knownStreams.add(streamHandle, ordinal);
     this.#known = known;
     this.#device = new Device(ordinal);
@@ -210,7 +206,7 @@ export class Stream {
     checkSameDriver(this.runtime, eventOrStream.runtime, 'the stream', 'this Stream');
     if (eventOrStream === this) return;
     if (eventOrStream.#closed) {
-      runtimeState(this.runtime).knownStreams.waitForTail(this.streamHandle, eventOrStream.#known);
+      knownStreamsOf(this.runtime).waitForTail(this.streamHandle, eventOrStream.#known);
       this.runtime.makeCurrent(this.ordinal);
       return;
     }
@@ -236,7 +232,7 @@ export class Stream {
     const held = this.#holdings.held;
     if (held !== null && !held.isEmpty) this.sync();
     // Work already queued still runs after the destroy: frees of dropped buffers wait for it.
-    runtimeState(this.runtime).knownStreams.retire(this.#known);
+    knownStreamsOf(this.runtime).retire(this.#known);
     this.#closed = true;
     forgetFinalizer(this);
     if (isWaitedOn(this)) this.#destroyAfterWaits = true;
@@ -321,9 +317,12 @@ type StreamConstructor = new (
   isDefault: boolean,
 ) => Stream;
 
+/** Each runtime's default stream per device, made on first use. */
+const defaultStreamsOf = perRuntimeState((): Stream[] => []);
+
 /** @internal The default stream of device `ordinal` in `runtime`, created on first use. */
 export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): Stream {
-  const streams = runtimeState(runtime).defaultStreams;
+  const streams = defaultStreamsOf(runtime);
   let stream = streams[ordinal];
   if (stream === undefined) {
     runtime.makeCurrent(ordinal);

@@ -17,13 +17,9 @@ import {
   inspectFacts,
   type ObjectFacts,
 } from '@cumem/core-types';
-import { type BufferBase, bufferState } from '../../buffer/buffer-base.js';
-import { holdMemory } from '../../buffer/memory-holds.js';
 import { queryPointer } from '../../buffer/pointer-info.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
 import { Stream } from '../../stream/stream.js';
-import { registerExport } from '../export-registry.js';
-import { checkDLPackSource } from './dlpack-checks.js';
 import {
   DLDeviceType,
   type DLPackTensorFields,
@@ -42,8 +38,11 @@ export interface ToDLPackOptions {
   readonly maxVersion?: readonly [number, number];
 }
 
-/** What an export describes (the struct's fields, but the data pointer of element 0). */
-export interface DLPackSource {
+/**
+ * What an export describes: DLPackSource (dlpack-export.ts) without its Buffer, which the
+ * export reaches through a {@link DLPackOwner} instead.
+ */
+export interface ExportedTensor {
   /** Address of element (0, ..., 0). */
   readonly pointer: bigint;
   readonly shape: readonly number[];
@@ -52,12 +51,29 @@ export interface DLPackSource {
   /** DLPack's `DLDataType`: type code (kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, ...), bits per lane, lanes. */
   readonly dtype: { readonly code: number; readonly bits: number; readonly lanes: number };
   readonly readonly: boolean;
-  /** The Buffer whose memory it is (held until the consumer is done), or undefined. */
-  readonly buffer: BufferBase | undefined;
   /** Kept reachable until the consumer is done (a view of memory with no Buffer). */
   readonly keepAlive: unknown;
   /** Device of the memory (-1 for host memory). */
   readonly deviceId: number;
+}
+
+/**
+ * What an export needs of the Buffer whose memory it describes (buffer-export-owner.ts makes one
+ * from the Buffer's state), so that this module names no Buffer.
+ */
+export interface DLPackOwner {
+  /** @throws CudaStateError when the Buffer is closed. */
+  checkOpen(): void;
+  readonly isManaged: boolean;
+  readonly isDeviceAccessible: boolean;
+  readonly isHostAccessible: boolean;
+  /**
+   * Records the export of `[start, end)` (so a resize cannot unmap or move those bytes) and holds
+   * the memory; the returned function ends both.
+   */
+  hold(start: bigint, end: bigint): () => void;
+  /** The stream the memory was allocated on, whose queued work orders the consumer. */
+  readonly allocationStream: Stream | undefined;
 }
 
 interface ExportRecord {
@@ -250,16 +266,12 @@ function checkExportOptions(options: ToDLPackOptions | undefined): {
 // use (page-locked) kDLCUDAHost; the device only, kDLCUDA; the CPU only (pageable memory
 // wrapped by Buffer.fromHandle), kDLCPU, which a consumer must not hand to a kernel. Memory
 // neither can access (a virtual range without access) is refused: no device type describes it.
-function deviceOf(runtime: DriverRuntime, source: DLPackSource): { deviceType: number; deviceId: number } {
-  const buffer = source.buffer;
-  const facts =
-    buffer !== undefined
-      ? {
-          isManaged: bufferState(buffer).isManaged,
-          isDeviceAccessible: bufferState(buffer).isDeviceAccessible,
-          isHostAccessible: bufferState(buffer).isHostAccessible,
-        }
-      : queryPointer(runtime, source.pointer);
+function deviceOf(
+  runtime: DriverRuntime,
+  source: ExportedTensor,
+  owner: DLPackOwner | undefined,
+): { deviceType: number; deviceId: number } {
+  const facts = owner ?? queryPointer(runtime, source.pointer);
   if (facts.isManaged)
     return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
   if (facts.isDeviceAccessible && facts.isHostAccessible)
@@ -273,7 +285,7 @@ function deviceOf(runtime: DriverRuntime, source: DLPackSource): { deviceType: n
 
 // The bytes the tensor's elements cover, `[start, end)` (negative strides reach below the
 // pointer), for the export registry.
-function tensorExtent(source: DLPackSource): { start: bigint; end: bigint } {
+function tensorExtent(source: ExportedTensor): { start: bigint; end: bigint } {
   const elementBytes = BigInt(Math.ceil((source.dtype.bits * source.dtype.lanes) / 8));
   if (source.shape.some((extent) => extent === 0)) return { start: source.pointer, end: source.pointer };
   let low = 0n;
@@ -287,20 +299,24 @@ function tensorExtent(source: DLPackSource): { start: bigint; end: bigint } {
 }
 
 /**
- * Exports `source` as a DLPack struct (see {@link DLPackCapsule}). The device it names follows
- * what can access the memory (`kDLCPU` for pageable memory). An export of a Buffer is recorded
- * in the export registry until released, so a resize cannot unmap or move its bytes.
+ * Exports checked `source` as a DLPack struct (see {@link DLPackCapsule}), the memory of
+ * `owner`'s Buffer or, without one, kept alive through `source.keepAlive`. The device it names
+ * follows what can access the memory (`kDLCPU` for pageable memory). An export of a Buffer is
+ * recorded in the export registry until released, so a resize cannot unmap or move its bytes.
  * @throws TypeError for bad options or memory neither a device nor the host can access;
  *   CudaStateError for a closed buffer or stream.
  */
-export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): DLPackCapsule {
-  checkDLPackSource(source);
+export function exportTensor(
+  source: ExportedTensor,
+  owner: DLPackOwner | undefined,
+  options: ToDLPackOptions | undefined,
+): DLPackCapsule {
   const { versioned, stream } = checkExportOptions(options);
-  if (source.buffer !== undefined) bufferState(source.buffer).checkOpen();
+  if (owner !== undefined) owner.checkOpen();
   collectReleasedExports();
   const runtime = activeRuntime();
   const driver = runtime.driver;
-  const device = deviceOf(runtime, source);
+  const device = deviceOf(runtime, source, owner);
   // data 256-byte aligned as dlpack.h asks, the rest in byte_offset. For a legacy struct the low
   // word of data is what the release function overwrites: it must differ from what it writes.
   let data = source.pointer & ~255n;
@@ -316,20 +332,9 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
     const bytes = driver.hostView(struct, size);
     writeDLPackStruct(bytes, struct, versioned, fields, releaseFunction);
     const initial = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-    if (source.buffer !== undefined) {
+    if (owner !== undefined) {
       const { start, end } = tensorExtent(source);
-      const endExport = registerExport(source.buffer, 'a DLPack export', start, end);
-      let endMemoryHold: () => void;
-      try {
-        endMemoryHold = holdMemory(source.buffer);
-      } catch (error) {
-        endExport();
-        throw error;
-      }
-      endHold = () => {
-        endExport();
-        endMemoryHold();
-      };
+      endHold = owner.hold(start, end);
     } else {
       let kept: unknown = source.keepAlive;
       endHold = () => {
@@ -338,10 +343,7 @@ export function exportDLPack(source: DLPackSource, options?: ToDLPackOptions): D
       };
     }
     if (stream !== undefined) {
-      const producer =
-        source.buffer === undefined
-          ? undefined
-          : bufferState(bufferState(source.buffer).memoryOwner).allocationStream;
+      const producer = owner?.allocationStream;
       // Closed or open, the producer's queued work orders the consumer (Stream.wait's rule).
       if (producer !== undefined) stream.wait(producer);
     }

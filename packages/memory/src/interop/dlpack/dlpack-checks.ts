@@ -1,12 +1,11 @@
 // Argument checks of the exported DLPack building blocks (exportDLPack, writeDLPackStruct):
 // typed errors before any memory is written or any driver call.
 import { checkAddress, checkBoolean, checkInteger, describeValue } from '@cumem/core-types';
-import { bufferBrand } from '../../buffer/buffer-base.js';
 
 /** The most axes a struct cumem writes may have (as DLPack importers, cuda.core and NumPy). */
 export const DLPACK_MAX_AXES = 32;
 
-function checkObject(value: unknown, name: string): Record<string, unknown> {
+export function checkObject(value: unknown, name: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null)
     throw new TypeError(`${name} must be an object, got ${describeValue(value)}`);
   return value as Record<string, unknown>;
@@ -25,7 +24,7 @@ function checkIntegers(value: unknown, name: string): number[] {
   });
 }
 
-function checkRange(value: unknown, min: number, max: number, name: string): number {
+export function checkRange(value: unknown, min: number, max: number, name: string): number {
   const integer = checkInteger(value, name);
   if (integer < min || integer > max)
     throw new RangeError(`${name} must be from ${min} to ${max}, got ${integer}`);
@@ -44,17 +43,6 @@ export function checkTensorShape(value: unknown, name: string): void {
   checkRange(dtype.bits, 1, 255, `${name}.dtype.bits`);
   checkRange(dtype.lanes, 1, 65535, `${name}.dtype.lanes`);
   checkBoolean(fields.readonly, `${name}.readonly`);
-}
-
-/** Checks an export source (see DLPackSource). */
-export function checkDLPackSource(value: unknown): void {
-  const source = checkObject(value, 'source');
-  checkAddress(source.pointer, 'source.pointer');
-  checkTensorShape(source, 'source');
-  if (source.buffer !== undefined && !bufferBrand.has(source.buffer)) {
-    throw new TypeError(`source.buffer must be a Buffer or undefined, got ${describeValue(source.buffer)}`);
-  }
-  checkRange(source.deviceId, -1, 2 ** 31 - 1, 'source.deviceId');
 }
 
 /** Checks the struct fields (see DLPackTensorFields). */

@@ -7,10 +7,10 @@ import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../../../test/adapters.js';
 import { Buffer } from '../../buffer/buffer.js';
+import { MemoryResource } from '../../buffer/memory-resource.js';
 import { DeviceMemoryResource } from '../../resources/device-memory-resource.js';
-import { MemoryResource } from '../../resources/memory-resource.js';
 import { useDriver } from '../../runtime/driver-selection.js';
-import { exportDLPack } from './dlpack-capsule.js';
+import { exportDLPack } from './dlpack-export.js';
 import { DLDeviceType, TensorField, VersionedField } from './dlpack-struct.js';
 
 describeEachDriver(adapters, 'DLPack device of an export', (entry) => {

@@ -12,19 +12,19 @@ import {
 } from '@cumem/core-types';
 import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
-import { allocateWithRecovery } from '../../diagnostics/out-of-memory.js';
-import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
-import { checkLocation, checkNumaSupported } from '../../runtime/location-arguments.js';
-import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
-import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
-import { deallocateArguments, waitBeforeFree } from '../host-allocation-order.js';
 import {
   freezeBuiltIn,
   guardResourceMembers,
   MemoryResource,
   type ResourceBooks,
   setResourceBooks,
-} from '../memory-resource.js';
+} from '../../buffer/memory-resource.js';
+import { allocateWithRecovery } from '../../diagnostics/out-of-memory.js';
+import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
+import { checkLocation, checkNumaSupported } from '../../runtime/location-arguments.js';
+import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
+import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
+import { deallocateArguments, waitBeforeFree } from '../host-allocation-order.js';
 import { type ManagedBuffer, managedBufferKind } from './managed-buffer.js';
 
 /** Options for {@link ManagedMemoryResource}. */

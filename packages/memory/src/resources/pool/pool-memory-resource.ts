@@ -11,6 +11,12 @@ import {
 import { type Buffer, bufferKind } from '../../buffer/buffer.js';
 import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
+import {
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from '../../buffer/memory-resource.js';
 import { importedMemoryError, isWrongPoolKind } from '../../interop/ipc/imported-memory-check.js';
 import { ImportedPointerCounts } from '../../interop/ipc/imported-pointer-counts.js';
 import { exportedHandle, type IpcAllocationHandle } from '../../interop/ipc/ipc-allocation-handle.js';
@@ -19,12 +25,6 @@ import { type DriverRuntime, foreignDriverError } from '../../runtime/driver-run
 import { forgetFinalizer, registerFinalizer } from '../../runtime/object-finalizer.js';
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
-import {
-  guardResourceMembers,
-  MemoryResource,
-  type ResourceBooks,
-  setResourceBooks,
-} from '../memory-resource.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';
 import type { PoolSetup } from './pool-setup.js';

@@ -13,7 +13,6 @@ import {
   MemPoolAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
-import { ImportedPool } from '../../interop/ipc/imported-pool.js';
 import { IpcAllocationHandle } from '../../interop/ipc/ipc-allocation-handle.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
 import { lookUpResource } from '../resource-registry.js';
@@ -105,6 +104,16 @@ export function currentPoolSetup(runtime: DriverRuntime, pool: DriverHandle, ord
     driver.memPoolSetAttribute(pool, MemPoolAttribute.ReleaseThreshold, keepAllReleaseThreshold);
   }
   return { runtime, pool, owned: false, ipcEnabled: false, mapped: false, ordinal, uuid: null };
+}
+
+/**
+ * @internal The explicit construction path of an imported pool: `fromAllocationHandle` passes
+ * one to its class's constructor in place of the options, so the constructor wraps the pool it
+ * was handed instead of creating one. Not exported from the package, so no caller outside it
+ * can make one.
+ */
+export class ImportedPool {
+  constructor(readonly setup: PoolSetup) {}
 }
 
 /**

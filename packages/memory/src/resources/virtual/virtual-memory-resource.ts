@@ -10,6 +10,13 @@ import { bufferBrand, bufferState } from '../../buffer/buffer-base.js';
 import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { orderForDroppedBuffer } from '../../buffer/dropped-buffer-order.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
+import {
+  freezeBuiltIn,
+  guardResourceMembers,
+  MemoryResource,
+  type ResourceBooks,
+  setResourceBooks,
+} from '../../buffer/memory-resource.js';
 import { allocateWithRecovery } from '../../diagnostics/out-of-memory.js';
 import type { IpcAllocationHandle } from '../../interop/ipc/ipc-allocation-handle.js';
 import { checkDeviceKind, deviceOrdinal } from '../../runtime/device-arguments.js';
@@ -17,13 +24,6 @@ import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.
 import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
 import { deallocateArguments, waitBeforeFree } from '../host-allocation-order.js';
-import {
-  freezeBuiltIn,
-  guardResourceMembers,
-  MemoryResource,
-  type ResourceBooks,
-  setResourceBooks,
-} from '../memory-resource.js';
 import {
   checkPeerDevices,
   PeerAccessView,

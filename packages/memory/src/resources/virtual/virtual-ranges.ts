@@ -3,7 +3,8 @@
 // is reachable only where cuMemSetAccess granted access (context peer access does not apply),
 // while the driver has no cheap query that says a pointer is VMM memory.
 import type { Driver } from '@cumem/core-types';
-import { type DriverRuntime, runtimeState } from '../../runtime/driver-runtime.js';
+import type { DriverRuntime } from '../../runtime/driver-runtime.js';
+import { perRuntimeState } from '../../runtime/per-runtime-state.js';
 
 /** One live VMM allocation: its current range, and the access a device has to it. */
 export interface VirtualRange {
@@ -19,20 +20,23 @@ export interface VirtualRange {
 // lookup gets a Driver) never selects or loads a driver of its own.
 const runtimesWithRanges = new WeakMap<Driver, DriverRuntime>();
 
+/** The ranges VirtualMemoryResources have mapped, per runtime. */
+const virtualRangesOf = perRuntimeState(() => new Set<VirtualRange>());
+
 /** Records a live allocation (its base and size are read at each lookup: they change on a resize). */
 export function addVirtualRange(runtime: DriverRuntime, range: VirtualRange): void {
   runtimesWithRanges.set(runtime.driver, runtime);
-  runtimeState(runtime).virtualRanges.add(range);
+  virtualRangesOf(runtime).add(range);
 }
 
 /** Forgets a freed allocation. */
 export function deleteVirtualRange(runtime: DriverRuntime, range: VirtualRange): void {
-  runtimeState(runtime).virtualRanges.delete(range);
+  virtualRangesOf(runtime).delete(range);
 }
 
 /** The access device `on` has to the VMM memory at `pointer`, or undefined when it is not VMM memory of cumem. */
 export function virtualAccess(runtime: DriverRuntime, pointer: bigint, on: number): number | undefined {
-  const set = runtimeState(runtime).virtualRanges;
+  const set = virtualRangesOf(runtime);
   if (set.size === 0) return undefined;
   for (const range of set) {
     if (pointer >= range.base && pointer < range.base + BigInt(range.mapped)) return range.accessOf(on);
@@ -47,7 +51,7 @@ export function virtualAccess(runtime: DriverRuntime, pointer: bigint, on: numbe
 export function virtualRangeAt(driver: Driver, pointer: bigint): VirtualRange | undefined {
   const runtime = runtimesWithRanges.get(driver);
   if (runtime === undefined) return undefined;
-  const set = runtimeState(runtime).virtualRanges;
+  const set = virtualRangesOf(runtime);
   if (set.size === 0) return undefined;
   for (const range of set) {
     if (pointer >= range.base && pointer < range.base + BigInt(range.mapped)) return range;

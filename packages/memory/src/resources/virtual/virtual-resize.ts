@@ -1,13 +1,13 @@
 // VirtualMemoryResource.modifyAllocation: shrink, grow in place (in the reserved range, or
 // after extending it at the address right after it), or grow by mapping the chunks at a new
 // range. Kept apart from the resource to keep each file small. A shrink past a live export
-// and a moving grow under one are refused (interop/export-registry.ts): the export's reader
+// and a moving grow under one are refused (buffer/export-registry.ts): the export's reader
 // holds the old addresses.
 import { CudaError, CudaStateError, type Driver, type MemAccessDescriptor } from '@cumem/core-types';
 import { type Buffer, closeBuffer } from '../../buffer/buffer.js';
 import { bufferState } from '../../buffer/buffer-base.js';
+import { refuseUnderLiveExports } from '../../buffer/export-registry.js';
 import type { LiveAllocations } from '../../buffer/live-allocations.js';
-import { refuseUnderLiveExports } from '../../interop/export-registry.js';
 import type { Stream } from '../../stream/stream.js';
 import {
   mapChunk,

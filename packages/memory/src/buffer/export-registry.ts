@@ -10,8 +10,8 @@
 // recorded against the VMM allocation holding them (the only memory a resize can move or
 // unmap), found through the ranges VirtualMemoryResources keep.
 import { CudaStateError, checkAddress, type Driver, describeValue } from '@cumem/core-types';
-import { type BufferBase, bufferBrand, bufferState } from '../buffer/buffer-base.js';
 import { type VirtualRange, virtualRangeAt } from '../resources/virtual/virtual-ranges.js';
+import { type BufferBase, bufferBrand, bufferState } from './buffer-base.js';
 
 /** One live export: `[start, end)` addresses, and what holds it (for the refusal's message). */
 export interface LiveExport {

@@ -12,13 +12,13 @@ import {
   inspectFacts,
   type ObjectFacts,
 } from '@cumem/core-types';
-import type { Buffer } from '../buffer/buffer.js';
-import { liveAllocationsOf } from '../buffer/live-allocations.js';
 import { type ResourceStatistics, setLimit, statisticsOf } from '../diagnostics/resource-pressure.js';
 import type { IpcBufferDescriptor } from '../interop/ipc/ipc-descriptor.js';
+import { lookUpResource, registerResource, unregisterResource } from '../resources/resource-registry.js';
 import type { Stream } from '../stream/stream.js';
 import type { StreamOrderOptions } from '../stream/stream-options.js';
-import { lookUpResource, registerResource, unregisterResource } from './resource-registry.js';
+import type { Buffer } from './buffer.js';
+import { liveAllocationsOf } from './live-allocations.js';
 
 /**
  * Frees what a buffer of `resource` owned: through its books, or, for a class of the user's,

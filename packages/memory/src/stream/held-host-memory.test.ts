@@ -5,7 +5,7 @@ import { countingDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
 import { useDriver } from '../runtime/driver-selection.js';
-import { Stream } from '../stream/stream.js';
+import { Stream } from './stream.js';
 
 /** True once everything `refs` points at was collected (a few GC rounds, with the event loop turning). */
 async function collected(refs: WeakRef<object>[]): Promise<boolean> {

@@ -6,11 +6,11 @@ import { CudaStateError } from '@cumem/core-types';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../../test/adapters.js';
+import { checkLiveExtent } from '../interop/live-extent.js';
 import { DeviceMemoryResource } from '../resources/device-memory-resource.js';
 import { VirtualMemoryResource } from '../resources/virtual/virtual-memory-resource.js';
 import { currentDriver, useDriver } from '../runtime/driver-selection.js';
 import { liveExportsOf, registerExport, registerExportAt } from './export-registry.js';
-import { checkLiveExtent } from './live-extent.js';
 
 describeEachDriver(adapters, 'exports under resize', (entry) => {
   beforeAll(() => useDriver(entry.driver));

@@ -10,9 +10,9 @@
 // completes. The bound on a group keeps what a never-synchronized stream holds beyond what the
 // GPU has not reached yet to at most GROUP_BYTES (or GROUP_MEMORIES views).
 import { type DriverHandle, EventFlags } from '@cumem/core-types';
+import type { HostMemory } from '../copy/host-memory.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
-import { createEvent, type Event } from '../stream/event.js';
-import type { HostMemory } from './host-memory.js';
+import { createEvent, type Event } from './event.js';
 
 /** A group is closed with an event once it holds this many views... */
 const GROUP_MEMORIES = 64;
