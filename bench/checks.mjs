@@ -29,7 +29,7 @@ export function describeChecks(row) {
       else if (kind === 'minPairRatio')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of C for every pair`;
       else if (kind === 'maxOfFasterForm')
-        text = `${impl} ${SYMBOL[kind]} ${value}× its own faster form (loop or batch)`;
+        text = `${impl} default ${SYMBOL[kind]} ${value}× its own faster forced form (loop or batch)`;
       else if (kind === 'maxOfBaseRow') text = `${impl} ${SYMBOL[kind]} ${value}× its own ${row.cFrom} row`;
       else if (kind === 'minOfReference')
         text = `${impl} ${SYMBOL[kind]} ${Math.round(value * 100)}% of the contiguous copy`;

@@ -59,7 +59,7 @@ export function mergeRow(row, raw, deviceName, { caps } = {}) {
   const protocolMismatch = {};
   // Repetitions a row with a warm-up skipped while the host was in its slow mode (callsNs).
   const slowRepsSkipped = {};
-  // What the default strategy learned per size class (utils rows), to tell a wrong choice from noise.
+  // The rule the default strategy follows (utils rows), named beside its measurements.
   const autoChoice = {};
   // Seconds each implementation's process spent on the row (Suite.row): where device time goes.
   const seconds = {};

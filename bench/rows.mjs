@@ -71,8 +71,9 @@ const both = (check) => [
  * Check kinds: `max` / `min` compare the value itself; `maxRatio` / `minRatio` compare
  * value / C; `minOfReference` compares value / the row's C reference measurement; `maxOfBaseRow`
  * compares value / the same implementation's value of the row named by `cFrom`; `maxOfFasterForm`
- * compares value (the default strategy, auto) / the faster of the same implementation's `loop`
- * and `batch` variants of the same run (issue 26: auto within 3% of it), paired by repetition
+ * compares value (the default strategy, auto: utils' fixed batch rule) / the faster of the same
+ * implementation's forced `loop` and `batch` variants of the same run (issue 26: the default
+ * within the noise of it, 3%, judged by verdict.mjs's statistical rule), paired by repetition
  * where the run recorded `autoOverFasterForm` (bench/js/utils.mjs). `onDevice`
  * limits a check to devices whose name contains that text.
  */

@@ -1,8 +1,8 @@
 // cumem's staged-copy parameters, read from the source that sets them (issue 47: the C floor of
 // the pageable rows runs cumem's algorithm with cumem's parameters, so they are never restated).
-// packages/memory/src is being reorganised into folders, so the file is found by name.
+// The file is found by name under packages/memory/src, whichever concept folder holds it.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const FILE = 'staging-settings.ts';
 
@@ -46,5 +46,5 @@ export function parseStagingDefaults(text) {
 export function stagingDefaults(root) {
   const path = stagingSettingsPath(root);
   if (!path) throw new Error(`no ${FILE} under packages/memory/src`);
-  return { ...parseStagingDefaults(readFileSync(path, 'utf8')), source: path.slice(root.length + 1) };
+  return { ...parseStagingDefaults(readFileSync(path, 'utf8')), source: relative(root, path) };
 }

@@ -23,25 +23,30 @@
 // replaced by calls that do nothing (the reference driver's own bookkeeping costs microseconds,
 // which would bury the few hundred nanoseconds measured here), so `whole - driverPair` is
 // @cumem/memory's own cost on this CPU. On a GPU, ffi and napi time the real driver.
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadDriverPackage, optionValue, sideBySideNs } from './harness.mjs';
 
 const adapter = optionValue('--driver', 'reference');
 const reps = Number(optionValue('--reps', '11'));
 const iterations = Number(optionValue('--iterations', '100000'));
-// --dist DIR: another build of @cumem/memory (a checkout of an earlier commit), to compare.
-const dist = new URL(
-  `${optionValue('--dist', new URL('../../packages/memory/dist', import.meta.url).pathname)}/`,
-  'file:///',
+// A build's folder, relative to the working directory or absolute, as a URL to import from.
+const distUrl = (folder) => pathToFileURL(`${resolve(folder)}/`);
+// --dist DIR: another build of @cumem/memory of this layout (src/buffer/, src/stream/: from the
+// Buffer-state class on). An earlier build's internals had other files and signatures: compare
+// one through --against, which times it through its public API alone.
+const dist = distUrl(
+  optionValue('--dist', fileURLToPath(new URL('../../packages/memory/dist', import.meta.url))),
 );
+const load = (path) => import(new URL(path, dist).href);
 const { Buffer, DeviceMemoryResource, ManagedMemoryResource, Stream, trackAllocations, useDriver } =
-  await import(new URL('index.js', dist).href);
-const { allocatedBuffer } = await import(new URL('buffer.js', dist).href);
-const releaseModule = await import(new URL('buffer-release.js', dist).href);
-const { deferRelease } = releaseModule;
-// Builds before issue 26's batch counter lack it: their piece then times deferRelease alone.
-const closedInBatch = releaseModule.closedInBatch ?? (() => {});
-const { LiveAllocations } = await import(new URL('live-allocations.js', dist).href);
-const { streamOption } = await import(new URL('stream-options.js', dist).href);
+  await load('index.js');
+const { bufferState } = await load('internal.js');
+const { allocatedBuffer } = await load('buffer/buffer-construction.js');
+const { bufferKind } = await load('buffer/buffer.js');
+const { closedInBatch, deferRelease } = await load('buffer/buffer-release.js');
+const { LiveAllocations } = await load('buffer/live-allocations.js');
+const { streamOption } = await load('stream/stream-options.js');
 
 /** As harness.mjs's sideBySideNs (rotating order), the fastest repetition of each batch. */
 function bestOfNs(batches, n, repetitions) {
@@ -93,27 +98,16 @@ const handle = stream.handle;
 const managed = new ManagedMemoryResource().allocate(2 * 1024 * 1024, on);
 stream.sync();
 const location = { type: 1, id: 0 };
-const live = new LiveAllocations(resource);
-const counted = new LiveAllocations(resource);
+// The bench's own books, on a stand-in resource: a LiveAllocations registers itself as its
+// resource's, and one made on `resource` would take the place of the resource's own books.
+const standIn = { deviceId: 0, isClosed: false };
+const live = new LiveAllocations(standIn);
+const counted = new LiveAllocations(standIn);
 counted.account();
-// What the batch pieces queue. Builds since ebf7ac4 ask buffer-base.ts's functions about each
-// queued object at a flush, which know only Buffers: there, wrappers made beforehand (owning
-// nothing, so a flush registers none), taken in turn. Earlier builds asked the object's own
-// methods: there, a new object per call, as allocate hands deferRelease a new Buffer.
-class Deferred {
-  needsFinalizer() {
-    return false;
-  }
-  finalizerRelease() {
-    return () => {};
-  }
-  markRegistered() {}
-}
-const hooksOfBuffers = typeof releaseModule.setDeferredReleaseHooks === 'function';
-const wrappers = hooksOfBuffers
-  ? Array.from({ length: 1024 }, (_, i) => Buffer.fromHandle(BigInt(0x10000 + i * 64), 64))
-  : [];
-const queued = hooksOfBuffers ? (i) => wrappers[i & 1023] : () => new Deferred();
+// What the batch pieces queue: a flush asks each queued buffer's state (buffer-state.ts) whether
+// it owns memory; these wrappers, made beforehand, own none (a flush registers none), taken in turn.
+const wrappers = Array.from({ length: 1024 }, (_, i) => Buffer.fromHandle(BigInt(0x10000 + i * 64), 64));
+const wrapperStates = wrappers.map((wrapper) => bufferState(wrapper));
 const sink = [];
 
 const allocateClose = (mr) => (n) => {
@@ -166,24 +160,19 @@ const batches = {
       counted.delete(pointer, 4096);
     }
   },
-  // Buffer construction (private fields, preventExtensions) and close of an empty buffer, which
-  // frees nothing and registers nothing.
+  // Buffer construction (its BufferState, and the buffer holding it in a private field) and close
+  // of an empty buffer, which frees nothing and registers nothing.
   bufferObject: (n) => {
-    for (let i = 0; i < n; i++) allocatedBuffer(Buffer, runtime, 0n, 0, resource, stream).close(on);
-  },
-  // V8's share of bufferObject: Object.preventExtensions is a runtime call for every object
-  // (~40 ns on a 2026 x86 core), kept because it stops own properties shadowing a buffer's getters.
-  preventExtensions: (n) => {
-    for (let i = 0; i < n; i++) sink[i & 7] = Object.preventExtensions({ i });
+    for (let i = 0; i < n; i++) allocatedBuffer(bufferKind, runtime, 0n, 0, resource, stream).close(on);
   },
   deferReleaseBatch: (n) => {
-    for (let i = 0; i < n; i++) deferRelease(queued(i));
+    for (let i = 0; i < n; i++) deferRelease(wrappers[i & 1023], wrapperStates[i & 1023]);
   },
   // As allocate + close use the batch: every buffer queued is closed before the flush, which
   // then skips asking each (close() tells closedInBatch).
   deferReleaseClosed: (n) => {
     for (let i = 0; i < n; i++) {
-      deferRelease(queued(i));
+      deferRelease(wrappers[i & 1023], wrapperStates[i & 1023]);
       closedInBatch();
     }
   },
@@ -201,7 +190,7 @@ const batches = {
 const againstDist = optionValue('--against', undefined);
 let againstClose = () => {};
 if (againstDist !== undefined) {
-  const other = await import(new URL('index.js', new URL(`${againstDist}/`, 'file:///')).href);
+  const other = await import(new URL('index.js', distUrl(againstDist)).href);
   other.useDriver(await driverFor());
   const otherStream = other.Stream.create(0, { nonBlocking: true });
   const otherOn = { stream: otherStream };

@@ -113,7 +113,7 @@ for (let round = 0; round < rounds; round++) {
     const us = (from, to) => Number(to - from) / 1000;
     issue[name].push(us(start, issued));
     total[name].push(us(start, done));
-    // `auto` may take the per-range form (while it learns, or for good): no split then.
+    // `auto` takes the per-range form where the batch rule says so (no batch entry point): no split then.
     if (entered === 0n) continue;
     before[name].push(us(start, entered));
     call[name].push(us(entered, left));
