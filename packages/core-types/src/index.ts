@@ -49,12 +49,11 @@ export { isLocation, type Location, type ManagedAdvice } from './location.js';
 export { locationToMemLocation, memLocationToLocation } from './location-conversion.js';
 export { type BrandedClass, guardMembers, notBranded, wrongReceiver } from './objects/guard-members.js';
 export {
-  factsText,
   hex,
-  imitationText,
   inspectCustom,
-  inspectFacts,
+  type ObjectDescription,
   type ObjectFacts,
+  objectDescription,
 } from './objects/object-description.js';
 export {
   checkStagedCopyOptions,

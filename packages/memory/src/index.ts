@@ -67,6 +67,7 @@ export {
   type DeviceMemoryResourceOptions,
 } from './resources/device-memory-resource.js';
 export { LegacyPinnedMemoryResource } from './resources/legacy-pinned-memory-resource.js';
+export type { LiveSetView } from './resources/live-set-view.js';
 export { AccessedByView } from './resources/managed/accessed-by-view.js';
 export { ManagedBuffer } from './resources/managed/managed-buffer.js';
 export {

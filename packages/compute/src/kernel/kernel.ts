@@ -10,12 +10,10 @@ import {
   type DriverHandle,
   describeValue,
   FunctionAttribute,
-  factsText,
   guardMembers,
-  imitationText,
-  inspectFacts,
   type KernelParameterInfo,
   NotSupportedError,
+  objectDescription,
 } from '@cumem/core-types';
 import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type ArgumentLayout, argumentLayout } from './argument-layout.js';
@@ -197,19 +195,20 @@ export class Kernel {
     return fn;
   }
 
+  static readonly #description = objectDescription('Kernel', Kernel.isKernel, (kernel) => ({
+    name: kernel.name,
+    codeType: kernel.objectCode.codeType,
+    closed: kernel.objectCode.isClosed,
+  }));
+
   /** `Kernel(name: scale, codeType: ptx, closed: false)`: the name, its ObjectCode's kind, and whether that is closed. */
   toString(): string {
-    return Kernel.isKernel(this) ? factsText('Kernel', this.#facts()) : imitationText('Kernel');
+    return Kernel.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link Kernel.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!Kernel.isKernel(this)) return imitationText('Kernel');
-    return inspectFacts('Kernel', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return { name: this.name, codeType: this.objectCode.codeType, closed: this.objectCode.isClosed };
+    return Kernel.#description.inspect(this, depth, options, nodeInspect);
   }
 
   private ordinalOf(device: unknown): number {

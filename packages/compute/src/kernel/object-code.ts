@@ -8,10 +8,8 @@ import {
   type Driver,
   type DriverHandle,
   describeValue,
-  factsText,
   guardMembers,
-  imitationText,
-  inspectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
 import { makeDeviceCurrent } from '@cumem/memory/internal';
@@ -171,21 +169,20 @@ export class ObjectCode {
     this.close();
   }
 
+  static readonly #description = objectDescription('ObjectCode', ObjectCode.isObjectCode, (code) => ({
+    codeType: code.codeType,
+    size: code.#size,
+    closed: code.#state.library === 0n,
+  }));
+
   /** `ObjectCode(codeType: ptx, size: 4096, closed: false)`: the image's kind and length in bytes, and whether it is unloaded. */
   toString(): string {
-    return ObjectCode.isObjectCode(this)
-      ? factsText('ObjectCode', this.#facts())
-      : imitationText('ObjectCode');
+    return ObjectCode.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link ObjectCode.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!ObjectCode.isObjectCode(this)) return imitationText('ObjectCode');
-    return inspectFacts('ObjectCode', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return { codeType: this.codeType, size: this.#size, closed: this.#state.library === 0n };
+    return ObjectCode.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /** @internal The driver and library, refused after close(). */

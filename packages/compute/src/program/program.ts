@@ -7,11 +7,9 @@ import {
   Device,
   DeviceAttribute,
   describeValue,
-  factsText,
   guardMembers,
-  imitationText,
-  inspectFacts,
   NotSupportedError,
+  objectDescription,
 } from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
 import { ObjectCode } from '../kernel/object-code.js';
@@ -162,20 +160,21 @@ export class Program {
     return ObjectCode.fromCompiled(compiled.target, compiled.image, compiled.loweredNames);
   }
 
+  static readonly #description = objectDescription('Program', Program.isProgram, (program) => ({
+    codeType: program.codeType,
+    // A PTX program has no architecture of its own: the driver compiles it for each device.
+    arch: program.#arch === '' ? null : `sm_${program.#arch}`,
+    name: program.#name,
+  }));
+
   /** `Program(codeType: c++, arch: sm_90, name: program.cu)`: the language, target architecture and name. */
   toString(): string {
-    return Program.isProgram(this) ? factsText('Program', this.#facts()) : imitationText('Program');
+    return Program.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link Program.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!Program.isProgram(this)) return imitationText('Program');
-    return inspectFacts('Program', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    // A PTX program has no architecture of its own: the driver compiles it for each device.
-    return { codeType: this.codeType, arch: this.#arch === '' ? null : `sm_${this.#arch}`, name: this.#name };
+    return Program.#description.inspect(this, depth, options, nodeInspect);
   }
 
   #compile(nvrtc: NvrtcLibrary, target: 'ptx' | 'cubin', names: readonly string[]): CompiledProgram {

@@ -2,15 +2,7 @@
 // `readBuffer` returns zero-copy device views. Reads past the end are clamped, as in pyarrow.
 
 import { type InspectOptionsStylized, inspect } from 'node:util';
-import {
-  CudaStateError,
-  checkSize,
-  describeValue,
-  factsText,
-  guardMembers,
-  imitationText,
-  inspectFacts,
-} from '@cumem/core-types';
+import { CudaStateError, checkSize, describeValue, guardMembers, objectDescription } from '@cumem/core-types';
 import { type HostData, hostBytes } from '../host/host-bytes.js';
 import { type CudaBuffer, createView, cudaBufferBrand } from './cuda-buffer.js';
 import { resolveSeek } from './position-rules.js';
@@ -106,21 +98,20 @@ export class BufferReader {
     this.close();
   }
 
+  static readonly #description = objectDescription('BufferReader', BufferReader.isBufferReader, (reader) => ({
+    position: reader.#position,
+    size: reader.#buffer.size,
+    closed: reader.#closed,
+  }));
+
   /** `BufferReader(position: 0, size: 4096, closed: false)`. */
   toString(): string {
-    return BufferReader.isBufferReader(this)
-      ? factsText('BufferReader', this.#facts())
-      : imitationText('BufferReader');
+    return BufferReader.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link BufferReader.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!BufferReader.isBufferReader(this)) return imitationText('BufferReader');
-    return inspectFacts('BufferReader', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return { position: this.#position, size: this.#buffer.size, closed: this.#closed };
+    return BufferReader.#description.inspect(this, depth, options, nodeInspect);
   }
 
   #take(nbytes: number | undefined): number {

@@ -8,15 +8,7 @@
 // target CudaBuffer), never the writer, so both stay alive until it ran.
 
 import { type InspectOptionsStylized, inspect } from 'node:util';
-import {
-  CudaStateError,
-  checkSize,
-  describeValue,
-  factsText,
-  guardMembers,
-  imitationText,
-  inspectFacts,
-} from '@cumem/core-types';
+import { CudaStateError, checkSize, describeValue, guardMembers, objectDescription } from '@cumem/core-types';
 import { type HostBuffer, newHostBuffer } from '../host/host-buffer.js';
 import { type HostData, hostBytes } from '../host/host-bytes.js';
 import { type CudaBuffer, cudaBufferBrand } from './cuda-buffer.js';
@@ -189,27 +181,24 @@ export class BufferWriter {
     this.close();
   }
 
-  /** `BufferWriter(position: 0, size: 4096, buffered: 0, closed: false)`: where the next write goes, and the bytes staged on the host. */
-  toString(): string {
-    return BufferWriter.isBufferWriter(this)
-      ? factsText('BufferWriter', this.#facts())
-      : imitationText('BufferWriter');
-  }
-
-  /** What `util.inspect` shows: the facts of {@link BufferWriter.toString}. */
-  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!BufferWriter.isBufferWriter(this)) return imitationText('BufferWriter');
-    return inspectFacts('BufferWriter', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    const state = this.#state;
+  static readonly #description = objectDescription('BufferWriter', BufferWriter.isBufferWriter, (writer) => {
+    const state = writer.#state;
     return {
       position: state.position,
       size: state.buffer.size,
       buffered: state.buffered,
-      closed: this.#closed,
+      closed: writer.#closed,
     };
+  });
+
+  /** `BufferWriter(position: 0, size: 4096, buffered: 0, closed: false)`: where the next write goes, and the bytes staged on the host. */
+  toString(): string {
+    return BufferWriter.#description.text(this);
+  }
+
+  /** What `util.inspect` shows: the facts of {@link BufferWriter.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    return BufferWriter.#description.inspect(this, depth, options, nodeInspect);
   }
 
   #check(): void {

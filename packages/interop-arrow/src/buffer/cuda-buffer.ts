@@ -7,11 +7,9 @@ import {
   CudaStateError,
   checkOptions,
   describeValue,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
-  inspectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import {
   type ByteArrayInterface,
@@ -278,21 +276,8 @@ export class CudaBuffer {
     this.close();
   }
 
-  /** `CudaBuffer(address: 0x7f0000000000, size: 4096, device: 0, mutable: true, view: false, closed: false)`. */
-  toString(): string {
-    return CudaBuffer.isCudaBuffer(this)
-      ? factsText('CudaBuffer', this.#facts())
-      : imitationText('CudaBuffer');
-  }
-
-  /** What `util.inspect` shows: the facts of {@link CudaBuffer.toString}. */
-  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!CudaBuffer.isCudaBuffer(this)) return imitationText('CudaBuffer');
-    return inspectFacts('CudaBuffer', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    const init = this.#init;
+  static readonly #description = objectDescription('CudaBuffer', CudaBuffer.isCudaBuffer, (buffer) => {
+    const init = buffer.#init;
     return {
       address: hex(init.address),
       size: init.size,
@@ -301,6 +286,16 @@ export class CudaBuffer {
       view: init.parent !== null,
       closed: bufferState(init.memory).isClosed,
     };
+  });
+
+  /** `CudaBuffer(address: 0x7f0000000000, size: 4096, device: 0, mutable: true, view: false, closed: false)`. */
+  toString(): string {
+    return CudaBuffer.#description.text(this);
+  }
+
+  /** What `util.inspect` shows: the facts of {@link CudaBuffer.toString}. */
+  [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
+    return CudaBuffer.#description.inspect(this, depth, options, nodeInspect);
   }
 
   #writable(): void {

@@ -3,15 +3,7 @@
 // empty buffer), so a handle written here opens in a pyarrow process and the other way round.
 
 import { type InspectOptionsStylized, inspect } from 'node:util';
-import {
-  checkSize,
-  factsText,
-  guardMembers,
-  IPC_HANDLE_SIZE,
-  imitationText,
-  inspectFacts,
-  viewBytes,
-} from '@cumem/core-types';
+import { checkSize, guardMembers, IPC_HANDLE_SIZE, objectDescription, viewBytes } from '@cumem/core-types';
 
 const sizeBytes = 8;
 const constructing = Symbol('IpcMemHandle');
@@ -62,21 +54,18 @@ export class IpcMemHandle {
     return out;
   }
 
+  static readonly #description = objectDescription('IpcMemHandle', IpcMemHandle.isIpcMemHandle, (handle) => ({
+    size: handle.#size,
+  }));
+
   /** `IpcMemHandle(size: 4096)`: the size of the exported memory (the handle bytes are the driver's). */
   toString(): string {
-    return IpcMemHandle.isIpcMemHandle(this)
-      ? factsText('IpcMemHandle', this.#facts())
-      : imitationText('IpcMemHandle');
+    return IpcMemHandle.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link IpcMemHandle.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!IpcMemHandle.isIpcMemHandle(this)) return imitationText('IpcMemHandle');
-    return inspectFacts('IpcMemHandle', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return { size: this.#size };
+    return IpcMemHandle.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /**

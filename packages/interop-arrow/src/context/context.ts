@@ -8,12 +8,10 @@ import {
   Device,
   type Driver,
   describeValue,
-  factsText,
   guardMembers,
   IpcMemFlags,
-  imitationText,
-  inspectFacts,
   NotSupportedError,
+  objectDescription,
 } from '@cumem/core-types';
 import { bufferBrand, currentDriver, deviceCount, Buffer as MemoryBuffer } from '@cumem/memory';
 import { allocationRanges, bufferState } from '@cumem/memory/internal';
@@ -204,19 +202,19 @@ export class Context {
     return this.#owning(this.#ipcMappings.open(address, handle.size));
   }
 
+  static readonly #description = objectDescription('Context', Context.isContext, (context) => ({
+    device: context.#state.device.ordinal,
+    bytesAllocated: context.#state.bytesAllocated,
+  }));
+
   /** `Context(device: 0, bytesAllocated: 4096)`: the device, and the bytes allocated through this Context not yet freed. */
   toString(): string {
-    return Context.isContext(this) ? factsText('Context', this.#facts()) : imitationText('Context');
+    return Context.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link Context.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!Context.isContext(this)) return imitationText('Context');
-    return inspectFacts('Context', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return { device: this.#state.device.ordinal, bytesAllocated: this.#state.bytesAllocated };
+    return Context.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /** A CudaBuffer that owns `memory`: closing it (or dropping it and its views) frees the memory. */

@@ -12,11 +12,9 @@ import {
   checkSize,
   Device,
   describeValue,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
-  inspectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import { Buffer as MemoryBuffer, ObjectBrand, ownerMemoryBuffer } from '@cumem/memory';
 import { bufferState, hostViewWrappers, makeDeviceCurrent, sharedHostResource } from '@cumem/memory/internal';
@@ -125,26 +123,21 @@ export class HostBuffer {
     this.close();
   }
 
+  static readonly #description = objectDescription('HostBuffer', HostBuffer.isHostBuffer, (buffer) => ({
+    address: hex(buffer.#address),
+    size: buffer.#size,
+    device: buffer.#device.ordinal,
+    closed: bufferState(buffer.#memory).isClosed,
+  }));
+
   /** `HostBuffer(address: 0x7f0000000000, size: 4096, device: 0, closed: false)`: pinned host memory. */
   toString(): string {
-    return HostBuffer.isHostBuffer(this)
-      ? factsText('HostBuffer', this.#facts())
-      : imitationText('HostBuffer');
+    return HostBuffer.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link HostBuffer.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!HostBuffer.isHostBuffer(this)) return imitationText('HostBuffer');
-    return inspectFacts('HostBuffer', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return {
-      address: hex(this.#address),
-      size: this.#size,
-      device: this.#device.ordinal,
-      closed: bufferState(this.#memory).isClosed,
-    };
+    return HostBuffer.#description.inspect(this, depth, options, nodeInspect);
   }
 }
 

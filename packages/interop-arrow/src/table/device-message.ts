@@ -3,7 +3,7 @@
 // message inside `tableToIPC`, byte for byte.
 
 import { type InspectOptionsStylized, inspect } from 'node:util';
-import { describeValue, factsText, guardMembers, imitationText, inspectFacts } from '@cumem/core-types';
+import { describeValue, guardMembers, objectDescription } from '@cumem/core-types';
 import { type Message, MessageHeader, type RecordBatch, RecordBatchReader, type Schema } from 'apache-arrow';
 import { checkArrowObject } from '../arrow-copies.js';
 import { BufferReader } from '../buffer/buffer-reader.js';
@@ -83,25 +83,24 @@ export class DeviceMessage {
     }
     return target.subarray(0, this.byteLength);
   }
+  static readonly #description = objectDescription(
+    'DeviceMessage',
+    DeviceMessage.isDeviceMessage,
+    (message) => ({
+      headerType: MessageHeader[message.metadata.headerType] ?? message.metadata.headerType,
+      bodyLength: message.metadata.bodyLength,
+      byteLength: message.byteLength,
+    }),
+  );
+
   /** `DeviceMessage(headerType: RecordBatch, bodyLength: 4096, byteLength: 4360)`. */
   toString(): string {
-    return DeviceMessage.isDeviceMessage(this)
-      ? factsText('DeviceMessage', this.#facts())
-      : imitationText('DeviceMessage');
+    return DeviceMessage.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link DeviceMessage.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!DeviceMessage.isDeviceMessage(this)) return imitationText('DeviceMessage');
-    return inspectFacts('DeviceMessage', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return {
-      headerType: MessageHeader[this.metadata.headerType] ?? this.metadata.headerType,
-      bodyLength: this.metadata.bodyLength,
-      byteLength: this.byteLength,
-    };
+    return DeviceMessage.#description.inspect(this, depth, options, nodeInspect);
   }
 }
 

@@ -7,10 +7,8 @@ import {
   checkInteger,
   checkOptions,
   describeValue,
-  factsText,
   guardMembers,
-  imitationText,
-  inspectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import type { Buffer as MemoryBuffer } from '@cumem/memory';
 import { type Field, Schema, type Table, tableFromIPC } from 'apache-arrow';
@@ -141,27 +139,22 @@ export class DeviceTable {
     this.close();
   }
 
+  static readonly #description = objectDescription('DeviceTable', DeviceTable.isDeviceTable, (table) => ({
+    numRows: table.numRows,
+    columns: table.columns.length,
+    byteLength: table.buffer.size,
+    device: contextState(table.buffer.context).device.ordinal,
+    closed: table.buffer.isClosed,
+  }));
+
   /** `DeviceTable(numRows: 1000, columns: 3, byteLength: 9000, device: 0, closed: false)`. */
   toString(): string {
-    return DeviceTable.isDeviceTable(this)
-      ? factsText('DeviceTable', this.#facts())
-      : imitationText('DeviceTable');
+    return DeviceTable.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link DeviceTable.toString}. */
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!DeviceTable.isDeviceTable(this)) return imitationText('DeviceTable');
-    return inspectFacts('DeviceTable', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts() {
-    return {
-      numRows: this.numRows,
-      columns: this.columns.length,
-      byteLength: this.buffer.size,
-      device: contextState(this.buffer.context).device.ordinal,
-      closed: this.buffer.isClosed,
-    };
+    return DeviceTable.#description.inspect(this, depth, options, nodeInspect);
   }
 }
 

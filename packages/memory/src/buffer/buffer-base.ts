@@ -5,15 +5,7 @@
 // reading it through `bufferState`, refuses anything but a real buffer with a TypeError of
 // cumem's naming the member.
 import type { InspectOptionsStylized, inspect } from 'node:util';
-import {
-  factsText,
-  hex,
-  imitationText,
-  inspectCustom,
-  inspectFacts,
-  notBranded,
-  wrongReceiver,
-} from '@cumem/core-types';
+import { hex, inspectCustom, notBranded, objectDescription, wrongReceiver } from '@cumem/core-types';
 import type { ByteArrayInterface } from '../interop/byte-array-interface.js';
 import type { DLPackCapsule, ToDLPackOptions } from '../interop/dlpack/dlpack-capsule.js';
 import { ObjectBrand } from '../runtime/object-brand.js';
@@ -131,21 +123,25 @@ export abstract class BufferBase {
     return bufferState(this, 'isClosed').isClosed;
   }
 
+  // Shown by the name of the buffer's kind (Buffer, ManagedBuffer); an imitation as a Buffer's.
+  static readonly #description = objectDescription(
+    (value) => stateIfBuffer(value)?.kind.name ?? 'Buffer',
+    (value): value is BufferBase => stateIfBuffer(value) !== undefined,
+    (buffer) => bufferFacts(buffer.#state),
+  );
+
   /**
    * `Buffer(size: …, device: …, address: 0x…, closed: …)`: what the buffer is, never the
    * driver's state behind it. An object that only looks like a buffer (a Proxy of one, an
    * object inheriting from one) shows as an imitation.
    */
   toString(): string {
-    const state = stateIfBuffer(this);
-    return state === undefined ? imitationText('Buffer') : factsText(state.kind.name, bufferFacts(state));
+    return BufferBase.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link BufferBase.toString}, styled. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, inspectValue: typeof inspect): string {
-    const state = stateIfBuffer(this);
-    if (state === undefined) return imitationText('Buffer');
-    return inspectFacts(state.kind.name, bufferFacts(state), depth, options, inspectValue);
+    return BufferBase.#description.inspect(this, depth, options, inspectValue);
   }
 }
 

@@ -5,12 +5,10 @@ import {
   type BrandedClass,
   CudaStateError,
   describeValue,
-  factsText,
   guardMembers,
-  imitationText,
   inspectCustom,
-  inspectFacts,
   type ObjectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import { type ResourceStatistics, setLimit, statisticsOf } from '../diagnostics/resource-pressure.js';
 import type { IpcBufferDescriptor } from '../interop/ipc/ipc-descriptor.js';
@@ -198,17 +196,20 @@ export abstract class MemoryResource {
     return resource as MemoryResource;
   }
 
+  static readonly #description = objectDescription(
+    resourceKind,
+    (value): value is MemoryResource => isMemoryResource(value),
+    (resource) => resource.describedFacts(),
+  );
+
   /** `DeviceMemoryResource(device: 0, deviceAccessible: true, hostAccessible: false, closed: false, ...)`. */
   toString(): string {
-    const kind = resourceKind(this);
-    return isMemoryResource(this) ? factsText(kind, this.describedFacts()) : imitationText(kind);
+    return MemoryResource.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link MemoryResource.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    const kind = resourceKind(this);
-    if (!isMemoryResource(this)) return imitationText(kind);
-    return inspectFacts(kind, this.describedFacts(), depth, options, nodeInspect);
+    return MemoryResource.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /**
@@ -248,10 +249,10 @@ export abstract class MemoryResource {
   }
 }
 
-function resourceKind(resource: object): string {
+function resourceKind(resource: unknown): string {
   // The class's name as a user's subclass names it; never the object's own properties.
   try {
-    const name: unknown = Object.getPrototypeOf(resource)?.constructor?.name;
+    const name: unknown = Object.getPrototypeOf(resource as object)?.constructor?.name;
     return typeof name === 'string' && name !== '' ? name : 'MemoryResource';
   } catch {
     // A revoked Proxy refuses even the prototype read.

@@ -19,13 +19,10 @@ import {
   checkOptions,
   type Device,
   describeValue,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
   inspectCustom,
-  inspectFacts,
-  type ObjectFacts,
+  objectDescription,
   viewBytes,
 } from '@cumem/core-types';
 import { deviceOrdinal } from '../runtime/device-arguments.js';
@@ -183,25 +180,24 @@ export class HostRegistration {
     return this.#range.live;
   }
 
+  static readonly #description = objectDescription(
+    'HostRegistration',
+    HostRegistration.#is,
+    (registration) => ({
+      pointer: hex(registration.pointer),
+      byteLength: registration.byteLength,
+      closed: registration.#closed || registration.#range.detached,
+    }),
+  );
+
   /** `HostRegistration(pointer: 0x…, byteLength: 4096, closed: false)`. */
   toString(): string {
-    return HostRegistration.#is(this)
-      ? factsText('HostRegistration', this.#facts())
-      : imitationText('HostRegistration');
+    return HostRegistration.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link HostRegistration.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!HostRegistration.#is(this)) return imitationText('HostRegistration');
-    return inspectFacts('HostRegistration', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts(): ObjectFacts {
-    return {
-      pointer: hex(this.pointer),
-      byteLength: this.byteLength,
-      closed: this.#closed || this.#range.detached,
-    };
+    return HostRegistration.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /** @internal The brand: one private-field test. */

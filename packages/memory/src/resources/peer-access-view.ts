@@ -10,6 +10,7 @@ import {
 } from '@cumem/core-types';
 import { deviceOrdinal } from '../runtime/device-arguments.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
+import { LiveSetView } from './live-set-view.js';
 
 /** What the view needs from its pool resource. */
 export interface PeerAccessPool {
@@ -149,7 +150,7 @@ const viewToken = Symbol('cumem.peerAccessView');
  * change is one `cuMemPoolSetAccess` call. Elements are `Device`s; `has` / `add` / `delete`
  * also take ordinals.
  */
-export class PeerAccessView implements Iterable<Device> {
+export class PeerAccessView extends LiveSetView<Device> {
   /**
    * Not for use: a DeviceMemoryResource's `peerAccessibleBy` is the view. Called directly, it
    * throws a TypeError saying so.
@@ -158,6 +159,7 @@ export class PeerAccessView implements Iterable<Device> {
     token: symbol,
     private readonly resource: PeerAccessPool,
   ) {
+    super();
     if (token !== viewToken) {
       throw new TypeError(
         "PeerAccessView has no public constructor: use a DeviceMemoryResource's peerAccessibleBy",
@@ -172,13 +174,9 @@ export class PeerAccessView implements Iterable<Device> {
     return new PeerAccessView(viewToken, resource);
   }
 
-  private devices(): Device[] {
+  /** @internal The devices with access now, besides the owner. */
+  protected elements(): Device[] {
     return readPeerAccess(this.resource).map((ordinal) => new Device(ordinal));
-  }
-
-  /** Number of devices with access, besides the owner. */
-  get size(): number {
-    return readPeerAccess(this.resource).length;
   }
 
   /** True when `device` (a Device or ordinal) has access; false for the owner and for non-devices. */
@@ -217,41 +215,12 @@ export class PeerAccessView implements Iterable<Device> {
     setPeerAccess(this.resource, new Set());
   }
 
-  /** Calls `callback(device, device, view)` for each device with access, as `Set.prototype.forEach` does. */
-  forEach(
-    callback: (value: Device, key: Device, view: PeerAccessView) => void,
-    thisArgument?: unknown,
-  ): void {
-    for (const device of this.devices()) callback.call(thisArgument, device, device, this);
-  }
-
-  /** The devices with access now. */
-  values(): IterableIterator<Device> {
-    return this.devices()[Symbol.iterator]();
-  }
-
-  /** Same as {@link values}, as on a Set. */
-  keys(): IterableIterator<Device> {
-    return this.values();
-  }
-
-  [Symbol.iterator](): IterableIterator<Device> {
-    return this.values();
-  }
-
   get [Symbol.toStringTag](): string {
     return 'PeerAccessView';
   }
-
-  static {
-    // The brand: a Proxy of a view, or an object inheriting from one, gets a TypeError naming
-    // the member, not the engine's private-field error.
-    guardMembers(PeerAccessView, (value) => typeof value === 'object' && value !== null && #brand in value, [
-      // Answers for any receiver: describing an imitation must not throw.
-      Symbol.toStringTag,
-    ]);
-  }
-
-  // Only the constructor gives an object this field: the brand guardMembers tests.
-  #brand = true;
 }
+
+// The brand in front of every member: a Proxy of a view, or an object inheriting from one, gets a
+// TypeError naming the member, not the engine's private-field error. The tag answers any receiver:
+// describing an imitation must not throw.
+guardMembers(PeerAccessView, LiveSetView.brandOf(PeerAccessView), [Symbol.toStringTag]);

@@ -8,13 +8,10 @@ import {
   type DriverHandle,
   describeValue,
   EventFlags,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
   inspectCustom,
-  inspectFacts,
-  type ObjectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import {
   checkEventHandleBytes,
@@ -203,24 +200,21 @@ export class Event {
     this.runtime.driver.eventDestroy(this.eventHandle);
   }
 
+  static readonly #description = objectDescription('Event', Event.isEvent, (event) => ({
+    device: event.ordinal,
+    handle: hex(event.eventHandle),
+    interprocess: isInterprocess(event),
+    closed: event.#closed,
+  }));
+
   /** `Event(device: 0, handle: 0x…, interprocess: false, closed: false)`. */
   toString(): string {
-    return Event.isEvent(this) ? factsText('Event', this.#facts()) : imitationText('Event');
+    return Event.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link Event.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!Event.isEvent(this)) return imitationText('Event');
-    return inspectFacts('Event', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts(): ObjectFacts {
-    return {
-      device: this.ordinal,
-      handle: hex(this.eventHandle),
-      interprocess: isInterprocess(this),
-      closed: this.#closed,
-    };
+    return Event.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /**

@@ -8,13 +8,10 @@ import {
   type DriverHandle,
   describeValue,
   EventFlags,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
   inspectCustom,
-  inspectFacts,
-  type ObjectFacts,
+  objectDescription,
   StreamFlags,
 } from '@cumem/core-types';
 import { type HostMemory, isHostMemory } from '../copy/host-memory.js';
@@ -249,24 +246,21 @@ export class Stream {
     this.close();
   }
 
+  static readonly #description = objectDescription('Stream', Stream.isStream, (stream) => ({
+    device: stream.ordinal,
+    handle: hex(stream.streamHandle),
+    default: stream.isDefault,
+    closed: stream.#closed,
+  }));
+
   /** `Stream(device: 0, handle: 0x…, default: false, closed: false)`. */
   toString(): string {
-    return Stream.isStream(this) ? factsText('Stream', this.#facts()) : imitationText('Stream');
+    return Stream.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link Stream.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!Stream.isStream(this)) return imitationText('Stream');
-    return inspectFacts('Stream', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts(): ObjectFacts {
-    return {
-      device: this.ordinal,
-      handle: hex(this.streamHandle),
-      default: this.isDefault,
-      closed: this.#closed,
-    };
+    return Stream.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /** @internal CudaStateError when closed. */

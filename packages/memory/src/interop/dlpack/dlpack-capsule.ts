@@ -9,13 +9,10 @@ import {
   CudaStateError,
   checkOptions,
   describeValue,
-  factsText,
   guardMembers,
   hex,
-  imitationText,
   inspectCustom,
-  inspectFacts,
-  type ObjectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import { queryPointer } from '../../buffer/pointer-info.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
@@ -206,25 +203,28 @@ export class DLPackCapsule {
     return true;
   }
 
+  static readonly #description = objectDescription(
+    'DLPackCapsule',
+    (value): value is DLPackCapsule => isCapsule(value),
+    (capsule) => {
+      const state = capsule.#record.state;
+      return {
+        pointer: hex(capsule.pointer),
+        version: capsule.version.join('.'),
+        state,
+        closed: state !== 'exported',
+      };
+    },
+  );
+
   /** `DLPackCapsule(pointer: 0x…, version: 1.0, state: exported, closed: false)`: the struct's address, and whether a consumer took it (`consumed`) or it was released (`freed`). */
   toString(): string {
-    return isCapsule(this) ? factsText('DLPackCapsule', this.#facts()) : imitationText('DLPackCapsule');
+    return DLPackCapsule.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link DLPackCapsule.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!isCapsule(this)) return imitationText('DLPackCapsule');
-    return inspectFacts('DLPackCapsule', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts(): ObjectFacts {
-    const state = this.#record.state;
-    return {
-      pointer: hex(this.pointer),
-      version: this.version.join('.'),
-      state,
-      closed: state !== 'exported',
-    };
+    return DLPackCapsule.#description.inspect(this, depth, options, nodeInspect);
   }
 
   static {

@@ -5,12 +5,9 @@ import {
   checkOptions,
   checkSize,
   describeValue,
-  factsText,
   guardMembers,
-  imitationText,
   inspectCustom,
-  inspectFacts,
-  type ObjectFacts,
+  objectDescription,
 } from '@cumem/core-types';
 import { activeRuntime } from '../../runtime/driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from '../../runtime/object-finalizer.js';
@@ -101,22 +98,23 @@ export class IpcAllocationHandle {
     this.close();
   }
 
+  static readonly #description = objectDescription(
+    'IpcAllocationHandle',
+    IpcAllocationHandle.#is,
+    (handle) => {
+      const closed = handle.#descriptor < 0;
+      return { fileDescriptor: closed ? null : handle.#descriptor, uuid: handle.exporterUuid, closed };
+    },
+  );
+
   /** `IpcAllocationHandle(fileDescriptor: 7, uuid: null, closed: false)`. */
   toString(): string {
-    return IpcAllocationHandle.#is(this)
-      ? factsText('IpcAllocationHandle', this.#facts())
-      : imitationText('IpcAllocationHandle');
+    return IpcAllocationHandle.#description.text(this);
   }
 
   /** What `util.inspect` shows: the facts of {@link IpcAllocationHandle.toString}. */
   [inspectCustom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
-    if (!IpcAllocationHandle.#is(this)) return imitationText('IpcAllocationHandle');
-    return inspectFacts('IpcAllocationHandle', this.#facts(), depth, options, nodeInspect);
-  }
-
-  #facts(): ObjectFacts {
-    const closed = this.#descriptor < 0;
-    return { fileDescriptor: closed ? null : this.#descriptor, uuid: this.exporterUuid, closed };
+    return IpcAllocationHandle.#description.inspect(this, depth, options, nodeInspect);
   }
 
   /** @internal The brand: one private-field test, which a Proxy or an object inheriting from a handle fails. */

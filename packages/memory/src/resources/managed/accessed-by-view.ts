@@ -1,5 +1,6 @@
 import { guardMembers, isLocation, type Location } from '@cumem/core-types';
 import { checkAccessorLocation, isNumaHost } from '../../runtime/location-arguments.js';
+import { LiveSetView } from '../live-set-view.js';
 
 /** What the view needs from its managed buffer. */
 export interface AccessAdvisor {
@@ -19,7 +20,7 @@ const viewToken = Symbol('cumem.accessedByView');
  * mirrored in JS. The driver reports host accessors without NUMA detail, so they read back as
  * `new Host()`.
  */
-export class AccessedByView implements Iterable<Location> {
+export class AccessedByView extends LiveSetView<Location> {
   /**
    * Not for use: a ManagedBuffer's `accessedBy` is the view. Called directly, it throws a
    * TypeError saying so.
@@ -28,6 +29,7 @@ export class AccessedByView implements Iterable<Location> {
     token: symbol,
     private readonly advisor: AccessAdvisor,
   ) {
+    super();
     if (token !== viewToken) {
       throw new TypeError("AccessedByView has no public constructor: use a ManagedBuffer's accessedBy");
     }
@@ -40,15 +42,14 @@ export class AccessedByView implements Iterable<Location> {
     return new AccessedByView(viewToken, advisor);
   }
 
-  /** Number of advised accessors. */
-  get size(): number {
-    return this.advisor.queryAccessedBy().length;
+  /** @internal The advised accessors now. */
+  protected elements(): Location[] {
+    return this.advisor.queryAccessedBy();
   }
 
   /** True when `location` is advised as an accessor; false for anything that is not a location. */
   has(location: unknown): boolean {
-    if (!isLocation(location)) return false;
-    return this.advisor.queryAccessedBy().includes(location);
+    return isLocation(location) && this.elements().includes(location);
   }
 
   /**
@@ -70,55 +71,25 @@ export class AccessedByView implements Iterable<Location> {
   delete(location: unknown): boolean {
     if (!isLocation(location) || isNumaHost(location)) return false;
     this.advisor.checkAdvisable(location);
-    if (!this.advisor.queryAccessedBy().includes(location)) return false;
+    if (!this.elements().includes(location)) return false;
     this.advisor.adviseAccessedBy(location, false);
     return true;
   }
 
   /** Removes every accessor advice. */
   clear(): void {
-    for (const location of this.advisor.queryAccessedBy()) this.advisor.adviseAccessedBy(location, false);
-  }
-
-  /** Calls `callback(location, location, view)` for each accessor, as `Set.prototype.forEach` does. */
-  forEach(
-    callback: (value: Location, key: Location, view: AccessedByView) => void,
-    thisArgument?: unknown,
-  ): void {
-    for (const location of this.advisor.queryAccessedBy())
-      callback.call(thisArgument, location, location, this);
-  }
-
-  /** The accessors now. */
-  values(): IterableIterator<Location> {
-    return this.advisor.queryAccessedBy()[Symbol.iterator]();
-  }
-
-  /** Same as {@link values}, as on a Set. */
-  keys(): IterableIterator<Location> {
-    return this.values();
-  }
-
-  [Symbol.iterator](): IterableIterator<Location> {
-    return this.values();
+    for (const location of this.elements()) this.advisor.adviseAccessedBy(location, false);
   }
 
   get [Symbol.toStringTag](): string {
     return 'AccessedByView';
   }
-
-  static {
-    // The brand: a Proxy of a view, or an object inheriting from one, gets a TypeError naming
-    // the member, not the engine's private-field error.
-    guardMembers(AccessedByView, (value) => typeof value === 'object' && value !== null && #brand in value, [
-      // Answers for any receiver: describing an imitation must not throw.
-      Symbol.toStringTag,
-    ]);
-  }
-
-  // Only the constructor gives an object this field: the brand guardMembers tests.
-  #brand = true;
 }
+
+// The brand in front of every member: a Proxy of a view, or an object inheriting from one, gets a
+// TypeError naming the member, not the engine's private-field error. The tag answers any receiver:
+// describing an imitation must not throw.
+guardMembers(AccessedByView, LiveSetView.brandOf(AccessedByView), [Symbol.toStringTag]);
 
 /**
  * Every element of `locations` as an accessor location, all checked before anything is advised.
