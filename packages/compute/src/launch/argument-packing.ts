@@ -72,6 +72,9 @@ function writeMemory(
     // A view of a Buffer records it (also a DLPack import, whose exportingObject is its producer).
     const owner = value.exportingObject;
     buffer = viewMemory.of(value) ?? (bufferBrand.has(owner) ? (owner as Buffer) : heldBuffer(owner));
+    // The view's bytes against its Buffer as it is now: a kernel must not get a view that a
+    // modifyAllocation shrink has left reaching past the end.
+    viewMemory.checkLive(value, 'launch');
     address = value.ptr;
     what = 'StridedMemoryView';
   } else {

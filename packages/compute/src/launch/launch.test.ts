@@ -5,7 +5,10 @@ import {
   type DeviceMemoryResource,
   ownerMemoryBuffer,
   Stream,
+  useDriver,
+  VirtualMemoryResource,
 } from '@cumem/memory';
+import { withCountingDriver } from '@cumem/test-support';
 import { describeEachDriver, referenceKernelsPTX } from '@cumem/testing/vitest';
 import { StridedLayout, StridedMemoryView } from '@cumem/utils';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -59,6 +62,32 @@ describeEachDriver(adapters, 'launch', (entry) => {
     for (let i = 0; i < n; i++) expect(view.getFloat32(i * 4, true)).toBe(2.5);
     out.close();
   });
+
+  it('refuses a StridedMemoryView left reaching past its buffer by a shrink, before the launch', () =>
+    withCountingDriver(useDriver, entry.driver, (log) => {
+      const own = ObjectCode.fromPTX(referenceKernelsPTX);
+      const on = Stream.create(0);
+      const mr = new VirtualMemoryResource(0, { reserveSize: 0 });
+      const g = mr.granularity;
+      const buffer = mr.allocate(2 * g);
+      const floats = (2 * g) / 4;
+      const stale = StridedMemoryView.fromBuffer(buffer, StridedLayout.dense([floats], 4), {
+        dtype: 'float32',
+      });
+      const shrunk = mr.modifyAllocation(buffer, g).buffer;
+      const fill = own.getKernel('fill_f32');
+      const config = new LaunchConfig({ grid: 1, block: 256 });
+      log.reset();
+      expect(() => launch(on, config, fill, stale, float32(1), uint32(floats))).toThrow(
+        new RegExp(`run past the end of the buffer, which has ${g} bytes now`),
+      );
+      // Only the kernel's parameter queries ran: nothing launched, nothing queued.
+      expect(log.calls.filter((call) => !/^(kernelGetFunction|funcGetParamInfo)$/.test(call))).toEqual([]);
+      shrunk.close();
+      mr.close();
+      on.close();
+      own.close();
+    }));
 
   it('adds two vectors (add_f32)', () => {
     const n = 300;

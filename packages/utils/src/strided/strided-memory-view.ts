@@ -96,7 +96,7 @@ export class StridedMemoryView {
     this.isDeviceAccessible = state.isDeviceAccessible;
     this.exportingObject = state.exportingObject;
     // For cumem's own packages (compute's launch), also where exportingObject is not the Buffer.
-    if (state.buffer !== undefined) viewMemory.record(this, state.buffer);
+    if (state.buffer !== undefined) viewMemory.record(this, state.buffer, (member) => this.checkLive(member));
     Object.freeze(this);
   }
 
