@@ -8,6 +8,7 @@ import {
   checkOptions,
   checkSize,
   checkSizeAtMost,
+  describeValue,
 } from './validate.js';
 
 describe('checkSize', () => {
@@ -94,5 +95,17 @@ describe('other checks', () => {
     expect(() => checkOptions(null as unknown as object)).toThrow(TypeError);
     expect(() => checkOptions([] as unknown as object)).toThrow(TypeError);
     expect(() => checkOptions(3 as unknown as object)).toThrow(TypeError);
+  });
+});
+
+describe('describeValue', () => {
+  it('describes a revoked Proxy, object or function, without the engine error its reads throw', () => {
+    const object = Proxy.revocable({}, {});
+    const fn = Proxy.revocable(() => 0, {});
+    object.revoke();
+    fn.revoke();
+    expect(describeValue(object.proxy)).toBe('an object');
+    expect(describeValue(fn.proxy)).toBe('a function');
+    expect(describeValue(new Map())).toBe('an object (Map)');
   });
 });

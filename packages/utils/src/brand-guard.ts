@@ -7,15 +7,6 @@
 import { type BrandedClass, describeValue } from '@cumem/core-types';
 import { BufferBase } from '@cumem/memory';
 
-function receiverText(value: unknown): string {
-  try {
-    return describeValue(value);
-  } catch {
-    // A revoked Proxy refuses even the `constructor` read that describes it.
-    return 'an object';
-  }
-}
-
 /**
  * True when `value`'s prototype chain reaches `prototype`.
  * @throws TypeError naming `name` for a revoked Proxy (every later read of it would throw).
@@ -52,7 +43,7 @@ export function refuseLookalike(value: unknown, name: string, classes: readonly 
   for (const type of [{ name: 'Buffer', prototype: BufferBase.prototype }, ...classes]) {
     if (inherits(value, type.prototype, name)) {
       throw new TypeError(
-        `${name} is a Proxy of a ${type.name} or an object inheriting from one (${receiverText(value)}): pass the ${type.name} itself`,
+        `${name} is a Proxy of a ${type.name} or an object inheriting from one (${describeValue(value)}): pass the ${type.name} itself`,
       );
     }
   }

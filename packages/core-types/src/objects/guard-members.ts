@@ -16,25 +16,16 @@ export interface BrandedClass {
 
 const imitationHint = ' (a Proxy of one, or an object inheriting from one, is not accepted)';
 
-function valueText(value: unknown): string {
-  try {
-    return describeValue(value);
-  } catch {
-    // A revoked Proxy refuses even the `constructor` read that describes it.
-    return 'an object';
-  }
-}
-
 /** The TypeError for argument `name`, which should have been a `typeName` and is `value`. */
 export function notBranded(name: string, typeName: string, value: unknown): TypeError {
   const hint = typeof value === 'object' && value !== null ? imitationHint : '';
-  return new TypeError(`${name} must be a ${typeName}, got ${valueText(value)}${hint}`);
+  return new TypeError(`${name} must be a ${typeName}, got ${describeValue(value)}${hint}`);
 }
 
 /** The TypeError for `member` of `className` called on `receiver`, which is not one. */
 export function wrongReceiver(className: string, member: string, receiver: unknown): TypeError {
   return new TypeError(
-    `${className}.${member} was called on ${valueText(receiver)}, which is not a ${className}${imitationHint}`,
+    `${className}.${member} was called on ${describeValue(receiver)}, which is not a ${className}${imitationHint}`,
   );
 }
 
