@@ -55,10 +55,12 @@ export class PoolState {
   /** Accounts `size` more bytes in use; returns how many bytes the reservation grew. */
   allocate(size: number): number {
     const used = this.usedCurrent + size;
-    const reserved = Math.max(this.reservedCurrent, roundUp(used));
-    if (this.description.maxSize > 0 && reserved > this.description.maxSize) {
-      throw cudaError('cuMemAllocFromPoolAsync', 'CUDA_ERROR_OUT_OF_MEMORY');
-    }
+    const { maxSize } = this.description;
+    if (maxSize > 0 && used > maxSize) throw cudaError('cuMemAllocFromPoolAsync', 'CUDA_ERROR_OUT_OF_MEMORY');
+    // A pool smaller than one chunk still serves allocations that fit it (cuda.core's tests
+    // allocate from a 2 KiB pool): its reservation stops at its maximum size.
+    const chunked = roundUp(used);
+    const reserved = Math.max(this.reservedCurrent, maxSize > 0 ? Math.min(chunked, maxSize) : chunked);
     const growth = reserved - this.reservedCurrent;
     this.usedCurrent = used;
     this.usedHigh = Math.max(this.usedHigh, used);
@@ -75,7 +77,8 @@ export class PoolState {
   /** `cuMemPoolTrimTo`: gives back unused chunks while more than `minBytesToKeep` are reserved. */
   trimTo(minBytesToKeep: number): void {
     if (this.reservedCurrent <= minBytesToKeep) return;
-    this.reservedCurrent = Math.max(roundUp(this.usedCurrent), roundUp(minBytesToKeep));
+    const kept = Math.max(roundUp(this.usedCurrent), roundUp(minBytesToKeep));
+    this.reservedCurrent = Math.min(this.reservedCurrent, kept);
   }
 
   /** What a synchronization does: release reserved memory above the release threshold. */

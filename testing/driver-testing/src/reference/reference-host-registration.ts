@@ -2,6 +2,9 @@ import {
   checkStagedCopyOptions,
   type DevicePointer,
   type DriverHandle,
+  MemoryType,
+  PointerAttribute,
+  PointerHandleAttribute,
   type StagedCopyOptions,
 } from '@cumem/core-types';
 import { stagedCopySlices } from '@cumem/driver-kit';
@@ -11,10 +14,12 @@ import { ReferenceManaged } from './reference-managed.js';
 /** `cuMemHostRegister` flags cuda.h defines: PORTABLE, DEVICEMAP, IOMEMORY, READ_ONLY. */
 const knownRegisterFlags = 0xf;
 
-/** One registered range of JS memory: its fake address and length. */
+/** One registered range of JS memory: its fake address and length, and the context it was registered in. */
 interface RegisteredRange {
   readonly start: bigint;
   readonly size: number;
+  readonly device: number;
+  readonly context: bigint;
 }
 
 /**
@@ -27,7 +32,7 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
 
   memHostRegister(view: ArrayBufferView | ArrayBuffer, flags: number): DevicePointer {
     const call = 'cuMemHostRegister';
-    this.state.requireContext(call);
+    const device = this.state.requireContext(call);
     const start = this.addressOf(view);
     const size = view.byteLength;
     if (!Number.isInteger(flags) || (flags & ~knownRegisterFlags) !== 0 || size === 0) {
@@ -38,8 +43,57 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     if (this.registered.some((range) => start < range.start + BigInt(range.size) && range.start < end)) {
       throw cudaError(call, 'CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED');
     }
-    this.registered.push({ start, size });
+    this.registered.push({ start, size, device, context: this.state.current });
     return start;
+  }
+
+  // A real driver answers pointer queries on registered memory as on page-locked host memory
+  // (cuda.core's tests wrap registered memory and read it as host- and device-accessible).
+  override pointerGetAttribute(pointer: DevicePointer, attribute: number): number {
+    const range = this.state.space.containing(pointer) ? undefined : this.registeredRangeOf(pointer);
+    if (range === undefined) return super.pointerGetAttribute(pointer, attribute);
+    switch (attribute) {
+      case PointerAttribute.MemoryType:
+        return MemoryType.Host;
+      case PointerAttribute.IsManaged:
+      case PointerAttribute.IsLegacyCudaIpcCapable:
+      case PointerAttribute.AllowedHandleTypes:
+        return 0;
+      case PointerAttribute.DeviceOrdinal:
+        return range.device;
+      case PointerAttribute.RangeSize:
+        return range.size;
+      case PointerAttribute.Mapped:
+        return 1;
+      case PointerAttribute.AccessFlags:
+        return 3;
+      default:
+        throw cudaError('cuPointerGetAttribute', 'CUDA_ERROR_INVALID_VALUE');
+    }
+  }
+
+  override pointerGetHandleAttribute(pointer: DevicePointer, attribute: number): bigint {
+    const range = this.state.space.containing(pointer) ? undefined : this.registeredRangeOf(pointer);
+    if (range === undefined) return super.pointerGetHandleAttribute(pointer, attribute);
+    switch (attribute) {
+      case PointerHandleAttribute.Context:
+        return range.context;
+      case PointerHandleAttribute.DevicePointer:
+      case PointerHandleAttribute.HostPointer:
+        return pointer;
+      case PointerHandleAttribute.RangeStartAddress:
+        return range.start;
+      case PointerHandleAttribute.MempoolHandle:
+        return 0n;
+      default:
+        throw cudaError('cuPointerGetAttribute', 'CUDA_ERROR_INVALID_VALUE');
+    }
+  }
+
+  private registeredRangeOf(pointer: DevicePointer): RegisteredRange | undefined {
+    return this.registered.find(
+      (range) => pointer >= range.start && pointer < range.start + BigInt(range.size),
+    );
   }
 
   memHostUnregister(pointer: DevicePointer): void {
