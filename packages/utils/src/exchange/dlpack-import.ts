@@ -63,6 +63,11 @@ export interface ImportedDLPack {
   readonly layout: StridedLayout;
   readonly dtype: DType;
   readonly readonly: boolean;
+  /**
+   * For a tensor of no elements, whose empty buffer has no byte to ask the driver about: the
+   * device its struct names, which the view reports (as cuda.core's view of it does).
+   */
+  readonly empty?: { readonly deviceId: number; readonly isDeviceAccessible: boolean };
 }
 
 /** Calls the deleter of the DLPack struct behind `buffer`, if it is one; idempotent. */
@@ -194,7 +199,11 @@ export function importDLPack(source: unknown, options?: FromDLPackOptions): Impo
     throw error;
   }
   collected.register(buffer, owner, owner);
-  return { buffer, layout: imported.layout, dtype, readonly };
+  if (span > 0) return { buffer, layout: imported.layout, dtype, readonly };
+  // No byte to query the driver about: the struct's device type and id are the facts.
+  const onDevice = deviceType === DLDeviceType.CUDA || deviceType === DLDeviceType.CUDAManaged;
+  const empty = { deviceId: onDevice ? deviceId : -1, isDeviceAccessible: deviceType !== DLDeviceType.CPU };
+  return { buffer, layout: imported.layout, dtype, readonly, empty };
 }
 
 /**

@@ -193,9 +193,9 @@ export class StridedMemoryView {
     options: FromDLPackOptions | undefined,
     producer: unknown,
   ): StridedMemoryView {
-    const { buffer, layout, dtype, readonly } = importDLPack(source, options);
+    const { buffer, layout, dtype, readonly, empty } = importDLPack(source, options);
     const state = bufferViewState(buffer, layout, { dtype, isReadonly: readonly });
-    return new StridedMemoryView(stateToken, { ...state, exportingObject: producer });
+    return new StridedMemoryView(stateToken, { ...state, ...empty, exportingObject: producer });
   }
 
   /**
