@@ -4,13 +4,20 @@
 // bench/results/<machine kind>.json with its table <machine kind>.md (the newest per kind: older
 // results live in git history). `--regenerate` rebuilds every table from the committed JSON.
 //
-//   node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]
+//   node bench/report.mjs RESULTS.json [MORE.json ...] [--readme README.md] [--no-readme] [--no-save]
+//                         [--second-host] [--out MERGED.json] [--keep-rounds]
+// Several files of one run split over device calls (run.mjs --resume or not) are merged round by
+// round and judged again (merge-results.mjs); `--out` writes the merged file (with its raw rounds,
+// for a later --resume). The copy filed in bench/results/ leaves the raw rounds out (every row
+// keeps each process's value) unless --keep-rounds.
 // --second-host: the table between the second-host markers (`<!-- bench-second-host:start -->`),
 // for issue 26's second machine.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HIGHER_IS_BETTER_UNITS } from './checks.mjs';
+import { comparisonLines } from './compare.mjs';
+import { mergeResults } from './merge-results.mjs';
 import { curvePlots } from './plot-svg.mjs';
 
 export const START_MARKER = '<!-- bench:start -->';
@@ -266,7 +273,7 @@ export function regenerateTables(directory) {
 
 function usage() {
   process.stderr.write(
-    'usage: node bench/report.mjs RESULTS.json [--readme README.md] [--no-readme] [--no-save] [--second-host]\n' +
+    'usage: node bench/report.mjs RESULTS.json [MORE.json ...] [--readme README.md] [--no-readme] [--no-save] [--second-host] [--out MERGED.json] [--keep-rounds]\n' +
       '       node bench/report.mjs --regenerate   (every bench/results/<kind>.md from its JSON, and the target table of bench/README.md from rows.mjs)\n',
   );
   return 2;
@@ -282,11 +289,26 @@ async function main(argv) {
     process.stderr.write(`rewrote the target table and the plot links of ${join(here, 'README.md')}\n`);
     return 0;
   }
-  const input = argv.find((arg) => !arg.startsWith('--') && argv[argv.indexOf(arg) - 1] !== '--readme');
-  if (!input) return usage();
-  const results = JSON.parse(readFileSync(resolve(input), 'utf8'));
+  const valued = new Set(['--readme', '--out']);
+  const inputs = argv.filter((arg, index) => !arg.startsWith('--') && !valued.has(argv[index - 1]));
+  if (inputs.length === 0) return usage();
+  const files = inputs.map((input) => JSON.parse(readFileSync(resolve(input), 'utf8')));
+  const results = files.length > 1 ? mergeResults(files) : files[0];
+  if (files.length > 1)
+    process.stderr.write(
+      `merged ${files.length} files round by round: units per suite ${JSON.stringify(results.environment.verdict.unitsDone)}\n`,
+    );
+  const outIndex = argv.indexOf('--out');
+  if (outIndex >= 0) {
+    writeFileSync(resolve(argv[outIndex + 1]), `${JSON.stringify(results, null, 1)}\n`);
+    process.stderr.write(`wrote ${resolve(argv[outIndex + 1])}\n`);
+  }
   const table = renderMarkdown(results);
   process.stdout.write(`${table}\n`);
+  if (results.comparison)
+    process.stdout.write(
+      `\nAgainst the baseline \`${String(results.comparison.base).slice(0, 12)}\` (head / base):\n${comparisonLines(results.comparison).join('\n')}\n`,
+    );
   if (!argv.includes('--no-readme')) {
     const readmeIndex = argv.indexOf('--readme');
     const readme = readmeIndex >= 0 ? resolve(argv[readmeIndex + 1]) : join(here, '..', 'README.md');
@@ -300,7 +322,9 @@ async function main(argv) {
     const directory = join(here, 'results');
     mkdirSync(directory, { recursive: true });
     const target = join(directory, `${machineKind(results)}.json`);
-    copyFileSync(resolve(input), target);
+    const { rawRounds, ...filed } = results;
+    const kept = argv.includes('--keep-rounds') ? results : filed;
+    writeFileSync(target, `${JSON.stringify(kept, null, 1)}\n`);
     writeFileSync(
       target.replace(/\.json$/, '.md'),
       `${GENERATED(`${machineKind(results)}.json`)}\n\n${table}\n`,

@@ -1,19 +1,10 @@
 // Rounds of processes (issue 47). The bench runs in rounds: in each, every suite runs once per
 // implementation, one process each, C then FFI then N-API then Python; then the next round. So a
-// row's implementations are interleaved A B C A B C ..., a stretch of a slower host weighs on
-// every implementation alike, and a bench stopped by its time limit still holds whole rounds of
-// every suite. Each round is merged on its own (merge-row.mjs: ratios to the SAME round's C);
-// combineRounds then reports medians and spreads over the rounds and judges the targets
-// (verdict.mjs).
+// row's implementations are interleaved A B C A B C ... and a stretch of a slower host weighs on
+// every implementation alike (the order, and a bench split over device calls: raw-rounds.mjs).
+// Each round is merged on its own (merge-row.mjs: ratios to the SAME round's C); combineRounds
+// then reports medians and spreads over the rounds and judges the targets (verdict.mjs).
 import { judgeChecks, MIN_PROCESSES, median, rowVerdict, spreadOf } from './verdict.mjs';
-
-/** `{ round, suite, impl }` in the order they run: round-major, then suite, then implementation. */
-export function interleavedOrder(rounds, suites, impls) {
-  const order = [];
-  for (let round = 0; round < rounds; round++)
-    for (const suite of suites) for (const impl of impls) order.push({ round, suite, impl });
-  return order;
-}
 
 const RATIO_KEYS = { ffi: 'ffiVsC', napi: 'napiVsC', cudaCore: 'cudaCoreVsC' };
 

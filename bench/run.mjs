@@ -11,6 +11,18 @@
 //                      [--processes N (default 5: rounds; the verdict needs MIN_PROCESSES)]
 //                      [--max-reps N (default 3)] [--max-warmup-ms MS (default 500)] [--quick]
 //                      [--merge FILE] [--single-thread-c SUITES (default '')] [--process-gate on|off (default off)]
+//                      [--resume FILE[,FILE...]] [--base DIR]
+//
+// A device call has 10 minutes, and how many rounds fit is known only once one has run. So the
+// work is cut into units (one suite run once by each implementation, raw-rounds.mjs), the results
+// file is written again after every unit with every process's raw output (`rawRounds`), and a
+// unit starts only when its expected time fits the budget left (unit-time.mjs; later, shorter
+// units are still tried). `--resume FILE` continues an earlier call's file (same commit, device
+// and caps): its units count towards `--processes`, the missing ones run now, and the file
+// written holds both. `--base DIR` also runs each JS implementation of DIR (a copy of this tree
+// with an earlier commit's packages: scripts/device/run.sh compare / bench with a baseline) in
+// the same unit, right beside this tree's (which goes first alternates by round), and adds the
+// comparison of the two (compare.mjs: the same rounds, the same spread rule).
 //
 // Shorter processes, not fewer: --max-reps and --max-warmup-ms cap each process's repetitions
 // (repetitions.mjs). --quick: one round, one repetition, 50 ms warm-ups and small workloads, to
@@ -27,11 +39,12 @@
 // headers, python3 with cuda.core. The exit code is 0 when every row was measured by every
 // implementation asked for, 1 otherwise; targets missed do not change it (see `verdict`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeRow } from './merge-row.mjs';
+import { BASE_IMPLEMENTATIONS, comparisonLines, comparisonOf, oneTreeOnlyText } from './compare.mjs';
+import { minProcessesOf, summaryOf } from './merge-results.mjs';
 import {
   calibrate,
   GATED_SUITES,
@@ -40,11 +53,18 @@ import {
   MAX_CALIBRATIONS,
   RETRY_SECONDS,
 } from './process-gate.mjs';
+import {
+  mergeRawRounds,
+  remainingUnits,
+  roundsFromUnits,
+  rowsFromRounds,
+  unitsBySuite,
+} from './raw-rounds.mjs';
 import { REPS_VARIABLE, repetitionCaps, WARMUP_VARIABLE } from './repetitions.mjs';
 import { renderMarkdown } from './report.mjs';
-import { combineRounds, interleavedOrder } from './rounds.mjs';
 import { IMPLEMENTATIONS, ROWS, SINGLE_PROCESS_SUITES, SUITES } from './rows.mjs';
 import { stagingDefaults } from './staging-defaults.mjs';
+import { expectedUnitSeconds, fits } from './unit-time.mjs';
 import { MIN_PROCESSES } from './verdict.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,6 +85,8 @@ function parseArguments(argv) {
     merge: undefined,
     singleThreadC: [],
     processGate: false,
+    resume: [],
+    base: undefined,
     // workload.arrowFromDisk's file: 512 MiB (the issue's 2 GiB, read in 5 processes by 4
     // implementations, does not fit the one device call); in the temporary directory unless
     // BENCH_ARROW_DIR names another (the results record its file system: tmpfs is no disk).
@@ -90,6 +112,12 @@ function parseArguments(argv) {
     else if (key === '--max-reps') options.maxReps = Math.floor(positiveNumber(value, key));
     else if (key === '--max-warmup-ms') options.maxWarmupMs = positiveNumber(value, key);
     else if (key === '--merge') options.merge = resolve(value);
+    else if (key === '--resume')
+      options.resume = value
+        .split(',')
+        .filter(Boolean)
+        .map((path) => resolve(path));
+    else if (key === '--base') options.base = existingTree(value, key);
     else if (key === '--arrow-file-bytes') options.arrowFileBytes = Math.floor(positiveNumber(value, key));
     else if (key === '--process-gate') options.processGate = value === 'on';
     else if (key === '--single-thread-c')
@@ -106,6 +134,15 @@ function listOf(text, known, key) {
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`${key}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
   return known.filter((name) => names.includes(name));
+}
+
+function existingTree(path, key) {
+  const tree = resolve(path);
+  if (!existsSync(join(tree, 'bench', 'js')))
+    throw new Error(
+      `${key} ${path}: not a copy of this tree with bench/js (scripts/device/run.sh makes one)`,
+    );
+  return tree;
 }
 
 function positiveNumber(text, key) {
@@ -242,11 +279,18 @@ function parseC(stdout, suite) {
   }
 }
 
-function spawnLimited(command, args, capture, env = {}) {
-  const limit = Math.min(options.timeout, secondsLeft());
-  if (limit < 5) return { skipped: `skipped: the ${options.budget} s budget of bench/run.mjs is spent` };
+/**
+ * Runs one process under the smaller of --timeout and the budget left. `budgetCut`: the budget,
+ * not the process's own limit, stopped it (or left it no time to start): the unit it belongs to
+ * is then incomplete and runs again in the next call (raw-rounds.mjs).
+ */
+function spawnLimited(command, args, capture, env = {}, cwd = root) {
+  const left = secondsLeft();
+  const limit = Math.min(options.timeout, left);
+  if (limit < 5)
+    return { skipped: `skipped: the ${options.budget} s budget of bench/run.mjs is spent`, budgetCut: true };
   const run = spawnSync(command, args, {
-    cwd: root,
+    cwd,
     encoding: 'utf8',
     timeout: Math.floor(limit * 1000),
     killSignal: 'SIGKILL',
@@ -259,7 +303,13 @@ function spawnLimited(command, args, capture, env = {}) {
   else if (run.signal)
     problem = `${command} ended by ${run.signal}${run.signal === 'SIGKILL' ? ` (limit ${Math.round(limit)} s?)` : ''}`;
   else if (run.status !== 0) problem = `${command} exited with ${run.status}`;
-  return { stdout: run.stdout ?? '', problem, status: run.status };
+  const killed = run.signal === 'SIGKILL' || run.error?.code === 'ETIMEDOUT';
+  return {
+    stdout: run.stdout ?? '',
+    problem,
+    status: run.status,
+    budgetCut: killed && left < options.timeout,
+  };
 }
 
 // The process-mode gate (process-gate.mjs): limits per implementation, from calibration-only
@@ -305,9 +355,13 @@ function gated(suite, impl, spawn) {
   );
 }
 
-/** Runs one suite for one implementation; always returns `{ rows, error?, info? }`. */
-function runImplementation(suite, impl, compiled, rowIds, env) {
+/**
+ * Runs one suite for one implementation; always returns `{ rows, error?, info? }`, plus
+ * `budgetCut` when the budget stopped it. `tree` 'base': the JS implementation of --base DIR.
+ */
+function runImplementation(suite, impl, compiled, rowIds, env, tree = 'head') {
   const how = [
+    tree === 'base' && 'baseline',
     rowIds && `again: ${rowIds.join(', ')}`,
     env &&
       Object.entries(env)
@@ -322,24 +376,34 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
     const { run, gate } = gated(suite, impl, (extra) =>
       spawnLimited(compiled.binary, args, true, { ...env, ...extra }),
     );
-    if (run.skipped) return { rows: {}, error: run.skipped };
+    if (run.skipped) return { rows: {}, error: run.skipped, budgetCut: true };
     const parsed = parseC(run.stdout, suite);
     if (run.problem && !parsed.error) parsed.error = run.problem;
     if (gate) parsed.info = { ...(parsed.info ?? {}), processGate: gate };
+    if (run.budgetCut) parsed.budgetCut = true;
     return parsed;
   }
-  const out = join(scratch, `${suite}-${impl}.json`);
-  const { run, gate } = gated(suite, impl, (extra) =>
-    impl === 'cudaCore'
-      ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false, extra)
-      : spawnLimited(
-          process.execPath,
-          ['--expose-gc', join(here, 'js', `${suite}.mjs`), '--driver', impl, '--out', out],
-          false,
-          extra,
-        ),
-  );
-  if (run.skipped) return { rows: {}, error: run.skipped };
+  const out = join(scratch, `${suite}-${impl}-${tree}.json`);
+  // A process that dies before writing must not be read as the previous round's file.
+  rmSync(out, { force: true });
+  const treeRoot = tree === 'base' ? options.base : root;
+  const spawnJs = (extra) =>
+    spawnLimited(
+      process.execPath,
+      ['--expose-gc', join(treeRoot, 'bench', 'js', `${suite}.mjs`), '--driver', impl, '--out', out],
+      false,
+      extra,
+      treeRoot,
+    );
+  const { run, gate } =
+    tree === 'base'
+      ? { run: spawnJs({}) }
+      : gated(suite, impl, (extra) =>
+          impl === 'cudaCore'
+            ? spawnLimited('python3', [join(here, 'python', `${suite}.py`), '--out', out], false, extra)
+            : spawnJs(extra),
+        );
+  if (run.skipped) return { rows: {}, error: run.skipped, budgetCut: true };
   let parsed = { rows: {} };
   if (existsSync(out)) {
     try {
@@ -350,6 +414,7 @@ function runImplementation(suite, impl, compiled, rowIds, env) {
   }
   if (run.problem) parsed.error = parsed.error ? `${parsed.error}; ${run.problem}` : run.problem;
   if (gate) parsed.info = { ...(parsed.info ?? {}), processGate: gate };
+  if (run.budgetCut) parsed.budgetCut = true;
   return parsed;
 }
 
@@ -383,97 +448,211 @@ function notApplicable(suite, impl) {
   return ROWS.filter((row) => row.suite === suite).every((row) => row.notApplicable?.[impl]);
 }
 
-/** raws[round][suite][impl]: one process's suite result. */
-const raws = [];
+/** Per suite, the complete units so far: the resumed files' first, then this call's (raw-rounds.mjs). */
+const resumedFiles = options.resume.map((path) => JSON.parse(readFileSync(path, 'utf8')));
+const units = {};
+/** Units this call started but the budget cut short: run again by the next call. */
+const cutUnits = [];
 const deviceNameNow = () =>
   gpu.name ??
-  raws.flatMap((round) => Object.values(round)).find((suite) => suite.c?.info?.device)?.c.info.device ??
+  resumedFiles[0]?.device ??
+  Object.values(units)
+    .flat()
+    .find((unit) => unit.c?.info?.device)?.c.info.device ??
   'unknown device';
+const headCommit = commit();
+const baseCommit = options.base ? packedBaseCommit() : null;
+if (resumedFiles.length) {
+  // The files must measure what this call measures: checked by merging them with an empty file of this call.
+  const thisCall = {
+    commit: headCommit,
+    device: deviceNameNow(),
+    environment: {
+      repetitions: { maxReps: options.maxReps, maxWarmupMs: options.maxWarmupMs, quick: options.quick },
+    },
+    ...(baseCommit ? { comparison: { base: baseCommit } } : {}),
+    rawRounds: [],
+  };
+  const { rawRounds, dropped } = mergeRawRounds([...resumedFiles, thisCall]);
+  Object.assign(units, unitsBySuite(rawRounds));
+  log(
+    `resumed from ${options.resume.join(', ')}: ${Object.entries(units)
+      .map(([suite, list]) => `${suite} ${list.length}`)
+      .join(', ')} unit(s)${dropped ? `; ${dropped} incomplete unit(s) left out` : ''}`,
+  );
+}
+const earlierCalls = resumedFiles.flatMap((file) => file.environment?.verdict?.calls ?? []);
 let stoppedEarly;
+/** Seconds the units left for the next call are expected to take, at the pace measured so far. */
+let leftSeconds = 0;
 // Suites whose every row needs two GPUs only say "skipped" on one: once is enough.
 const needsTwoGpus = (suite) => suite === 'multi' && (gpu.count ?? 1) < 2;
-const order = interleavedOrder(options.processes, options.suites, options.impls).filter(
-  ({ round, suite, impl }) =>
-    !notApplicable(suite, impl) &&
-    !(round > 0 && (SINGLE_PROCESS_SUITES.includes(suite) || needsTwoGpus(suite))),
+const unitsWanted = (suite) =>
+  SINGLE_PROCESS_SUITES.includes(suite) || needsTwoGpus(suite) ? 1 : options.processes;
+const implsOf = (suite) => options.impls.filter((impl) => !notApplicable(suite, impl));
+const baseImplsOf = (suite) =>
+  options.base && !SINGLE_PROCESS_SUITES.includes(suite)
+    ? implsOf(suite).filter((impl) => BASE_IMPLEMENTATIONS.includes(impl))
+    : [];
+const done = Object.fromEntries(Object.entries(units).map(([suite, list]) => [suite, list.length]));
+const order = remainingUnits(
+  options.suites.filter((suite) => implsOf(suite).length > 0),
+  unitsWanted,
+  done,
 );
-const roundSeconds = [];
-let roundStarted = Date.now();
-for (const [index, { round, suite, impl }] of order.entries()) {
-  // A guard: a process that starts too near the end of the budget would be killed half-way.
-  if (secondsLeft() < 10) {
-    stoppedEarly = `the ${options.budget} s budget ran out in round ${round + 1} of ${options.processes} (before ${suite} / ${impl})`;
-    log(stoppedEarly);
-    break;
+const notStarted = [];
+let unitsRun = 0;
+log(`${order.length} unit(s) to run: ${order.map(({ suite, round }) => `${suite}#${round + 1}`).join(' ')}`);
+for (const { suite, round } of order) {
+  const impls = implsOf(suite);
+  const baseImpls = baseImplsOf(suite);
+  const expected = expectedUnitSeconds(suite, impls.length + baseImpls.length, units[suite]);
+  // A unit started too late would be killed half-way; a later, shorter one may still fit.
+  if (!fits(expected, secondsLeft())) {
+    notStarted.push(`${suite}#${round + 1}`);
+    log(
+      `${suite} unit ${round + 1}: not started (expected ${Math.round(expected)} s, ${Math.round(secondsLeft())} s left)`,
+    );
+    continue;
   }
-  raws[round] ??= {};
-  raws[round][suite] ??= {};
-  try {
-    if (suite === 'workloads') makeArrowFile();
-    raws[round][suite][impl] = runImplementation(suite, impl, compiledFor(suite));
-  } catch (error) {
-    // Never lose the other rows: an exception of this script for one process is that process's error.
-    raws[round][suite][impl] = { rows: {}, error: `bench/run.mjs: ${error.message}` };
+  const unit = runUnit(suite, round, impls, baseImpls);
+  if (unit.incomplete) {
+    cutUnits.push(`${suite}#${round + 1}`);
+    log(`${suite} unit ${round + 1}: ${unit.incomplete}; left for the next call`);
+  } else {
+    units[suite] = [...(units[suite] ?? []), unit];
+    unitsRun++;
+    log(
+      `${suite} unit ${round + 1} took ${unit.seconds} s (expected ${Math.round(expected)} s); ${Math.round(secondsLeft())} s left`,
+    );
   }
-  const problem = raws[round][suite][impl].error;
-  if (problem)
-    info[`${suite}.${impl}`] = { ...(info[`${suite}.${impl}`] ?? {}), [`process${round + 1}`]: problem };
-  const next = order[index + 1];
-  if (!next || next.round !== round) {
-    roundSeconds.push(Math.round((Date.now() - roundStarted) / 1000));
-    roundStarted = Date.now();
-    const last = roundSeconds.at(-1);
-    if (next && secondsLeft() < last * (options.processes - round - 1))
-      log(
-        `round ${round + 1} took ${last} s: at that pace ${Math.floor(secondsLeft() / last)} more fit the budget, not ${options.processes - round - 1} (rows with fewer than ${MIN_PROCESSES} processes read inconclusive; run suites alone with --suites)`,
-      );
-    writeResults(round + 1);
-  }
+  writeResults();
+}
+leftSeconds = Math.round(
+  [...cutUnits, ...notStarted]
+    .map((name) => name.split('#')[0])
+    .reduce(
+      (sum, suite) =>
+        sum + expectedUnitSeconds(suite, implsOf(suite).length + baseImplsOf(suite).length, units[suite]),
+      0,
+    ),
+);
+if (notStarted.length || cutUnits.length) {
+  stoppedEarly = `the ${options.budget} s budget did not fit ${[...cutUnits, ...notStarted].join(' ')} (about ${leftSeconds} s at the pace measured): continue with --resume ${options.out}`;
+  log(stoppedEarly);
 }
 for (const suite of options.suites) {
   const compiled = compiledC[suite];
   if (!options.singleThreadC.includes(suite) || !compiled || compiled.error || secondsLeft() < 20) continue;
   const single = runImplementation(suite, 'c', compiled, undefined, { BENCH_C_SINGLE_THREAD: '1' });
-  for (const round of raws) if (round?.[suite]) round[suite].cSingleThread = single;
+  for (const unit of units[suite] ?? []) unit.cSingleThread = single;
 }
-const results = writeResults(raws.length);
+const results = writeResults();
 if (arrowFile?.path)
   for (const path of [arrowFile.path, `${arrowFile.path}.layout`]) rmSync(path, { force: true });
 process.stdout.write(`${renderMarkdown(results)}\n`);
+if (results.comparison) process.stdout.write(`${comparisonLines(results.comparison).join('\n')}\n`);
+if (results.comparison?.errors) process.stdout.write(`${results.comparison.errors.join('\n')}\n`);
 log(
-  `wrote ${options.out}: ${results.summary.met} met, ${results.summary.missed} missed, ${results.summary.inconclusive} inconclusive of ${results.summary.rows} rows (${raws.length} rounds)`,
+  `wrote ${options.out}: ${results.summary.met} met, ${results.summary.missed} missed, ${results.summary.inconclusive} inconclusive of ${results.summary.rows} rows (units per suite: ${JSON.stringify(results.environment.verdict.unitsDone)})`,
 );
+if (results.comparison)
+  log(
+    `against the baseline ${results.comparison.base}: worse ${results.comparison.summary.worse.join(', ') || 'none'}; ${results.comparison.summary.better} better, ${results.comparison.summary.same} same, ${results.comparison.summary.inconclusive} inconclusive${oneTreeOnlyText(results.comparison.summary)}${results.comparison.errors ? `; baseline processes that failed: ${results.comparison.errors.length} (comparison.errors)` : ''}`,
+  );
 const measuredAll = results.rows.every(
   (row) =>
     row.skipped || options.impls.every((impl) => row.results[impl] !== null || row.notApplicable?.[impl]),
 );
-process.exit(measuredAll ? 0 : 1);
+process.exit(measuredAll && !stoppedEarly ? 0 : 1);
 
-/** Merges the rounds finished so far and writes the results file; returns the results object. */
-function writeResults(roundsDone) {
-  const deviceName = deviceNameNow();
-  const measured = [];
-  for (const row of ROWS.filter((entry) => options.suites.includes(entry.suite))) {
-    const perRound = raws
-      .slice(0, roundsDone)
-      .map((round) => round?.[row.suite])
-      .filter((suiteRaw) => suiteRaw && Object.keys(suiteRaw).length > 0)
-      .map((suiteRaw) => mergeRow(row, suiteRaw, deviceName, { caps }));
-    if (perRound.length === 0) continue;
-    const minProcesses = SINGLE_PROCESS_SUITES.includes(row.suite) ? 1 : MIN_PROCESSES;
-    measured.push(combineRounds(row, perRound, { minProcesses }));
+/** The commit of the packed baseline (pack.sh --baseline), or 'unknown'. */
+function packedBaseCommit() {
+  const file = join(root, '.device', 'baseline-commit.txt');
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : 'unknown';
+}
+
+/**
+ * One unit: `suite` once per implementation, C, FFI, N-API, Python in turn, with the baseline's
+ * process of each JS implementation beside this tree's (which of the two goes first alternates
+ * by round, so neither always runs on a GPU the other has just warmed).
+ */
+function runUnit(suite, round, impls, baseImpls) {
+  const unit = {
+    id: `${new Date(started).toISOString()}/${suite}#${round + 1}`,
+    impls,
+    ...(baseImpls.length ? { baseImpls, base: {} } : {}),
+  };
+  const unitStarted = Date.now();
+  for (const impl of impls) {
+    const trees = !baseImpls.includes(impl)
+      ? ['head']
+      : round % 2 === 0
+        ? ['head', 'base']
+        : ['base', 'head'];
+    for (const tree of trees) {
+      let result;
+      try {
+        if (suite === 'workloads') makeArrowFile();
+        result = runImplementation(suite, impl, compiledFor(suite), undefined, undefined, tree);
+      } catch (error) {
+        // Never lose the other rows: an exception of this script for one process is that process's error.
+        result = { rows: {}, error: `bench/run.mjs: ${error.message}` };
+      }
+      if (tree === 'head') unit[impl] = result;
+      else unit.base[impl] = result;
+      const name = `${suite}.${impl}${tree === 'base' ? '.base' : ''}`;
+      if (result.error) info[name] = { ...(info[name] ?? {}), [`process${round + 1}`]: result.error };
+      if (result.budgetCut) {
+        unit.incomplete = `the budget stopped ${impl}${tree === 'base' ? ' (baseline)' : ''}`;
+        return unit;
+      }
+    }
   }
+  unit.seconds = Math.round((Date.now() - unitStarted) / 100) / 10;
+  return unit;
+}
+
+/** Judges every unit so far and writes the results file (with the raw rounds); returns the results object. */
+function writeResults() {
+  const deviceName = deviceNameNow();
+  const rawRounds = roundsFromUnits(units);
+  // This call's suites and those of the files it resumed.
+  const judgedSuites = SUITES.filter((suite) => options.suites.includes(suite) || units[suite]);
+  const measured = rowsFromRounds(ROWS, rawRounds, {
+    suites: judgedSuites,
+    deviceName,
+    caps,
+    minProcesses: minProcessesOf,
+  });
+  const unitsDone = Object.fromEntries(Object.entries(units).map(([suite, list]) => [suite, list.length]));
+  // Whole rounds: the fewest units of any suite that runs in every round (none yet counts as 0).
+  const repeated = judgedSuites.filter((suite) => implsOf(suite).length > 0 && unitsWanted(suite) > 1);
+  const roundsDone = repeated.length
+    ? Math.min(...repeated.map((suite) => unitsDone[suite] ?? 0))
+    : rawRounds.length;
   const merged = options.merge ? JSON.parse(readFileSync(options.merge, 'utf8')) : undefined;
-  const kept = (merged?.rows ?? []).filter((row) => !options.suites.includes(row.suite));
+  const kept = (merged?.rows ?? []).filter((row) => !judgedSuites.includes(row.suite));
   const rows = ROWS.map(
     (row) => measured.find((entry) => entry.id === row.id) ?? kept.find((entry) => entry.id === row.id),
   ).filter(Boolean);
   const cInfo =
-    raws.flatMap((round) => Object.values(round ?? {})).find((suite) => suite.c?.info?.driverVersion)?.c
-      .info ?? {};
+    Object.values(units)
+      .flat()
+      .find((unit) => unit.c?.info?.driverVersion)?.c.info ?? {};
+  const earlier = resumedFiles.at(-1)?.environment ?? {};
+  const thisCall = {
+    date: new Date(started).toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    budget: options.budget,
+    unitsRun,
+    ...(cutUnits.length ? { cut: cutUnits } : {}),
+    ...(notStarted.length ? { notStarted } : {}),
+    ...(stoppedEarly ? { leftSeconds } : {}),
+  };
   const results = {
     schema: 2,
-    commit: commit(),
+    commit: headCommit,
     device: deviceName,
     driverVersion: gpu.driverVersion ?? null,
     cudaDriverVersion: cInfo.driverVersion ?? null,
@@ -487,13 +666,17 @@ function writeResults(roundsDone) {
         rule: `every implementation in ${options.processes} processes, interleaved round by round; value and ratio: median over processes; spread: range over processes without the lowest and highest from 5 on; met = whole spread within the target, missed = whole spread outside, else inconclusive (bench/verdict.mjs)`,
         processesAsked: options.processes,
         roundsDone,
-        roundSeconds,
+        unitsDone,
+        unitSeconds: Object.fromEntries(
+          Object.entries(units).map(([suite, list]) => [suite, list.map((unit) => unit.seconds)]),
+        ),
+        calls: [...earlierCalls, thisCall],
         minProcesses: MIN_PROCESSES,
         ...(stoppedEarly ? { stoppedEarly } : {}),
       },
       repetitions: { maxReps: options.maxReps, maxWarmupMs: options.maxWarmupMs, quick: options.quick },
       staging,
-      ...(arrowFile ? { arrowFile } : {}),
+      ...(arrowFile ? { arrowFile } : earlier.arrowFile ? { arrowFile: earlier.arrowFile } : {}),
       cProcess: 'one idle thread (bench/c/bench.h); single-threaded C as the variant singleThreadedProcess',
       processGate: options.processGate
         ? {
@@ -504,8 +687,12 @@ function writeResults(roundsDone) {
             calibrations: gateCalibrations,
           }
         : 'off',
-      compilers: { ...(merged?.environment?.compilers ?? {}), ...compilers },
-      implementations: { ...(merged?.environment?.implementations ?? {}), ...info },
+      compilers: { ...(merged?.environment?.compilers ?? {}), ...(earlier.compilers ?? {}), ...compilers },
+      implementations: {
+        ...(merged?.environment?.implementations ?? {}),
+        ...(earlier.implementations ?? {}),
+        ...info,
+      },
       ...(merged
         ? {
             mergedFrom: {
@@ -517,19 +704,24 @@ function writeResults(roundsDone) {
         : {}),
     },
     rows,
-    summary: {
-      rows: rows.length,
-      met: rows.filter((row) => row.verdict === 'met').length,
-      missed: rows.filter((row) => row.verdict === 'missed').length,
-      inconclusive: rows.filter((row) => row.verdict === 'inconclusive').length,
-      missedRows: rows.filter((row) => row.verdict === 'missed').map((row) => row.id),
-      skipped: rows.filter((row) => row.skipped).map((row) => row.id),
-      withErrors: rows.filter((row) => row.errors).map((row) => row.id),
-      protocolMismatch: rows.filter((row) => row.protocolMismatch).map((row) => row.id),
-    },
+    summary: summaryOf(rows),
+    ...(options.base
+      ? {
+          comparison: comparisonOf(ROWS, rawRounds, {
+            suites: judgedSuites,
+            head: headCommit,
+            base: baseCommit,
+            impls: BASE_IMPLEMENTATIONS.filter((impl) => options.impls.includes(impl)),
+          }),
+        }
+      : {}),
+    // Every process's own output, unit by unit: what --resume and report.mjs merge (raw-rounds.mjs).
+    rawRounds,
   };
   mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, `${JSON.stringify(results, null, 1)}\n`);
-  log(`results of ${roundsDone} round(s) written to ${options.out}`);
+  // Written aside and renamed: a call killed while writing keeps the previous complete file.
+  writeFileSync(`${options.out}.partial`, `${JSON.stringify(results, null, 1)}\n`);
+  renameSync(`${options.out}.partial`, options.out);
+  log(`results of ${roundsDone} whole round(s) written to ${options.out}`);
   return results;
 }

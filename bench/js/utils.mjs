@@ -95,9 +95,20 @@ function resetPages(base, onHost) {
 /**
  * What the default strategy ('auto') does for `operation`: a fixed rule per operation and direction
  * (packages/utils/src/batch/batch-rule.ts), no learning at run time, so the report names the rule.
+ * A baseline build from before that rule (bench/compare.mjs, `--base`) learned the form at run
+ * time and exported what it learned: then the learned form and the device times it chose by.
  */
 function autoChoice(operation) {
-  return `fixed rule for ${operation} (utils batch-rule.ts)`;
+  if (typeof utils.learnedBatchStrategies !== 'function')
+    return `fixed rule for ${operation} (utils batch-rule.ts)`;
+  const learned = utils.learnedBatchStrategies(stream).filter((entry) => entry.operation === operation);
+  if (learned.length === 0) return 'learned at run time: nothing learned';
+  return Object.fromEntries(
+    learned.map((entry) => [
+      `${entry.direction}:${entry.ranges.join('-')}`,
+      { kind: entry.kind ?? 'learning', batchMs: entry.batchMs, loopMs: entry.loopMs },
+    ]),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRow } from '../merge-row.mjs';
-import { combineRounds, interleavedOrder } from '../rounds.mjs';
+import { combineRounds } from '../rounds.mjs';
 
 const row = {
   id: 'test.pair',
@@ -25,15 +25,6 @@ const round = (c, ffi, napi) => ({
   napi: { rows: { 'test.pair': entry(napi) } },
 });
 const caps = { reps: 3, warmupMs: 500 };
-
-describe('interleavedOrder', () => {
-  it('runs every implementation of a suite in turn, then the next suite, then the next round', () => {
-    const order = interleavedOrder(2, ['a', 'b'], ['c', 'ffi']).map(
-      ({ round, suite, impl }) => `${round}${suite}${impl}`,
-    );
-    expect(order).toEqual(['0ac', '0affi', '0bc', '0bffi', '1ac', '1affi', '1bc', '1bffi']);
-  });
-});
 
 describe('combineRounds', () => {
   it('pairs each ratio with the C of its own round and reports medians and spreads', () => {

@@ -9,10 +9,10 @@
 # Usage: bash scripts/device/pack.sh [--skip-build] [--allow-build-failures] [--baseline COMMIT]
 #
 # --baseline COMMIT also packs the BUILT packages of an earlier commit, so one device call can run
-# the JS rows of both commits interleaved (issue 47: "no row worse than before"; bench/compare.mjs,
-# `bash scripts/device/run.sh compare`). The commit is checked out with `git worktree add` into
-# .device-carry/baseline-src (git-ignored, not carried), installed offline from the same pnpm
-# store and built there. Only what differs between the commits travels, in .device/baseline.tar.xz:
+# the JS rows of both commits side by side (issue 44: "no row worse than before"; bench/compare.mjs,
+# `BENCH_BASELINE=1 bash scripts/device/run.sh bench`, or `run.sh compare` alone). The commit is
+# checked out with `git worktree add` into .device-carry/baseline-src (git-ignored, not carried),
+# installed offline from the same pnpm store and built there. Only what differs between the commits travels, in .device/baseline.tar.xz:
 # every package's dist/ and package.json and the N-API addon's .node files; on the GPU machine
 # run.sh copies the unpacked tree to /tmp/cumem-baseline and lays these over it, so the baseline
 # runs the same bench scripts and node_modules with the earlier packages.
@@ -68,7 +68,8 @@ fi
 missing=()
 for package_json in packages/*/package.json testing/*/package.json; do
   directory=$(dirname "$package_json")
-  if grep -q '"build"' "$package_json" && [ ! -f "$directory/dist/index.js" ]; then missing+=("$directory/dist"); fi
+  # Only packages that publish a dist/ (the crash suite's and the fake libcuda's builds compile C).
+  if grep -q '"\./dist/' "$package_json" && [ ! -f "$directory/dist/index.js" ]; then missing+=("$directory/dist"); fi
 done
 if ! ls packages/driver-napi/build/Release/*.node >/dev/null 2>&1 && ! [ -d packages/driver-napi/prebuilds ]; then
   missing+=("packages/driver-napi/build/Release/*.node")
@@ -172,6 +173,6 @@ if [ $((device_bytes + tree_bytes)) -gt $((63 * 1048576)) ]; then
   echo "pack: .device plus the working tree is over 63 MiB: the GPU machine would refuse it" >&2
   exit 1
 fi
-echo "pack: done. On the GPU machine: bash scripts/device/run.sh   (carry: ['.device'])"
-[ -n "$baseline_commit" ] && echo "pack: the baseline $(cat .device/baseline-commit.txt) is packed: bash scripts/device/run.sh compare"
+echo "pack: done. On the GPU machine: bash scripts/device/run.sh MODE...   (carry: ['.device']); the calls of a session: bash scripts/device/run.sh plan"
+[ -n "$baseline_commit" ] && echo "pack: the baseline $(cat .device/baseline-commit.txt) is packed: BENCH_BASELINE=1 bash scripts/device/run.sh bench (or run.sh compare)"
 if [ "$build_status" != 0 ]; then exit 3; fi

@@ -1,68 +1,93 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine, in the root of the copy of the working tree, with .device/ carried
-# (made here by scripts/device/pack.sh):
+# (made here by scripts/device/pack.sh). One device call runs one or more modes, in order:
 #
-#   bash scripts/device/run.sh [all|tests|bench|quick|compare|sanitize|probes]        (default: all)
+#   bash scripts/device/run.sh MODE [MODE...]        (modes also comma-separated; default: all)
 #
-# The bench (issue 47) in one call of at most 10 minutes on a one-GPU machine:
-#   bash scripts/device/run.sh bench      every suite, every row in BENCH_PROCESSES (5) interleaved
-#                                         processes per implementation; BENCH_TIMEOUT (545 s for
-#                                         `bench`); bench.json is rewritten after every round
-#   bash scripts/device/run.sh quick      one process each, one repetition (bench/run.mjs --quick):
-#                                         does everything start? into bench-quick.json / .log
-#   bash scripts/device/run.sh compare    the JS rows of this tree and of the packed baseline
-#                                         (pack.sh --baseline COMMIT), interleaved (bench/compare.mjs),
-#                                         into compare.json / compare.log; COMPARE_TIMEOUT (545 s)
+#   plan       prints the plan of a session's calls (scripts/device/README.md) and exits
+#   tests      demo, README gpu blocks, prebuilt addon (checks.txt; TEST_CHECKS=a,b only those),
+#              then `test:gpu` in chunks (scripts/device/test-chunks.mjs; TEST_CHUNKS=a,b only
+#              those; TEST_FILTER=... runs those vitest file filters as one chunk, not a test:gpu run)
+#   sanitize   compute-sanitizer memcheck: SANITIZE_FILES (test files), then the crash cases
+#              (SANITIZE_CASES, globs) on SANITIZE_ADAPTERS (napi ffi), as many as fit
+#   bench      bench/run.mjs, every suite in BENCH_PROCESSES (5) interleaved units per
+#              implementation (BENCH_SUITES, BENCH_IMPLS, BENCH_MAX_REPS, BENCH_MAX_WARMUP_MS,
+#              BENCH_SINGLE_THREAD_C, BENCH_MERGE: run.mjs's options of those names);
+#              BENCH_RESUME=FILE[,FILE] continues earlier calls' bench.json;
+#              BENCH_BASELINE=1 also runs the packed baseline's JS beside each unit (the
+#              before/after of pack.sh --baseline, judged by the same rule: bench.json "comparison")
+#   compare    the before/after alone: the JS rows of this tree and of the baseline
+#              (bench/run.mjs --impls ffi,napi --base); COMPARE_RESUME=FILE continues compare.json
+#   quick      bench/run.mjs --quick: does every suite start? (bench-quick.json / .log)
+#   probes     PROBE_SET (vmm, compile, ab, copygap): see run_probes
+#   all        tests, then bench in the time left
 #
-# Stages, each run even when an earlier one failed: unpack node to /tmp/node/bin, unpack the
-# workspace archive over the tree, record the environment, `node scripts/test-gpu.mjs`,
-# `node bench/run.mjs`. The exit code is 0 only when every stage that ran succeeded.
-# Files written to $OUT (they come back): run.log, env.txt, test-gpu.log, test-gpu-summary.txt, demo.txt, readme-gpu.txt,
-# prebuilt-addon.txt, test-gpu.json, bench.json, bench.log; `sanitize` (not part of `all`) writes sanitize.log.
-# `sanitize`: compute-sanitizer memcheck over each crash case (both adapters, real libcuda) and a
-# few GPU test files; fails on any reported error. Limit: SANITIZE_TIMEOUT (480).
-# `probes` (not part of `all`): PROBE_SET (comma-separated, default `vmm`) chooses them. `compile`:
-# see run_compile_probe; `ab`: see run_ab_probe; `copygap`: see run_copy_gap_probe. `vmm`: two open questions of the bench in one call, written to probe.txt:
-# - where vmm.allocateFree2MiB's time goes against C, in rounds of fresh processes
-#   (PROBE_ROUNDS, 5): bench/probes/vmm-placement.c's quick C pair, then
-#   bench/probes/vmm-memory-vs-bare.mjs over each adapter with C's own loop loaded into the same
-#   Node process (bench/probes/vmm-pair-lib.c);
-# - whether memory.deviceAllocateClose4KiB depends on when in its process it runs, and whether
-#   its consecutive repetitions differ from the same closure interleaved with the bare pair
-#   (bench/js/allocate-close-order.mjs, two processes per adapter);
-# - PROBE_PROFILE=1: CPU profiles and V8 traces of both, in profiles/ (see profile_probes).
-# Time limits (seconds, environment): TEST_TIMEOUT (240), BENCH_TIMEOUT (200). BENCH_SUITES
-# (comma-separated) runs only those bench suites; BENCH_ROUNDS and BENCH_MERGE: see run_bench. Together with
-# unpacking, `all` stays under 8 minutes; `tests` and `bench` can go in separate calls.
+# Time: the whole call has TIME_BUDGET_S (570: the device's 600 s limit less a margin; set it
+# lower when the session's device time left is less). Every stage gets what is left of it, and
+# nothing starts that is not expected to fit: test chunks and checks by their expected seconds,
+# bench units by bench/unit-time.mjs, sanitize programs one by one. Each stage writes into $OUT as
+# it goes (whole chunks, whole bench units, each sanitize program), so a call stopped at its limit
+# still returns what finished, and the end of run.log says what to run next (`next:` lines).
+#
+# Files in $OUT (at most 8 come back from the device): run.log (with the environment), checks.txt,
+# test-gpu.log, test-gpu-summary.txt, test-gpu.json (vitest's report, chunks merged),
+# sanitize.log, bench.json + bench.log, compare.json + compare.log, bench-quick.json + .log,
+# probe.txt (and the other probes' files). `tests sanitize bench` in one call makes 8.
+# The exit code is 0 only when every stage that ran succeeded and nothing was left for later.
 set -u
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
-what=${1:-all}
-case "$what" in all | tests | bench | quick | compare | sanitize | probes) ;; *) echo "usage: bash scripts/device/run.sh [all|tests|bench|quick|compare|sanitize|probes]" >&2; exit 2 ;; esac
+modes=()
+for argument in "${@:-all}"; do
+  for mode in ${argument//,/ }; do
+    case "$mode" in
+      plan | tests | sanitize | bench | compare | quick | probes) modes+=("$mode") ;;
+      all) modes+=(tests bench) ;;
+      *) echo "usage: bash scripts/device/run.sh [plan|tests|sanitize|bench|compare|quick|probes|all]..." >&2; exit 2 ;;
+    esac
+  done
+done
+if [ "${modes[0]}" = plan ]; then
+  sed -n '/<!-- plan:start -->/,/<!-- plan:end -->/p' scripts/device/README.md | sed '1d;$d'
+  exit 0
+fi
 OUT=${OUT:-/tmp/cumem-device-out}
 export OUT
 mkdir -p "$OUT"
 export PATH="/tmp/node/bin:${CUDA_HOME:-/usr/local/cuda}/bin:$PATH"
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PYTHONUNBUFFERED=1
-test_timeout=${TEST_TIMEOUT:-240}
-# Alone, the bench takes the call (10 minutes, less unpacking); after the tests, what is left.
-if [ "$what" = bench ]; then bench_timeout=${BENCH_TIMEOUT:-545}; else bench_timeout=${BENCH_TIMEOUT:-200}; fi
+budget=${TIME_BUDGET_S:-570}
 started=$SECONDS
 failed=()
+next=()
+# What `tests` could not start in this call (checks, test chunks).
+pending_checks=()
+pending_chunks=()
 
 log() { echo "[run.sh +$((SECONDS - started))s] $*" | tee -a "$OUT/run.log"; }
+# Seconds left of the call's budget.
+left() { echo $((budget - (SECONDS - started))); }
+# What the next call should run; printed at the end of run.log.
+later() { next+=("$*"); }
 
 # stage NAME COMMAND...: runs one stage, records its outcome, never stops the script.
 stage() {
   local name=$1
   shift
-  log "stage $name: start"
+  log "stage $name: start ($(left) s left)"
   "$@"
   local status=$?
   if [ "$status" = 0 ]; then log "stage $name: ok"; else log "stage $name: FAILED (exit $status)"; failed+=("$name"); fi
   return 0
+}
+
+# fits NAME SECONDS: true when SECONDS (with 10 to spare) fit what is left; else logs why not.
+fits() {
+  if [ "$(left)" -ge $(($2 + 10)) ]; then return 0; fi
+  log "$1: not started (expected ${2} s, $(left) s left)"
+  return 1
 }
 
 unpack_node() {
@@ -82,10 +107,13 @@ unpack_workspace() {
   xz -dc .device/workspace.tar.xz | tar -xf - -C "$root" && echo "unpacked $(wc -l <.device/pack-list.txt) paths"
 }
 
+# The environment, into run.log (the device returns few files).
 environment_facts() {
   {
+    echo "== environment"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "commit: $(cat .device/commit.txt 2>/dev/null || echo unknown)"
+    echo "baseline: $(cat .device/baseline-commit.txt 2>/dev/null || echo none packed)"
     echo "uname: $(uname -srm)"
     echo "cpus: $(nproc)"
     echo "== nvidia-smi"
@@ -125,114 +153,172 @@ try:
 except Exception as error:
     print("pyarrow.cuda unavailable:", error)
 PYTHON
-  } >"$OUT/env.txt"
-  cat "$OUT/env.txt"
+  } | tee -a "$OUT/run.log"
 }
 
+# --- tests -------------------------------------------------------------------------------------
+
+# check NAME EXPECTED LIMIT COMMAND...: one short check of `tests`, its output appended to
+# checks.txt; not started when EXPECTED seconds do not fit (then left for the next call).
+check() {
+  local name=$1 expected=$2 limit=$3
+  shift 3
+  fits "check $name" "$expected" || { pending_checks+=("$name"); return 1; }
+  [ "$limit" -gt $(($(left) - 5)) ] && limit=$(($(left) - 5))
+  echo "== $name" >>"$OUT/checks.txt"
+  timeout -k 5 "$limit" "$@" 2>&1 | tee -a "$OUT/checks.txt"
+  local status=${PIPESTATUS[0]}
+  echo "== $name: exit $status" >>"$OUT/checks.txt"
+  return "$status"
+}
+
+# The README's first command ends in `pnpm demo`: the tour as a user would see it. Issue 46: the
+# README blocks marked gpu-only. Issue 12: the N-API adapter from the prebuilt binary.
+# TEST_CHECKS (default: all three) names those to run; empty: none.
+run_checks() {
+  local status=0 wanted=",${TEST_CHECKS-demo,readme-gpu,prebuilt-addon},"
+  if [[ $wanted == *,demo,* ]]; then check demo 20 60 node packages/memory/demo/tour.mjs || status=1; fi
+  if [[ $wanted == *,readme-gpu,* ]]; then check readme-gpu 90 180 node scripts/readme-blocks.mjs --gpu || status=1; fi
+  if [[ $wanted == *,prebuilt-addon,* ]]; then check prebuilt-addon 20 60 node scripts/device/prebuilt-addon.mjs || status=1; fi
+  return "$status"
+}
+
+# test:gpu in chunks (scripts/device/test-chunks.mjs). A chunk starts when its expected seconds,
+# scaled by how the chunks so far compared with theirs, fit; its summary line and report join
+# test-gpu-summary.txt and test-gpu.json as soon as it ends.
 run_tests() {
+  local summary="$OUT/test-gpu-summary.txt" chunks chunk expected limit status=0 files=()
+  local spent=0 guessed=0 chunk_started chunk_status chunk_out
+  if [ -n "${TEST_FILTER:-}" ]; then
+    chunks=filter
+  else
+    chunks=${TEST_CHUNKS-$(node scripts/device/test-chunks.mjs names)}
+  fi
+  for chunk in ${chunks//,/ }; do
+    if [ "$chunk" = filter ]; then
+      expected=${TEST_CHUNK_SECONDS:-120}
+      # shellcheck disable=SC2206
+      files=(${TEST_FILTER})
+    else
+      expected=${TEST_CHUNK_SECONDS:-$(node scripts/device/test-chunks.mjs seconds "$chunk")} || return 1
+      mapfile -t files < <(node scripts/device/test-chunks.mjs files "$chunk")
+    fi
+    local scaled=$expected
+    [ "$guessed" -gt 0 ] && scaled=$((expected * spent / guessed))
+    if ! fits "test chunk $chunk" "$scaled"; then
+      pending_chunks+=("$chunk")
+      continue
+    fi
+    limit=$(($(left) - 5))
+    chunk_out=$(mktemp -d)
+    chunk_started=$SECONDS
+    echo "== chunk $chunk: ${#files[@]} files, expected ${scaled} s, limit ${limit} s" | tee -a "$OUT/test-gpu.log"
+    # The GPU machine has python3 with cuda.core: the Python hand-off tests must run, not skip.
+    OUT=$chunk_out CUMEM_REQUIRE_PYTHON=1 timeout -k 10 "$limit" node scripts/test-gpu.mjs --isolate "${files[@]}" 2>&1 |
+      tee -a "$OUT/test-gpu.log"
+    chunk_status=${PIPESTATUS[0]}
+    spent=$((spent + SECONDS - chunk_started))
+    guessed=$((guessed + expected))
+    if [ -f "$chunk_out/test-gpu-summary.txt" ]; then
+      { printf 'chunk %s: ' "$chunk"; cat "$chunk_out/test-gpu-summary.txt"; } >>"$summary"
+      [ -f "$chunk_out/test-gpu.json" ] && node scripts/device/test-chunks.mjs merge-report "$OUT/test-gpu.json" "$chunk_out/test-gpu.json"
+      log "test chunk $chunk: exit $chunk_status in $((SECONDS - chunk_started)) s: $(head -n 1 "$chunk_out/test-gpu-summary.txt")"
+    else
+      # Stopped at the call's limit (124) or crashed before its summary: the whole chunk again.
+      log "test chunk $chunk: exit $chunk_status after $((SECONDS - chunk_started)) s, no summary"
+      pending_chunks+=("$chunk")
+    fi
+    [ "$chunk_status" = 0 ] || status=1
+    rm -rf "$chunk_out"
+  done
+  if [ "${#pending_chunks[@]}" -gt 0 ]; then
+    echo "chunks not run: ${pending_chunks[*]}" >>"$summary"
+    status=1
+  fi
+  [ -f "$summary" ] && node scripts/device/test-chunks.mjs total "$summary" | tee -a "$summary"
+  return "$status"
+}
+
+# --- bench -------------------------------------------------------------------------------------
+
+# The baseline's packages (pack.sh --baseline) laid over a copy of this tree, at /tmp/cumem-baseline.
+prepare_baseline() {
+  [ -f .device/baseline.tar.xz ] || { echo "no .device/baseline.tar.xz: pack.sh --baseline COMMIT" >&2; return 1; }
+  local base=/tmp/cumem-baseline directory
+  [ -f "$base/.baseline-ready" ] && { echo "$base"; return 0; }
+  rm -rf "$base" && mkdir -p "$base" || return 1
+  # The unpacked tree (node_modules, bench scripts), then the baseline's packages over it.
+  tar -C "$root" --exclude=./.device --exclude=./.device-carry --exclude=./.git -cf - . | tar -C "$base" -xf - || return 1
+  for directory in "$base"/packages/*/dist "$base"/testing/*/dist; do rm -rf "$directory"; done
+  xz -dc .device/baseline.tar.xz | tar -xf - -C "$base" || return 1
+  touch "$base/.baseline-ready"
+  echo "$base"
+}
+
+# bench/run.mjs NAME EXTRA...: one bench run into $OUT/NAME.json and NAME.log, under what is left
+# of the call (less 15 s to write and report). RESUME: earlier results files to continue.
+run_bench_into() {
+  local name=$1 resume=$2
+  shift 2
+  local limit=$(($(left) - 5))
+  [ "$limit" -ge 60 ] || { log "$name: not started ($(left) s left)"; later "bash scripts/device/run.sh $name"; return 1; }
   set -o pipefail
-  # The GPU machine has python3 with cuda.core: the Python hand-off tests must run, not skip.
-  # TEST_FILTER (vitest file filters, space-separated) runs only those files: a check of a few
-  # files when the session's device time cannot pay for the whole suite. Not a test:gpu run.
   # shellcheck disable=SC2086
-  CUMEM_REQUIRE_PYTHON=1 timeout -k 10 "$test_timeout" node scripts/test-gpu.mjs --isolate ${TEST_FILTER:-} 2>&1 | tee "$OUT/test-gpu.log"
+  timeout -k 10 "$limit" node bench/run.mjs --out "$OUT/$name.json" --budget $((limit - 15)) --timeout 120 \
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_PROCESSES:+--processes "$BENCH_PROCESSES"} \
+    ${BENCH_IMPLS:+--impls "$BENCH_IMPLS"} ${BENCH_MAX_REPS:+--max-reps "$BENCH_MAX_REPS"} ${BENCH_MAX_WARMUP_MS:+--max-warmup-ms "$BENCH_MAX_WARMUP_MS"} \
+    ${BENCH_SINGLE_THREAD_C+--single-thread-c "$BENCH_SINGLE_THREAD_C"} ${BENCH_MERGE:+--merge "$BENCH_MERGE"} \
+    ${resume:+--resume "$resume"} "$@" 2>&1 | tee -a "$OUT/$name.log"
   local status=$?
   set +o pipefail
-  [ "$status" = 124 ] && echo "test-gpu.mjs stopped after ${test_timeout} s (TEST_TIMEOUT)"
+  [ "$status" = 124 ] && echo "bench/run.mjs stopped at the call's limit (${limit} s): $name.json holds the units that finished"
+  # run.mjs's own last word on what did not fit: the next call continues this file.
+  if [ "$status" = 124 ] || grep -q 'did not fit' "$OUT/$name.log"; then
+    later "cp <files_at>/$name.json .device-carry/$name-1.json (next free number), then with carry ['.device', '.device-carry/$name-1.json'] and the same BENCH_* settings: ${name^^}_RESUME=.device-carry/$name-1.json bash scripts/device/run.sh $name"
+  fi
   return "$status"
 }
 
 run_bench() {
-  set -o pipefail
-  # BENCH_SUITES (e.g. `multi`) limits the run to those suites (bench/run.mjs --suites);
-  # BENCH_ROUNDS runs each implementation that many interleaved times (bench/rounds.mjs);
-  # BENCH_MERGE names an earlier bench.json (carried in .device-carry/) whose other suites' rows
-  # join this run's, so a bench split over two calls ends in one results file.
-  # BENCH_SINGLE_THREAD_C (set, even empty) passes --single-thread-c: the suites whose C floor
-  # runs a second time single-threaded (an informative variant; '' for none saves ~45 s a host).
-  # BENCH_PROCESSES (5), BENCH_MAX_REPS (3), BENCH_MAX_WARMUP_MS (500): bench/run.mjs's
-  # --processes, --max-reps, --max-warmup-ms. The budget leaves 15 s to write and report.
-  timeout -k 10 "$bench_timeout" node bench/run.mjs --out "$OUT/bench.json" --budget $((bench_timeout - 15)) --timeout 120 \
-    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} ${BENCH_ROUNDS:+--processes "$BENCH_ROUNDS"} \
-    ${BENCH_PROCESSES:+--processes "$BENCH_PROCESSES"} ${BENCH_MAX_REPS:+--max-reps "$BENCH_MAX_REPS"} \
-    ${BENCH_MAX_WARMUP_MS:+--max-warmup-ms "$BENCH_MAX_WARMUP_MS"} \
-    ${BENCH_SINGLE_THREAD_C+--single-thread-c "$BENCH_SINGLE_THREAD_C"} \
-    ${BENCH_MERGE:+--merge "$BENCH_MERGE"} 2>&1 |
-    tee "$OUT/bench.log"
-  local status=$?
-  set +o pipefail
-  [ "$status" = 124 ] && echo "bench/run.mjs stopped after ${bench_timeout} s (BENCH_TIMEOUT)"
-  return "$status"
+  local base=()
+  if [ "${BENCH_BASELINE:-0}" = 1 ]; then
+    local dir
+    dir=$(prepare_baseline) || return 1
+    base=(--base "$dir")
+  fi
+  run_bench_into bench "${BENCH_RESUME:-}" "${base[@]}"
 }
 
-: >"$OUT/run.log"
-log "run.sh $what in $root, results to $OUT"
-stage unpack-node unpack_node
-stage unpack-workspace unpack_workspace
-stage environment environment_facts
-if [ "$what" = all ] || [ "$what" = tests ]; then stage test-gpu run_tests; fi
-# The README's first command ends in `pnpm demo`: run the tour as a user would see it.
-run_demo() {
-  timeout -k 5 60 node packages/memory/demo/tour.mjs 2>&1 | tee "$OUT/demo.txt"
-  return "${PIPESTATUS[0]}"
+# `compare` alone: the JS rows of this tree and of the baseline, every suite but the curves.
+run_compare() {
+  local dir
+  dir=$(prepare_baseline) || return 1
+  echo "baseline $(cat .device/baseline-commit.txt) at $dir"
+  BENCH_SUITES=${COMPARE_SUITES:-contract,memory,utils,arrow,multi,handoff,pageable,compute,vmm,workloads} \
+    BENCH_PROCESSES=${COMPARE_PROCESSES:-${BENCH_PROCESSES:-}} \
+    run_bench_into compare "${COMPARE_RESUME:-}" --impls "${COMPARE_IMPLS:-ffi,napi}" --base "$dir"
 }
-if [ "$what" = all ] || [ "$what" = tests ]; then stage demo run_demo; fi
-# Issue 46: the README blocks marked gpu-only (the others run in CI on the reference driver).
-run_readme_gpu() {
-  timeout -k 5 180 node scripts/readme-blocks.mjs --gpu 2>&1 | tee "$OUT/readme-gpu.txt"
-  return "${PIPESTATUS[0]}"
-}
-if [ "$what" = all ] || [ "$what" = tests ]; then stage readme-gpu run_readme_gpu; fi
-# Issue 12: the N-API adapter from the prebuilt binary a published package carries, on the GPU.
-run_prebuilt() {
-  timeout -k 5 60 node scripts/device/prebuilt-addon.mjs 2>&1 | tee "$OUT/prebuilt-addon.txt"
-  return "${PIPESTATUS[0]}"
-}
-if [ "$what" = all ] || [ "$what" = tests ]; then stage prebuilt-addon run_prebuilt; fi
-if [ "$what" = all ] || [ "$what" = bench ]; then stage bench run_bench; fi
 
 # `quick`: every suite once per implementation with one repetition: does everything start?
 run_quick() {
+  local limit=$(($(left) - 5))
   set -o pipefail
-  timeout -k 10 "${QUICK_TIMEOUT:-300}" node bench/run.mjs --quick --out "$OUT/bench-quick.json" \
-    --budget $((${QUICK_TIMEOUT:-300} - 15)) --timeout 90 ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 |
-    tee "$OUT/bench-quick.log"
+  timeout -k 10 "$limit" node bench/run.mjs --quick --out "$OUT/bench-quick.json" --budget $((limit - 15)) --timeout 90 \
+    ${BENCH_SUITES:+--suites "$BENCH_SUITES"} 2>&1 | tee "$OUT/bench-quick.log"
   local status=$?
   set +o pipefail
   return "$status"
 }
-if [ "$what" = quick ]; then stage quick run_quick; fi
 
-# `compare`: the baseline's packages (pack.sh --baseline) laid over a copy of this tree, then
-# bench/compare.mjs runs the JS rows of both interleaved.
-run_compare() {
-  [ -f .device/baseline.tar.xz ] || { echo "no .device/baseline.tar.xz: pack.sh --baseline COMMIT" >&2; return 1; }
-  local base=/tmp/cumem-baseline limit=${COMPARE_TIMEOUT:-545}
-  rm -rf "$base" && mkdir -p "$base" || return 1
-  # The unpacked tree (node_modules, bench scripts), then the baseline's packages over it.
-  tar -C "$root" --exclude=./.device --exclude=./.git -cf - . | tar -C "$base" -xf - || return 1
-  local directory
-  for directory in "$base"/packages/*/dist "$base"/testing/*/dist; do rm -rf "$directory"; done
-  xz -dc .device/baseline.tar.xz | tar -xf - -C "$base" || return 1
-  echo "baseline $(cat .device/baseline-commit.txt) at $base"
-  set -o pipefail
-  timeout -k 10 "$limit" node bench/compare.mjs --base "$base" --out "$OUT/compare.json" --budget $((limit - 15)) \
-    ${COMPARE_SUITES:+--suites "$COMPARE_SUITES"} ${COMPARE_IMPLS:+--impls "$COMPARE_IMPLS"} \
-    ${COMPARE_PROCESSES:+--processes "$COMPARE_PROCESSES"} ${COMPARE_MIN_PROCESSES:+--min-processes "$COMPARE_MIN_PROCESSES"} \
-    2>&1 | tee "$OUT/compare.log"
-  local status=$?
-  set +o pipefail
-  return "$status"
-}
-if [ "$what" = compare ]; then stage compare run_compare; fi
+# --- sanitize ----------------------------------------------------------------------------------
 
 # compute-sanitizer memcheck: device-side invalid accesses that the crash cases' host-side checks
 # cannot see. API errors are expected (the cases provoke refusals) and not reported. Leaks at exit
 # are not checked (SANITIZE_LEAKS=1 turns it on): several cases end on purpose while a view or a
 # dropped Buffer still holds memory, which a GC'd runtime frees in finalizers that never run at
 # process exit (12 of 52 programs reported such memory in the first run; none an access error).
-# Each case runs alone, on each adapter, so a report names its program. SANITIZE_CASES (a glob under
-# testing/crash-suite/cases/) and SANITIZE_FILES (space-separated test files) choose a subset.
+# Each program runs alone, so a report names it; the test files first (the widest use of kernels
+# and copies), then each crash case on each adapter.
 sanitize_one() {
   local label=$1 limit=$2
   shift 2
@@ -246,44 +332,70 @@ sanitize_one() {
   if [ "$status" != 0 ] && tail -n 3 "$OUT/sanitize.log" | grep -q 'terminated before first instrumented API call'; then
     return 0
   fi
+  echo "== $label: exit $status" >>"$OUT/sanitize.log"
   return "$status"
+}
+# sanitize_limit LIMIT: LIMIT, or less when less is left of the call; empty when under 30 s.
+sanitize_limit() {
+  local limit=$1 rest=$(($(left) - 5))
+  [ "$rest" -lt "$limit" ] && limit=$rest
+  [ "$limit" -ge 30 ] && echo "$limit"
 }
 run_sanitize() {
   if ! command -v compute-sanitizer >/dev/null; then
     echo "compute-sanitizer not found in ${CUDA_HOME}/bin"
     return 1
   fi
-  local deadline=$((SECONDS + ${SANITIZE_TIMEOUT:-480})) failures=0 runs=0 adapter file
-  : >"$OUT/sanitize.log"
-  for adapter in napi ffi; do
-    for file in $(for pattern in ${SANITIZE_CASES:-'[0-9][0-9]*-*.mjs'}; do echo testing/crash-suite/cases/$pattern; done); do
+  local failures=0 runs=0 adapter file limit not_run=()
+  local test_files=${SANITIZE_FILES-packages/memory/src/buffer/buffer.test.ts packages/memory/src/resources/managed/managed-buffer.test.ts \
+packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts \
+packages/compute/src/launch.test.ts packages/memory/src/resources/virtual/virtual-memory-resource.test.ts packages/utils/src/dlpack.test.ts}
+  for file in $test_files; do
+    if ! limit=$(sanitize_limit 180); then not_run+=("vitest:$file"); continue; fi
+    runs=$((runs + 1))
+    CUMEM_REQUIRE_GPU=1 NODE_OPTIONS=--expose-gc \
+      sanitize_one "vitest $file" "$limit" node node_modules/vitest/vitest.mjs run --pool=forks "$file" || failures=$((failures + 1))
+  done
+  for adapter in ${SANITIZE_ADAPTERS:-napi ffi}; do
+    # The patterns are globs on purpose: unquoted, the shell expands them.
+    # shellcheck disable=SC2086
+    for file in $(for pattern in ${SANITIZE_CASES-'[0-9][0-9]*-*.mjs'}; do echo testing/crash-suite/cases/$pattern; done); do
+      [ -f "$file" ] || continue
       # The hostile-fake case dies of SIGSEGV by design; it has nothing to do on a GPU. A case whose
       # kernel faults on purpose (case 101) is exactly what memcheck reports: not an error here.
       grep -q '^// needs: fake' "$file" && continue
       grep -q '^// sanitize: faults on purpose' "$file" && continue
       # A case for two GPUs cannot run on one (the crash suite skips it there as not applicable).
       if grep -q '^// needs:.*devices2' "$file" && [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -lt 2 ]; then continue; fi
-      [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break 2; }
+      if ! limit=$(sanitize_limit 120); then not_run+=("$adapter:$(basename "$file")"); continue; fi
       runs=$((runs + 1))
       CUMEM_CRASH_DRIVER=$adapter CUMEM_DRIVER=$adapter \
-        sanitize_one "$adapter $(basename "$file")" 120 node --expose-gc "$file" || failures=$((failures + 1))
+        sanitize_one "$adapter $(basename "$file")" "$limit" node --expose-gc "$file" || failures=$((failures + 1))
     done
-  done
-  local files=${SANITIZE_FILES:-packages/memory/src/buffer/buffer.test.ts packages/memory/src/resources/managed/managed-buffer.test.ts \
-packages/utils/src/copy-batch.test.ts packages/interop-arrow/src/cuda-buffer.test.ts \
-packages/compute/src/launch.test.ts packages/memory/src/resources/virtual/virtual-memory-resource.test.ts packages/utils/src/dlpack.test.ts}
-  for file in $files; do
-    [ "$SECONDS" -ge "$deadline" ] && { echo "SANITIZE_TIMEOUT reached"; failures=$((failures + 1)); break; }
-    runs=$((runs + 1))
-    CUMEM_REQUIRE_GPU=1 NODE_OPTIONS=--expose-gc \
-      sanitize_one "vitest $file" 180 node node_modules/vitest/vitest.mjs run --pool=forks "$file" || failures=$((failures + 1))
   done
   echo "compute-sanitizer error summaries (non-zero only):"
   grep -B1 'ERROR SUMMARY: [1-9]' "$OUT/sanitize.log" || echo "  none"
   echo "sanitize: $runs programs, $failures with errors or failures; log: \$OUT/sanitize.log"
+  if [ "${#not_run[@]}" -gt 0 ]; then
+    echo "sanitize: not run for lack of time (${#not_run[@]}): ${not_run[*]}" | tee -a "$OUT/sanitize.log"
+    # One command per kind of program left: the test files, then each adapter's crash cases.
+    local kind entry names
+    for kind in vitest ${SANITIZE_ADAPTERS:-napi ffi}; do
+      names=""
+      for entry in "${not_run[@]}"; do [ "${entry%%:*}" = "$kind" ] && names+="${names:+ }${entry#*:}"; done
+      [ -z "$names" ] && continue
+      if [ "$kind" = vitest ]; then
+        later "SANITIZE_CASES= SANITIZE_FILES='$names' bash scripts/device/run.sh sanitize"
+      else
+        later "SANITIZE_FILES= SANITIZE_ADAPTERS=$kind SANITIZE_CASES='$names' bash scripts/device/run.sh sanitize"
+      fi
+    done
+    return 1
+  fi
   [ "$failures" = 0 ]
 }
-if [ "$what" = sanitize ]; then stage sanitize run_sanitize; fi
+
+# --- probes ------------------------------------------------------------------------------------
 
 run_probes() {
   case ",${PROBE_SET:-vmm}," in *,compile,*) run_compile_probe || return 1 ;; esac
@@ -357,6 +469,8 @@ run_ab_probe() {
     for side in before after; do
       rm -rf "$package/dist"
       if [ "$side" = before ]; then cp -r "$before" "$package/dist"; else cp -r /tmp/cumem-ab-after "$package/dist"; fi
+      # AB_COMMAND is a command line: split into words on purpose.
+      # shellcheck disable=SC2086
       echo "== round $round $side: $(timeout -k 5 120 $command 2>&1 | tail -n 1)"
     done
   done 2>&1 | tee -a "$OUT/ab-probe.txt"
@@ -383,12 +497,39 @@ profile_probes() {
   done
   ls -la "$dir"
 }
-if [ "$what" = probes ]; then stage probes run_probes; fi
 
-if [ "${#failed[@]}" = 0 ]; then
+# --- the call ----------------------------------------------------------------------------------
+
+log "run.sh ${modes[*]} in $root, results to $OUT, budget ${budget} s"
+stage unpack-node unpack_node
+stage unpack-workspace unpack_workspace
+stage environment environment_facts
+for mode in "${modes[@]}"; do
+  case "$mode" in
+    tests)
+      stage checks run_checks
+      stage test-gpu run_tests
+      if [ "${#pending_checks[@]}" -gt 0 ] || [ "${#pending_chunks[@]}" -gt 0 ]; then
+        checks_left="${pending_checks[*]}" chunks_left="${pending_chunks[*]}"
+        later "TEST_CHECKS=${checks_left// /,} TEST_CHUNKS=${chunks_left// /,} bash scripts/device/run.sh tests   (what tests left; append the summaries: node scripts/device/test-chunks.mjs total <each call's test-gpu-summary.txt>)"
+      fi
+      ;;
+    sanitize) stage sanitize run_sanitize ;;
+    bench) stage bench run_bench ;;
+    compare) stage compare run_compare ;;
+    quick) stage quick run_quick ;;
+    probes) stage probes run_probes ;;
+  esac
+done
+
+# The device returns at most 8 files from $OUT.
+count=$(find "$OUT" -type f | wc -l)
+[ "$count" -gt 8 ] && log "WARNING: $count files in \$OUT, only 8 come back: $(cd "$OUT" && find . -type f | tr '\n' ' ')"
+for line in "${next[@]}"; do log "next: $line"; done
+[ -f "$OUT/test-gpu-summary.txt" ] && log "$(tail -n 1 "$OUT/test-gpu-summary.txt")"
+if [ "${#failed[@]}" = 0 ] && [ "${#next[@]}" = 0 ]; then
   log "all stages passed ($((SECONDS - started)) s)"
   exit 0
 fi
-log "FAILED stages: ${failed[*]} ($((SECONDS - started)) s)"
-[ -f "$OUT/test-gpu-summary.txt" ] && head -n 1 "$OUT/test-gpu-summary.txt" | tee -a "$OUT/run.log"
+log "FAILED stages: ${failed[*]:-none}; left for a later call: ${#next[@]} ($((SECONDS - started)) s)"
 exit 1
