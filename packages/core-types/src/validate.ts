@@ -8,6 +8,7 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
   if (typeof value === 'bigint') return `${value}n`;
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (typeof value === 'object') {
     try {
       return `an object (${value.constructor?.name ?? 'Object'})`;

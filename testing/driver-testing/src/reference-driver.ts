@@ -9,6 +9,8 @@ import {
   type Memcpy2D,
   type Memcpy3D,
   StreamFlags,
+  viewByteLength,
+  viewBytes,
 } from '@cumem/core-types';
 import { copy2D, copy3D, fill } from './reference/copy-engine.js';
 import { cudaError } from './reference/cuda-errors.js';
@@ -258,19 +260,19 @@ class ReferenceDriver extends ReferenceNativeExchange implements Driver {
   }
   memcpyHtoDAsync(dst: DevicePointer, src: ArrayBufferView, stream: DriverHandle): void {
     const device = this.state.streamDevice(stream, 'cuMemcpyHtoDAsync');
-    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync', device).set(bytesOf(src));
+    this.state.deviceSideBytes(dst, viewByteLength(src), 'cuMemcpyHtoDAsync', device).set(bytesOf(src));
   }
   memcpyDtoHAsync(dst: ArrayBufferView, src: DevicePointer, stream: DriverHandle): void {
     const device = this.state.streamDevice(stream, 'cuMemcpyDtoHAsync');
-    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync', device));
+    bytesOf(dst).set(this.state.deviceSideBytes(src, viewByteLength(dst), 'cuMemcpyDtoHAsync', device));
   }
   memcpyHtoD(dst: DevicePointer, src: ArrayBufferView): void {
     const device = this.state.requireContext('cuMemcpyHtoD');
-    this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoD', device).set(bytesOf(src));
+    this.state.deviceSideBytes(dst, viewByteLength(src), 'cuMemcpyHtoD', device).set(bytesOf(src));
   }
   memcpyDtoH(dst: ArrayBufferView, src: DevicePointer): void {
     const device = this.state.requireContext('cuMemcpyDtoH');
-    bytesOf(dst).set(this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoH', device));
+    bytesOf(dst).set(this.state.deviceSideBytes(src, viewByteLength(dst), 'cuMemcpyDtoH', device));
   }
   memcpy2DAsync(copy: Memcpy2D, stream: DriverHandle): void {
     this.state.checkStream(stream, 'cuMemcpy2DAsync');
@@ -329,8 +331,10 @@ class ReferenceDriver extends ReferenceNativeExchange implements Driver {
   }
 }
 
+// A view's bytes as its internal slots hold them, as the adapters read JS memory (N-API asks V8):
+// neither an own property nor a replaced prototype getter sizes or places a copy.
 function bytesOf(view: ArrayBufferView): Uint8Array {
-  return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  return viewBytes(view);
 }
 
 // The real adapters wait on a worker thread; resolving after a macrotask keeps callers honest

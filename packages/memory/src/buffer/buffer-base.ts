@@ -18,8 +18,12 @@ import type { MemoryResource } from './memory-resource.js';
  */
 export const bufferToken: unique symbol = Symbol('cumem.buffer');
 
-// The state of an object BufferBase's constructor made, undefined for any other object.
-let stateIn: (value: object) => BufferState | undefined;
+/**
+ * @internal The state of `value` when BufferBase's constructor made it, else undefined: the
+ * brand test and the read in one, for a caller that takes a buffer or something else (copyFrom's
+ * `src`). {@link bufferState} is the form that refuses anything but a buffer.
+ */
+export let stateIfBuffer: (value: unknown) => BufferState | undefined;
 
 /**
  * The state and accessors every `Buffer` and `ManagedBuffer` share: the type of
@@ -31,7 +35,10 @@ export abstract class BufferBase {
 
   // A private name is visible only inside its class: this gives bufferState and the brand to the module.
   static {
-    stateIn = (value) => (#state in value ? (value as BufferBase).#state : undefined);
+    stateIfBuffer = (value) =>
+      typeof value === 'object' && value !== null && #state in value
+        ? (value as BufferBase).#state
+        : undefined;
   }
 
   /**
@@ -112,7 +119,8 @@ export abstract class BufferBase {
 
   /** The memory was mapped from another process (IPC). */
   get isMapped(): boolean {
-    return bufferState(this, 'isMapped').resource?.isMapped === true;
+    const state = bufferState(this, 'isMapped');
+    return state.resource?.mapsAllocationAt(bufferState(state.memoryOwner).pointer) === true;
   }
 
   /**
@@ -164,10 +172,6 @@ function deviceText(state: BufferState, closed: boolean): string | number {
   return device >= 0 ? device : 'host';
 }
 
-function stateIfBuffer(value: unknown): BufferState | undefined {
-  return typeof value === 'object' && value !== null ? stateIn(value) : undefined;
-}
-
 /**
  * The state of `buffer`: how every module of cumem reads a buffer, @cumem/memory's own
  * and, through '@cumem/memory/internal', the packages above.
@@ -176,7 +180,7 @@ function stateIfBuffer(value: unknown): BufferState | undefined {
  *   object inheriting from one included).
  */
 export function bufferState(buffer: BufferBase, member?: string): BufferState {
-  const state = typeof buffer === 'object' && buffer !== null ? stateIn(buffer) : undefined;
+  const state = stateIfBuffer(buffer);
   if (state === undefined) throw notABuffer(buffer, member);
   return state;
 }
@@ -194,7 +198,7 @@ function notABuffer(value: unknown, member: string | undefined): TypeError {
  */
 export const bufferBrand: ObjectBrand<BufferBase> = new ObjectBrand<BufferBase>(
   'Buffer of @cumem/memory',
-  (value) => stateIn(value) !== undefined,
+  (value) => stateIfBuffer(value) !== undefined,
 );
 
 /**

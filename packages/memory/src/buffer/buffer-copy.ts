@@ -2,12 +2,11 @@
 // copies are copy/pointer-copy.ts). Without a stream the work goes to the device's default
 // stream and the call waits for it; with one, the call only queues the work and any JS memory it
 // touches is held until the stream has passed it.
-import { type Driver, type DriverHandle, describeValue } from '@cumem/core-types';
-import { isPartlyRegisteredHostMemory, isRegisteredHostMemory } from '../copy/host-registration.js';
-import { releaseDetachedRegistrations } from '../copy/host-registration-table.js';
+import { type Driver, type DriverHandle, describeValue, viewByteLength } from '@cumem/core-types';
+import { isRegisteredHostMemory } from '../copy/host-registration.js';
+import { registeredCover, releaseDetachedRegistrations } from '../copy/host-registration-table.js';
 import { finish } from '../copy/pointer-copy.js';
 import { stagingSettings } from '../copy/staging-settings.js';
-import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import { inStreamOrderOn } from '../stream/device-stream-order.js';
 import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
 import type { BufferState } from './buffer-state.js';
@@ -33,8 +32,13 @@ export function directHostCopy(
   if (deviceOnly) {
     if (upload) driver.memcpyHtoDAsync(pointer, view, handle);
     else driver.memcpyDtoHAsync(view, pointer, handle);
-  } else if (upload) driver.memcpyAsync(pointer, driver.addressOf(view), view.byteLength, handle);
-  else driver.memcpyAsync(driver.addressOf(view), pointer, view.byteLength, handle);
+    return;
+  }
+  // An address and a length leave JS here: the length is the view's own (its internal slot), not
+  // what a replaced byteLength getter answers.
+  const bytes = viewByteLength(view);
+  if (upload) driver.memcpyAsync(pointer, driver.addressOf(view), bytes, handle);
+  else driver.memcpyAsync(driver.addressOf(view), pointer, bytes, handle);
 }
 
 /** The driver's staged copy (pinned chunks on native threads) between pageable `view` and device `pointer`. */
@@ -61,58 +65,43 @@ export function isPageable(view: ArrayBufferView): boolean {
   return !isBufferHostView(view) && !isRegisteredHostMemory(view);
 }
 
-/** True when a copy between `view` and plain device memory (`deviceOnly`) takes the driver's staged copy. */
+/**
+ * True when a copy between `bytes` and plain device memory (`deviceOnly`) takes the driver's
+ * staged copy. `bytes` is a plain view (asView, viewBytes), and registrations of detached
+ * buffers were released (host-registration-table.ts).
+ */
 export function staged(
-  view: ArrayBufferView,
+  bytes: Uint8Array,
   deviceOnly: boolean,
   minBytes = stagingSettings().minBytes,
 ): boolean {
+  const registered = registeredCover(bytes);
   // A view only partly inside a registration is no one range the driver can copy: it is staged.
-  if (isPartlyRegisteredHostMemory(view)) return true;
-  return deviceOnly && view.byteLength >= minBytes && isPageable(view);
+  if (registered === 'part') return true;
+  return deviceOnly && registered === 'none' && viewByteLength(bytes) >= minBytes && !isBufferHostView(bytes);
 }
 
 /**
- * Copies between `buffer` and all of JS memory `view` (of the buffer's size): into the buffer
- * when `upload`, out of it otherwise. Without `stream` the copy goes to the buffer's device's
- * default stream and the call waits; with one it is queued there.
+ * Copies between `buffer` and all of `view` (a plain view, as asView makes it, of the buffer's
+ * size): into the buffer when `upload`, out of it otherwise. Without `stream` the copy goes to
+ * the buffer's device's default stream and the call waits; with one it is queued there. One
+ * range of the range engine's rule (range-copy-engine.ts moves many).
  */
 export function copyBufferHost(
   buffer: BufferState,
   upload: boolean,
-  view: ArrayBufferView,
+  view: Uint8Array,
   stream: Stream | undefined,
 ): void {
-  copyHostRange(
-    buffer.runtime,
-    upload,
-    buffer.pointer,
-    view,
-    buffer.isDeviceOnly,
-    stream,
-    buffer.workDevice(null),
-  );
-}
-
-// One range of the range engine's rule (range-copy-engine.ts moves many). `deviceOnly`:
-// `pointer` is plain device memory of device `ordinal`.
-function copyHostRange(
-  runtime: DriverRuntime,
-  upload: boolean,
-  pointer: bigint,
-  view: ArrayBufferView,
-  deviceOnly: boolean,
-  stream: Stream | undefined,
-  ordinal: number,
-): void {
-  if (view.byteLength === 0) return;
+  const { runtime, pointer } = buffer;
+  const deviceOnly = buffer.isDeviceOnly;
+  const ordinal = buffer.workDevice(null);
+  if (viewByteLength(view) === 0) return;
   // Never copy through the registration of a buffer detached since (host-registration-table.ts).
   releaseDetachedRegistrations();
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
     // Device memory of another device than the stream's: queued on its own device, in stream order.
-    inStreamOrderOn(runtime, stream, ordinal, (own) =>
-      copyHostRange(runtime, upload, pointer, view, true, own, ordinal),
-    );
+    inStreamOrderOn(runtime, stream, ordinal, (own) => copyBufferHost(buffer, upload, view, own));
     return;
   }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);
@@ -150,7 +139,7 @@ export function fillPattern(value: unknown, size: number, pointer: bigint): Fill
       `fill value must be an integer 0..255 or a 1-, 2- or 4-byte view, got ${describeValue(value)}`,
     );
   }
-  const width = value.byteLength;
+  const width = viewByteLength(value);
   if (width !== 1 && width !== 2 && width !== 4) {
     throw new RangeError(`fill pattern must be 1, 2 or 4 bytes long, got ${width}`);
   }
@@ -169,32 +158,12 @@ export function fillPattern(value: unknown, size: number, pointer: bigint): Fill
 
 /** Fills all of `buffer` with `pattern`, on `stream` or (waiting for it) the device's default stream. */
 export function fillBuffer(buffer: BufferState, pattern: FillPattern, stream: Stream | undefined): void {
-  fillRange(
-    buffer.runtime,
-    buffer.pointer,
-    buffer.size,
-    pattern,
-    stream,
-    buffer.workDevice(null),
-    buffer.isDeviceOnly,
-  );
-}
-
-// `deviceOnly`: plain device memory of device `ordinal`.
-function fillRange(
-  runtime: DriverRuntime,
-  pointer: bigint,
-  size: number,
-  pattern: FillPattern,
-  stream: Stream | undefined,
-  ordinal: number,
-  deviceOnly: boolean,
-): void {
+  const { runtime, pointer, size } = buffer;
+  const ordinal = buffer.workDevice(null);
+  const deviceOnly = buffer.isDeviceOnly;
   if (size === 0) return;
   if (deviceOnly && stream !== undefined && stream.ordinal !== ordinal) {
-    inStreamOrderOn(runtime, stream, ordinal, (own) =>
-      fillRange(runtime, pointer, size, pattern, own, ordinal, true),
-    );
+    inStreamOrderOn(runtime, stream, ordinal, (own) => fillBuffer(buffer, pattern, own));
     return;
   }
   const target = stream ?? runtimeDefaultStream(runtime, ordinal);

@@ -3,38 +3,36 @@
 // the stream it was allocated on. Facts are read from the state when the export asks for them.
 import type { DLPackOwner } from '../interop/dlpack/dlpack-capsule.js';
 import { type BufferBase, bufferState } from './buffer-base.js';
-import { registerExport } from './export-registry.js';
-import { holdMemory } from './memory-holds.js';
+import { registerOwnerExport } from './export-registry.js';
+import { holdOwnerMemory } from './memory-holds.js';
 
 /** The export owner of `buffer` (a Buffer of this package, checked by the caller). */
 export function exportOwner(buffer: BufferBase): DLPackOwner {
+  const state = bufferState(buffer);
   return {
-    checkOpen: () => bufferState(buffer).checkOpen(),
+    checkOpen: () => state.checkOpen(),
     get isManaged() {
-      return bufferState(buffer).isManaged;
+      return state.isManaged;
     },
     get isDeviceAccessible() {
-      return bufferState(buffer).isDeviceAccessible;
+      return state.isDeviceAccessible;
     },
     get isHostAccessible() {
-      return bufferState(buffer).isHostAccessible;
+      return state.isHostAccessible;
     },
     hold(start, end) {
-      const endExport = registerExport(buffer, 'a DLPack export', start, end);
-      let endMemoryHold: () => void;
-      try {
-        endMemoryHold = holdMemory(buffer);
-      } catch (error) {
-        endExport();
-        throw error;
-      }
+      // One open check for both records: neither can fail once the buffer is known to be open.
+      state.checkOpen();
+      const owner = state.memoryOwner;
+      const endExport = registerOwnerExport(owner, 'a DLPack export', start, end);
+      const endMemoryHold = holdOwnerMemory(owner);
       return () => {
         endExport();
         endMemoryHold();
       };
     },
     get allocationStream() {
-      return bufferState(bufferState(buffer).memoryOwner).allocationStream;
+      return bufferState(state.memoryOwner).allocationStream;
     },
   };
 }

@@ -13,29 +13,25 @@ import { virtualAccess } from '../resources/virtual/virtual-ranges.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
 import { type BufferBase, bufferBrand, bufferState } from './buffer-base.js';
+import type { BufferState } from './buffer-state.js';
 
 /** `size` bytes from buffer `src` to buffer `dst`; the same-device case is the unchanged hot path. */
 export function copyBuffers(
   runtime: DriverRuntime,
-  dst: BufferBase,
-  src: BufferBase,
+  dst: BufferState,
+  src: BufferState,
   size: number,
   stream: Stream | undefined,
   ordinal: number,
 ): void {
-  const device = bufferState(src).deviceId;
-  const dstPointer = bufferState(dst).pointer;
-  const srcPointer = bufferState(src).pointer;
-  if (
-    bufferState(dst).deviceId === device &&
-    (device < 0 || stream === undefined || stream.ordinal === device)
-  ) {
-    copyPointers(runtime, dstPointer, srcPointer, size, stream, ordinal);
+  const device = src.deviceId;
+  if (dst.deviceId === device && (device < 0 || stream === undefined || stream.ordinal === device)) {
+    copyPointers(runtime, dst.pointer, src.pointer, size, stream, ordinal);
     return;
   }
-  const dstDevice = bufferState(dst).isDeviceOnly ? bufferState(dst).deviceId : -1;
-  const srcDevice = bufferState(src).isDeviceOnly ? device : -1;
-  copyAcrossDevices(runtime, dstPointer, dstDevice, srcPointer, srcDevice, size, stream, ordinal);
+  const dstDevice = dst.isDeviceOnly ? dst.deviceId : -1;
+  const srcDevice = src.isDeviceOnly ? device : -1;
+  copyAcrossDevices(runtime, dst.pointer, dstDevice, src.pointer, srcDevice, size, stream, ordinal);
 }
 
 // The pool of each allocation (keyed by its root buffer: slices share it), asked of the driver
@@ -52,13 +48,13 @@ const poolOfAllocation = new WeakMap<BufferBase, bigint>();
  */
 export function bufferReachableOn(stream: Stream, buffer: BufferBase, write: boolean): boolean {
   checkStreamArgument(stream);
-  bufferBrand.check(buffer, 'buffer');
-  if (bufferState(buffer).runtime !== stream.runtime)
+  const state = bufferState(bufferBrand.check(buffer, 'buffer'));
+  if (state.runtime !== stream.runtime)
     throw new CudaStateError('the buffer and the stream belong to different drivers');
   const on = stream.ordinal;
-  const device = bufferState(buffer).isDeviceOnly ? bufferState(buffer).deviceId : -1;
+  const device = state.isDeviceOnly ? state.deviceId : -1;
   if (device < 0 || device === on) return true;
-  let allocation = bufferState(buffer);
+  let allocation = state;
   while (allocation.parent !== null) allocation = allocation.parent;
   const runtime = stream.runtime;
   const allocationPointer = allocation.pointer;

@@ -14,8 +14,9 @@ import type { StreamOrderOptions } from '../stream/stream-options.js';
 import type { BufferBase } from './buffer-base.js';
 import type { ReleaseRecord } from './buffer-release.js';
 import type { ViewList } from './host-views.js';
-import type { MemoryResource } from './memory-resource.js';
-import { type PointerInfo, queryPointer } from './pointer-info.js';
+import type { MemoryFacts } from './memory-facts.js';
+import { type MemoryResource, memoryFactsOf } from './memory-resource.js';
+import { queryPointer } from './pointer-info.js';
 
 /**
  * What a buffer's class decides (Buffer, ManagedBuffer, VirtualBuffer): its name, how its slices
@@ -115,8 +116,9 @@ export class BufferState {
   inFinalizerBatch = false;
   /** The finalizer's record once the buffer outlived its batch; close() cancels it. */
   releaseRecord: ReleaseRecord | null = null;
-  // What the driver says of external memory (fromHandle without mr), asked once.
-  #pointerInfo: PointerInfo | undefined = undefined;
+  // What the driver says of memory no resource owns (fromHandle without mr), asked once. A
+  // resource's facts stay with the resource (memory-resource.ts), recorded once for all its buffers.
+  #externalFacts: MemoryFacts | undefined = undefined;
 
   private constructor(
     kind: BufferKind,
@@ -211,29 +213,28 @@ export class BufferState {
 
   /** The device the memory is on, or -1 for host memory. */
   get deviceId(): number {
-    return this.resource !== null ? this.resource.deviceId : this.#externalMemory().deviceId;
+    return this.#facts().deviceId;
   }
 
   /** The device can use the memory. */
   get isDeviceAccessible(): boolean {
-    return this.resource !== null
-      ? this.resource.isDeviceAccessible
-      : this.#externalMemory().isDeviceAccessible;
+    return this.#facts().isDeviceAccessible;
   }
 
   /** The CPU can read and write the memory. */
   get isHostAccessible(): boolean {
-    return this.resource !== null ? this.resource.isHostAccessible : this.#externalMemory().isHostAccessible;
+    return this.#facts().isHostAccessible;
   }
 
   /** The memory is CUDA managed (unified) memory. */
   get isManaged(): boolean {
-    return this.resource !== null ? this.resource.isManaged : this.#externalMemory().isManaged;
+    return this.#facts().isManaged;
   }
 
   /** Plain device memory: the device can use it and the CPU cannot (not pinned, not managed). */
   get isDeviceOnly(): boolean {
-    return this.isDeviceAccessible && !this.isHostAccessible;
+    const facts = this.#facts();
+    return facts.isDeviceAccessible && !facts.isHostAccessible;
   }
 
   /** `buffer.close(options)` as Buffer defines it, whatever a program put on the buffer or its prototype. */
@@ -258,7 +259,7 @@ export class BufferState {
 
   /** The device to order work on when no stream is given: this memory's, else `other`'s, else the current one. */
   workDevice(other: BufferState | null): number {
-    const own = this.deviceId;
+    const own = this.#facts().deviceId;
     if (own >= 0) return own;
     if (other !== null) {
       const others = other.deviceId;
@@ -267,12 +268,14 @@ export class BufferState {
     return this.runtime.currentDevice;
   }
 
-  // How external memory is accessible, asked of the driver once (a slice asks its parent).
-  #externalMemory(): PointerInfo {
-    if (this.#pointerInfo === undefined) {
-      this.#pointerInfo =
-        this.parent !== null ? this.parent.#externalMemory() : queryPointer(this.runtime, this.pointer);
+  // Where the memory lives and who can use it (memory-facts.ts): its resource's facts, else the
+  // driver's answer (a slice asks its parent).
+  #facts(): MemoryFacts {
+    if (this.resource !== null) return memoryFactsOf(this.resource);
+    if (this.#externalFacts === undefined) {
+      this.#externalFacts =
+        this.parent !== null ? this.parent.#facts() : queryPointer(this.runtime, this.pointer);
     }
-    return this.#pointerInfo;
+    return this.#externalFacts;
   }
 }

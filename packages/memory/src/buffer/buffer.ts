@@ -1,12 +1,12 @@
 // What a buffer does: copies, fills, slices, host views, IPC and close. What it is (its state
 // and getters) is BufferBase, in buffer-base.ts; how it is made, buffer-construction.ts.
-import { CudaStateError, checkSize, describeValue } from '@cumem/core-types';
+import { CudaStateError, checkSize, describeValue, viewByteLength } from '@cumem/core-types';
 import { asView, type HostMemory, isHostMemory } from '../copy/host-memory.js';
 import { type IpcBufferDescriptor, readIpcDescriptor } from '../interop/ipc/ipc-descriptor.js';
 import { type DriverRuntime, foreignDriverError } from '../runtime/driver-runtime.js';
-import type { Stream } from '../stream/stream.js';
+import { Stream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
-import { BufferBase, bufferBrand, bufferState } from './buffer-base.js';
+import { BufferBase, bufferBrand, bufferState, stateIfBuffer } from './buffer-base.js';
 import { defineBufferKind, type FromHandleOptions, wrapExternalMemory } from './buffer-construction.js';
 import { copyBufferHost, fillBuffer, fillPattern } from './buffer-copy.js';
 import { copyBuffers } from './buffer-peer-copy.js';
@@ -158,15 +158,15 @@ export class Buffer extends BufferBase {
         throw new TypeError('copyTo() without dst needs a buffer that has a memory resource');
       dst = state.resource.allocate(state.size, stream === undefined ? undefined : { stream });
     }
-    if (bufferBrand.has(dst)) {
-      const target = bufferState(dst);
+    const target = stateIfBuffer(dst);
+    if (target !== undefined) {
       target.checkOpen();
       checkSameDriver(state, target.runtime, 'dst');
       checkSameSize(target.size, state.size);
-      copyBuffers(state.runtime, dst, this, state.size, stream, state.workDevice(target));
+      copyBuffers(state.runtime, target, state, state.size, stream, state.workDevice(target));
     } else {
-      const view = asView(dst);
-      checkSameSize(view.byteLength, state.size);
+      const view = asView(dst as HostMemory);
+      checkSameSize(viewByteLength(view), state.size);
       copyBufferHost(state, false, view, stream);
     }
     return dst;
@@ -180,15 +180,15 @@ export class Buffer extends BufferBase {
     const state = bufferState(this, 'copyFrom');
     const stream = checkStreamDriver(state, streamOption(options));
     state.checkOpen();
-    if (bufferBrand.has(src)) {
-      const source = bufferState(src);
+    const source = stateIfBuffer(src);
+    if (source !== undefined) {
       source.checkOpen();
       checkSameDriver(state, source.runtime, 'src');
       checkSameSize(state.size, source.size);
-      copyBuffers(state.runtime, this, src, state.size, stream, state.workDevice(source));
+      copyBuffers(state.runtime, state, source, state.size, stream, state.workDevice(source));
     } else if (isHostMemory(src)) {
       const view = asView(src);
-      checkSameSize(state.size, view.byteLength);
+      checkSameSize(state.size, viewByteLength(view));
       copyBufferHost(state, true, view, stream);
     } else {
       throw new TypeError(
@@ -300,7 +300,12 @@ function releaseAfterUse(state: BufferState, order: Stream | undefined): void {
   liveAllocationsOf(resource)?.settle(pointer);
   // The stream may have been closed while views or native holders lived: then the resource's own order.
   const release = () =>
-    releaseBufferMemory(resource, pointer, size, order?.isClosed === true ? undefined : order);
+    releaseBufferMemory(
+      resource,
+      pointer,
+      size,
+      order !== undefined && !Stream.isOpenStream(order) ? undefined : order,
+    );
   if (attached !== null) releaseAfterViews(attached, () => releaseWhenUnheld(state.buffer, release));
   else releaseWhenUnheld(state.buffer, release);
 }

@@ -3,7 +3,7 @@
 
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import { knownStreamsOf } from '../stream/known-streams.js';
-import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
+import { runtimeDefaultStream, Stream } from '../stream/stream.js';
 import type { MemoryResource } from './memory-resource.js';
 
 /**
@@ -16,7 +16,7 @@ export function orderForDroppedBuffer(
   allocationStream: Stream | undefined,
 ): Stream {
   const target =
-    allocationStream !== undefined && !allocationStream.isClosed
+    allocationStream !== undefined && Stream.isOpenStream(allocationStream)
       ? allocationStream
       : runtimeDefaultStream(runtime, resource.deviceId >= 0 ? resource.deviceId : runtime.currentDevice);
   knownStreamsOf(runtime).orderAfterAll(target.streamHandle, target.ordinal);

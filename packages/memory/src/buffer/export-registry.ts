@@ -62,10 +62,18 @@ function addExport<K extends object>(
  *   RangeError when `end` is below `start`; CudaStateError when the buffer is closed.
  */
 export function registerExport(buffer: BufferBase, what: string, start: bigint, end: bigint): () => void {
-  bufferBrand.check(buffer, 'buffer');
+  const state = bufferState(bufferBrand.check(buffer, 'buffer'));
   const entry = checkExportArguments(what, start, end);
-  bufferState(buffer).checkOpen();
-  return addExport(exportsByOwner, bufferState(buffer).memoryOwner, entry);
+  state.checkOpen();
+  return addExport(exportsByOwner, state.memoryOwner, entry);
+}
+
+/**
+ * {@link registerExport} for a caller that checked the buffer already: `owner` is the open
+ * Buffer owning the memory (a buffer state's `memoryOwner`).
+ */
+export function registerOwnerExport(owner: BufferBase, what: string, start: bigint, end: bigint): () => void {
+  return addExport(exportsByOwner, owner, checkExportArguments(what, start, end));
 }
 
 /**

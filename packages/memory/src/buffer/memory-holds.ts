@@ -23,7 +23,14 @@ let heldBuffers = 0;
 export function holdMemory(buffer: BufferBase): () => void {
   const state = bufferState(bufferBrand.check(buffer, 'buffer'));
   state.checkOpen();
-  const owner = state.memoryOwner;
+  return holdOwnerMemory(state.memoryOwner);
+}
+
+/**
+ * {@link holdMemory} for a caller that checked the buffer already: `owner` is the open Buffer
+ * owning the memory (a buffer state's `memoryOwner`).
+ */
+export function holdOwnerMemory(owner: BufferBase): () => void {
   let entry = holds.get(owner);
   if (entry === undefined) {
     entry = { count: 0, release: undefined };

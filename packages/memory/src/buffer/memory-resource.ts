@@ -17,6 +17,7 @@ import type { Stream } from '../stream/stream.js';
 import type { StreamOrderOptions } from '../stream/stream-options.js';
 import type { Buffer } from './buffer.js';
 import { liveAllocationsOf } from './live-allocations.js';
+import type { MemoryFacts } from './memory-facts.js';
 
 /**
  * Frees what a buffer of `resource` owned: through its books, or, for a class of the user's,
@@ -39,6 +40,18 @@ export let isMemoryResource: (value: unknown) => value is MemoryResource;
 export let setResourceBooks: <R extends MemoryResource>(resource: R, books: ResourceBooks<R>) => void;
 
 /**
+ * Where the memory of `resource`'s buffers lives and who can use it: a built-in resource's
+ * facts as {@link freezeBuiltIn} recorded them, else the resource's own getters, asked at each read.
+ */
+export let memoryFactsOf: (resource: MemoryResource) => MemoryFacts;
+
+/** `resource.isClosed` for this package's own hot paths, without the public getter's brand check. */
+export let isResourceClosed: (resource: MemoryResource) => boolean;
+
+// Records the facts of a built-in resource made as its class itself (freezeBuiltIn).
+let recordMemoryFacts: (resource: MemoryResource, facts: MemoryFacts) => void;
+
+/**
  * The base of every memory resource, as cuda.core's `MemoryResource`. Subclass it to hand your
  * own memory to cumem: implement `allocate`, `deallocate` and the accessors.
  */
@@ -50,6 +63,9 @@ export abstract class MemoryResource {
   #closed = false;
   // A built-in resource's books (setResourceBooks); null for a class of the user's.
   #books: ResourceBooks | null = null;
+  // The facts of the memory it hands out: its own getters, until freezeBuiltIn records those
+  // of a built-in resource, which never change.
+  #facts: MemoryFacts = this;
 
   static {
     releaseBufferMemory = (resource, handle, size, stream) => {
@@ -70,6 +86,13 @@ export abstract class MemoryResource {
       resource.#books = books;
     };
     isMemoryResource = (value) => typeof value === 'object' && value !== null && #closed in value;
+    // An object that only inherits from a resource (Object.create, given as `mr` of an empty
+    // wrapper) answers through the getters it inherits, as it always did.
+    memoryFactsOf = (resource) => (#facts in resource ? resource.#facts : resource);
+    isResourceClosed = (resource) => resource.#closed;
+    recordMemoryFacts = (resource, facts) => {
+      resource.#facts = facts;
+    };
   }
 
   /** `size` bytes, ordered on `options.stream` (default: the device's default stream; never waits). */
@@ -95,6 +118,14 @@ export abstract class MemoryResource {
   /** The resource is an IPC import of another process's pool (and refuses `allocate`). Default false. */
   get isMapped(): boolean {
     return false;
+  }
+
+  /**
+   * @internal Whether the allocation starting at `pointer` was mapped from another process: the
+   * resource's answer for all its memory, unless (VirtualMemoryResource) it imports single buffers.
+   */
+  mapsAllocationAt(_pointer: bigint): boolean {
+    return this.isMapped;
   }
 
   /** True after `close()`. */
@@ -291,8 +322,17 @@ export interface ResourceBooks<R extends MemoryResource = MemoryResource> {
  * Freezes a built-in resource made as `Class` itself (`made` is its constructor's
  * `new.target`; a subclass of the user's is left as its author makes it), at the end of its
  * constructor: what it hands the driver (its pool, runtime, stream) can then be neither
- * rewritten nor shadowed by an own property, and its state lives in private fields.
+ * rewritten nor shadowed by an own property, and its state lives in private fields. `facts`,
+ * what its getters answer, are recorded for its buffers to read: a subclass of the user's may
+ * override the getters, so its buffers keep asking them.
  */
-export function freezeBuiltIn(resource: MemoryResource, made: unknown, Class: unknown): void {
-  if (made === Class) Object.freeze(resource);
+export function freezeBuiltIn(
+  resource: MemoryResource,
+  made: unknown,
+  Class: unknown,
+  facts?: MemoryFacts,
+): void {
+  if (made !== Class) return;
+  if (facts !== undefined) recordMemoryFacts(resource, facts);
+  Object.freeze(resource);
 }

@@ -1,7 +1,7 @@
 // One upload / download API for many ranges between JS memory and one Buffer (what Arrow tables
 // and other gathered layouts need): every argument is checked before the first driver call,
 // then range-copy-engine.ts issues the calls.
-import { CudaStateError, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
+import { CudaStateError, checkOptions, describeValue, viewByteLength, viewBytes } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
 import { bufferBrand, bufferState } from '../buffer/buffer-base.js';
 import { checkSameDriver } from '../runtime/driver-runtime.js';
@@ -37,9 +37,9 @@ function checkRanges(ranges: unknown, size: number): readonly HostRange[] {
       throw new TypeError(`ranges[${i}].bytes must be an ArrayBufferView, got ${describeValue(given)}`);
     // Read once, as the engine counts it: the engine copies exactly the bytes checked here.
     const bytes = viewBytes(given);
-    if ((offset as number) + bytes.byteLength > size) {
+    if ((offset as number) + viewByteLength(bytes) > size) {
       throw new RangeError(
-        `ranges[${i}] (${bytes.byteLength} bytes at offset ${offset}) is past the end of the ${size}-byte buffer`,
+        `ranges[${i}] (${viewByteLength(bytes)} bytes at offset ${offset}) is past the end of the ${size}-byte buffer`,
       );
     }
     checked.push({ offset: offset as number, bytes });

@@ -11,7 +11,7 @@
 // buffer no longer has its length (a detached buffer reads as length 0) is unregistered at once.
 // Copies of the detached view then see 0 bytes (a size mismatch, refused); copies of the memory's
 // new owner are plain pageable copies.
-import { CudaStateError } from '@cumem/core-types';
+import { CudaStateError, viewBuffer, viewByteLength, viewByteOffset } from '@cumem/core-types';
 
 /** One registered byte range of an ArrayBuffer; `live` drops to false when it is unregistered. */
 export interface RegisteredRange {
@@ -84,29 +84,28 @@ export function releaseDetachedRegistrations(): void {
   if (failure !== undefined) throw failure;
 }
 
-/** True when all of bytes [begin, end) of `buffer` lie in one live registered range. */
-export function rangeRegistered(buffer: ArrayBufferLike, begin: number, end: number): boolean {
-  const ranges = rangesByBuffer.get(buffer);
-  if (ranges === undefined) return false;
-  return ranges.some((range) => range.live && range.begin <= begin && end <= range.end);
-}
-
 /**
- * True when some but not all of bytes [begin, end) of `buffer` lie in live registered ranges.
- * The driver takes a host address inside a registration as pinned memory of that registration's
- * size, so a copy of such a range handed to it as one piece fails (CUDA_ERROR_INVALID_VALUE):
- * it must go through staging, which never hands the driver the JS address.
+ * How live registrations cover the bytes of `bytes` (a plain view made by asView or viewBytes,
+ * read through its internal slots): `'all'` when one registered range holds them (a copy may
+ * take the pinned path), `'part'` when some but not all lie in registered ranges, `'none'`
+ * otherwise. The driver takes a host address inside a registration as pinned memory of that
+ * registration's size, so a `'part'` range handed to it as one piece fails
+ * (CUDA_ERROR_INVALID_VALUE): it must go through staging, which never hands the driver the JS
+ * address. Call after {@link releaseDetachedRegistrations}.
  */
-export function rangePartlyRegistered(buffer: ArrayBufferLike, begin: number, end: number): boolean {
-  const ranges = rangesByBuffer.get(buffer);
-  if (ranges === undefined) return false;
+export function registeredCover(bytes: Uint8Array): 'all' | 'part' | 'none' {
+  if (live.size === 0) return 'none';
+  const ranges = rangesByBuffer.get(viewBuffer(bytes));
+  if (ranges === undefined) return 'none';
+  const begin = viewByteOffset(bytes);
+  const end = begin + viewByteLength(bytes);
   let touched = false;
   for (const range of ranges) {
     if (!range.live || range.end <= begin || end <= range.begin) continue;
-    if (range.begin <= begin && end <= range.end) return false;
+    if (range.begin <= begin && end <= range.end) return 'all';
     touched = true;
   }
-  return touched;
+  return touched ? 'part' : 'none';
 }
 
 // The driver pins whole pages: two ranges that share a page overlap for it even when their

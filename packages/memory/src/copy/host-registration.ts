@@ -34,8 +34,7 @@ import {
   checkNoOverlap,
   forgetRange,
   type RegisteredRange,
-  rangePartlyRegistered,
-  rangeRegistered,
+  registeredCover,
   releaseDetachedRegistrations,
 } from './host-registration-table.js';
 
@@ -45,12 +44,7 @@ import {
  * (host-registration-table.ts): a detached or moved buffer is never reported registered.
  */
 export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
-  if (!ArrayBuffer.isView(view))
-    throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
-  releaseDetachedRegistrations();
-  const bytes = viewBytes(view);
-  const begin = bytes.byteOffset;
-  return rangeRegistered(bytes.buffer, begin, begin + bytes.byteLength);
+  return coverOf(view) === 'all';
 }
 
 /**
@@ -59,12 +53,14 @@ export function isRegisteredHostMemory(view: ArrayBufferView): boolean {
  * driver, and every copy of it takes the staged path (host-registration-table.ts says why).
  */
 export function isPartlyRegisteredHostMemory(view: ArrayBufferView): boolean {
+  return coverOf(view) === 'part';
+}
+
+function coverOf(view: ArrayBufferView): 'all' | 'part' | 'none' {
   if (!ArrayBuffer.isView(view))
     throw new TypeError(`view must be an ArrayBufferView, got ${describeValue(view)}`);
   releaseDetachedRegistrations();
-  const bytes = viewBytes(view);
-  const begin = bytes.byteOffset;
-  return rangePartlyRegistered(bytes.buffer, begin, begin + bytes.byteLength);
+  return registeredCover(viewBytes(view));
 }
 
 // ArrayBuffer's `resizable` and SharedArrayBuffer's `growable`, read through the intrinsic getters

@@ -4,7 +4,7 @@
 // cuMemcpyHtoDAsync / cuMemcpyDtoHAsync; other memory gets cuMemcpyAsync with the JS memory's
 // unified address. 2-D / 3-D copies give JS memory as CU_MEMORYTYPE_HOST (the adapters check
 // its bounds before the call).
-import type { CopyEndpoint, Driver } from '@cumem/core-types';
+import { type CopyEndpoint, type Driver, viewByteLength } from '@cumem/core-types';
 
 /** One side of a driver copy: a unified address (`deviceOnly`: plain device memory), or JS memory. */
 export type CopySide =
@@ -75,14 +75,27 @@ export function issueCopy(
   } else if (src.kind === 'pointer' && dst.kind === 'pointer') {
     driver.memcpyAsync(dst.base + BigInt(to), src.base + BigInt(from), width, stream);
   } else if (src.kind === 'host' && dst.kind === 'pointer') {
-    const bytes = src.bytes.subarray(from, from + width);
+    const bytes = hostRange(src.bytes, from, width);
     if (dst.deviceOnly !== false) driver.memcpyHtoDAsync(dst.base + BigInt(to), bytes, stream);
     else driver.memcpyAsync(dst.base + BigInt(to), driver.addressOf(bytes), width, stream);
   } else if (src.kind === 'pointer' && dst.kind === 'host') {
-    const bytes = dst.bytes.subarray(to, to + width);
+    const bytes = hostRange(dst.bytes, to, width);
     if (src.deviceOnly !== false) driver.memcpyDtoHAsync(bytes, src.base + BigInt(from), stream);
     else driver.memcpyAsync(driver.addressOf(bytes), src.base + BigInt(from), width, stream);
   } else if (src.kind === 'host' && dst.kind === 'host') {
     dst.bytes.set(src.bytes.subarray(from, from + width), to);
   }
+}
+
+// `width` bytes of JS memory at `offset`, all of them inside it: the copy hands the driver an
+// address and `width`, so a plan checked against a length the view does not have (a replaced
+// byteLength getter) stops here rather than reading or writing past the view.
+function hostRange(bytes: Uint8Array, offset: number, width: number): Uint8Array {
+  const range = bytes.subarray(offset, offset + width);
+  if (viewByteLength(range) !== width) {
+    throw new RangeError(
+      `${width} bytes at offset ${offset} run past JS memory of ${viewByteLength(bytes)} bytes`,
+    );
+  }
+  return range;
 }

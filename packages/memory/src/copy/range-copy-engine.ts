@@ -3,12 +3,12 @@
 // registered memory), small pageable ranges gathered into one copy, large pageable ranges
 // through the driver's staged copy (buffer-copy.ts's rule), and one wait at the end when the
 // caller gave no stream. No events: everything is ordered on one stream.
+import { viewBuffer, viewByteLength, viewByteOffset } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
 import { bufferState } from '../buffer/buffer-base.js';
 import { directHostCopy, isPageable, staged, stagedHostCopy } from '../buffer/buffer-copy.js';
 import type { DriverRuntime } from '../runtime/driver-runtime.js';
 import type { Stream } from '../stream/stream.js';
-import { isPartlyRegisteredHostMemory } from './host-registration.js';
 
 /** One range of a many-range copy: `bytes` (JS memory) at `offset` bytes into the buffer. */
 export interface HostRange {
@@ -64,7 +64,9 @@ function moverFor(
 }
 
 function bytesOf(view: ArrayBufferView): Uint8Array {
-  return view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  return view instanceof Uint8Array
+    ? view
+    : new Uint8Array(viewBuffer(view), viewByteOffset(view), viewByteLength(view));
 }
 
 /**
@@ -83,26 +85,30 @@ class Merger {
   push(offset: number, view: Uint8Array, gather: boolean): void {
     const parts = this.#parts;
     if (parts.length > 0 && offset === this.#offset + this.#length) {
-      if (gather && this.#length + view.byteLength <= gatherBytes) {
+      if (gather && this.#length + viewByteLength(view) <= gatherBytes) {
         parts.push(view);
-        this.#length += view.byteLength;
+        this.#length += viewByteLength(view);
         return;
       }
       const last = parts[0]!;
       if (
         !gather &&
         parts.length === 1 &&
-        last.buffer === view.buffer &&
-        view.byteOffset === last.byteOffset + last.byteLength
+        viewBuffer(last) === viewBuffer(view) &&
+        viewByteOffset(view) === viewByteOffset(last) + viewByteLength(last)
       ) {
-        parts[0] = new Uint8Array(last.buffer, last.byteOffset, last.byteLength + view.byteLength);
-        this.#length += view.byteLength;
+        parts[0] = new Uint8Array(
+          viewBuffer(last),
+          viewByteOffset(last),
+          viewByteLength(last) + viewByteLength(view),
+        );
+        this.#length += viewByteLength(view);
         return;
       }
     }
     this.flush();
     this.#offset = offset;
-    this.#length = view.byteLength;
+    this.#length = viewByteLength(view);
     parts.push(view);
   }
 
@@ -115,7 +121,7 @@ class Merger {
       let at = 0;
       for (const part of parts) {
         view.set(part, at);
-        at += part.byteLength;
+        at += viewByteLength(part);
       }
     }
     parts.length = 0;
@@ -153,14 +159,13 @@ export function moveRanges(
   const viaBuffer: HostRange[] = [];
   for (const range of ranges) {
     const view = range.bytes;
-    if (view.byteLength === 0) continue;
+    if (viewByteLength(view) === 0) continue;
     const pageable = isPageable(view);
     if (!pageable) pinned.push(range.offset, bytesOf(view), false);
     else if (typeof staging === 'object') viaBuffer.push(range);
-    // Partly registered memory is never handed to the driver as one range (host-registration.ts).
-    else if (staged(view, deviceOnly, minBytes) || isPartlyRegisteredHostMemory(view))
-      stagedLater.push(range);
-    else if (upload && view.byteLength < gatherBytes) small.push(range.offset, bytesOf(view), true);
+    // Partly registered memory is never handed to the driver as one range: staged() stages it.
+    else if (staged(bytesOf(view), deviceOnly, minBytes)) stagedLater.push(range);
+    else if (upload && viewByteLength(view) < gatherBytes) small.push(range.offset, bytesOf(view), true);
     else send(range.offset, view);
   }
   small.flush();
@@ -190,7 +195,7 @@ function moveThroughBuffer(
   mover: Mover,
   upload: boolean,
 ): void {
-  if (window.byteLength === 0) throw new RangeError('the staging buffer is empty');
+  if (viewByteLength(window) === 0) throw new RangeError('the staging buffer is empty');
   const pending: (() => void)[] = [];
   let fill = 0;
   const drain = (): void => {
@@ -201,9 +206,9 @@ function moveThroughBuffer(
   };
   for (const range of ranges) {
     const bytes = bytesOf(range.bytes);
-    for (let at = 0; at < bytes.byteLength; ) {
-      if (fill === window.byteLength) drain();
-      const take = Math.min(window.byteLength - fill, bytes.byteLength - at);
+    for (let at = 0; at < viewByteLength(bytes); ) {
+      if (fill === viewByteLength(window)) drain();
+      const take = Math.min(viewByteLength(window) - fill, viewByteLength(bytes) - at);
       const part = window.subarray(fill, fill + take);
       const piece = bytes.subarray(at, at + take);
       if (upload) part.set(piece);

@@ -6,6 +6,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
+import { deviceMemoryFacts } from '../buffer/memory-facts.js';
 import { freezeBuiltIn, guardResourceMembers } from '../buffer/memory-resource.js';
 import type { IpcAllocationHandle } from '../interop/ipc/ipc-allocation-handle.js';
 import { checkDeviceKind, deviceOrdinal } from '../runtime/device-arguments.js';
@@ -48,7 +49,7 @@ export class DeviceMemoryResource extends PoolMemoryResource {
   constructor(device: Device | number, imported: ImportedPool);
   constructor(device: Device | number, options?: DeviceMemoryResourceOptions | ImportedPool) {
     super(options instanceof ImportedPool ? options.setup : createDevicePool(device, options));
-    freezeBuiltIn(this, new.target, DeviceMemoryResource);
+    freezeBuiltIn(this, new.target, DeviceMemoryResource, deviceMemoryFacts(this.ordinal));
   }
 
   /**

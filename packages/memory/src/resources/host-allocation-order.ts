@@ -4,12 +4,13 @@
 // legacy resources do. This is the one place where close() without a stream waits.
 import { checkAddress, checkSize } from '@cumem/core-types';
 import { checkSameDriver, type DriverRuntime } from '../runtime/driver-runtime.js';
-import { runtimeDefaultStream, type Stream } from '../stream/stream.js';
+import { runtimeDefaultStream, Stream } from '../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../stream/stream-options.js';
 
 /** Waits for `stream` (or the default stream of `ordinal`) before a non-stream-ordered free. */
 export function waitBeforeFree(runtime: DriverRuntime, ordinal: number, stream: Stream | undefined): void {
-  const target = stream === undefined || stream.isClosed ? runtimeDefaultStream(runtime, ordinal) : stream;
+  const target =
+    stream === undefined || !Stream.isOpenStream(stream) ? runtimeDefaultStream(runtime, ordinal) : stream;
   runtime.makeCurrent(target.ordinal);
   // A stream with nothing pending (cuStreamQuery: all its work complete) needs no wait: the
   // query costs less than a synchronize, and frees on an idle stream are the common case.

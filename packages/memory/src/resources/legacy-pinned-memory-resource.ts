@@ -2,9 +2,11 @@ import { CudaStateError, checkSize, MemHostAllocFlags } from '@cumem/core-types'
 import { type Buffer, bufferKind } from '../buffer/buffer.js';
 import { allocatedBuffer } from '../buffer/buffer-construction.js';
 import { LiveAllocations } from '../buffer/live-allocations.js';
+import { pageLockedMemoryFacts } from '../buffer/memory-facts.js';
 import {
   freezeBuiltIn,
   guardResourceMembers,
+  isResourceClosed,
   MemoryResource,
   type ResourceBooks,
   setResourceBooks,
@@ -40,7 +42,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
     super();
     this.runtime = activeRuntime();
     setResourceBooks(this, legacyPinnedBooks);
-    freezeBuiltIn(this, new.target, LegacyPinnedMemoryResource);
+    freezeBuiltIn(this, new.target, LegacyPinnedMemoryResource, pageLockedMemoryFacts);
   }
 
   /**
@@ -50,7 +52,7 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
   allocate(size: number, options?: StreamOrderOptions): Buffer {
     // The options first: reading them runs the caller's getters, which may close this resource.
     const given = streamOption(options);
-    if (this.isClosed) throw CudaStateError.closed('LegacyPinnedMemoryResource');
+    if (isResourceClosed(this)) throw CudaStateError.closed('LegacyPinnedMemoryResource');
     checkSize(size, 'size');
     const runtime = this.runtime;
     const stream = given ?? runtimeDefaultStream(runtime, runtime.currentDevice);
@@ -86,17 +88,17 @@ export class LegacyPinnedMemoryResource extends MemoryResource {
 
   /** Always -1: host memory belongs to no device. */
   get deviceId(): number {
-    return -1;
+    return pageLockedMemoryFacts.deviceId;
   }
 
   /** Always true (unified addressing maps page-locked memory for every device). */
   get isDeviceAccessible(): boolean {
-    return true;
+    return pageLockedMemoryFacts.isDeviceAccessible;
   }
 
   /** Always true. */
   get isHostAccessible(): boolean {
-    return true;
+    return pageLockedMemoryFacts.isHostAccessible;
   }
 }
 

@@ -11,6 +11,7 @@ import {
   NotSupportedError,
 } from '@cumem/core-types';
 import type { Buffer } from '../buffer/buffer.js';
+import { pageLockedMemoryFacts } from '../buffer/memory-facts.js';
 import { freezeBuiltIn, guardResourceMembers } from '../buffer/memory-resource.js';
 import type { IpcAllocationHandle } from '../interop/ipc/ipc-allocation-handle.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
@@ -62,7 +63,7 @@ export class PinnedMemoryResource extends PoolMemoryResource {
       options instanceof ImportedPool ? { setup: options.setup, numaId: -1 } : createPinnedPool(options);
     super(made.setup);
     this.numaNode = made.numaId;
-    freezeBuiltIn(this, new.target, PinnedMemoryResource);
+    freezeBuiltIn(this, new.target, PinnedMemoryResource, pageLockedMemoryFacts);
   }
 
   /**
@@ -94,17 +95,17 @@ export class PinnedMemoryResource extends PoolMemoryResource {
 
   /** Always -1: host memory belongs to no device. */
   get deviceId(): number {
-    return -1;
+    return pageLockedMemoryFacts.deviceId;
   }
 
   /** Always true. */
   get isDeviceAccessible(): boolean {
-    return true;
+    return pageLockedMemoryFacts.isDeviceAccessible;
   }
 
   /** Always true: {@link Buffer.hostView} works. */
   get isHostAccessible(): boolean {
-    return true;
+    return pageLockedMemoryFacts.isHostAccessible;
   }
 }
 

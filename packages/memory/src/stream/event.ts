@@ -45,6 +45,8 @@ export class Event {
   #closed = false;
   /** close() came while a wait was in flight: the last wait to settle destroys the handle. */
   #destroyAfterWaits = false;
+  /** Set by `stream.record()`: before it, the event marks no point of any stream to time from. */
+  #recorded = false;
 
   /**
    * Not for use: get an Event from {@link Event.create} or `stream.record()`. Called directly
@@ -55,6 +57,7 @@ export class Event {
     /** @internal */ readonly runtime: DriverRuntime,
     private readonly eventHandle: DriverHandle,
     private readonly ordinal: number,
+    /** The `CU_EVENT_*` flags it was made with. */ private readonly flags: number,
   ) {
     if (token !== eventToken) {
       throw new TypeError(
@@ -106,7 +109,8 @@ export class Event {
     const runtime = activeRuntime();
     const ordinal = optionalDeviceOrdinal(runtime, device);
     runtime.makeCurrent(ordinal);
-    const event = new Event(eventToken, runtime, runtime.driver.ipcOpenEventHandle(bytes), ordinal);
+    const handleOpened = runtime.driver.ipcOpenEventHandle(bytes);
+    const event = new Event(eventToken, runtime, handleOpened, ordinal, interprocessEventFlags);
     markInterprocess(event);
     return event;
   }
@@ -125,6 +129,22 @@ export class Event {
       );
     }
     return this.runtime.driver.ipcGetEventHandle(handle);
+  }
+
+  /**
+   * True for an event that records no timestamps (`enableTiming: false`, and every interprocess
+   * event): {@link Event.elapsedMs} refuses it. cuda.core's `is_timing_disabled`.
+   */
+  get isTimingDisabled(): boolean {
+    return (this.flags & EventFlags.DisableTiming) !== 0;
+  }
+
+  /**
+   * True for an event made with `blockingSync: true` (`CU_EVENT_BLOCKING_SYNC`): `sync()` sleeps
+   * the thread instead of spinning. cuda.core's `is_sync_busy_waited` reports the same option.
+   */
+  get isBlockingSync(): boolean {
+    return (this.flags & EventFlags.BlockingSync) !== 0;
   }
 
   /** True for an event created with `{ interprocess: true }` or opened with {@link Event.fromIpcHandle}. */
@@ -173,12 +193,35 @@ export class Event {
 
   /**
    * Milliseconds from this event to `later` (both recorded and completed, timing enabled).
-   * @throws TypeError when `later` is not an Event; CudaStateError when either is closed.
+   * @throws TypeError when `later` is not an Event; CudaStateError when either is closed, was
+   *   made without timing ({@link Event.isTimingDisabled}) or was never recorded — before any
+   *   driver call; CudaError `CUDA_ERROR_NOT_READY` while either is still pending.
    */
   elapsedMs(later: Event): number {
     if (!Event.isEvent(later)) throw new TypeError(`later must be an Event, got ${describeValue(later)}`);
     const start = this.open();
-    return this.runtime.driver.eventElapsedTime(start, later.open());
+    const end = later.open();
+    for (const [event, name] of [
+      [this, 'this event'],
+      [later, 'later'],
+    ] as const) {
+      if (event.isTimingDisabled) {
+        throw new CudaStateError(
+          `elapsedMs: ${name} records no timestamps (made with enableTiming: false, or interprocess)`,
+        );
+      }
+      if (!event.#recorded) {
+        throw new CudaStateError(`elapsedMs: ${name} was never recorded (stream.record(event) first)`);
+      }
+    }
+    return this.runtime.driver.eventElapsedTime(start, end);
+  }
+
+  /** @internal The CUevent for `stream.record()`, which makes the event a point to time from. */
+  recordHandle(): DriverHandle {
+    const handle = this.open();
+    this.#recorded = true;
+    return handle;
   }
 
   /** Destroys the event (after pending `syncAsync()` waits settle). Idempotent. */
@@ -248,6 +291,7 @@ export function createEvent(runtime: DriverRuntime, ordinal: number, flags: numb
     runtime: DriverRuntime,
     handle: DriverHandle,
     ordinal: number,
+    flags: number,
   ) => Event;
-  return new EventClass(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal);
+  return new EventClass(eventToken, runtime, runtime.driver.eventCreate(flags), ordinal, flags);
 }

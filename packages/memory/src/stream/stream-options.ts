@@ -1,4 +1,4 @@
-import { CudaStateError, describeValue } from '@cumem/core-types';
+import { CudaStateError, type DriverHandle, describeValue } from '@cumem/core-types';
 import { Stream } from './stream.js';
 
 /** The `{ stream }` options most calls take. */
@@ -20,6 +20,23 @@ export function streamOption(options: StreamOrderOptions | undefined): Stream | 
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw badOptions(options);
   const stream = options.stream;
   if (stream === undefined) return undefined;
+  if (!Stream.isOpenStream(stream)) throw badStream(stream);
+  return stream;
+}
+
+/** What work on a stream is queued with: its device and its `CUstream` (the stream's own fields). */
+export interface OpenStreamFacts {
+  readonly ordinal: number;
+  readonly streamHandle: DriverHandle;
+}
+
+/**
+ * `stream` when it is an open Stream of @cumem/memory, typed as the facts work is
+ * queued with, for the packages above (compute's launch): the stream's own fields, read without
+ * its public getters' brand checks and allocating nothing.
+ * @throws TypeError for anything but a Stream; CudaStateError when it is closed.
+ */
+export function openStreamFacts(stream: unknown): OpenStreamFacts {
   if (!Stream.isOpenStream(stream)) throw badStream(stream);
   return stream;
 }

@@ -48,6 +48,9 @@ export class Stream {
   readonly #known: KnownStream;
   /** The stream's device, made once: every read of `stream.device` returns it. */
   readonly #device: Device;
+  /** What the stream was created with: cumem makes every Stream, so it knows them. */
+  readonly #priority: number;
+  readonly #nonBlocking: boolean;
 
   /**
    * Not for use: get a Stream from {@link Stream.create} or {@link defaultStream}. Called
@@ -59,6 +62,8 @@ export class Stream {
     /** @internal The `CUstream`. */ readonly streamHandle: DriverHandle,
     /** @internal */ readonly ordinal: number,
     /** @internal True for the per-device default stream, which `close()` leaves alone. */ readonly isDefault: boolean,
+    priority: number,
+    nonBlocking: boolean,
   ) {
     if (token !== streamToken) {
       throw new TypeError(
@@ -69,6 +74,8 @@ export class Stream {
     const known = knownStreams.add(streamHandle, ordinal);
     this.#known = known;
     this.#device = new Device(ordinal);
+    this.#priority = priority;
+    this.#nonBlocking = nonBlocking;
     if (!isDefault) {
       const holdings = this.#holdings;
       registerFinalizer(this, () => {
@@ -107,12 +114,25 @@ export class Stream {
     }
     const flags = nonBlocking ? StreamFlags.NonBlocking : StreamFlags.Default;
     const handle = runtime.driver.streamCreate(flags, priority ?? 0);
-    return new Stream(streamToken, runtime, handle, ordinal, false);
+    return new Stream(streamToken, runtime, handle, ordinal, false, priority ?? 0, nonBlocking);
   }
 
   /** The device the stream runs on (the same Device object at every read). */
   get device(): Device {
     return this.#device;
+  }
+
+  /** The priority it was created with (lower numbers run first; 0 for the default stream). cuda.core's `priority`. */
+  get priority(): number {
+    return this.#priority;
+  }
+
+  /**
+   * False only for a stream created with `nonBlocking: false`, which synchronizes with the legacy
+   * NULL stream; the default stream is non-blocking. cuda.core's `is_nonblocking`.
+   */
+  get isNonBlocking(): boolean {
+    return this.#nonBlocking;
   }
 
   /** The `CUstream` handle. */
@@ -177,7 +197,7 @@ export class Stream {
     }
     if (event !== undefined) checkSameDriver(this.runtime, event.runtime, 'the event', 'this Stream');
     const target = event ?? createEvent(this.runtime, this.ordinal, EventFlags.Default);
-    this.runtime.driver.eventRecord(target.open(), this.streamHandle);
+    this.runtime.driver.eventRecord(target.recordHandle(), this.streamHandle);
     return target;
   }
 
@@ -309,6 +329,8 @@ type StreamConstructor = new (
   handle: DriverHandle,
   ordinal: number,
   isDefault: boolean,
+  priority: number,
+  nonBlocking: boolean,
 ) => Stream;
 
 /** Each runtime's default stream per device, made on first use. */
@@ -323,7 +345,15 @@ export function runtimeDefaultStream(runtime: DriverRuntime, ordinal: number): S
     // A real non-blocking stream, never the legacy NULL stream, so library work never
     // serializes with other code's NULL-stream work.
     const handle = runtime.driver.streamCreate(StreamFlags.NonBlocking, 0);
-    stream = new (Stream as unknown as StreamConstructor)(streamToken, runtime, handle, ordinal, true);
+    stream = new (Stream as unknown as StreamConstructor)(
+      streamToken,
+      runtime,
+      handle,
+      ordinal,
+      true,
+      0,
+      true,
+    );
     streams[ordinal] = stream;
   }
   return stream;

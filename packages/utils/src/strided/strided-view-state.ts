@@ -1,6 +1,13 @@
 // What a StridedMemoryView is made from (its ViewState) for each kind of memory, and the checks
 // every state passes before a view holds it; the class (strided-memory-view.ts) calls these.
-import { CudaStateError, checkBoolean, checkOptions, describeValue, viewBytes } from '@cumem/core-types';
+import {
+  CudaStateError,
+  checkBoolean,
+  checkOptions,
+  describeValue,
+  viewByteLength,
+  viewBytes,
+} from '@cumem/core-types';
 import { type Buffer, bufferBrand, currentDriver } from '@cumem/memory';
 import { bufferState } from '@cumem/memory/internal';
 import { refuseLookalike } from '../brand-guard.js';
@@ -56,7 +63,7 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
   // The array's real memory (viewBytes): byteLength, byteOffset or buffer properties a program
   // defined on the instance must not size or place the view.
   const bytes = viewBytes(array);
-  const length = bytes.byteLength / itemsize;
+  const length = viewByteLength(bytes) / itemsize;
   const layout = new StridedLayout(shape ?? [length], strides, itemsize);
   return {
     layout,
@@ -67,7 +74,7 @@ export function hostViewState(array: ArrayBufferView, options?: FromHostOptions)
     exportingObject: array,
     base: currentDriver().addressOf(bytes),
     hostBytes: bytes,
-    capacity: bytes.byteLength,
+    capacity: viewByteLength(bytes),
     buffer: undefined,
   };
 }

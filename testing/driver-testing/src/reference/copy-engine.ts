@@ -1,4 +1,11 @@
-import type { CopyEndpoint, Memcpy2D, Memcpy3D } from '@cumem/core-types';
+import {
+  type CopyEndpoint,
+  type Memcpy2D,
+  type Memcpy3D,
+  viewBuffer,
+  viewByteLength,
+  viewByteOffset,
+} from '@cumem/core-types';
 import { cudaError } from './cuda-errors.js';
 
 /** Gives the bytes at `address` .. `address + size`, or throws the CudaError of `call`. */
@@ -12,14 +19,14 @@ function endpointBytes(
   call: string,
 ): Uint8Array {
   if (typeof endpoint === 'bigint') return resolve(endpoint, extent, call);
-  if (endpoint.byteLength < extent) {
+  // The view's own bytes (its internal slots), as the adapters read JS memory.
+  const length = viewByteLength(endpoint);
+  if (length < extent) {
     // The driver would read or write past the JS buffer; the adapters refuse with this message.
     const name = call === 'cuMemcpy2DAsync' ? 'memcpy2DAsync' : 'memcpy3DAsync';
-    throw new RangeError(
-      `${name}: ${key} holds ${endpoint.byteLength} bytes, fewer than the copy reaches (${extent})`,
-    );
+    throw new RangeError(`${name}: ${key} holds ${length} bytes, fewer than the copy reaches (${extent})`);
   }
-  return new Uint8Array(endpoint.buffer, endpoint.byteOffset, extent);
+  return new Uint8Array(viewBuffer(endpoint), viewByteOffset(endpoint), extent);
 }
 
 /** `cuMemcpy2DAsync` executed at once: `height` rows of `widthInBytes` bytes. */

@@ -3,9 +3,12 @@ import {
   type DevicePointer,
   type DriverHandle,
   MemoryType,
+  memoryByteLength,
   PointerAttribute,
   PointerHandleAttribute,
   type StagedCopyOptions,
+  viewByteLength,
+  viewBytes,
 } from '@cumem/core-types';
 import { stagedCopySlices } from '@cumem/driver-kit';
 import { cudaError } from './cuda-errors.js';
@@ -34,7 +37,7 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     const call = 'cuMemHostRegister';
     const device = this.state.requireContext(call);
     const start = this.addressOf(view);
-    const size = view.byteLength;
+    const size = memoryByteLength(view);
     if (!Number.isInteger(flags) || (flags & ~knownRegisterFlags) !== 0 || size === 0) {
       throw cudaError(call, 'CUDA_ERROR_INVALID_VALUE');
     }
@@ -113,8 +116,8 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     const call = 'stagedCopyHtoD';
     checkStagedCopyOptions(call, options);
     this.state.checkStream(stream, 'cuStreamSynchronize');
-    const to = this.state.deviceSideBytes(dst, src.byteLength, 'cuMemcpyHtoDAsync');
-    const from = new Uint8Array(src.buffer, src.byteOffset, src.byteLength);
+    const from = viewBytes(src);
+    const to = this.state.deviceSideBytes(dst, viewByteLength(from), 'cuMemcpyHtoDAsync');
     this.staged(from, to, options);
   }
 
@@ -127,15 +130,16 @@ export abstract class ReferenceHostRegistration extends ReferenceManaged {
     const call = 'stagedCopyDtoH';
     checkStagedCopyOptions(call, options);
     this.state.checkStream(stream, 'cuStreamSynchronize');
-    const from = this.state.deviceSideBytes(src, dst.byteLength, 'cuMemcpyDtoHAsync');
-    const to = new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength);
+    const to = viewBytes(dst);
+    const from = this.state.deviceSideBytes(src, viewByteLength(to), 'cuMemcpyDtoHAsync');
     this.staged(from, to, options);
   }
 
   // Through one staging chunk per step, as the engines do: source -> chunk -> destination.
   private staged(from: Uint8Array, to: Uint8Array, options: StagedCopyOptions): void {
-    const chunk = new Uint8Array(Math.min(options.chunkBytes, from.byteLength));
-    for (const slice of stagedCopySlices(from.byteLength, options.chunkBytes, options.threads)) {
+    const length = viewByteLength(from);
+    const chunk = new Uint8Array(Math.min(options.chunkBytes, length));
+    for (const slice of stagedCopySlices(length, options.chunkBytes, options.threads)) {
       for (let offset = slice.begin; offset < slice.end; offset += options.chunkBytes) {
         const size = Math.min(options.chunkBytes, slice.end - offset);
         chunk.set(from.subarray(offset, offset + size));

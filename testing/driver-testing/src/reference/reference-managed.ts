@@ -8,6 +8,8 @@ import {
   MemoryType,
   PointerAttribute,
   PointerHandleAttribute,
+  viewBuffer,
+  viewByteOffset,
 } from '@cumem/core-types';
 import { detach } from './address-space.js';
 import { cudaError } from './cuda-errors.js';
@@ -177,7 +179,8 @@ export abstract class ReferenceManaged {
   }
 
   addressOf(view: ArrayBufferView | ArrayBuffer): DevicePointer {
-    if (ArrayBuffer.isView(view)) return this.state.js.addressOf(view.buffer) + BigInt(view.byteOffset);
+    if (ArrayBuffer.isView(view))
+      return this.state.js.addressOf(viewBuffer(view)) + BigInt(viewByteOffset(view));
     return this.state.js.addressOf(view);
   }
 

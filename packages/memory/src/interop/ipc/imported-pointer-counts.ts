@@ -1,15 +1,59 @@
-// How often an imported IPC pool opened each pointer. Importing one descriptor twice gives the
-// same pointer both times, and the driver frees it on the first cuMemFreeAsync (the second then
-// fails with CUDA_ERROR_INVALID_VALUE), so the import is freed only when the last Buffer that
-// opened it is closed, as cuda.core's tests expect.
+// How often each pointer imported from another process's pool is open in this process. The
+// driver maps an imported allocation once per process: importing one descriptor twice gives the
+// same pointer both times, also through two imports of one pool (the same allocation handle
+// imported twice), and the first cuMemFreeAsync unmaps it for every holder (the second then
+// fails with CUDA_ERROR_INVALID_VALUE). So the counts are the runtime's, not one resource's, and
+// the mapping is freed only when the last Buffer that opened it closes, as cuda.core's tests
+// expect. The first resource to open a pointer keeps it in its books (its pool is not destroyed
+// while the pointer is open) and learns of the last close, whichever resource it comes through.
+import type { DriverRuntime } from '../../runtime/driver-runtime.js';
+import { perRuntimeState } from '../../runtime/per-runtime-state.js';
+
+/** Open imports per pointer, and the resource whose books hold each. */
+export class ImportedPointerCounts<Owner> {
+  private readonly opens = new Map<number, { count: number; readonly owner: Owner }>();
+
+  /** True when `pointer` is open already (a repeated import, through any resource). */
+  has(pointer: bigint): boolean {
+    return this.opens.has(Number(pointer));
+  }
+
+  /** Counts one more import of `pointer`; the first one names the resource that keeps it. */
+  add(pointer: bigint, owner: Owner): void {
+    const key = Number(pointer);
+    const open = this.opens.get(key);
+    if (open === undefined) this.opens.set(key, { count: 1, owner });
+    else open.count++;
+  }
+
+  /**
+   * Counts one import closed: `null` while others stay open; at the last, the resource whose
+   * books hold the pointer (then it is freed); `undefined` for a pointer never counted (freed too).
+   */
+  release(pointer: bigint): Owner | null | undefined {
+    const key = Number(pointer);
+    const open = this.opens.get(key);
+    if (open === undefined) return undefined;
+    if (open.count > 1) {
+      open.count--;
+      return null;
+    }
+    this.opens.delete(key);
+    return open.owner;
+  }
+}
+
+/** The counts of one runtime's imported pointers (one process's mappings). */
+export const importedPointerCounts: (runtime: DriverRuntime) => ImportedPointerCounts<object> =
+  perRuntimeState(() => new ImportedPointerCounts<object>());
 
 // A host (pinned) pool's pointer imported a second time fails with CUDA_ERROR_ALREADY_MAPPED
-// (CUDA 13.0 drivers) where a device pool's returns the same pointer, so the pointer an
-// open import of a descriptor has is remembered and handed out again without asking the driver.
+// (CUDA 13.0 drivers) where a device pool's returns the same pointer, so the pointer an open
+// import of a descriptor has is remembered and handed out again without asking the driver. Kept
+// per imported resource: descriptor bytes say nothing of which exporter they came from.
 
-/** Open imports per pointer of one imported pool. */
-export class ImportedPointerCounts {
-  private readonly counts = new Map<number, number>();
+/** The pointer each descriptor opened through one imported pool, while it is open. */
+export class ImportedDescriptors {
   private readonly pointerByDescriptor = new Map<string, bigint>();
   private readonly descriptorByPointer = new Map<number, string>();
 
@@ -18,40 +62,20 @@ export class ImportedPointerCounts {
     return this.pointerByDescriptor.get(descriptorKey(bytes));
   }
 
-  /** Remembers that `bytes` opened `pointer` (until its last import is released). */
+  /** Remembers that `bytes` opened `pointer` (until {@link forget}). */
   remember(bytes: Uint8Array, pointer: bigint): void {
     const key = descriptorKey(bytes);
     this.pointerByDescriptor.set(key, pointer);
     this.descriptorByPointer.set(Number(pointer), key);
   }
 
-  /** True when `pointer` is open already (a repeated import). */
-  has(pointer: bigint): boolean {
-    return this.counts.has(Number(pointer));
-  }
-
-  /** Counts one more import of `pointer`. */
-  add(pointer: bigint): void {
+  /** Forgets `pointer` once its last import closed. */
+  forget(pointer: bigint): void {
     const key = Number(pointer);
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-  }
-
-  /** Counts one import closed: true when it was the last (or an untracked pointer), which frees it. */
-  release(pointer: bigint): boolean {
-    const key = Number(pointer);
-    const count = this.counts.get(key);
-    if (count === undefined) return true;
-    if (count > 1) {
-      this.counts.set(key, count - 1);
-      return false;
-    }
-    this.counts.delete(key);
     const descriptor = this.descriptorByPointer.get(key);
-    if (descriptor !== undefined) {
-      this.descriptorByPointer.delete(key);
-      this.pointerByDescriptor.delete(descriptor);
-    }
-    return true;
+    if (descriptor === undefined) return;
+    this.descriptorByPointer.delete(key);
+    this.pointerByDescriptor.delete(descriptor);
   }
 }
 

@@ -13,17 +13,18 @@ import { allocatedBuffer } from '../../buffer/buffer-construction.js';
 import { LiveAllocations } from '../../buffer/live-allocations.js';
 import {
   guardResourceMembers,
+  isResourceClosed,
   MemoryResource,
   type ResourceBooks,
   setResourceBooks,
 } from '../../buffer/memory-resource.js';
 import { importedMemoryError, isWrongPoolKind } from '../../interop/ipc/imported-memory-check.js';
-import { ImportedPointerCounts } from '../../interop/ipc/imported-pointer-counts.js';
+import { ImportedDescriptors, importedPointerCounts } from '../../interop/ipc/imported-pointer-counts.js';
 import { exportedHandle, type IpcAllocationHandle } from '../../interop/ipc/ipc-allocation-handle.js';
 import { type IpcBufferDescriptor, makeIpcDescriptor } from '../../interop/ipc/ipc-descriptor.js';
 import { type DriverRuntime, foreignDriverError } from '../../runtime/driver-runtime.js';
 import { forgetFinalizer, registerFinalizer } from '../../runtime/object-finalizer.js';
-import { runtimeDefaultStream, type Stream } from '../../stream/stream.js';
+import { runtimeDefaultStream, Stream } from '../../stream/stream.js';
 import { type StreamOrderOptions, streamOption } from '../../stream/stream-options.js';
 import { type PoolAttributes, poolAttributes } from './pool-attributes.js';
 import { recoverPoolAllocation } from './pool-recovery.js';
@@ -60,7 +61,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // So close() destroys an owned pool only once the last of its buffers has been freed. Each
   // pointer has one owner: deallocate refuses a live buffer's pointer (see LiveAllocations).
   readonly #live = new LiveAllocations(this);
-  readonly #imports = new ImportedPointerCounts();
+  readonly #descriptors = new ImportedDescriptors();
   #destroyPending = false;
   /** Set when the first buffer imported through this (imported) pool showed it is of another kind or device. */
   #wrongKind: TypeError | undefined;
@@ -129,7 +130,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     // The options first: reading them runs the caller's getters, which may close this resource
     // (its pool destroyed: an allocation from it would hand the driver a dead handle).
     let stream = options === undefined ? undefined : streamOption(options);
-    if (this.isClosed) throw CudaStateError.closed(this.constructor.name);
+    if (isResourceClosed(this)) throw CudaStateError.closed(this.constructor.name);
     if (this.mapped) throw mappedAllocation(this);
     // checkSize's rule, with its errors built out of line, keeping this hot function small.
     if (!(Number.isSafeInteger(size) && size >= 0)) checkSize(size, 'size');
@@ -170,16 +171,25 @@ export abstract class PoolMemoryResource extends MemoryResource {
   // Hot path of `buffer.close()` (through poolBooks).
   #releaseBuffer(handle: bigint, size: number, stream: Stream | undefined): void {
     if (size === 0) return;
-    // An import opened more than once is freed when its last buffer closes.
-    if (this.mapped && !this.#imports.release(handle)) return;
+    // An imported pointer is freed when its last buffer closes (through this resource or another
+    // import of the pool), from the books of the resource that opened it first.
+    let books: PoolMemoryResource = this;
+    if (this.mapped) {
+      const last = importedPointerCounts(this.runtime).release(handle);
+      if (last === null) return;
+      if (last instanceof PoolMemoryResource) books = last;
+      books.#descriptors.forget(handle);
+    }
     // A stream closed since the allocation can no longer order the free: use the default one.
     const target =
-      stream === undefined || stream.isClosed ? (this.#stream ?? this.ownDefaultStream()) : stream;
+      stream === undefined || !Stream.isOpenStream(stream)
+        ? (this.#stream ?? this.ownDefaultStream())
+        : stream;
     this.runtime.makeCurrent(target.ordinal);
     this.runtime.driver.memFreeAsync(handle, target.streamHandle);
-    this.#queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
-    this.#live.delete(handle, size);
-    if (this.#destroyPending && this.#live.count === 0) this.#destroyPool();
+    books.#queuedFrees.devices |= target.ordinal < 31 ? 1 << target.ordinal : allDevices;
+    books.#live.delete(handle, size);
+    if (books.#destroyPending && books.#live.count === 0) books.#destroyPool();
   }
 
   /** @internal Out-of-memory recovery: gives the pool's unused reserve back to the device. */
@@ -248,9 +258,10 @@ export abstract class PoolMemoryResource extends MemoryResource {
     const target = stream ?? this.#stream ?? this.ownDefaultStream();
     this.runtime.makeCurrent(target.ordinal);
     const driver = this.runtime.driver;
-    const opened = this.#imports.openedFor(bytes);
+    const opens = importedPointerCounts(this.runtime);
+    const opened = this.#descriptors.openedFor(bytes);
     const handle = opened ?? importPointer(driver, this.pool, bytes);
-    const repeated = opened !== undefined || this.#imports.has(handle);
+    const repeated = opened !== undefined || opens.has(handle);
     let refused: unknown;
     try {
       refused = importedMemoryError(driver, handle, size, this);
@@ -270,9 +281,9 @@ export abstract class PoolMemoryResource extends MemoryResource {
       if (!repeated) driver.memFreeAsync(handle, target.streamHandle);
       return allocatedBuffer(bufferKind, this.runtime, handle, 0, this, target);
     }
-    this.#imports.add(handle);
+    opens.add(handle, this);
     if (!repeated) {
-      this.#imports.remember(bytes, handle);
+      this.#descriptors.remember(bytes, handle);
       this.#live.add(handle, size);
     }
     return allocatedBuffer(bufferKind, this.runtime, handle, size, this, target);

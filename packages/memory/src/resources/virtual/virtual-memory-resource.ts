@@ -296,6 +296,11 @@ export class VirtualMemoryResource extends MemoryResource {
     return this.#peers.has(ordinal) ? this.#settings.peerFlags : MemAccessFlags.None;
   }
 
+  /** @internal A buffer from {@link importBuffer} is mapped from another process; one this resource allocated is not. */
+  override mapsAllocationAt(pointer: bigint): boolean {
+    return this.#records.get(pointer)?.imported === true;
+  }
+
   /** @internal */
   noteSlice(slice: Buffer): void {
     const record = this.#records.get(bufferState(bufferState(slice).memoryOwner).pointer);
