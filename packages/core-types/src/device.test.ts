@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Device } from './device.js';
 import { Host } from './host.js';
@@ -34,7 +35,9 @@ describe('Device', () => {
     expect(Device.isInstance(foreign)).toBe(true);
   });
 
-  it('prints itself', () => {
+  it('prints itself, through util.inspect too (no brand symbol shows)', () => {
     expect(String(new Device(2))).toBe('Device(2)');
+    expect(inspect(new Device(2))).toBe('Device(2)');
+    expect(inspect({ at: new Device(1) })).toBe('{ at: Device(1) }');
   });
 });

@@ -1,3 +1,4 @@
+import { inspectCustom } from './objects/object-description.js';
 import { checkInteger } from './validate.js';
 
 const deviceMarker = Symbol.for('cumem.location.device');
@@ -29,6 +30,11 @@ export class Device {
 
   toString(): string {
     return `Device(${this.ordinal})`;
+  }
+
+  /** `util.inspect` shows what `toString` does (a location is a value: its form is its identity). */
+  [inspectCustom](): string {
+    return this.toString();
   }
 
   /** True for a Device, also one made by another copy of this package. */

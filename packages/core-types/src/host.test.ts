@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Host } from './host.js';
 
@@ -46,5 +47,10 @@ describe('Host', () => {
     expect(String(new Host())).toBe('Host()');
     expect(String(new Host({ numaId: 2 }))).toBe('Host({ numaId: 2 })');
     expect(String(Host.numaCurrent())).toBe('Host.numaCurrent()');
+  });
+
+  it('prints itself through util.inspect as toString does', () => {
+    expect(inspect(new Host())).toBe('Host()');
+    expect(inspect(new Host({ numaId: 1 }))).toBe('Host({ numaId: 1 })');
   });
 });

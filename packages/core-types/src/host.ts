@@ -1,3 +1,4 @@
+import { inspectCustom } from './objects/object-description.js';
 import { checkOptions, describeValue } from './validate.js';
 
 const hostMarker = Symbol.for('cumem.location.host');
@@ -63,6 +64,11 @@ export class Host {
   toString(): string {
     if (this.isNumaCurrent) return 'Host.numaCurrent()';
     return this.numaId === null ? 'Host()' : `Host({ numaId: ${this.numaId} })`;
+  }
+
+  /** `util.inspect` shows what `toString` does (a location is a value: its form is its identity). */
+  [inspectCustom](): string {
+    return this.toString();
   }
 
   /** True for a Host, also one made by another copy of this package. */

@@ -19,10 +19,6 @@
  * - The reference driver cannot export VMM memory: the cases that share run on GPU drivers; the
  *   refusals without a shareable resource run on every driver.
  *
- * Known bug (skipped case below): an imported buffer's `isMapped` is false, though the Buffer's
- * own documentation says isMapped is "the memory was mapped from another process (IPC)": it reads
- * the resource's `isMapped`, and the importer's VirtualMemoryResource is its own, not an import.
- *
  * Not ported:
  * - test_descriptor_round_trip's `buf.ipc_descriptor is desc` (a cached descriptor) and the
  *   child's `_is_mapped(ptr)` after close (cuMemRetainAllocationHandle): `exportBuffer` makes new
@@ -169,13 +165,15 @@ describeEachDriver(
       alias.close();
     });
 
-    it.skip('TestVmmIpcDescriptor.test_descriptor_round_trip: known bug: a buffer imported with importBuffer has isMapped false', () => {
+    it('TestVmmIpcDescriptor.test_descriptor_round_trip: a buffer imported with importBuffer is mapped, its exporter is not', () => {
       using mr = shareable();
       const buffer = mr.allocate(16);
       const { descriptor, handles } = mr.exportBuffer(buffer);
       const imported = mr.importBuffer(descriptor, handles);
       for (const handle of handles) handle.close();
       expect(imported.isMapped).toBe(true);
+      expect(imported.slice(0, 8).isMapped).toBe(true);
+      expect(buffer.isMapped).toBe(false);
       imported.close();
       buffer.close();
     });

@@ -10,14 +10,13 @@
  *   `device.create_event()` -> `Event.create(device)`; `busy_waited_sync` (blocking
  *   synchronization, `CU_EVENT_BLOCKING_SYNC`) -> `blockingSync`.
  * - `later - earlier` -> `earlier.elapsedMs(later)`. Where cuda.core turns the driver's refusal into
- *   a RuntimeError of its own wording, cumem throws the driver's failure as a `CudaError` naming
- *   `cuEventElapsedTime` and the code (its rule for every driver failure).
+ *   a RuntimeError of its own wording, cumem refuses what the events themselves know (timing
+ *   disabled, never recorded) with a `CudaStateError` before the driver call, and throws what only
+ *   the driver knows (still pending) as a `CudaError` naming `cuEventElapsedTime` and the code.
+ * - `is_timing_disabled` -> `isTimingDisabled`; `is_sync_busy_waited` -> `isBlockingSync`.
  * - `==` / `hash()` / dict and set keys -> identity, `Map` and `Set`.
  *
  * Partly ported (the part cumem has is tested; the rest is not there):
- * - test_is_sync_busy_waited, test_error_timing_disabled: cumem's Event has no
- *   `isSyncBusyWaited` / `isTimingDisabled` getters (API.md lists none); the options are checked
- *   by what they do, not read back.
  * - test_event_context: cumem has no Context object; the case checks the context the event is
  *   made in (the device's primary context) through `currentDriver()`.
  * - test_error_timing_incomplete: upstream holds the stream with a kernel spinning on a host flag
@@ -32,6 +31,7 @@
  */
 import {
   CudaError,
+  CudaStateError,
   currentDriver,
   Device,
   DeviceMemoryResource,
@@ -109,41 +109,42 @@ describeEachDriver(adapters, 'cuda.core test_event.py', (entry) => {
       expect(elapsed).toBeLessThan(Math.max(delay, hostInterval) + tolerance);
     });
 
-    it('test_error_timing_disabled: an event without timing makes elapsedMs a CudaError', () => {
+    it('test_error_timing_disabled: an event without timing says so, and elapsedMs refuses it before the driver', () => {
       using stream = Stream.create();
       using timed = stream.record(Event.create(undefined, { enableTiming: true }));
       using untimed = stream.record(Event.create(undefined, { enableTiming: false }));
       stream.sync();
       expect(timed.isDone && untimed.isDone).toBe(true);
-      // cuda.h: cuEventElapsedTime refuses an event created with CU_EVENT_DISABLE_TIMING.
-      const mixed = cudaErrorOf(() => timed.elapsedMs(untimed));
-      expect(mixed.call).toBe('cuEventElapsedTime');
-      expect(mixed.codeName).toBe('CUDA_ERROR_INVALID_HANDLE');
+      expect(timed.isTimingDisabled).toBe(false);
+      expect(untimed.isTimingDisabled).toBe(true);
+      expect(() => timed.elapsedMs(untimed)).toThrow(CudaStateError);
+      expect(() => timed.elapsedMs(untimed)).toThrow(/later records no timestamps/);
+      expect(() => untimed.elapsedMs(timed)).toThrow(/this event records no timestamps/);
 
       using untimedFirst = stream.record(Event.create(undefined, { enableTiming: false }));
       using untimedSecond = stream.record(Event.create(undefined, { enableTiming: false }));
       stream.sync();
-      const neither = cudaErrorOf(() => untimedFirst.elapsedMs(untimedSecond));
-      expect(neither.call).toBe('cuEventElapsedTime');
-      expect(neither.codeName).toBe('CUDA_ERROR_INVALID_HANDLE');
+      expect(() => untimedFirst.elapsedMs(untimedSecond)).toThrow(CudaStateError);
+      // An interprocess event never times.
+      using shared = Event.create(undefined, { interprocess: true });
+      expect(shared.isTimingDisabled).toBe(true);
     });
 
-    it('test_error_timing_recorded: elapsedMs with an event never recorded is a CudaError, either way round', () => {
+    it('test_error_timing_recorded: elapsedMs with an event never recorded is refused before the driver, either way round', () => {
       const device = new Device(0);
       using stream = Stream.create(device);
       using recorded = stream.record(Event.create(device, { enableTiming: true }));
       using neverRecorded = Event.create(device, { enableTiming: true });
       using alsoNeverRecorded = Event.create(device, { enableTiming: true });
       stream.sync();
-      // cuda.h: cuEventElapsedTime refuses an event that was never recorded.
+      // cuda.h: cuEventElapsedTime refuses an event that was never recorded; the event knows.
       for (const [earlier, later] of [
         [recorded, neverRecorded],
         [neverRecorded, recorded],
         [neverRecorded, alsoNeverRecorded],
       ] as const) {
-        const error = cudaErrorOf(() => earlier.elapsedMs(later));
-        expect(error.call).toBe('cuEventElapsedTime');
-        expect(error.codeName).toBe('CUDA_ERROR_INVALID_HANDLE');
+        expect(() => earlier.elapsedMs(later)).toThrow(CudaStateError);
+        expect(() => earlier.elapsedMs(later)).toThrow(/was never recorded/);
       }
     });
 
@@ -175,10 +176,12 @@ describeEachDriver(adapters, 'cuda.core test_event.py', (entry) => {
   });
 
   describe('completion', () => {
-    it('test_is_sync_busy_waited: a blocking-sync event (and a default one) records and syncs', () => {
+    it('test_is_sync_busy_waited: a blocking-sync event (and a default one) says so, records and syncs', () => {
       using stream = Stream.create();
       using blocking = stream.record(Event.create(undefined, { enableTiming: false, blockingSync: true }));
       using spinning = stream.record(Event.create(undefined, { enableTiming: false }));
+      expect(blocking.isBlockingSync).toBe(true);
+      expect(spinning.isBlockingSync).toBe(false);
       blocking.sync();
       spinning.sync();
       expect(blocking.isDone).toBe(true);

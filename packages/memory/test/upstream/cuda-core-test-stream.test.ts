@@ -15,9 +15,6 @@
  *   `RangeError` (value out of range), as API.md says.
  *
  * Partly ported (the part cumem has is tested; the rest is not there):
- * - test_stream_init_with_options, test_stream_is_nonblocking, test_stream_priority: cumem's
- *   Stream has no `isNonBlocking` / `priority` getters (API.md lists none), so the options are
- *   checked as taken (and the priority range as enforced), not read back.
  * - test_stream_context: cumem has no Context object; the case checks the context a stream is
  *   made in (the device's primary context) through `currentDriver()`.
  *
@@ -57,6 +54,8 @@ describeEachDriver(adapters, 'cuda.core test_stream.py', (entry) => {
     it('test_stream_init_with_options: nonBlocking and priority 0 are taken', () => {
       using stream = Stream.create(new Device(0), { nonBlocking: true, priority: 0 });
       expect(stream.device).toBe(new Device(0));
+      expect(stream.isNonBlocking).toBe(true);
+      expect(stream.priority).toBe(0);
       expect(stream.isClosed).toBe(false);
       stream.sync();
     });
@@ -71,6 +70,11 @@ describeEachDriver(adapters, 'cuda.core test_stream.py', (entry) => {
       using nonBlocking = Stream.create(undefined, { nonBlocking: true });
       using blocking = Stream.create(undefined, { nonBlocking: false });
       expect(nonBlocking.handle).not.toBe(blocking.handle);
+      expect(nonBlocking.isNonBlocking).toBe(true);
+      expect(blocking.isNonBlocking).toBe(false);
+      using plain = Stream.create();
+      expect(plain.isNonBlocking).toBe(true);
+      expect(defaultStream().isNonBlocking).toBe(true);
       nonBlocking.sync();
       blocking.sync();
       expect(() => Stream.create(undefined, { nonBlocking: 1 as never })).toThrow(TypeError);
@@ -80,6 +84,9 @@ describeEachDriver(adapters, 'cuda.core test_stream.py', (entry) => {
       using lowest = Stream.create(new Device(0), { priority: 0 });
       using higher = Stream.create(new Device(0), { priority: -1 });
       expect(lowest.handle).not.toBe(higher.handle);
+      expect(lowest.priority).toBe(0);
+      expect(higher.priority).toBe(-1);
+      expect(defaultStream().priority).toBe(0);
       // cuda.core raises ValueError; cumem's RangeError is its error for a value out of range.
       expect(() => Stream.create(new Device(0), { priority: 1 })).toThrow(RangeError);
       expect(() => Stream.create(new Device(0), { priority: 1 })).toThrow(/outside device 0's range/);
