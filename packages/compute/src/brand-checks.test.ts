@@ -22,8 +22,6 @@ const notGuarded = new Set<string | symbol>([
   'layout',
   'functionOn',
   'launchFunctionOn',
-  'checkOpenFor',
-  'checkOpen',
   'toString',
   inspect.custom,
 ]);

@@ -39,8 +39,6 @@ const internal = new Set([
   'new ObjectCode',
   'new Kernel',
   'fromCompiled',
-  'checkOpenFor',
-  'checkOpen',
   'create',
   'layout',
   'functionOn',

@@ -82,6 +82,8 @@ export { checkLiveExtent } from './interop/live-extent.js';
 export { viewMemory } from './interop/view-memory.js';
 export { makeDeviceCurrent } from './runtime/device-queries.js';
 export { bindStreamDriver, driverOf } from './runtime/object-driver.js';
+/** An open Stream's device ordinal and CUstream, checked once (compute's launch). */
+export { openStreamFacts } from './stream/stream-options.js';
 
 /**
  * The one rule for a size claimed from outside (IPC bytes, fromHandle sizes, array-interface

@@ -2,7 +2,19 @@
 // numbers, wrong counts, closed buffers, oversized integers, impossible geometry, broken images,
 // unknown kernels, a closed ObjectCode. (Names the fake libcuda also refuses: 'missing', 'garbage'.)
 
-import { float32, int32, LaunchConfig, launch, ObjectCode, uint32, uint64 } from '@cumem/compute';
+import {
+  float32,
+  int8,
+  int16,
+  int32,
+  LaunchConfig,
+  launch,
+  ObjectCode,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+} from '@cumem/compute';
 import { CudaStateError } from '@cumem/core-types';
 import { referenceKernelsPTX } from '@cumem/testing';
 import { check, expectRefused, expectThrows, memory, setUp } from './support.mjs';
@@ -34,6 +46,23 @@ expectThrows(RangeError, 'a bigint over 64 bits', () =>
 );
 expectThrows(RangeError, 'int32 of 2**31', () => int32(2 ** 31));
 expectThrows(RangeError, 'a fractional int32', () => int32(0.5));
+// The 1- and 2-byte wrappers: values outside their range, and objects that only convert to numbers.
+for (const [wrap, outside] of [
+  [int8, 128],
+  [int8, -129],
+  [uint8, 256],
+  [uint8, -1],
+  [int16, 2 ** 15],
+  [uint16, 2 ** 16],
+]) {
+  expectThrows(RangeError, `${wrap.name}(${outside})`, () => wrap(outside));
+}
+for (const wrap of [int8, uint8, int16, uint16]) {
+  expectThrows(TypeError, `${wrap.name} of an object with valueOf`, () => wrap({ valueOf: () => 1 }));
+  expectThrows(TypeError, `${wrap.name} of a Proxy of a number box`, () =>
+    wrap(new Proxy(new Number(1), {})),
+  );
+}
 const closed = pool.allocate(64);
 closed.close();
 expectThrows(CudaStateError, 'a closed buffer', () =>

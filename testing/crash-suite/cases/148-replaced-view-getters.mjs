@@ -18,7 +18,8 @@ function withReplacedGetter(key, value, action) {
     prototype,
     Object.getOwnPropertyDescriptor(prototype, key),
   ]);
-  for (const [prototype] of saved) Object.defineProperty(prototype, key, { get: () => value, configurable: true });
+  for (const [prototype] of saved)
+    Object.defineProperty(prototype, key, { get: () => value, configurable: true });
   try {
     return action();
   } finally {

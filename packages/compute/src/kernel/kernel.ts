@@ -3,6 +3,7 @@
 
 import { type InspectOptionsStylized, inspect } from 'node:util';
 import {
+  CudaStateError,
   checkInteger,
   checkSize,
   Device,
@@ -17,7 +18,7 @@ import {
 } from '@cumem/core-types';
 import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type ArgumentLayout, argumentLayout } from './argument-layout.js';
-import type { ObjectCode } from './object-code.js';
+import type { LibraryState, ObjectCode } from './object-code.js';
 
 /** What `cuFuncGetAttribute` reports of a kernel on one device. */
 export interface KernelAttributes {
@@ -74,17 +75,27 @@ export class Kernel {
   readonly occupancy: KernelOccupancy;
   /** @internal */ readonly driver: Driver;
   readonly #handle: DriverHandle;
+  // The ObjectCode's library: closing the ObjectCode unloads it, after which launches are refused.
+  readonly #library: LibraryState;
   // CUfunction per device ordinal; 0n where not made yet.
   readonly #functions: DriverHandle[] = [];
   #parameters: readonly KernelParameterInfo[] | null | undefined = undefined;
   #layout: ArgumentLayout | null | undefined = undefined;
 
   /** @internal Use `ObjectCode.getKernel`. */
-  constructor(token: symbol, objectCode: ObjectCode, name: string, handle: DriverHandle, driver: Driver) {
+  constructor(
+    token: symbol,
+    objectCode: ObjectCode,
+    name: string,
+    handle: DriverHandle,
+    library: LibraryState,
+  ) {
     if (token !== kernelToken) throw new TypeError('use ObjectCode.getKernel(name)');
     this.objectCode = objectCode;
     this.name = name;
     this.#handle = handle;
+    this.#library = library;
+    const driver = library.driver;
     this.driver = driver;
     this.occupancy = Object.freeze({
       maxActiveBlocksPerMultiprocessor: (
@@ -119,8 +130,8 @@ export class Kernel {
   }
 
   /** @internal */
-  static create(objectCode: ObjectCode, name: string, handle: DriverHandle, driver: Driver): Kernel {
-    return new Kernel(kernelToken, objectCode, name, handle, driver);
+  static create(objectCode: ObjectCode, name: string, handle: DriverHandle, library: LibraryState): Kernel {
+    return new Kernel(kernelToken, objectCode, name, handle, library);
   }
 
   /** The kernel's attributes on `device` (default 0). */
@@ -173,7 +184,10 @@ export class Kernel {
 
   /** @internal The CUfunction on `ordinal`, made current there; refused once the ObjectCode is closed. */
   functionOn(ordinal: number): DriverHandle {
-    this.objectCode.checkOpenFor(ordinal);
+    const library = this.#library;
+    if (library.handle === 0n) throw CudaStateError.closed('ObjectCode');
+    // Closing the ObjectCode waits for the launches queued on each device a kernel of it used.
+    library.devices.add(ordinal);
     makeDeviceCurrent(ordinal);
     let fn = this.#functions[ordinal];
     if (fn === undefined || fn === 0n) {
@@ -191,7 +205,7 @@ export class Kernel {
     const fn = this.#functions[ordinal];
     if (fn === undefined || fn === 0n) return this.functionOn(ordinal);
     // functionOn noted the device when it made fn: only the open check is left per launch.
-    this.objectCode.checkOpen();
+    if (this.#library.handle === 0n) throw CudaStateError.closed('ObjectCode');
     return fn;
   }
 

@@ -16,18 +16,22 @@ import { makeDeviceCurrent } from '@cumem/memory/internal';
 import { type CodeType, checkCubin, checkFatbin, imageBytes, ptxBytes } from './image-checks.js';
 import { Kernel } from './kernel.js';
 
-/** What an ObjectCode's finalizer and close() release. */
-interface LibraryState {
+/**
+ * What an ObjectCode's finalizer and close() release, shared with its kernels, which check it
+ * themselves before each launch rather than asking the ObjectCode.
+ */
+export interface LibraryState {
   readonly driver: Driver;
-  library: DriverHandle;
+  /** The `CUlibrary`; 0n once unloaded. */
+  handle: DriverHandle;
   /** Devices a kernel of the library was used on: their queued launches finish before unloading. */
   readonly devices: Set<number>;
 }
 
 function unload(state: LibraryState): void {
-  if (state.library === 0n) return;
-  const library = state.library;
-  state.library = 0n;
+  if (state.handle === 0n) return;
+  const library = state.handle;
+  state.handle = 0n;
   // cuLibraryUnload does not wait for launches still queued: wait for them first.
   for (const device of state.devices) {
     makeDeviceCurrent(device);
@@ -57,6 +61,8 @@ export class ObjectCode {
   readonly #state: LibraryState;
   // Name expressions of a Program compile to the kernels' lowered (mangled) names.
   readonly #names: Readonly<Record<string, string>>;
+  /** The Kernel of each name asked for so far (getKernel). */
+  readonly #kernels = new Map<string, Kernel>();
   /** The image's length in bytes, for toString and util.inspect. */
   readonly #size: number;
 
@@ -73,7 +79,7 @@ export class ObjectCode {
     this.#size = image.byteLength;
     const driver = currentDriver();
     const library = driver.libraryLoadData(image);
-    this.#state = { driver, library, devices: new Set() };
+    this.#state = { driver, handle: library, devices: new Set() };
     finalizer.register(this, this.#state, this);
     // Frozen: no own property can shadow `getKernel` or rewrite `codeType`; the state is private.
     Object.freeze(this);
@@ -136,7 +142,7 @@ export class ObjectCode {
 
   /** True after `close()`. */
   get isClosed(): boolean {
-    return this.#state.library === 0n;
+    return this.#state.handle === 0n;
   }
 
   /**
@@ -149,10 +155,17 @@ export class ObjectCode {
     if (typeof name !== 'string' || name.length === 0 || name.includes('\0')) {
       throw new TypeError(`getKernel needs a kernel name (a non-empty string), got ${describeValue(name)}`);
     }
-    const state = this.#checkOpen();
+    const state = this.#state;
+    if (state.handle === 0n) throw CudaStateError.closed('ObjectCode');
+    // One Kernel per name, as one Stream per CUstream: a kernel is a stable Map key and shares
+    // what it learned of its devices.
+    const known = this.#kernels.get(name);
+    if (known !== undefined) return known;
     const symbol = Object.hasOwn(this.#names, name) ? (this.#names[name] as string) : name;
-    const handle = state.driver.libraryGetKernel(state.library, symbol);
-    return Kernel.create(this, name, handle, state.driver);
+    const handle = state.driver.libraryGetKernel(state.handle, symbol);
+    const kernel = Kernel.create(this, name, handle, state);
+    this.#kernels.set(name, kernel);
+    return kernel;
   }
 
   /**
@@ -160,7 +173,7 @@ export class ObjectCode {
    * waits for them). Harmless when already closed. Kernels from it refuse to launch afterwards.
    */
   close(): void {
-    if (this.#state.library === 0n) return;
+    if (this.#state.handle === 0n) return;
     finalizer.unregister(this);
     unload(this.#state);
   }
@@ -172,7 +185,7 @@ export class ObjectCode {
   static readonly #description = objectDescription('ObjectCode', ObjectCode.isObjectCode, (code) => ({
     codeType: code.codeType,
     size: code.#size,
-    closed: code.#state.library === 0n,
+    closed: code.#state.handle === 0n,
   }));
 
   /** `ObjectCode(codeType: ptx, size: 4096, closed: false)`: the image's kind and length in bytes, and whether it is unloaded. */
@@ -184,29 +197,9 @@ export class ObjectCode {
   [inspect.custom](depth: number, options: InspectOptionsStylized, nodeInspect: typeof inspect): string {
     return ObjectCode.#description.inspect(this, depth, options, nodeInspect);
   }
-
-  /** @internal The driver and library, refused after close(). */
-  checkOpenFor(device: number): { driver: Driver; library: DriverHandle } {
-    const state = this.#checkOpen();
-    state.devices.add(device);
-    return state;
-  }
-
-  /** @internal Refused after close(); for a launch whose device checkOpenFor already noted. */
-  checkOpen(): void {
-    this.#checkOpen();
-  }
-
-  #checkOpen(): LibraryState {
-    if (this.#state.library === 0n) throw CudaStateError.closed('ObjectCode');
-    return this.#state;
-  }
 }
 
 guardMembers(ObjectCode, ObjectCode.isObjectCode, [
-  // Called only by this package's kernels, on the ObjectCode they hold, once per launch.
-  'checkOpenFor',
-  'checkOpen',
   // Answer for any receiver: describing an imitation must not throw.
   'toString',
   inspect.custom,

@@ -25,10 +25,14 @@ export type KernelArgument =
   | bigint
   | { readonly address: bigint };
 
-function heldBuffer(value: unknown): Buffer | null {
+/** A buffer's state, as cumem's packages read a buffer (never through its getters). */
+type BufferState = ReturnType<typeof bufferState>;
+
+/** The state of the Buffer `value` holds under `ownerMemoryBuffer` (a CudaBuffer's), or null. */
+function heldBufferState(value: unknown): BufferState | null {
   if (typeof value !== 'object' || value === null) return null;
   const held = (value as { [ownerMemoryBuffer]?: unknown })[ownerMemoryBuffer];
-  return bufferBrand.has(held) ? (held as Buffer) : null;
+  return bufferBrand.has(held) ? bufferState(held) : null;
 }
 
 function mismatch(
@@ -58,12 +62,14 @@ function writeMemory(
   stream: Stream,
   kernelName: string,
 ): boolean {
-  let buffer: Buffer | null;
+  // The state of the Buffer whose memory the argument passes (null for a view of memory no
+  // Buffer of cumem holds), read once for the checks and the kernel-use record below.
+  let state: BufferState | null;
   let address: bigint;
   let what: string;
   if (bufferBrand.has(value)) {
-    buffer = value as Buffer;
-    address = bufferState(buffer).pointer;
+    state = bufferState(value);
+    address = state.pointer;
     what = 'Buffer';
   } else if (StridedMemoryView.isInstance(value)) {
     if (!value.isDeviceAccessible) {
@@ -71,15 +77,16 @@ function writeMemory(
     }
     // A view of a Buffer records it (also a DLPack import, whose exportingObject is its producer).
     const owner = value.exportingObject;
-    buffer = viewMemory.of(value) ?? (bufferBrand.has(owner) ? (owner as Buffer) : heldBuffer(owner));
+    const buffer = viewMemory.of(value) ?? (bufferBrand.has(owner) ? owner : null);
+    state = buffer !== null ? bufferState(buffer) : heldBufferState(owner);
     // The view's bytes against its Buffer as it is now: a kernel must not get a view that a
     // modifyAllocation shrink has left reaching past the end.
     viewMemory.checkLive(value, 'launch');
     address = value.ptr;
     what = 'StridedMemoryView';
   } else {
-    buffer = heldBuffer(value);
-    if (buffer === null) return false;
+    state = heldBufferState(value);
+    if (state === null) return false;
     const claimed = (value as { address?: unknown }).address;
     if (typeof claimed !== 'bigint')
       throw new TypeError(`argument ${index} holds a Buffer but has no bigint address`);
@@ -87,7 +94,7 @@ function writeMemory(
       throw CudaStateError.closed(`buffer passed as argument ${index}`);
     // The address is the holder's word: it must lie in the Buffer it holds (whose memory the
     // checks below and the kernel-use record are about), not anywhere it likes.
-    const { pointer: start, size } = bufferState(buffer);
+    const { pointer: start, size } = state;
     if (claimed < start || claimed > start + BigInt(size)) {
       throw new RangeError(
         `argument ${index} claims address 0x${claimed.toString(16)}, outside the Buffer it holds (0x${start.toString(16)}, ${size} bytes)`,
@@ -96,15 +103,14 @@ function writeMemory(
     address = claimed;
     what = 'CudaBuffer';
   }
-  if (buffer !== null) {
-    const state = bufferState(buffer);
+  if (state !== null) {
     if (state.isClosed) throw CudaStateError.closed(`${what} passed as argument ${index}`);
     if (!state.isDeviceAccessible) {
       throw new TypeError(
         `argument ${index} is a ${what} of memory the device cannot access (pageable host memory)`,
       );
     }
-    if (!bufferReachableOn(stream, buffer, true)) {
+    if (!bufferReachableOn(stream, state.buffer, true)) {
       throw new CudaStateError(
         `argument ${index} is a ${what} on device ${state.deviceId}, which device ${stream.device.ordinal} cannot reach: grant it access first`,
       );
@@ -113,7 +119,7 @@ function writeMemory(
   if (expected >= 0 && expected !== 8) throw mismatch(kernelName, index, 'memory address', 8, expected);
   if (view === null) return true;
   view.setBigUint64(offset, address, true);
-  if (buffer !== null) noteKernelUse(buffer);
+  if (state !== null) noteKernelUse(state.buffer);
   return true;
 }
 
@@ -158,6 +164,18 @@ function writeArgument(
     if (expected >= 0 && size !== expected) throw mismatch(kernelName, index, value.kind, size, expected);
     const v = value.value;
     switch (value.kind) {
+      case 'int8':
+        view.setInt8(offset, v as number);
+        break;
+      case 'uint8':
+        view.setUint8(offset, v as number);
+        break;
+      case 'int16':
+        view.setInt16(offset, v as number, true);
+        break;
+      case 'uint16':
+        view.setUint16(offset, v as number, true);
+        break;
       case 'int32':
         view.setInt32(offset, v as number, true);
         break;

@@ -1,6 +1,6 @@
 // LaunchConfig: the grid, block, dynamic shared memory and cluster of a launch, checked for
 // shape here (positive 32-bit integers, 1 to 3 dimensions) and against the device at launch.
-import { checkOptions, type Dimensions, describeValue } from '@cumem/core-types';
+import { checkOptions, type Dimensions, describeValue, objectDescription } from '@cumem/core-types';
 
 /** One to three dimensions: a number is `[x, 1, 1]`, `[x, y]` is `[x, y, 1]`. */
 export type DimensionsArgument =
@@ -97,5 +97,20 @@ export class LaunchConfig {
    */
   static isLaunchConfig(value: unknown): value is LaunchConfig {
     return typeof value === 'object' && value !== null && #checked in value;
+  }
+
+  static readonly #description = objectDescription('LaunchConfig', LaunchConfig.isLaunchConfig, (config) => ({
+    grid: config.grid.join('x'),
+    block: config.block.join('x'),
+    sharedMemBytes: config.sharedMemBytes,
+    cluster: config.cluster === null ? null : config.cluster.join('x'),
+  }));
+
+  /**
+   * `LaunchConfig(grid: 2x3x1, block: 4x1x1, sharedMemBytes: 16, cluster: null)`. `util.inspect`
+   * shows the fields themselves (they are public and frozen).
+   */
+  toString(): string {
+    return LaunchConfig.#description.text(this);
   }
 }

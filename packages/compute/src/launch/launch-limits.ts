@@ -9,7 +9,7 @@ import {
   LaunchDeviceAttribute,
   NotSupportedError,
 } from '@cumem/core-types';
-import { DriverMemo } from '../memo.js';
+import { DriverMemo } from '../driver-memo.js';
 import type { LaunchConfig } from './launch-config.js';
 
 interface DeviceLimits {

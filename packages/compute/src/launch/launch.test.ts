@@ -194,6 +194,27 @@ describeEachDriver(adapters, 'launch', (entry) => {
         uint32(1),
       ),
     ).toThrow(CudaStateError);
+    // A holder's getter runs while the arguments are packed: one that closes the launch's stream
+    // gets the launch refused, never the destroyed CUstream handed to the driver.
+    const doomed = Stream.create(0);
+    const closing = {
+      [ownerMemoryBuffer]: out,
+      get address() {
+        doomed.close();
+        return out.handle;
+      },
+      isClosed: false,
+    };
+    expect(() =>
+      launch(
+        doomed,
+        new LaunchConfig({ grid: 1, block: 1 }),
+        code.getKernel('write_u32'),
+        closing,
+        uint32(1),
+      ),
+    ).toThrow(CudaStateError);
+    expect(doomed.isClosed).toBe(true);
     // Its address must lie in the Buffer it holds: the checks and the kernel-use record are that Buffer's.
     const straying = { ...wrapper, address: out.handle + BigInt(out.size) + 4096n };
     expect(() =>
@@ -372,6 +393,8 @@ describeEachDriver(adapters, 'launch', (entry) => {
   it('refuses kernels of a closed ObjectCode', () => {
     const own = ObjectCode.fromPTX(referenceKernelsPTX);
     const kernel = own.getKernel('fill_f32');
+    // Taken before the close, never used on a device: its first CUfunction is refused too.
+    const unused = own.getKernel('fill_f32');
     const config = new LaunchConfig({ grid: 1, block: 16 });
     const first = pool.allocate(64);
     // A launch before the close caches the CUfunction and the config found within the limits:
@@ -385,6 +408,8 @@ describeEachDriver(adapters, 'launch', (entry) => {
     expect(() => own.getKernel('fill_f32')).toThrow(CudaStateError);
     const out = pool.allocate(64);
     expect(() => launch(stream, config, kernel, out, float32(1), uint32(16))).toThrow(CudaStateError);
+    expect(() => launch(stream, config, unused, out, float32(1), uint32(16))).toThrow(CudaStateError);
+    expect(() => unused.attributes()).toThrow(CudaStateError);
     out.close();
   });
 });

@@ -1,7 +1,7 @@
 // launch(): one kernel launch on a stream, cuda.core's `launch(stream, config, kernel, *args)`.
 import { CudaStateError, notBranded } from '@cumem/core-types';
 import { Stream } from '@cumem/memory';
-import { bindStreamDriver } from '@cumem/memory/internal';
+import { bindStreamDriver, openStreamFacts } from '@cumem/memory/internal';
 import { Kernel } from '../kernel/kernel.js';
 import { type KernelArgument, packArguments } from './argument-packing.js';
 import { LaunchConfig } from './launch-config.js';
@@ -31,7 +31,9 @@ export function launch(
   ...args: KernelArgument[]
 ): void {
   if (!Stream.isStream(stream)) throw notBranded('stream', 'Stream', stream);
-  if (stream.isClosed) throw CudaStateError.closed('Stream');
+  // Refused when closed. Read from the stream's own fields, not its public getters, which each
+  // check the brand again.
+  const { ordinal } = openStreamFacts(stream);
   // By brand, not instanceof: a Proxy of a Kernel or an object inheriting from a LaunchConfig
   // passes instanceof, and the launch reads their state.
   if (!LaunchConfig.isLaunchConfig(config)) throw notBranded('config', 'LaunchConfig', config);
@@ -42,10 +44,11 @@ export function launch(
       `the stream belongs to driver ${driver.name}, the kernel to ${kernel.driver.name}`,
     );
   }
-  const ordinal = stream.device.ordinal;
   // Buffers passed are noted as used by a kernel while packed, before the driver call.
   const packed = packArguments(kernel.name, kernel.layout(), args, stream);
   const fn = kernel.launchFunctionOn(ordinal);
   checkLaunchLimits(driver, ordinal, fn, kernel.name, config);
-  driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, stream.handle);
+  // Asked again: an argument's getter, called while the arguments were packed, may have closed it.
+  const { streamHandle } = openStreamFacts(stream);
+  driver.launchKernelEx(fn, config, packed.bytes, packed.offsets, streamHandle);
 }

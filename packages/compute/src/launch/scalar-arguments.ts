@@ -4,7 +4,18 @@
 import { describeValue } from '@cumem/core-types';
 
 /** The C type of a wrapped scalar. */
-export type ScalarKind = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float32' | 'float64' | 'bool';
+export type ScalarKind =
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'uint64'
+  | 'float32'
+  | 'float64'
+  | 'bool';
 
 const scalarMarker = Symbol.for('@cumem/compute.KernelScalar');
 
@@ -24,7 +35,9 @@ export interface KernelScalar {
  */
 export function scalarSize(kind: ScalarKind): number {
   if (kind === 'int32' || kind === 'uint32' || kind === 'float32') return 4;
-  return kind === 'bool' ? 1 : 8;
+  if (kind === 'int64' || kind === 'uint64' || kind === 'float64') return 8;
+  if (kind === 'int16' || kind === 'uint16') return 2;
+  return 1;
 }
 
 /** True for a value made by one of the scalar wrappers (also of another copy of this package). */
@@ -60,6 +73,22 @@ function integer(kind: ScalarKind, value: unknown, low: bigint, high: bigint): K
   throw new TypeError(`${kind}() needs a number or a bigint, got ${describeValue(value)}`);
 }
 
+/** An 8-bit signed integer argument (`signed char`, `int8_t`), from -128 to 127. */
+export function int8(value: number | bigint): KernelScalar {
+  return integer('int8', value, -(2n ** 7n), 2n ** 7n - 1n);
+}
+/** An 8-bit unsigned integer argument (`unsigned char`, `uint8_t`), from 0 to 255. */
+export function uint8(value: number | bigint): KernelScalar {
+  return integer('uint8', value, 0n, 2n ** 8n - 1n);
+}
+/** A 16-bit signed integer argument (`short`, `int16_t`), from -32768 to 32767. */
+export function int16(value: number | bigint): KernelScalar {
+  return integer('int16', value, -(2n ** 15n), 2n ** 15n - 1n);
+}
+/** A 16-bit unsigned integer argument (`unsigned short`, `uint16_t`), from 0 to 65535. */
+export function uint16(value: number | bigint): KernelScalar {
+  return integer('uint16', value, 0n, 2n ** 16n - 1n);
+}
 /** A 32-bit signed integer argument (`int`), from -2**31 to 2**31 - 1. */
 export function int32(value: number | bigint): KernelScalar {
   return integer('int32', value, -(2n ** 31n), 2n ** 31n - 1n);

@@ -154,6 +154,18 @@ describeEachDriver(adapters, 'Program', (entry) => {
     }
   });
 
+  withNvrtc(
+    title('refuses link-time-optimized C++ (NVRTC emits LTO IR, no PTX) with a NotSupportedError'),
+    () => {
+      const program = new Program('extern "C" __global__ void lto_kernel() {}', 'c++', {
+        options: ['--dlink-time-opt'],
+        cacheDirectory,
+      });
+      expect(() => program.compile('ptx')).toThrow(NotSupportedError);
+      expect(() => program.compile('ptx')).toThrow(/LTO IR/);
+    },
+  );
+
   withNvrtc(title('gives a CompileError carrying the log'), () => {
     let error: unknown;
     try {

@@ -135,7 +135,8 @@ export class Program {
    * architecture, target and name expressions.
    * @throws CompileError with NVRTC's log when the source does not compile; DriverUnavailableError
    *   when NVRTC cannot be loaded (the message lists where it looked); NotSupportedError for
-   *   a 'ptx' program compiled to 'cubin' (that needs nvJitLink); TypeError for bad arguments.
+   *   a 'ptx' program compiled to 'cubin', or C++ compiled with link-time optimization (LTO IR),
+   *   both of which need nvJitLink; TypeError for bad arguments.
    */
   compile(target: 'ptx' | 'cubin', options?: CompileOptions): ObjectCode {
     if (target !== 'ptx' && target !== 'cubin')
@@ -212,6 +213,14 @@ export class Program {
       }
       // NVRTC's PTX ends with its NUL; ObjectCode adds its own.
       const end = target === 'ptx' && bytes.at(-1) === 0 ? bytes.length - 1 : bytes.length;
+      // With link-time optimization (-dlto, --dlink-time-opt) NVRTC emits LTO IR instead, and
+      // hands out an empty PTX or cubin: refused here, where its cause is known, rather than by
+      // the driver as invalid PTX.
+      if (end === 0) {
+        throw new NotSupportedError(
+          `NVRTC produced no ${target} for ${this.#name}: with link-time optimization (-dlto, --dlink-time-opt) it emits LTO IR, which needs nvJitLink to link, and cumem does not load nvJitLink yet; compile without it`,
+        );
+      }
       return { target, image: bytes.subarray(0, end), log, loweredNames };
     } finally {
       nvrtc.destroyProgram([program]);

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { DeviceAttribute, NotSupportedError } from '@cumem/core-types';
 import { useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { Kernel, ObjectCode, Program, type ProgramOptions } from '../../src/index.js';
 import { adapters } from '../support.js';
 import { gatedIt, needsGpuAndNvrtc, needsNvrtc, needsNvrtcVersion } from './upstream-gates.js';
@@ -50,8 +50,6 @@ interface OptionCase {
   readonly options: ProgramOptions;
   /** The NVRTC version the option needs, where upstream skips older ones. */
   readonly nvrtc?: readonly [number, number];
-  /** A cumem bug this case finds: it is skipped with this reason until fixed. */
-  readonly knownBug?: string;
   /** A documented deviation: cumem refuses these options with a NotSupportedError (the reason). */
   readonly refused?: string;
 }
@@ -166,7 +164,7 @@ describeEachDriver(adapters, 'cuda.core test_program.py', (entry) => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  for (const { label, options, nvrtc, knownBug, refused } of cppOptionCases) {
+  for (const { label, options, nvrtc, refused } of cppOptionCases) {
     const reason = nvrtc === undefined ? needsNvrtc(entry) : needsNvrtcVersion(entry, ...nvrtc);
     const title = `test_cpp_program_with_various_options: ${label}`;
     const body = () => {
@@ -180,8 +178,7 @@ describeEachDriver(adapters, 'cuda.core test_program.py', (entry) => {
     };
     if (refused !== undefined)
       gatedIt(reason, `${title} — a NotSupportedError (documented deviation: ${refused})`, refusal);
-    else if (knownBug === undefined) gatedIt(reason, title, body);
-    else it.skip(`${title} — known bug: ${knownBug}`, body);
+    else gatedIt(reason, title, body);
   }
 
   gatedIt(

@@ -17,12 +17,7 @@ import {
 import { queryPointer } from '../../buffer/pointer-info.js';
 import { activeRuntime, type DriverRuntime } from '../../runtime/driver-runtime.js';
 import { Stream } from '../../stream/stream.js';
-import {
-  DLDeviceType,
-  type DLPackTensorFields,
-  dlpackStructSize,
-  writeDLPackStruct,
-} from './dlpack-struct.js';
+import { DLDeviceType, type DLPackTensorFields, structBytes, writeStruct } from './dlpack-struct.js';
 
 /** Options of `toDLPack` (on Buffer, and StridedMemoryView of @cumem/utils). */
 export interface ToDLPackOptions {
@@ -234,11 +229,17 @@ export class DLPackCapsule {
 
 guardMembers(DLPackCapsule, (value) => isCapsule(value), ['toString', inspectCustom]);
 
+interface ExportOptions {
+  readonly versioned: boolean;
+  readonly stream: Stream | undefined;
+}
+
+// What `toDLPack()` without options asks for: the current struct version, no stream ordering.
+const defaultExport: ExportOptions = Object.freeze({ versioned: true, stream: undefined });
+
 /** Checks `toDLPack` options before any driver call. */
-function checkExportOptions(options: ToDLPackOptions | undefined): {
-  versioned: boolean;
-  stream: Stream | undefined;
-} {
+function checkExportOptions(options: ToDLPackOptions | undefined): ExportOptions {
+  if (options === undefined) return defaultExport;
   const { stream, maxVersion } = checkOptions(options);
   let versioned = true;
   if (maxVersion !== undefined) {
@@ -271,13 +272,11 @@ function deviceOf(
   source: ExportedTensor,
   owner: DLPackOwner | undefined,
 ): { deviceType: number; deviceId: number } {
-  const facts = owner ?? queryPointer(runtime, source.pointer);
-  if (facts.isManaged)
-    return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
-  if (facts.isDeviceAccessible && facts.isHostAccessible)
-    return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
-  if (facts.isDeviceAccessible) return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
-  if (facts.isHostAccessible) return { deviceType: DLDeviceType.CPU, deviceId: 0 };
+  const { isManaged, isDeviceAccessible, isHostAccessible } = owner ?? queryPointer(runtime, source.pointer);
+  if (isManaged) return { deviceType: DLDeviceType.CUDAManaged, deviceId: Math.max(source.deviceId, 0) };
+  if (isDeviceAccessible && isHostAccessible) return { deviceType: DLDeviceType.CUDAHost, deviceId: 0 };
+  if (isDeviceAccessible) return { deviceType: DLDeviceType.CUDA, deviceId: source.deviceId };
+  if (isHostAccessible) return { deviceType: DLDeviceType.CPU, deviceId: 0 };
   throw new TypeError(
     'toDLPack: no device and no host can access this memory, so no DLPack device describes it',
   );
@@ -286,16 +285,18 @@ function deviceOf(
 // The bytes the tensor's elements cover, `[start, end)` (negative strides reach below the
 // pointer), for the export registry.
 function tensorExtent(source: ExportedTensor): { start: bigint; end: bigint } {
-  const elementBytes = BigInt(Math.ceil((source.dtype.bits * source.dtype.lanes) / 8));
-  if (source.shape.some((extent) => extent === 0)) return { start: source.pointer, end: source.pointer };
+  const { pointer, shape, strides, dtype } = source;
+  const elementBytes = BigInt(Math.ceil((dtype.bits * dtype.lanes) / 8));
   let low = 0n;
   let high = 0n;
-  source.shape.forEach((extent, axis) => {
-    const reach = BigInt(extent - 1) * BigInt(source.strides[axis] as number) * elementBytes;
+  for (let axis = 0; axis < shape.length; axis++) {
+    const extent = shape[axis] as number;
+    if (extent === 0) return { start: pointer, end: pointer };
+    const reach = BigInt(extent - 1) * BigInt(strides[axis] as number) * elementBytes;
     if (reach < 0n) low += reach;
     else high += reach;
-  });
-  return { start: source.pointer + low, end: source.pointer + high + elementBytes };
+  }
+  return { start: pointer + low, end: pointer + high + elementBytes };
 }
 
 /**
@@ -322,7 +323,7 @@ export function exportTensor(
   let data = source.pointer & ~255n;
   if (!versioned && Number(data & 0xffff_ffffn) === driver.driverVersion) data -= 256n;
   const fields: DLPackTensorFields = { ...source, ...device, data, byteOffset: source.pointer - data };
-  const size = dlpackStructSize(versioned, source.shape.length);
+  const size = structBytes(versioned, source.shape.length);
   const contextDevice = Math.max(source.deviceId, 0);
   runtime.makeCurrent(contextDevice);
   const releaseFunction = driver.nativeReleaseFunction();
@@ -330,7 +331,7 @@ export function exportTensor(
   let endHold: () => void = () => {};
   try {
     const bytes = driver.hostView(struct, size);
-    writeDLPackStruct(bytes, struct, versioned, fields, releaseFunction);
+    writeStruct(bytes, struct, versioned, fields, releaseFunction);
     const initial = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
     if (owner !== undefined) {
       const { start, end } = tensorExtent(source);

@@ -2,7 +2,7 @@
 // 0.x), and the writer of the structs cumem exports. x86-64 and AArch64 Linux: 8-byte pointers,
 // little-endian. The reader (imports) is in @cumem/utils.
 import { checkAddress, checkBoolean, checkSizeAtMost, describeValue } from '@cumem/core-types';
-import { checkStructFields } from './dlpack-checks.js';
+import { checkStructFields, DLPACK_MAX_AXES } from './dlpack-checks.js';
 
 /** `DLDeviceType` values cumem maps (dlpack.h). */
 export const DLDeviceType = Object.freeze({ CPU: 1, CUDA: 2, CUDAHost: 3, CUDAManaged: 13 } as const);
@@ -56,7 +56,12 @@ export interface DLPackTensorFields {
 /** Bytes of a struct with `ndim` axes: the struct, then shape and strides (int64 each). */
 export function dlpackStructSize(versioned: boolean, ndim: number): number {
   checkBoolean(versioned, 'versioned');
-  checkSizeAtMost(ndim, 32, 'ndim');
+  checkSizeAtMost(ndim, DLPACK_MAX_AXES, 'ndim');
+  return structBytes(versioned, ndim);
+}
+
+/** {@link dlpackStructSize} for arguments cumem checked already (an export of a checked source). */
+export function structBytes(versioned: boolean, ndim: number): number {
   return (versioned ? VersionedField.size : LegacyField.size) + 16 * ndim;
 }
 
@@ -78,11 +83,25 @@ export function writeDLPackStruct(
   checkBoolean(versioned, 'versioned');
   checkStructFields(fields);
   checkAddress(deleter, 'deleter');
-  if (bytes.byteLength < dlpackStructSize(versioned, fields.shape.length)) {
-    throw new RangeError(
-      `bytes holds ${bytes.byteLength} bytes, the struct needs ${dlpackStructSize(versioned, fields.shape.length)}`,
-    );
+  const needed = structBytes(versioned, fields.shape.length);
+  if (bytes.byteLength < needed) {
+    throw new RangeError(`bytes holds ${bytes.byteLength} bytes, the struct needs ${needed}`);
   }
+  writeStruct(bytes, address, versioned, fields, deleter);
+}
+
+/**
+ * {@link writeDLPackStruct} for what cumem built itself: an export's fields, made from a source
+ * checked on entry, into the struct it just allocated at their size. The checks are not repeated
+ * on every export; anything else writing a struct goes through writeDLPackStruct.
+ */
+export function writeStruct(
+  bytes: Uint8Array,
+  address: bigint,
+  versioned: boolean,
+  fields: DLPackTensorFields,
+  deleter: bigint,
+): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ndim = fields.shape.length;
   const tensor = versioned ? VersionedField.tensor : LegacyField.tensor;

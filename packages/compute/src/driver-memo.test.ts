@@ -1,22 +1,9 @@
 import { createReferenceDriver } from '@cumem/testing';
 import { describe, expect, it } from 'vitest';
-import { DriverMemo, Memo } from './memo.js';
+import { DriverMemo } from './driver-memo.js';
 
-describe('Memo and DriverMemo', () => {
-  it('make each value once per key, and keep it', () => {
-    const made: object[] = [];
-    const memo = new Memo((key: object) => {
-      made.push(key);
-      return { of: key };
-    });
-    const a = {};
-    const b = {};
-    expect(memo.get(a)).toBe(memo.get(a));
-    expect(memo.get(b)).not.toBe(memo.get(a));
-    expect(made).toEqual([a, b]);
-  });
-
-  it('keep values apart per driver and key', () => {
+describe('DriverMemo', () => {
+  it('makes each value once per driver and key, and keeps it', () => {
     const calls: string[] = [];
     const memo = new DriverMemo((driver, ordinal: number) => {
       calls.push(`${driver.name} ${ordinal}`);
