@@ -10,6 +10,7 @@ import { holdOwnerMemory } from './memory-holds.js';
 export function exportOwner(buffer: BufferBase): DLPackOwner {
   const state = bufferState(buffer);
   return {
+    runtime: state.runtime,
     checkOpen: () => state.checkOpen(),
     get isManaged() {
       return state.isManaged;

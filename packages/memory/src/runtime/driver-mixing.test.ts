@@ -39,3 +39,16 @@ it('buffers, streams and events of another driver are refused, and nothing is cl
   memory.useDriver(first);
   theirs.close();
 });
+
+it("a Buffer's DLPack export is made and freed through the Buffer's own driver, whichever is current", () => {
+  memory.useDriver(first);
+  const buffer = new memory.DeviceMemoryResource(0).allocate(256);
+  memory.useDriver(second);
+  const capsule = buffer.toDLPack();
+  // The struct lives in the first driver's host memory: that driver reads it, the second does not.
+  expect(first.hostView(capsule.pointer, 8).byteLength).toBe(8);
+  expect(() => second.hostView(capsule.pointer, 8)).toThrow();
+  capsule.close();
+  memory.useDriver(first);
+  buffer.close();
+});

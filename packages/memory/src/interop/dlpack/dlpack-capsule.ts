@@ -54,6 +54,8 @@ export interface ExportedTensor {
  * from the Buffer's state), so that this module names no Buffer.
  */
 export interface DLPackOwner {
+  /** The driver runtime the Buffer's memory belongs to: the struct is made and freed through it. */
+  readonly runtime: DriverRuntime;
   /** @throws CudaStateError when the Buffer is closed. */
   checkOpen(): void;
   readonly isManaged: boolean;
@@ -315,7 +317,8 @@ export function exportTensor(
   const { versioned, stream } = checkExportOptions(options);
   if (owner !== undefined) owner.checkOpen();
   collectReleasedExports();
-  const runtime = activeRuntime();
+  // A Buffer's export goes through its own driver, whichever useDriver() chose since.
+  const runtime = owner?.runtime ?? activeRuntime();
   const driver = runtime.driver;
   const device = deviceOf(runtime, source, owner);
   // data 256-byte aligned as dlpack.h asks, the rest in byte_offset. For a legacy struct the low
