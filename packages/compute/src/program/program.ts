@@ -13,6 +13,7 @@ import {
 } from '@cumem/core-types';
 import { currentDriver } from '@cumem/memory';
 import { ObjectCode } from '../kernel/object-code.js';
+import { isCacheableCompile } from './cache-eligibility.js';
 import { type CompiledProgram, cachedCompile, compileKey, storeCompile } from './compile-cache.js';
 import { CompileError } from './compile-error.js';
 import { loadNvrtc, type NvrtcLibrary } from './nvrtc-library.js';
@@ -131,8 +132,9 @@ export class Program {
   /**
    * Compiles to `target` and loads the result: `'ptx'` (for the architecture's virtual
    * architecture, JIT-compiled by the driver on every device of it or newer) or `'cubin'`
-   * (machine code for exactly the architecture). Results are cached by source, options,
-   * architecture, target and name expressions.
+   * (machine code for exactly the architecture). Results are cached by source, options, name,
+   * architecture, target and name expressions, except compiles that read headers from files or
+   * whose options write files (cache-eligibility.ts), which compile every time.
    * @throws CompileError with NVRTC's log when the source does not compile; DriverUnavailableError
    *   when NVRTC cannot be loaded (the message lists where it looked); NotSupportedError for
    *   a 'ptx' program compiled to 'cubin', or C++ compiled with link-time optimization (LTO IR),
@@ -151,11 +153,24 @@ export class Program {
       this.#log = '';
       return ObjectCode.fromPTX(this.#source);
     }
-    const key = compileKey([this.#source, target, this.#arch, ...this.#options, '\0names', ...names]);
-    let compiled = cachedCompile(key, this.#cacheDirectory);
+    // The name is in the key (NVRTC's log and __FILE__ name it); the name expressions' order is
+    // not (the lowered names are looked up by name).
+    const key = isCacheableCompile(this.#source, this.#options)
+      ? compileKey([
+          this.#source,
+          target,
+          this.#arch,
+          ...this.#options,
+          '\0name',
+          this.#name,
+          '\0names',
+          ...[...names].sort(),
+        ])
+      : undefined;
+    let compiled = key === undefined ? undefined : cachedCompile(key, this.#cacheDirectory);
     if (compiled === undefined) {
       compiled = this.#compile(loadNvrtc(), target, names);
-      storeCompile(key, compiled, this.#cacheDirectory);
+      if (key !== undefined) storeCompile(key, compiled, this.#cacheDirectory);
     }
     this.#log = compiled.log;
     return ObjectCode.fromCompiled(compiled.target, compiled.image, compiled.loweredNames);
