@@ -6,7 +6,9 @@ const kernel = 'extern "C" __global__ void k() {}';
 describe('isCacheableCompile', () => {
   it('caches a compile that reads nothing but its source (built-in headers included)', () => {
     expect(isCacheableCompile(kernel, [])).toBe(true);
-    expect(isCacheableCompile(`#include <cuda_fp16.h>\n${kernel}`, ['-std=c++17', '--use_fast_math'])).toBe(true);
+    expect(isCacheableCompile(`#include <cuda_fp16.h>\n${kernel}`, ['-std=c++17', '--use_fast_math'])).toBe(
+      true,
+    );
   });
 
   it('does not cache a quoted #include (a header file the key cannot see)', () => {
