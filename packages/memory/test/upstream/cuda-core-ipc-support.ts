@@ -46,13 +46,16 @@ export interface IpcPoolKind {
   readonly requires: (driver: Driver) => string | undefined;
 }
 
+/** The device pool kind, which the cases upstream runs for DeviceMR only use. */
+export const devicePoolKind: IpcPoolKind = {
+  id: 'DeviceMR',
+  kind: 'device',
+  make: () => new DeviceMemoryResource(0, { maxSize: POOL_SIZE, ipcEnabled: true }),
+  requires: (driver) => sharingOrStandIn.requires(driver),
+};
+
 export const ipcPoolKinds: readonly IpcPoolKind[] = [
-  {
-    id: 'DeviceMR',
-    kind: 'device',
-    make: () => new DeviceMemoryResource(0, { maxSize: POOL_SIZE, ipcEnabled: true }),
-    requires: (driver) => sharingOrStandIn.requires(driver),
-  },
+  devicePoolKind,
   {
     id: 'PinnedMR',
     kind: 'pinned',

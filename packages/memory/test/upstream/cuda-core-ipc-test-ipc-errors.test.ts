@@ -19,9 +19,13 @@ import { DeviceMemoryResource } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
-import { importElsewhere, ipcPoolKinds, NBYTES, poolOf, useSharingDriver } from './cuda-core-ipc-support.js';
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
+import {
+  devicePoolKind,
+  importElsewhere,
+  NBYTES,
+  poolOf,
+  useSharingDriver,
+} from './cuda-core-ipc-support.js';
 
 interface FillReport {
   buffers: { size: number }[];
@@ -34,7 +38,7 @@ describeEachDriver(
     beforeAll(() => useSharingDriver(entry));
 
     it('test_share_to_wrong_channel: a buffer of the pool opens; a buffer of another pool is a CudaError', async () => {
-      const mr1 = deviceKind.make();
+      const mr1 = devicePoolKind.make();
       const mr2 = new DeviceMemoryResource(0, { ipcEnabled: true });
       const buffer1 = mr1.allocate(NBYTES);
       const buffer2 = mr2.allocate(NBYTES);
@@ -43,7 +47,7 @@ describeEachDriver(
         entry,
         {
           role: 'fillShared',
-          pools: [{ ...poolOf(deviceKind, mr1), uuid: null }],
+          pools: [{ ...poolOf(devicePoolKind, mr1), uuid: null }],
           buffers: [
             { pool: 0, viaRegistry: false, descriptor: buffer1.ipcDescriptor, expect: null, write: null },
           ],
@@ -56,7 +60,7 @@ describeEachDriver(
         {
           role: 'importError',
           action: 'otherPool',
-          pool: poolOf(deviceKind, mr1),
+          pool: poolOf(devicePoolKind, mr1),
           descriptor: buffer2.ipcDescriptor,
         },
         [fd],
@@ -66,10 +70,10 @@ describeEachDriver(
     });
 
     it('test_ipc_child_errors: allocating from the imported pool is a TypeError', async () => {
-      const mr = deviceKind.make();
+      const mr = devicePoolKind.make();
       const report = await importElsewhere<{ error: string | null }>(
         entry,
-        { role: 'importError', action: 'allocate', pool: poolOf(deviceKind, mr) },
+        { role: 'importError', action: 'allocate', pool: poolOf(devicePoolKind, mr) },
         [mr.getAllocationHandle().fileDescriptor],
       );
       expect(report.error).toMatch(
@@ -78,5 +82,5 @@ describeEachDriver(
       mr.close();
     });
   },
-  { requires: deviceKind.requires },
+  { requires: devicePoolKind.requires },
 );

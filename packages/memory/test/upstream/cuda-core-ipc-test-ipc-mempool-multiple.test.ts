@@ -19,15 +19,13 @@ import { adapters } from '../adapters.js';
 import {
   contents,
   countingBytes,
+  devicePoolKind,
   importElsewhere,
-  ipcPoolKinds,
   NBYTES,
   poolOf,
   toBase64,
   useSharingDriver,
 } from './cuda-core-ipc-support.js';
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
 
 interface FillReport {
   buffers: { size: number }[];
@@ -40,7 +38,7 @@ describeEachDriver(
     beforeAll(() => useSharingDriver(entry));
 
     it('test_ipc_mempool_multiple: two children receive both buffers; child 1 writes the first, child 2 the second (flipped)', async () => {
-      const mr = deviceKind.make();
+      const mr = devicePoolKind.make();
       const buffers = [mr.allocate(NBYTES), mr.allocate(NBYTES)];
       const fd = mr.getAllocationHandle().fileDescriptor;
       const writes = [toBase64(countingBytes(false)), toBase64(countingBytes(true))];
@@ -50,7 +48,7 @@ describeEachDriver(
             entry,
             {
               role: 'fillShared',
-              pools: [poolOf(deviceKind, mr)],
+              pools: [poolOf(devicePoolKind, mr)],
               buffers: buffers.map((buffer, i) => ({
                 pool: 0,
                 viaRegistry: true,
@@ -71,5 +69,5 @@ describeEachDriver(
       mr.close();
     });
   },
-  { requires: deviceKind.requires },
+  { requires: devicePoolKind.requires },
 );

@@ -20,15 +20,13 @@ import { adapters } from '../adapters.js';
 import {
   contents,
   countingBytes,
+  devicePoolKind,
   importElsewhere,
-  ipcPoolKinds,
   NBYTES,
   poolOf,
   toBase64,
   useSharingDriver,
 } from './cuda-core-ipc-support.js';
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
 
 interface FillReport {
   buffers: { size: number; sawExpected: boolean | null }[];
@@ -41,14 +39,14 @@ describeEachDriver(
     beforeAll(() => useSharingDriver(entry));
 
     it('test_ipc_mempool: the child verifies the parent’s pattern and writes the flipped one, which the parent reads', async () => {
-      const mr = deviceKind.make();
+      const mr = devicePoolKind.make();
       const buffer = mr.allocate(NBYTES);
       buffer.copyFrom(countingBytes(false));
       const report = await importElsewhere<FillReport>(
         entry,
         {
           role: 'fillShared',
-          pools: [poolOf(deviceKind, mr)],
+          pools: [poolOf(devicePoolKind, mr)],
           buffers: [
             {
               pool: 0,
@@ -67,5 +65,5 @@ describeEachDriver(
       mr.close();
     });
   },
-  { requires: deviceKind.requires },
+  { requires: devicePoolKind.requires },
 );

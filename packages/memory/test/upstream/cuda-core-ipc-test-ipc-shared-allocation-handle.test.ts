@@ -22,15 +22,13 @@ import { adapters } from '../adapters.js';
 import {
   contents,
   countingBytes,
+  devicePoolKind,
   importElsewhere,
-  ipcPoolKinds,
   NBYTES,
   poolOf,
   toBase64,
   useSharingDriver,
 } from './cuda-core-ipc-support.js';
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
 
 interface FillReport {
   pools: { isMapped: boolean }[];
@@ -48,7 +46,7 @@ describeEachDriver(
     ] as const) {
       const how = viaRegistry ? 'buffers found through the registry' : 'buffers sent as descriptors';
       it(`${name}: one allocation handle serves two children, ${how}; child n writes the pattern starting at n`, async () => {
-        const mr = deviceKind.make();
+        const mr = devicePoolKind.make();
         const handle = mr.getAllocationHandle();
         const buffers = [mr.allocate(NBYTES), mr.allocate(NBYTES)];
         const reports = await Promise.all(
@@ -57,7 +55,9 @@ describeEachDriver(
               entry,
               {
                 role: 'fillShared',
-                pools: [viaRegistry ? poolOf(deviceKind, mr) : { ...poolOf(deviceKind, mr), uuid: null }],
+                pools: [
+                  viaRegistry ? poolOf(devicePoolKind, mr) : { ...poolOf(devicePoolKind, mr), uuid: null },
+                ],
                 buffers: [
                   {
                     pool: 0,
@@ -81,5 +81,5 @@ describeEachDriver(
       });
     }
   },
-  { requires: deviceKind.requires },
+  { requires: devicePoolKind.requires },
 );

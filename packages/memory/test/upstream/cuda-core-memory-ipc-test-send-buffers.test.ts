@@ -23,6 +23,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import {
   contents,
+  devicePoolKind,
   importElsewhere,
   ipcPoolKinds,
   NBYTES,
@@ -41,8 +42,6 @@ const NTASKS = 7;
 interface FillReport {
   buffers: { size: number; resourceIsImport: boolean; sawExpected: boolean | null }[];
 }
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
 
 describeEachDriver(
   adapters,
@@ -63,7 +62,7 @@ describeEachDriver(
           entry,
           {
             role: 'fillShared',
-            pools: mrs.map((mr) => poolOf(deviceKind, mr)),
+            pools: mrs.map((mr) => poolOf(devicePoolKind, mr)),
             buffers: buffers.map((buffer, i) => ({
               pool: owners[i],
               viaRegistry: true,

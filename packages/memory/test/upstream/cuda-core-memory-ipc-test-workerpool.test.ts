@@ -26,8 +26,8 @@ import { adapters } from '../adapters.js';
 import {
   contents,
   countingBytes,
+  devicePoolKind,
   importElsewhere,
-  ipcPoolKinds,
   NBYTES,
   POOL_SIZE,
   poolOf,
@@ -39,8 +39,6 @@ import {
 const NWORKERS = 2;
 const NMRS = 3;
 const NTASKS = 20;
-
-const deviceKind = ipcPoolKinds[0] as (typeof ipcPoolKinds)[number];
 
 interface FillReport {
   buffers: { size: number; resourceIsImport: boolean }[];
@@ -76,7 +74,7 @@ describeEachDriver(
                 entry,
                 {
                   role: 'fillShared',
-                  pools: mrs.map((mr) => poolOf(deviceKind, mr)),
+                  pools: mrs.map((mr) => poolOf(devicePoolKind, mr)),
                   buffers: tasks.map((i) => ({
                     pool: owners[i],
                     viaRegistry,
