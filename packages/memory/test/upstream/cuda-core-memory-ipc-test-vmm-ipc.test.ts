@@ -33,9 +33,7 @@ import { fstatSync } from 'node:fs';
 import { type Driver, VirtualMemoryDeviceAttribute } from '@cumem/core-types';
 import {
   Buffer,
-  currentDriver,
   DeviceMemoryResource,
-  MemoryResource,
   NotSupportedError,
   useDriver,
   VirtualMemoryResource,
@@ -46,6 +44,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { requireBuiltPackage } from '../child-process.js';
 import { contents, fromBase64, runIpcChild, toBase64 } from './cuda-core-ipc-support.js';
+import { DummyDeviceMemoryResource } from './dummy-resources.js';
 
 const needsPosixVmm = (driver: Driver) =>
   poolSharingDrivers.requires(driver) ??
@@ -213,25 +212,6 @@ describeEachDriver(
   { ...poolSharingDrivers, requires: needsPosixVmm },
 );
 
-/** upstream's `_SharedStub`: a resource of its own that hands out wrapped device memory. */
-class WrappingResource extends MemoryResource {
-  allocate(size: number): Buffer {
-    return Buffer.fromHandle(currentDriver().memAlloc(size), size, { mr: this });
-  }
-  deallocate(pointer: bigint | number): void {
-    currentDriver().memFree(BigInt(pointer));
-  }
-  get isDeviceAccessible(): boolean {
-    return true;
-  }
-  get isHostAccessible(): boolean {
-    return false;
-  }
-  get deviceId(): number {
-    return 0;
-  }
-}
-
 describeEachDriver(adapters, 'cuda.core test_vmm_ipc.py, refusals', (entry) => {
   beforeAll(() => useDriver(entry.driver));
 
@@ -245,7 +225,7 @@ describeEachDriver(adapters, 'cuda.core test_vmm_ipc.py, refusals', (entry) => {
     );
     buffer.close();
     // Memory a resource of one's own wraps is not a pool's: refused before any driver call.
-    const wrapped = new WrappingResource().allocate(64);
+    const wrapped = new DummyDeviceMemoryResource().allocate(64);
     expect(() => wrapped.ipcDescriptor).toThrow(TypeError);
     expect(() => wrapped.ipcDescriptor).toThrow(/cannot be shared/);
     wrapped.close();

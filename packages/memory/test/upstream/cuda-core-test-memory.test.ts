@@ -42,6 +42,7 @@ import {
   useDriver,
 } from '../../src/index.js';
 import { adapters } from '../adapters.js';
+import { DummyDeviceMemoryResource } from './dummy-resources.js';
 
 /** cuda.h: CU_MEM_ATTACH_GLOBAL, memory any stream on any device may access. */
 const memAttachGlobal = 1;
@@ -55,24 +56,6 @@ const kDLCUDAHost = 3;
 const kDLCUDAManaged = 13;
 const versionedDeviceOffset = 32 + 8;
 const legacyDeviceOffset = 8;
-
-class DummyDeviceMemoryResource extends MemoryResource {
-  allocate(size: number): Buffer {
-    return Buffer.fromHandle(currentDriver().memAlloc(size), size, { mr: this });
-  }
-  deallocate(pointer: bigint | number): void {
-    currentDriver().memFree(BigInt(pointer));
-  }
-  get isDeviceAccessible(): boolean {
-    return true;
-  }
-  get isHostAccessible(): boolean {
-    return false;
-  }
-  get deviceId(): number {
-    return 0;
-  }
-}
 
 class DummyHostMemoryResource extends MemoryResource {
   // The JS memory handed out, kept alive until deallocate (pageable host memory).
