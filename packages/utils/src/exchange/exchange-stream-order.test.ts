@@ -49,6 +49,27 @@ describeEachDriver(
   { gpuOnly: true },
 );
 
+/**
+ * A producer stream with 64 bytes filled with 1, then with 9 behind 200 copies of 256 MiB,
+ * and an idle consumer stream: a consumer ordered on the CPU, or not at all, would see the 1s.
+ */
+function busyProducer() {
+  const mr = new DeviceMemoryResource(0);
+  const size = 256 * 1024 * 1024;
+  const producer = Stream.create(0);
+  const consumer = Stream.create(0);
+  const a = mr.allocate(size, { stream: producer });
+  const b = mr.allocate(size, { stream: producer });
+  const target = mr.allocate(64, { stream: producer });
+  target.fill(1, { stream: producer });
+  for (let round = 0; round < 100; round++) {
+    b.copyFrom(a, { stream: producer });
+    a.copyFrom(b, { stream: producer });
+  }
+  target.fill(9, { stream: producer });
+  return { producer, consumer, a, b, target };
+}
+
 // Issue 45, item 2: a Buffer given to from() is viewed directly, its producer (the stream it was
 // allocated on) ordered before the consumer on the GPU, as toDLPack orders it, never on the CPU.
 describeEachDriver(
@@ -57,19 +78,7 @@ describeEachDriver(
   (entry) => {
     it('orders the consumer after the allocation stream on the GPU: final bytes seen, the CPU did not wait', () => {
       useDriver(entry.driver);
-      const mr = new DeviceMemoryResource(0);
-      const size = 256 * 1024 * 1024;
-      const producer = Stream.create(0);
-      const consumer = Stream.create(0);
-      const a = mr.allocate(size, { stream: producer });
-      const b = mr.allocate(size, { stream: producer });
-      const target = mr.allocate(64, { stream: producer });
-      target.fill(1, { stream: producer });
-      for (let round = 0; round < 100; round++) {
-        b.copyFrom(a, { stream: producer });
-        a.copyFrom(b, { stream: producer });
-      }
-      target.fill(9, { stream: producer });
+      const { producer, consumer, a, b, target } = busyProducer();
       const view = StridedMemoryView.from(target, { stream: consumer });
       const producerBusy = !entry.driver.streamQuery(producer.handle);
       const host = new Uint8Array(64);
@@ -85,19 +94,7 @@ describeEachDriver(
 
     it('still orders the consumer when the producer stream was closed with work queued', () => {
       useDriver(entry.driver);
-      const mr = new DeviceMemoryResource(0);
-      const size = 256 * 1024 * 1024;
-      const producer = Stream.create(0);
-      const consumer = Stream.create(0);
-      const a = mr.allocate(size, { stream: producer });
-      const b = mr.allocate(size, { stream: producer });
-      const target = mr.allocate(64, { stream: producer });
-      target.fill(1, { stream: producer });
-      for (let round = 0; round < 100; round++) {
-        b.copyFrom(a, { stream: producer });
-        a.copyFrom(b, { stream: producer });
-      }
-      target.fill(9, { stream: producer });
+      const { producer, consumer, a, b, target } = busyProducer();
       producer.close();
       const view = StridedMemoryView.from(target, { stream: consumer });
       const host = new Uint8Array(64);
