@@ -5,6 +5,7 @@
 // driver (@cumem/testing) made current first when the block can reach @cumem/memory: no GPU needed.
 // A block needs a real GPU only when the line just before its fence says so:
 //   <!-- gpu-only: why -->          run by `node scripts/readme-blocks.mjs --gpu` on the GPU machine
+//   <!-- gpu-only: two GPUs -->     the same, where the machine has at least two (else not applicable)
 //   <!-- not a program: why -->     never run (a fragment continuing the text, a signature)
 // Anything else must exit 0 within the time limit. TypeScript blocks, and JavaScript blocks that
 // use `using` (a SyntaxError on Node 20 and 22), run as TypeScript compiles them for Node 20.
@@ -74,6 +75,30 @@ try {
 if (memory && testing) memory.useDriver(testing.createReferenceDriver());
 `;
 
+/** How many GPUs a `gpu-only` block needs: "two GPUs" at the start of its reason asks for two. */
+function gpusNeeded(marker) {
+  return /^two GPUs\b/i.test(marker.why) ? 2 : 1;
+}
+
+let gpuCount;
+/** The machine's device count, as cumem's own driver selection reports it (asked once). */
+function devicesHere() {
+  if (gpuCount === undefined) {
+    const asked = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "import { deviceCount } from '@cumem/memory'; console.log(deviceCount());"],
+      { cwd: join(root, 'packages', 'memory'), encoding: 'utf8' },
+    );
+    gpuCount = Number.parseInt(asked.stdout, 10);
+    // No count is no reason to call a block not applicable: the blocks run and say what fails.
+    if (!(gpuCount >= 0)) {
+      console.log(`readme-blocks: the device count could not be read: ${asked.stderr.trim().split('\n')[0]}`);
+      gpuCount = Number.POSITIVE_INFINITY;
+    }
+  }
+  return gpuCount;
+}
+
 /** What `tsc` makes of a block for Node 20: types erased, `using` turned into try/finally. */
 function compileForNode20(code, commonJs) {
   return ts.transpileModule(code, {
@@ -88,12 +113,12 @@ function compileForNode20(code, commonJs) {
 /** Runs every block; exit code 1 when one failed. */
 function main() {
   let failed = 0;
-  const totals = { run: 0, gpu: 0, notPrograms: 0, typescript: 0 };
+  const totals = { run: 0, gpu: 0, notApplicable: 0, notPrograms: 0, typescript: 0 };
   for (const readme of readmes()) {
     const name = relative(root, readme);
     const blocks = codeBlocks(readFileSync(readme, 'utf8'));
     const scratch = mkdtempSync(join(dirname(readme), '.readme-blocks-'));
-    const counts = { run: 0, gpu: 0, notPrograms: 0, typescript: 0, failed: 0 };
+    const counts = { run: 0, gpu: 0, notApplicable: 0, notPrograms: 0, typescript: 0, failed: 0 };
     try {
       writeFileSync(join(scratch, 'reference-driver.mjs'), PRELOAD);
       for (const block of blocks) {
@@ -106,6 +131,11 @@ function main() {
         const gpuOnly = block.marker?.kind === 'gpu-only';
         if (gpuOnly && !onGpu) {
           counts.gpu++;
+          continue;
+        }
+        if (gpuOnly && devicesHere() < gpusNeeded(block.marker)) {
+          counts.notApplicable++;
+          console.log(`  skip ${name}:${block.line} (not applicable: ${block.marker.why}, ${devicesHere()} here)`);
           continue;
         }
         const commonJs =
@@ -143,6 +173,7 @@ function main() {
     console.log(
       `${counts.failed === 0 ? 'ok  ' : 'FAIL'} ${name}: ${counts.run} run, ${counts.failed} failed` +
         `${counts.gpu ? `, ${counts.gpu} GPU-only (--gpu)` : ''}` +
+        `${counts.notApplicable ? `, ${counts.notApplicable} not applicable` : ''}` +
         `${counts.notPrograms ? `, ${counts.notPrograms} not programs` : ''}` +
         `${counts.typescript ? ` (${counts.typescript} compiled by TypeScript first)` : ''}`,
     );
@@ -151,7 +182,7 @@ function main() {
   }
   console.log(
     `readme-blocks: ${totals.run} run on ${onGpu ? 'the GPU' : 'the reference driver'} (Node ${process.versions.node}), ` +
-      `${failed} failed, ${totals.gpu} GPU-only, ${totals.notPrograms} not programs; ` +
+      `${failed} failed, ${totals.gpu} GPU-only, ${totals.notApplicable} not applicable, ${totals.notPrograms} not programs; ` +
       `${totals.typescript} of those run were compiled by TypeScript first (TypeScript blocks${nativeUsing ? '' : ', and `using` for Node 20'})`,
   );
   process.exitCode = failed === 0 ? 0 : 1;
