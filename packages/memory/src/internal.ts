@@ -8,6 +8,7 @@ import { bufferReachableOn } from './buffer/buffer-peer-copy.js';
 import { hostViewWrapper, wrapHostView } from './buffer/host-views.js';
 import { allocationRange, rangeOverrun } from './buffer/pointer-range.js';
 import { reachableOn } from './copy/peer-copy.js';
+import { queueDownload } from './copy/queued-download.js';
 import { queueUpload, waitForQueuedUploads } from './copy/queued-upload.js';
 import {
   DLDeviceType,
@@ -44,7 +45,6 @@ export {
 // by nature: it checks nothing about its raw pointers (see its TSDoc).
 export { copyBetweenDevices } from './copy/peer-copy.js';
 // Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
-export { queueDownload } from './copy/queued-download.js';
 // Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
 // The DLPack struct layout (one format fact, as one object), shared with @cumem/utils' importer
 // and the tests that write hostile structs (the public surface is DLPackCapsule and
@@ -103,5 +103,8 @@ export const reachability = Object.freeze({ reachableOn, bufferReachableOn });
  */
 export const hostViewWrappers = Object.freeze({ wrapHostView, hostViewWrapper });
 
-/** Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice), and the wait for them. */
-export const queuedUploads = Object.freeze({ queueUpload, waitForQueuedUploads });
+/**
+ * Copies queued before the rest of a call is known (@cumem/interop-arrow): the uploads of
+ * tableToDevice and the wait for them, and the downloads of a pipelined read.
+ */
+export const queuedTransfers = Object.freeze({ queueUpload, waitForQueuedUploads, queueDownload });

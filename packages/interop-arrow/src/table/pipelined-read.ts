@@ -11,7 +11,7 @@
 // every copy has landed.
 
 import { copyRangesToHost, type HostRange } from '@cumem/memory';
-import { queueDownload } from '@cumem/memory/internal';
+import { queuedTransfers } from '@cumem/memory/internal';
 import { type Table, tableFromIPC } from 'apache-arrow';
 import type { CudaBuffer } from '../buffer/cuda-buffer.js';
 import { memoryOf } from '../buffer/host-copies.js';
@@ -22,6 +22,8 @@ import {
   frameIpcStream,
 } from '../validation/ipc-stream-check.js';
 import { arrowCall } from '../validation/message-decode.js';
+
+const { queueDownload } = queuedTransfers;
 
 /**
  * Streams of fewer bytes are copied whole and then checked: the pipelined read's two or so

@@ -13,11 +13,11 @@
 // is the same), and the prediction is dropped. Predicted copies stay inside `output` and inside
 // the stream length recorded with them; bytes of `output` past the stream are not kept.
 import type { Buffer as MemoryBuffer } from '@cumem/memory';
-import { queuedUploads } from '@cumem/memory/internal';
+import { queuedTransfers } from '@cumem/memory/internal';
 import { type Schema, type Table, Type } from 'apache-arrow';
 import type { IpcChunk, IpcStreamLayout } from './ipc-layout.js';
 
-const { queueUpload, waitForQueuedUploads } = queuedUploads;
+const { queueUpload, waitForQueuedUploads } = queuedTransfers;
 
 // Types Arrow JS assembles as one view of their values (`assembleFlatVector`).
 const flatTypes: ReadonlySet<number> = new Set([
