@@ -86,7 +86,11 @@ function devicesHere() {
   if (gpuCount === undefined) {
     const asked = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', "import { deviceCount } from '@cumem/memory'; console.log(deviceCount());"],
+      [
+        '--input-type=module',
+        '-e',
+        "import { deviceCount } from '@cumem/memory'; console.log(deviceCount());",
+      ],
       { cwd: join(root, 'packages', 'memory'), encoding: 'utf8' },
     );
     gpuCount = Number.parseInt(asked.stdout, 10);
@@ -135,7 +139,9 @@ function main() {
         }
         if (gpuOnly && devicesHere() < gpusNeeded(block.marker)) {
           counts.notApplicable++;
-          console.log(`  skip ${name}:${block.line} (not applicable: ${block.marker.why}, ${devicesHere()} here)`);
+          console.log(
+            `  skip ${name}:${block.line} (not applicable: ${block.marker.why}, ${devicesHere()} here)`,
+          );
           continue;
         }
         const commonJs =
