@@ -18,6 +18,7 @@ import {
   interprocessEventFlags,
   isInterprocess,
   markInterprocess,
+  openedHandle,
 } from '../interop/ipc/event-ipc.js';
 import { checkDeviceKind, optionalDeviceOrdinal } from '../runtime/device-arguments.js';
 import { activeRuntime, type DriverRuntime } from '../runtime/driver-runtime.js';
@@ -104,21 +105,23 @@ export class Event {
    * @throws TypeError for a non-binary handle; RangeError when it is not 64 bytes.
    */
   static fromIpcHandle(handle: ArrayBufferView | ArrayBuffer, device?: Device | number): Event {
-    const bytes = checkEventHandleBytes(handle);
+    // Copied once: the bytes opened are the bytes `ipcHandle` gives back.
+    const bytes = checkEventHandleBytes(handle).slice();
     checkDeviceKind(device);
     const runtime = activeRuntime();
     const ordinal = optionalDeviceOrdinal(runtime, device);
     runtime.makeCurrent(ordinal);
     const handleOpened = runtime.driver.ipcOpenEventHandle(bytes);
     const event = new Event(eventToken, runtime, handleOpened, ordinal, interprocessEventFlags);
-    markInterprocess(event);
+    markInterprocess(event, bytes);
     return event;
   }
 
   /**
    * The 64 bytes another process opens this event with (`cuIpcGetEventHandle`; in Python,
    * `Event.fromIpcHandle` here or CuPy's `cuda.runtime.ipcOpenEventHandle`). Record the event
-   * on the producing stream before the consumer waits on it.
+   * on the producing stream before the consumer waits on it. An event opened with
+   * {@link Event.fromIpcHandle} gives back the handle it was opened from (as cuda.core does).
    * @throws TypeError for an event not created with `{ interprocess: true }`; CudaStateError when closed.
    */
   get ipcHandle(): Uint8Array {
@@ -128,7 +131,7 @@ export class Event {
         'only an event created with Event.create(device, { interprocess: true }) has an ipcHandle',
       );
     }
-    return this.runtime.driver.ipcGetEventHandle(handle);
+    return openedHandle(this) ?? this.runtime.driver.ipcGetEventHandle(handle);
   }
 
   /**

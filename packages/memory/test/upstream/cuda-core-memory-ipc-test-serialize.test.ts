@@ -112,7 +112,7 @@ for (const kind of ipcPoolKinds) {
       it.skipIf(hostPoolOnGpu)(
         `TestObjectPassing.test_main[${kind.id}]: one pointer opened through two imports of one pool stays mapped until its last close${
           hostPoolOnGpu
-            ? ' — not applicable: a host pool pointer imported through a second import of its pool is CUDA_ERROR_ALREADY_MAPPED (cuda.core skips it too)'
+            ? ' — skipped: not applicable: a host pool pointer imported through a second import of its pool is CUDA_ERROR_ALREADY_MAPPED (cuda.core skips it too)'
             : ''
         }`,
         async () => {

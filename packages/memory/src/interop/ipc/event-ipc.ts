@@ -4,20 +4,31 @@
 import { describeValue, EventFlags, IPC_HANDLE_SIZE } from '@cumem/core-types';
 
 // Events made with the Interprocess flag, so `ipcHandle` refuses the others with a TypeError
-// before asking the driver. A WeakSet, so Event itself carries no extra field.
-const interprocessEvents = new WeakSet<object>();
+// before asking the driver; for an event opened from another process's handle, the handle it was
+// opened from, since the driver refuses cuIpcGetEventHandle on an opened event
+// (CUDA_ERROR_INVALID_HANDLE) and cuda.core answers with the descriptor it imported. A WeakMap, so
+// Event itself carries no extra field.
+const interprocessEvents = new WeakMap<object, Uint8Array | null>();
 
 /** @internal The `EventFlags` of an interprocess event (timing must be off). */
 export const interprocessEventFlags = EventFlags.Interprocess | EventFlags.DisableTiming;
 
-/** @internal Marks `event` as created (or opened) as interprocess. */
-export function markInterprocess(event: object): void {
-  interprocessEvents.add(event);
+/**
+ * @internal Marks `event` as created as interprocess (`openedFrom` null) or opened from the
+ * handle bytes `openedFrom` (kept as given: pass a copy the caller cannot change).
+ */
+export function markInterprocess(event: object, openedFrom: Uint8Array | null = null): void {
+  interprocessEvents.set(event, openedFrom);
 }
 
 /** @internal True when `event` was created or opened as interprocess. */
 export function isInterprocess(event: object): boolean {
   return interprocessEvents.has(event);
+}
+
+/** @internal The handle an opened event was opened from (a fresh copy); null for any other event. */
+export function openedHandle(event: object): Uint8Array | null {
+  return interprocessEvents.get(event)?.slice() ?? null;
 }
 
 /**

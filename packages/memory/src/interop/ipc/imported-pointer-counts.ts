@@ -69,6 +69,12 @@ export class ImportedDescriptors {
     this.descriptorByPointer.set(Number(pointer), key);
   }
 
+  /** The descriptor bytes that opened `pointer` through this pool, while it is open; else undefined. */
+  descriptorOf(pointer: bigint): Uint8Array | undefined {
+    const key = this.descriptorByPointer.get(Number(pointer));
+    return key === undefined ? undefined : new Uint8Array(Buffer.from(key, 'base64'));
+  }
+
   /** Forgets `pointer` once its last import closed. */
   forget(pointer: bigint): void {
     const key = Number(pointer);

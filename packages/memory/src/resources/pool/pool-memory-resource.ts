@@ -243,11 +243,26 @@ export abstract class PoolMemoryResource extends MemoryResource {
   /** @internal */
   override exportIpcBuffer(handle: bigint, size: number): IpcBufferDescriptor {
     if (!this.ipcEnabled) return super.exportIpcBuffer(handle, size);
+    if (this.mapped) return this.#reexport(handle, size);
     // cuMemPoolExportPointer answers CUDA_ERROR_INVALID_VALUE until the pool itself has been
     // shared (seen on CUDA 13.0), so a buffer's descriptor first exports the pool's handle.
     if (!this.mapped) this.getAllocationHandle();
     this.runtime.makeCurrent(this.ordinal);
     return makeIpcDescriptor(this.runtime.driver.memPoolExportPointer(handle), size, this.uuid);
+  }
+
+  // The driver does not export a pointer it imported (CUDA_ERROR_INVALID_VALUE): a buffer imported
+  // through this pool is shared onward by the descriptor it was opened with, which any process
+  // holding the pool's allocation handle can open (cuda.core's re-export does the same).
+  #reexport(handle: bigint, size: number): IpcBufferDescriptor {
+    this.checkOpen();
+    const bytes = this.#descriptors.descriptorOf(handle);
+    if (bytes === undefined) {
+      throw new TypeError(
+        `this buffer was imported through another import of its pool: share it through the ${this.constructor.name} that opened it first, or from the exporting process`,
+      );
+    }
+    return makeIpcDescriptor(bytes, size, this.uuid);
   }
 
   /** @internal */
