@@ -1,9 +1,9 @@
 // Interprocess events in one process: the options, the refusals before any driver call, and
 // the handle's shape. Opening a handle needs another process: the Python hand-off tests
 // (testing/python-handoff) do that on the GPU.
-import { CudaError, CudaStateError, IPC_HANDLE_SIZE } from '@cumem/core-types';
-import { describeEachDriver } from '@cumem/testing/vitest';
-import { beforeAll, expect, it } from 'vitest';
+import { CudaError, CudaStateError, type Driver, EventFlags, IPC_HANDLE_SIZE } from '@cumem/core-types';
+import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { adapters } from '../../../test/adapters.js';
 import { useDriver } from '../../runtime/driver-selection.js';
 import { Event } from '../../stream/event.js';
@@ -45,5 +45,36 @@ describeEachDriver(adapters, 'interprocess Event', (entry) => {
     expect(() => Event.fromIpcHandle(new ArrayBuffer(IPC_HANDLE_SIZE + 1))).toThrow(RangeError);
     expect(() => Event.fromIpcHandle('handle' as never)).toThrow(TypeError);
     expect(() => Event.fromIpcHandle(new Uint8Array(IPC_HANDLE_SIZE), 'gpu0' as never)).toThrow(TypeError);
+  });
+});
+
+// A real driver refuses cuIpcGetEventHandle on an event it opened from a handle
+// (CUDA_ERROR_INVALID_HANDLE); cumem answers with the bytes the event was opened from, as cuda.core
+// does. The stand-in opens a handle as a fresh event of the reference driver and refuses the rest.
+describe('an event opened from another process’s handle (reference driver, stand-in handle calls)', () => {
+  it('gives back the handle it was opened from, as a fresh copy, without asking the driver', () => {
+    const base = createReferenceDriver();
+    const getHandle = vi.fn(() => {
+      throw new CudaError({ code: 400, codeName: 'CUDA_ERROR_INVALID_HANDLE', call: 'cuIpcGetEventHandle' });
+    });
+    const driver: Driver = Object.create(base, {
+      ipcOpenEventHandle: {
+        value: () => base.eventCreate(EventFlags.Interprocess | EventFlags.DisableTiming),
+      },
+      ipcGetEventHandle: { value: getHandle },
+    });
+    useDriver(driver);
+    const bytes = new Uint8Array(IPC_HANDLE_SIZE).fill(7);
+    const event = Event.fromIpcHandle(bytes);
+    // Changing the caller's bytes after the open changes nothing.
+    bytes.fill(0);
+    const first = event.ipcHandle;
+    expect(first).toEqual(new Uint8Array(IPC_HANDLE_SIZE).fill(7));
+    first.fill(1);
+    expect(event.ipcHandle).toEqual(new Uint8Array(IPC_HANDLE_SIZE).fill(7));
+    expect(event.isInterprocess).toBe(true);
+    expect(getHandle).not.toHaveBeenCalled();
+    event.close();
+    expect(() => event.ipcHandle).toThrow(CudaStateError);
   });
 });

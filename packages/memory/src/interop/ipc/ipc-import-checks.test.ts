@@ -6,7 +6,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { CudaStateError } from '@cumem/core-types';
 import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { adapters } from '../../../test/adapters.js';
 import { closeQuietly, emulateIpc, type IpcEmulation } from '../../../test/ipc-emulation.js';
 import { Buffer } from '../../buffer/buffer.js';
@@ -85,6 +85,32 @@ describe('IPC imports over the in-process stand-in (reference driver)', () => {
       const back = new Uint8Array(size);
       buffer.copyTo(back);
       expect(back.every((byte) => byte === 0x17)).toBe(true);
+      buffer.close();
+      mr.close();
+    });
+
+    // The driver refuses cuMemPoolExportPointer on a pointer it imported; the stand-in's exports
+    // would not, so any call reaching it here is counted as the mistake it would be on a GPU.
+    it(`${kind}: an imported buffer is shared onward by the descriptor it was opened with, never re-exported`, () => {
+      const { mr, buffer } = exported(kind);
+      const importer = imported(mr, kind);
+      const second = imported(mr, kind);
+      const descriptor = buffer.ipcDescriptor;
+      const exportPointer = vi.spyOn(ipc.driver, 'memPoolExportPointer');
+      const opened = Buffer.fromIpcDescriptor(importer, descriptor);
+      // The same export data and size; the uuid is the import's (its handle's, null here).
+      expect(opened.ipcDescriptor).toEqual({ ...descriptor, uuid: importer.uuid });
+      // Opened again through another import of the pool: that import does not know its descriptor.
+      const again = Buffer.fromIpcDescriptor(second, descriptor);
+      expect(again.handle).toBe(opened.handle);
+      expect(() => again.ipcDescriptor).toThrow(/imported through another import of its pool/);
+      expect(exportPointer).not.toHaveBeenCalled();
+      exportPointer.mockRestore();
+      again.close();
+      opened.close();
+      expect(() => opened.ipcDescriptor).toThrow(CudaStateError);
+      second.close();
+      importer.close();
       buffer.close();
       mr.close();
     });
