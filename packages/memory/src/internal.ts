@@ -44,8 +44,6 @@ export {
 // Copies between devices for @cumem/utils and @cumem/interop-arrow. copyBetweenDevices is unsafe
 // by nature: it checks nothing about its raw pointers (see its TSDoc).
 export { copyBetweenDevices } from './copy/peer-copy.js';
-// Downloads read piece by piece as they arrive (@cumem/interop-arrow's pipelined tableFromDevice).
-// Uploads started before the rest of a call is known (@cumem/interop-arrow's tableToDevice).
 // The DLPack struct layout (one format fact, as one object), shared with @cumem/utils' importer
 // and the tests that write hostile structs (the public surface is DLPackCapsule and
 // StridedMemoryView.fromDLPack); and the per-range managed-memory calls (one object), shared

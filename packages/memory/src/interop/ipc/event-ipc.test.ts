@@ -1,6 +1,7 @@
-// Interprocess events in one process: the options, the refusals before any driver call, and
-// the handle's shape. Opening a handle needs another process: the Python hand-off tests
-// (testing/python-handoff) do that on the GPU.
+// Interprocess events in one process: the options, the refusals before any driver call, the
+// handle's shape, and what an opened event answers (over a stand-in for the handle calls).
+// Opening a real handle needs another process: the Python hand-off tests (testing/python-handoff)
+// and the cuda.core translations (test/upstream) do that on the GPU.
 import { CudaError, CudaStateError, type Driver, EventFlags, IPC_HANDLE_SIZE } from '@cumem/core-types';
 import { createReferenceDriver, describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, describe, expect, it, vi } from 'vitest';

@@ -246,7 +246,7 @@ export abstract class PoolMemoryResource extends MemoryResource {
     if (this.mapped) return this.#reexport(handle, size);
     // cuMemPoolExportPointer answers CUDA_ERROR_INVALID_VALUE until the pool itself has been
     // shared (seen on CUDA 13.0), so a buffer's descriptor first exports the pool's handle.
-    if (!this.mapped) this.getAllocationHandle();
+    this.getAllocationHandle();
     this.runtime.makeCurrent(this.ordinal);
     return makeIpcDescriptor(this.runtime.driver.memPoolExportPointer(handle), size, this.uuid);
   }
