@@ -35,8 +35,9 @@ const isOpen = (fd: number) => existsSync(`/proc/self/fd/${fd}`);
 
 /**
  * The process's descriptor count once it has stopped moving (the same for 200 ms; 3 s at most).
- * A real driver opens descriptors of its own for an exported pool and closes some of them on
- * its own threads after the pool is gone, so a count read at once can still move by a few.
+ * A real driver opens descriptors of its own for an exported pool, and on the GPU the count also
+ * fell by a few while children ran (likely descriptors of earlier pools that the driver closes
+ * late), so a count read at once is not the process's own doing.
  */
 async function settledDescriptors(): Promise<number> {
   let count = openDescriptors();
@@ -138,8 +139,8 @@ for (const kind of ipcPoolKinds) {
             const mr = kind.make();
             const made: Buffer[] = [];
             const sent = makeObject(mr, made);
-            // Settled counts: descriptors that earlier cases' pools left to the driver's own
-            // threads close while the children run; a leak is a count above the one before.
+            // Settled counts (the count fell while children ran on the GPU, see
+            // settledDescriptors); a leak is a count above the one before.
             const before = await settledDescriptors();
             for (let i = 0; i < 2; i++) await launcher(sent);
             expect(await settledDescriptors()).toBeLessThanOrEqual(before);
