@@ -23,17 +23,11 @@
  * - test_subclass_type_safety: distinct objects are never `===` to each other or to a string,
  *   number, array or plain object; a guarantee of the language, a case could not fail.
  */
-import type { Driver } from '@cumem/core-types';
-import { DeviceAttribute } from '@cumem/core-types';
 import { Device, Event, Stream, useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
-
-const needsPools = (driver: Driver) =>
-  driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, 0) === 0
-    ? 'not applicable: device 0 has no memory pools'
-    : undefined;
+import { needsPools } from './upstream-gates.js';
 
 describeEachDriver(
   adapters,

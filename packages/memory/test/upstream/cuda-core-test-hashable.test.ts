@@ -21,17 +21,11 @@
  *   private `_init` (cumem's constructor is private); the Context half of the latter has no object.
  * - test_context_subclass_hash: cumem has no Context object.
  */
-import type { Driver } from '@cumem/core-types';
-import { DeviceAttribute } from '@cumem/core-types';
 import { Device, Event, Stream, useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
-
-const needsPools = (driver: Driver) =>
-  driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, 0) === 0
-    ? 'not applicable: device 0 has no memory pools'
-    : undefined;
+import { needsPools } from './upstream-gates.js';
 
 describeEachDriver(
   adapters,

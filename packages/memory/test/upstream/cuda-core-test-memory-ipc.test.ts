@@ -13,7 +13,7 @@
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { DeviceAttribute, type Driver } from '@cumem/core-types';
+import type { Driver } from '@cumem/core-types';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import {
@@ -25,6 +25,7 @@ import {
 } from '../../src/index.js';
 import { adapters } from '../adapters.js';
 import { packageRoot, requireBuiltPackage } from '../child-process.js';
+import { needsPools } from './upstream-gates.js';
 
 const nbytes = 64;
 const poolSize = 2 * 1024 * 1024;
@@ -119,9 +120,7 @@ const sent = (buffer: Buffer) => JSON.parse(JSON.stringify(buffer.ipcDescriptor)
 
 const needsIpcPools = (driver: Driver) => {
   if (!driver.capabilities.interprocess) return 'driver lacks interprocess';
-  if (driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, 0) === 0)
-    return 'not applicable: device 0 has no memory pools';
-  return undefined;
+  return needsPools(driver);
 };
 
 describeEachDriver(

@@ -38,8 +38,7 @@
  *   translated from memory_ipc/test_serialize.py).
  */
 import { inspect } from 'node:util';
-import type { Driver } from '@cumem/core-types';
-import { CudaStateError, DeviceAttribute } from '@cumem/core-types';
+import { CudaStateError } from '@cumem/core-types';
 import {
   Buffer,
   Device,
@@ -54,14 +53,10 @@ import { describeEachDriver, describeEachDriverWithDevices } from '@cumem/testin
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { collectGarbage } from '../garbage.js';
+import { needsPools } from './upstream-gates.js';
 
 /** upstream's `POOL_SIZE`: an owned pool's maximum size. */
 const POOL_SIZE = 2 * 1024 * 1024;
-
-const needsPools = (driver: Driver) =>
-  driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, 0) === 0
-    ? 'not applicable: device 0 has no memory pools'
-    : undefined;
 
 /** One kind of object upstream's fixtures give, made fresh on device 0 (the caller closes it). */
 interface Sample {

@@ -14,18 +14,12 @@
  * Not ported:
  * - test_weakref[context]: cumem has no Context object.
  */
-import type { Driver } from '@cumem/core-types';
-import { DeviceAttribute } from '@cumem/core-types';
 import { Device, DeviceMemoryResource, defaultStream, Event, Stream, useDriver } from '@cumem/memory';
 import { describeEachDriver } from '@cumem/testing/vitest';
 import { beforeAll, expect, it } from 'vitest';
 import { adapters } from '../adapters.js';
 import { collectGarbage } from '../garbage.js';
-
-const needsPools = (driver: Driver) =>
-  driver.deviceGetAttribute(DeviceAttribute.MemoryPoolsSupported, 0) === 0
-    ? 'not applicable: device 0 has no memory pools'
-    : undefined;
+import { needsPools } from './upstream-gates.js';
 
 // upstream's fixtures: a stream and an event of device 0, and a 1024-byte buffer.
 const droppable: readonly (readonly [string, () => { close(): void }])[] = [
